@@ -1,0 +1,113 @@
+// SQL functions as the planner and the VM see them: a registry of
+// FunctionDefs (built-ins from src/func, user functions from the C API) and
+// the FuncContext a call receives. sqlite3_context and sqlite3_value in the
+// C API are these FuncContext and Value objects.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "record/collation.h"
+#include "record/value.h"
+
+namespace basalt {
+
+struct FuncContext;
+using ScalarFn = void (*)(FuncContext* ctx, int argc, Value** argv);
+using FinalFn = void (*)(FuncContext* ctx);
+
+enum FuncFlags : uint32_t {
+  kFuncDeterministic = 1 << 0,  // same inputs → same output (constant-foldable)
+  kFuncAggregate = 1 << 1,      // step/final (and maybe value/inverse: window)
+  kFuncNeedsCollation = 1 << 2, // uses ctx->coll (min, max, instr-like functions)
+  kFuncDirectOnly = 1 << 3,
+  kFuncInnocuous = 1 << 4,
+  kFuncWindowOnly = 1 << 5,     // row_number, rank, ...: only with OVER
+  kFuncCountStar = 1 << 6,      // count(*) fast path allowed
+  kFuncMinMax = 1 << 7,         // min/max aggregate (index optimisation candidate)
+};
+
+// Connection services some functions need (changes(), last_insert_rowid(),
+// ...); implemented by the connection (src/main).
+class ConnectionHooks {
+ public:
+  virtual ~ConnectionHooks() = default;
+  virtual int64_t LastInsertRowid() = 0;
+  virtual int64_t Changes() = 0;
+  virtual int64_t TotalChanges() = 0;
+};
+
+struct FunctionDef {
+  std::string name;   // lower case
+  int nargs = -1;     // -1: any number
+  uint32_t flags = 0;
+  ScalarFn scalar = nullptr;  // scalar functions
+  ScalarFn step = nullptr;    // aggregates: called per row
+  FinalFn final = nullptr;    // aggregates: result; also frees the state
+  FinalFn value = nullptr;    // window aggregates: current value, state kept
+  ScalarFn inverse = nullptr; // window aggregates: remove a row
+  void* user_data = nullptr;
+  void (*destroy)(void*) = nullptr;  // frees user_data when the def is dropped
+  // C API functions keep their sqlite3-typed callbacks here; the API layer
+  // installs trampolines as scalar/step/final that call these.
+  void* api_func = nullptr;
+  void* api_step = nullptr;
+  void* api_final = nullptr;
+  void* api_value = nullptr;
+  void* api_inverse = nullptr;
+  int text_rep = 1;  // SQLITE_UTF8 etc. as registered
+
+  ~FunctionDef() {
+    if (destroy) destroy(user_data);
+  }
+};
+
+// State of one function call or one aggregate accumulator.
+struct FuncContext {
+  const FunctionDef* def = nullptr;
+  ConnectionHooks* conn = nullptr;
+  void* api_db = nullptr;           // the sqlite3* handle (C API)
+  const Collation* coll = nullptr;  // collating sequence for this call
+  Value* result = nullptr;          // where the function writes its result
+  // Aggregate accumulator: zeroed bytes allocated on first AggregateContext()
+  // call and kept until final; the VM frees them after calling final.
+  void* agg_mem = nullptr;
+  size_t agg_size = 0;
+  // Error raised by the function (SQLITE_ERROR unless set otherwise).
+  bool is_error = false;
+  int error_code = 0;
+  std::string error_msg;
+  // sqlite3_get_auxdata / set_auxdata slots are kept by the VM (per call site).
+  void* auxdata_owner = nullptr;
+  int skip_flag = 0;  // set by an aggregate step to ignore the row (internal)
+};
+
+// Zeroed memory of n bytes tied to the current aggregate accumulator; the same
+// pointer on every call for that accumulator. n == 0 returns the existing
+// block or null.
+void* AggregateContext(FuncContext* ctx, size_t n);
+void FreeAggregateContext(FuncContext* ctx);
+void SetFuncError(FuncContext* ctx, std::string_view msg, int code = 1 /*SQLITE_ERROR*/);
+
+// Function lookup by (name, number of arguments), case-insensitive. A def
+// with nargs == -1 matches any count; an exact count wins over -1.
+class FunctionRegistry {
+ public:
+  // Adds or replaces the def with the same name and nargs.
+  void Add(std::unique_ptr<FunctionDef> def);
+  // Removes (name, nargs) if present; returns whether something was removed.
+  bool Remove(std::string_view name, int nargs);
+  const FunctionDef* Find(std::string_view name, int nargs) const;
+  // True if some def has this name (for "wrong number of arguments" errors).
+  bool HasName(std::string_view name) const;
+
+ private:
+  std::unordered_map<std::string, std::vector<std::unique_ptr<FunctionDef>>> by_name_;
+};
+
+}  // namespace basalt

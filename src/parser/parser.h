@@ -1,0 +1,49 @@
+// The SQL parser: text in, AST out (see ast.h). Depends only on common.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "common/arena.h"
+#include "common/status.h"
+#include "parser/ast.h"
+
+namespace basalt {
+
+// Bound parameters seen while parsing, shared by all statements parsed by one
+// Parser: `?` takes the next number, `?N` uses N, a named parameter (:a, @a,
+// $a) gets a number on first sight and reuses it afterwards.
+struct ParamTable {
+  int count = 0;                          // highest parameter number used
+  std::vector<std::string_view> names;    // names[i-1] = name of parameter i ("" for ?/?N)
+};
+
+class Parser {
+ public:
+  // `sql` must outlive the AST (names and spans point into it or the arena).
+  Parser(Arena* arena, std::string_view sql);
+
+  // Parses the next statement, consuming a trailing ';' if present. Returns
+  // nullptr (OK status) when only whitespace, comments and ';' remain.
+  // Errors are SQLite's messages with code kError, e.g.
+  //   near "FROM": syntax error      (text of the offending token)
+  //   incomplete input               (input ended inside a statement)
+  //   unrecognized token: "'abc"     (unterminated string etc.)
+  Result<ast::Stmt*> ParseStatement();
+
+  // Byte offset in `sql` just after the last parsed statement (and its ';').
+  size_t offset() const;
+  const ParamTable& params() const;
+
+  // True if `sql` ends with a complete statement (sqlite3_complete semantics).
+  static bool IsComplete(std::string_view sql);
+
+ private:
+  struct Impl;
+  Impl* impl_;  // arena-allocated
+};
+
+// Case-insensitive ASCII comparison for identifiers.
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+
+}  // namespace basalt

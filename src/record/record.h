@@ -1,0 +1,66 @@
+// The record format (fileformat2 section 2.1): a header of varints (header
+// size, then one serial type per column) followed by the column bodies.
+//
+//   serial type  body bytes  meaning
+//   0            0           NULL
+//   1..6         1,2,3,4,6,8 big-endian two's-complement integer
+//   7            8           IEEE 754 big-endian double
+//   8, 9         0           the integers 0 and 1 (schema format 4)
+//   10, 11       -           reserved (corrupt)
+//   N>=12 even   (N-12)/2    BLOB
+//   N>=13 odd    (N-13)/2    TEXT (database encoding; UTF-8 here)
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "record/collation.h"
+#include "record/value.h"
+
+namespace basalt {
+
+// Serial type used to store v (8/9 for the integers 0/1 with format 4, the
+// smallest integer width otherwise).
+uint32_t SerialTypeOf(const Value& v);
+// Body length in bytes of a serial type.
+inline uint32_t SerialTypeLen(uint32_t st) {
+  static constexpr uint8_t kLen[12] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0};
+  return st >= 12 ? (st - 12) / 2 : kLen[st];
+}
+// Decodes a body of serial type st at p into *out. Text and blobs are copied
+// into out's buffer unless `borrow` is true, in which case out points at p
+// (valid only while the bytes at p are).
+void DecodeSerial(const uint8_t* p, uint32_t st, Value* out, bool borrow = false);
+
+// Encodes n values as a record, appending to *out.
+void EncodeRecord(const Value* vals, int n, std::string* out);
+
+// Sort order and collation per key column for comparing index keys.
+struct KeyInfo {
+  int n_fields = 0;
+  const Collation* const* colls = nullptr;  // n_fields entries; null = BINARY
+  const uint8_t* desc = nullptr;           // n_fields entries; 1 = DESC; null = all ASC
+};
+
+// Compares the record at rec (len bytes) with the unpacked key vals[0..n)
+// field by field (CompareValues with KeyInfo's collation, negated for DESC
+// columns). If all n fields are equal (the record may have more fields),
+// returns `default_rc`. Returns kCorrupt via *status for a malformed record
+// (then the result is meaningless).
+int CompareRecordWithKey(const uint8_t* rec, uint32_t len, const Value* vals, int n,
+                         const KeyInfo& ki, int default_rc, Status* status);
+
+// Compares two records field by field over min(fields) columns, KeyInfo
+// giving collations/orders for the first n_fields (BINARY ASC beyond); if
+// equal on common fields, returns 0.
+int CompareRecords(const uint8_t* a, uint32_t na, const uint8_t* b, uint32_t nb,
+                   const KeyInfo& ki, Status* status);
+
+// Parses a record header: fills types/offsets for up to max_cols columns and
+// returns how many columns the record has (or a corrupt Status).
+Result<int> ParseRecordHeader(const uint8_t* rec, uint32_t len, std::vector<uint32_t>* types,
+                              std::vector<uint32_t>* offsets);
+
+}  // namespace basalt
