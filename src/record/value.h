@@ -135,6 +135,9 @@ class Value {
     if (is_string_like() && (buf_ == nullptr || z_ != buf_)) SetBytes(type_, z_, n_);
   }
   bool owns_bytes() const { return buf_ != nullptr && z_ == buf_; }
+  // Relabels a TEXT value as BLOB or the reverse, keeping its bytes (CAST).
+  // Only for string-like values and t in {kText, kBlob}.
+  void RetagStringLike(Type t) { type_ = t; }
   void Swap(Value& o) noexcept {
     Value tmp(std::move(o));
     o = std::move(*this);

@@ -1,0 +1,294 @@
+// Record codec (fileformat2 section 2.1; serial types in record.h).
+//
+// Record layout:
+//   varint  header size H (bytes, including this varint)
+//   varint  serial type of column 0, 1, ... (until H bytes are used)
+//   bodies  column 0, 1, ... back to back (lengths from SerialTypeLen)
+#include "record/record.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "common/coding.h"
+#include "record/value_ops.h"
+
+namespace basalt {
+
+namespace {
+
+// Largest magnitudes (as ~v for negatives) stored in 1..6-byte bodies.
+constexpr uint64_t kMax6Byte = 0x00007fffffffffffULL;
+
+inline uint32_t IntSerialType(int64_t i) {
+  uint64_t u = i < 0 ? ~static_cast<uint64_t>(i) : static_cast<uint64_t>(i);
+  if (u <= 127) return (i == 0 || i == 1) ? 8 + static_cast<uint32_t>(i) : 1;
+  if (u <= 32767) return 2;
+  if (u <= 8388607) return 3;
+  if (u <= 2147483647) return 4;
+  if (u <= kMax6Byte) return 5;
+  return 6;
+}
+
+// Big-endian signed integer of n bytes (1..8).
+inline int64_t GetSigned(const uint8_t* p, int n) {
+  uint64_t v = (p[0] & 0x80) ? ~uint64_t(0) : 0;
+  for (int i = 0; i < n; ++i) v = (v << 8) | p[i];
+  return static_cast<int64_t>(v);
+}
+
+inline void PutSigned(uint8_t* p, int64_t v, int n) {
+  uint64_t u = static_cast<uint64_t>(v);
+  for (int i = n - 1; i >= 0; --i) {
+    p[i] = static_cast<uint8_t>(u);
+    u >>= 8;
+  }
+}
+
+// Iterates the columns of a record without allocating.
+class RecordReader {
+ public:
+  RecordReader(const uint8_t* rec, uint32_t len) : rec_(rec), len_(len) {}
+
+  // Reads the header size; false if the record is malformed.
+  bool Init() {
+    if (len_ == 0) return false;
+    uint32_t hdr;
+    int n = ReadVarint32(0, &hdr);
+    if (n == 0 || hdr < static_cast<uint32_t>(n) || hdr > len_) return false;
+    hdr_pos_ = static_cast<uint32_t>(n);
+    hdr_end_ = hdr;
+    body_pos_ = hdr;
+    return true;
+  }
+  bool AtEnd() const { return hdr_pos_ >= hdr_end_; }
+  // Next column: its serial type and body offset. False at the end or on
+  // corruption (*corrupt set).
+  bool Next(uint32_t* st, uint32_t* offset, bool* corrupt) {
+    if (hdr_pos_ >= hdr_end_) return false;
+    int n = ReadVarint32(hdr_pos_, st);
+    if (n == 0 || hdr_pos_ + static_cast<uint32_t>(n) > hdr_end_) {
+      *corrupt = true;
+      return false;
+    }
+    hdr_pos_ += static_cast<uint32_t>(n);
+    uint64_t end = uint64_t(body_pos_) + SerialTypeLen(*st);
+    if (end > len_) {
+      *corrupt = true;
+      return false;
+    }
+    *offset = body_pos_;
+    body_pos_ = static_cast<uint32_t>(end);
+    return true;
+  }
+  const uint8_t* at(uint32_t off) const { return rec_ + off; }
+
+ private:
+  // Reads a varint at pos without running past the record; 0 if truncated.
+  int ReadVarint32(uint32_t pos, uint32_t* v) const {
+    if (pos >= len_) return 0;
+    if (len_ - pos >= 9) return GetVarint32(rec_ + pos, v);
+    uint8_t tmp[9] = {0};
+    std::memcpy(tmp, rec_ + pos, len_ - pos);
+    int n = GetVarint32(tmp, v);
+    return static_cast<uint32_t>(n) <= len_ - pos ? n : 0;
+  }
+
+  const uint8_t* rec_;
+  uint32_t len_;
+  uint32_t hdr_pos_ = 0;
+  uint32_t hdr_end_ = 0;
+  uint32_t body_pos_ = 0;
+};
+
+inline const Collation* KeyColl(const KeyInfo& ki, int i) {
+  return (i < ki.n_fields && ki.colls != nullptr) ? ki.colls[i] : nullptr;
+}
+inline bool KeyDesc(const KeyInfo& ki, int i) {
+  return i < ki.n_fields && ki.desc != nullptr && ki.desc[i] != 0;
+}
+
+}  // namespace
+
+uint32_t SerialTypeOf(const Value& v) {
+  switch (v.type()) {
+    case Type::kNull:
+      return 0;
+    case Type::kInteger:
+      return IntSerialType(v.int_value());
+    case Type::kReal:
+      return 7;
+    case Type::kText:
+      return v.size() * 2 + 13;
+    case Type::kBlob:
+      return v.size() * 2 + 12;
+  }
+  return 0;
+}
+
+void DecodeSerial(const uint8_t* p, uint32_t st, Value* out, bool borrow) {
+  switch (st) {
+    case 0:
+    case 10:
+    case 11:
+      out->SetNull();
+      return;
+    case 1:
+      return out->SetInt(static_cast<int8_t>(p[0]));
+    case 2:
+      return out->SetInt(static_cast<int16_t>(Get16(p)));
+    case 3:
+      return out->SetInt(GetSigned(p, 3));
+    case 4:
+      return out->SetInt(static_cast<int32_t>(Get32(p)));
+    case 5:
+      return out->SetInt(GetSigned(p, 6));
+    case 6:
+      return out->SetInt(static_cast<int64_t>(Get64(p)));
+    case 7: {
+      uint64_t bits = Get64(p);
+      double r;
+      std::memcpy(&r, &bits, sizeof r);
+      if (std::isnan(r)) return out->SetNull();  // SQLite reads a stored NaN as NULL
+      return out->SetReal(r);
+    }
+    case 8:
+      return out->SetInt(0);
+    case 9:
+      return out->SetInt(1);
+    default:
+      break;
+  }
+  uint32_t n = (st - 12) / 2;
+  if (st & 1) {
+    if (borrow) return out->SetTextStatic(std::string_view(reinterpret_cast<const char*>(p), n));
+    return out->SetText(std::string_view(reinterpret_cast<const char*>(p), n));
+  }
+  if (borrow) return out->SetBlobStatic(p, n);
+  out->SetBlob(p, n);
+}
+
+void EncodeRecord(const Value* vals, int n, std::string* out) {
+  // Pass 1: serial types and sizes.
+  uint64_t hdr = 0, body = 0;
+  uint32_t small_types[32];
+  std::string big_types;
+  uint32_t* types = small_types;
+  if (n > 32) {
+    big_types.resize(sizeof(uint32_t) * static_cast<size_t>(n));
+    types = reinterpret_cast<uint32_t*>(big_types.data());
+  }
+  for (int i = 0; i < n; ++i) {
+    types[i] = SerialTypeOf(vals[i]);
+    hdr += static_cast<uint64_t>(VarintLen(types[i]));
+    body += SerialTypeLen(types[i]);
+  }
+  // The header size counts its own varint.
+  if (hdr <= 126) {
+    hdr += 1;
+  } else {
+    int k = VarintLen(hdr);
+    hdr += static_cast<uint64_t>(k);
+    if (k < VarintLen(hdr)) ++hdr;
+  }
+  size_t start = out->size();
+  out->resize(start + hdr + body);
+  uint8_t* base = reinterpret_cast<uint8_t*>(out->data()) + start;
+  uint8_t* h = base;
+  uint8_t* b = base + hdr;
+  h += PutVarint(h, hdr);
+  for (int i = 0; i < n; ++i) {
+    uint32_t st = types[i];
+    h += PutVarint(h, st);
+    const Value& v = vals[i];
+    switch (st) {
+      case 0:
+      case 8:
+      case 9:
+        break;
+      case 1:
+      case 2:
+      case 3:
+      case 4:
+      case 5:
+      case 6: {
+        int len = static_cast<int>(SerialTypeLen(st));
+        PutSigned(b, v.int_value(), len);
+        b += len;
+        break;
+      }
+      case 7: {
+        double r = v.real_value();
+        uint64_t bits;
+        std::memcpy(&bits, &r, sizeof bits);
+        Put64(b, bits);
+        b += 8;
+        break;
+      }
+      default:
+        if (v.size()) std::memcpy(b, v.data(), v.size());
+        b += v.size();
+        break;
+    }
+  }
+}
+
+int CompareRecordWithKey(const uint8_t* rec, uint32_t len, const Value* vals, int n,
+                         const KeyInfo& ki, int default_rc, Status* status) {
+  RecordReader r(rec, len);
+  if (!r.Init()) {
+    *status = CORRUPT();
+    return 0;
+  }
+  bool corrupt = false;
+  uint32_t st, off;
+  Value field;
+  for (int i = 0; i < n && r.Next(&st, &off, &corrupt); ++i) {
+    DecodeSerial(r.at(off), st, &field, true);
+    int c = CompareValues(field, vals[i], KeyColl(ki, i));
+    if (c != 0) return KeyDesc(ki, i) ? -c : c;
+  }
+  if (corrupt) {
+    *status = CORRUPT();
+    return 0;
+  }
+  return default_rc;
+}
+
+int CompareRecords(const uint8_t* a, uint32_t na, const uint8_t* b, uint32_t nb, const KeyInfo& ki,
+                   Status* status) {
+  RecordReader ra(a, na), rb(b, nb);
+  if (!ra.Init() || !rb.Init()) {
+    *status = CORRUPT();
+    return 0;
+  }
+  bool corrupt = false;
+  uint32_t sta, offa, stb, offb;
+  Value fa, fb;
+  for (int i = 0;; ++i) {
+    if (!ra.Next(&sta, &offa, &corrupt) || !rb.Next(&stb, &offb, &corrupt)) break;
+    DecodeSerial(ra.at(offa), sta, &fa, true);
+    DecodeSerial(rb.at(offb), stb, &fb, true);
+    int c = CompareValues(fa, fb, KeyColl(ki, i));
+    if (c != 0) return KeyDesc(ki, i) ? -c : c;
+  }
+  if (corrupt) *status = CORRUPT();
+  return 0;
+}
+
+Result<int> ParseRecordHeader(const uint8_t* rec, uint32_t len, std::vector<uint32_t>* types,
+                              std::vector<uint32_t>* offsets) {
+  types->clear();
+  offsets->clear();
+  RecordReader r(rec, len);
+  if (!r.Init()) return CORRUPT();
+  bool corrupt = false;
+  uint32_t st, off;
+  while (r.Next(&st, &off, &corrupt)) {
+    types->push_back(st);
+    offsets->push_back(off);
+  }
+  if (corrupt) return CORRUPT();
+  return static_cast<int>(types->size());
+}
+
+}  // namespace basalt
