@@ -1,0 +1,173 @@
+// The pager: a cache of fixed-size pages numbered from 1, with transactions
+// and nested savepoints. It is the only way the B-tree reaches storage.
+//
+// Contract with the B-tree layer:
+//   * Get() pins a page and hands back a PageRef (move-only RAII pin). The
+//     bytes stay at the same address while the pin is held, and for as long
+//     as the page exists in the in-memory variant.
+//   * Before changing a page's bytes the caller calls Write(ref); that is
+//     where the original image is recorded for rollback (a rollback journal,
+//     a statement sub-journal, or an in-memory copy). A page stays writable
+//     until the current transaction or savepoint level changes.
+//   * Every page buffer is followed by kPageSlack readable bytes, so that
+//     decoders may read a varint that starts near the end of a page without
+//     a bounds check per byte (they still must check what they decode).
+//   * Pages are numbered 1..page_count(); Append() adds page_count()+1,
+//     Truncate() drops pages from the end. Both are undone by rollback.
+//
+// Implementations: MemPager (mem_pager.h) keeps every page in memory; a
+// file-backed pager over the VFS (journal modes, WAL) implements the same
+// interface later.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+
+#include "common/status.h"
+
+namespace basalt {
+
+using Pgno = uint32_t;
+
+class Pager;
+
+// Bytes readable past the end of every page buffer (zero-filled).
+inline constexpr uint32_t kPageSlack = 32;
+inline constexpr uint32_t kMinPageSize = 512;
+inline constexpr uint32_t kMaxPageSize = 65536;
+inline constexpr uint32_t kDefaultPageSize = 4096;
+
+// True for a power of two in [512, 65536].
+inline bool IsValidPageSize(uint32_t n) {
+  return n >= kMinPageSize && n <= kMaxPageSize && (n & (n - 1)) == 0;
+}
+
+// One cached page. Owned by its pager; callers see it through PageRef.
+struct PageFrame {
+  uint8_t* data = nullptr;  // page_size bytes + kPageSlack
+  Pgno pgno = 0;
+  uint32_t pins = 0;         // live PageRefs
+  uint64_t write_stamp = 0;  // == Pager::write_stamp() while writable
+  Pager* pager = nullptr;
+};
+
+// A pin on one page. Move-only; releasing the last pin lets the pager evict
+// the page (the in-memory pager never does).
+class PageRef {
+ public:
+  PageRef() = default;
+  explicit PageRef(PageFrame* f) : f_(f) { ++f->pins; }
+  PageRef(const PageRef&) = delete;
+  PageRef& operator=(const PageRef&) = delete;
+  PageRef(PageRef&& o) noexcept : f_(std::exchange(o.f_, nullptr)) {}
+  PageRef& operator=(PageRef&& o) noexcept {
+    if (this != &o) {
+      Reset();
+      f_ = std::exchange(o.f_, nullptr);
+    }
+    return *this;
+  }
+  ~PageRef() { Reset(); }
+
+  inline void Reset();
+  explicit operator bool() const { return f_ != nullptr; }
+  Pgno pgno() const { return f_->pgno; }
+  // The page bytes. Modify them only after Pager::Write() succeeded.
+  uint8_t* data() const { return f_->data; }
+  inline bool writable() const;
+  PageFrame* frame() const { return f_; }
+
+ private:
+  PageFrame* f_ = nullptr;
+};
+
+enum class PagerTxn : uint8_t { kNone, kRead, kWrite };
+
+// How a write transaction keeps what it needs for rollback. The in-memory
+// pager supports kMemory (copies of original pages) and kOff (no rollback;
+// for ephemeral trees).
+enum class JournalMode : uint8_t { kDelete, kTruncate, kPersist, kMemory, kWal, kOff };
+
+class Pager {
+ public:
+  virtual ~Pager() = default;
+  Pager(const Pager&) = delete;
+  Pager& operator=(const Pager&) = delete;
+
+  uint32_t page_size() const { return page_size_; }
+  // Pages in the database as seen by the current transaction.
+  Pgno page_count() const { return page_count_; }
+  PagerTxn txn() const { return txn_; }
+  JournalMode journal_mode() const { return journal_mode_; }
+  // Open savepoints (not counting the transaction itself).
+  virtual int savepoint_count() const = 0;
+  // True once the current write transaction has changed any page.
+  virtual bool has_changes() const = 0;
+
+  // Changes the page size; only while the database has no pages and no
+  // transaction is open.
+  virtual Status SetPageSize(uint32_t page_size) = 0;
+
+  // Pins page `pgno` (1..page_count()). SQLITE_CORRUPT for a page number
+  // out of range.
+  virtual Status Get(Pgno pgno, PageRef* out) = 0;
+
+  // Makes the pinned page writable in the current transaction/savepoint.
+  Status Write(const PageRef& ref) {
+    if (ref.frame()->write_stamp == write_stamp_) return Status();
+    return WriteSlow(ref.frame());
+  }
+  // Adds page page_count()+1, zero-filled and writable, and pins it.
+  virtual Status Append(PageRef* out) = 0;
+  // Drops pages n+1..page_count() (none may be pinned).
+  virtual Status Truncate(Pgno n) = 0;
+
+  // Transactions. The state machine is documented in each implementation.
+  virtual Status BeginRead() = 0;
+  virtual Status BeginWrite() = 0;
+  // Ends the transaction (read or write), keeping all changes.
+  virtual Status Commit() = 0;
+  // Ends the transaction, undoing all changes of a write transaction.
+  virtual Status Rollback() = 0;
+
+  // Savepoints nest inside a write transaction; index 0 is the outermost.
+  // Opens new savepoints until savepoint_count() == n.
+  virtual Status OpenSavepoints(int n) = 0;
+  // Releases savepoint i and all newer ones, keeping their changes
+  // (savepoint_count() becomes i).
+  virtual Status ReleaseSavepoint(int i) = 0;
+  // Undoes every change made since savepoint i was opened; savepoint i stays
+  // open, newer ones are discarded (savepoint_count() becomes i + 1).
+  virtual Status RollbackToSavepoint(int i) = 0;
+
+  uint64_t write_stamp() const { return write_stamp_; }
+
+ protected:
+  Pager(uint32_t page_size, JournalMode mode) : page_size_(page_size), journal_mode_(mode) {}
+  virtual Status WriteSlow(PageFrame* f) = 0;
+  // Called when the last pin on a page goes away.
+  virtual void Unpinned(PageFrame*) {}
+
+  uint32_t page_size_;
+  Pgno page_count_ = 0;
+  PagerTxn txn_ = PagerTxn::kNone;
+  JournalMode journal_mode_;
+  // Identifies the current transaction/savepoint level; a frame whose stamp
+  // matches is writable. Stamps are never reused; frames start at 0 and
+  // kNoWriteStamp (no write transaction) matches no frame.
+  static constexpr uint64_t kNoWriteStamp = ~uint64_t{0};
+  uint64_t write_stamp_ = kNoWriteStamp;
+
+  friend class PageRef;
+};
+
+inline void PageRef::Reset() {
+  if (f_ != nullptr) {
+    if (--f_->pins == 0) f_->pager->Unpinned(f_);
+    f_ = nullptr;
+  }
+}
+
+inline bool PageRef::writable() const { return f_->write_stamp == f_->pager->write_stamp(); }
+
+}  // namespace basalt
