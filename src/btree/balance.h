@@ -1,0 +1,50 @@
+// Rebalancing a tree along a cursor's path after an insert or delete.
+#pragma once
+
+#include "btree/btree_internal.h"
+
+namespace basalt {
+
+class Balancer {
+ public:
+  explicit Balancer(BtCursor& cur);
+  ~Balancer();
+
+  // The page at path level `level` should also hold `cell` (size bytes) as
+  // its cell `idx`: an insert or replacement that did not fit.
+  void SetPending(int level, int idx, const uint8_t* cell, uint32_t size);
+  // The change appended at the end of the tree: keep left pages full.
+  void SetBulk(bool bulk) { bulk_ = bulk; }
+  // Balances from the cursor's deepest level up, as far as needed and at
+  // least up to level `min_level`. Releases the cursor's path.
+  Status Run(int min_level);
+
+ private:
+  using CellRef = btree_detail::CellRef;
+  using LogicalPage = btree_detail::LogicalPage;
+  using Node = btree_detail::Node;
+  static constexpr int kMaxNew = 8;
+
+  Status Materialize(int level);
+  uint32_t Used(const LogicalPage& lp) const;
+  bool Fits(const LogicalPage& lp, const Node& n) const;
+  bool Underfull(const LogicalPage& lp) const;
+  Status WriteLevel(int level);
+  Status Nonroot(int level);
+  Status Quick(int level);
+  Status Deeper();
+  Status Shallower();
+  uint8_t* CopyPage(const uint8_t* data);
+  // Rebases cells of lp that point into [from, from + page size) onto `to`.
+  void Rebase(LogicalPage& lp, const uint8_t* from, const uint8_t* to) const;
+
+  BtCursor& c_;
+  BtShared& bt_;
+  LogicalPage* lp_;
+  bool bulk_ = false;
+  int pending_level_ = -1;
+  int pending_idx_ = 0;
+  CellRef pending_{nullptr, 0};
+};
+
+}  // namespace basalt

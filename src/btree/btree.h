@@ -1,0 +1,284 @@
+// SQLite-format B-trees over a Pager (fileformat2 sections 1.3 - 1.6).
+//
+// A Btree is one database: page 1 holds the 100-byte database header and the
+// root of sqlite_schema; every other table or index is a tree identified by
+// its root page number, which never changes while the tree exists.
+//
+//   * Table trees (TreeKind::kTable) map a signed 64-bit rowid to a payload.
+//   * Index trees (TreeKind::kIndex) hold keys only. Keys are opaque byte
+//     strings; their order is defined by comparator callbacks the caller
+//     supplies (SearchComparator for seeks and inserts, KeyComparator for
+//     re-seeking a cursor whose tree was changed by another cursor).
+//
+// Cursors: any number per tree. A cursor that is positioned when another
+// cursor (or ClearTree, or a savepoint rollback) changes its tree saves its
+// key and re-seeks on next use; Next()/Prev() then continue from there, and
+// if its entry was deleted Next() lands on the entry that followed it.
+//
+// Errors are Status values with SQLite result codes. Corrupt pages yield
+// SQLITE_CORRUPT, never an out-of-bounds access.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "pager/pager.h"
+
+namespace basalt {
+
+struct BtShared;
+class BtCursor;
+class Balancer;
+
+// Sign of (stored key - search key); the search key is whatever ctx holds.
+using SearchComparator = int (*)(void* ctx, const uint8_t* key, uint32_t n);
+// Sign of (a - b) for two stored keys.
+using KeyComparator = int (*)(void* ctx, const uint8_t* a, uint32_t na, const uint8_t* b,
+                              uint32_t nb);
+
+// Compares two keys bytewise (memcmp, then the shorter key first).
+int MemcmpKeyCompare(void* ctx, const uint8_t* a, uint32_t na, const uint8_t* b, uint32_t nb);
+
+enum class TreeKind : uint8_t { kTable, kIndex };
+
+// The 4-byte header fields at offset 40 + 4 * i.
+enum class Meta : int {
+  kSchemaCookie = 0,
+  kSchemaFormat = 1,
+  kDefaultCacheSize = 2,
+  kLargestRootPage = 3,
+  kTextEncoding = 4,
+  kUserVersion = 5,
+  kIncrementalVacuum = 6,
+  kApplicationId = 7,
+};
+
+// A tree to verify in Btree::IntegrityCheck; cmp (optional) orders index keys.
+struct IntegrityRoot {
+  Pgno root = 0;
+  KeyComparator cmp = nullptr;
+  void* ctx = nullptr;
+};
+
+namespace btree_detail {
+// A parsed b-tree page, pinned.
+struct Node {
+  PageRef ref;
+  uint8_t* data = nullptr;
+  Pgno pgno = 0;
+  uint16_t ncell = 0;
+  uint16_t ptrs = 0;       // offset of the cell pointer array
+  uint16_t max_local = 0;  // X of the payload rules for this page type
+  uint8_t hdr = 0;         // offset of the page header: 100 on page 1, else 0
+  uint8_t type = 0;        // btfmt::kTableLeaf, ...
+  bool leaf = false;
+  bool intkey = false;  // table tree page
+};
+
+// One decoded cell.
+struct CellInfo {
+  int64_t key = 0;                   // rowid (table cells)
+  const uint8_t* payload = nullptr;  // first local payload byte
+  uint32_t payload_size = 0;         // total, including overflow
+  uint32_t local = 0;                // bytes of payload on the page
+  uint16_t size = 0;                 // bytes the cell occupies on the page
+};
+}  // namespace btree_detail
+
+class Btree {
+ public:
+  // An empty in-memory database (":memory:"). Page 1 is created by the first
+  // write transaction; until then the page size may be changed.
+  static Result<std::unique_ptr<Btree>> OpenInMemory(uint32_t page_size = kDefaultPageSize);
+  // A scratch database for temporary/ephemeral trees: no rollback journal,
+  // always inside a write transaction, page 1 (an empty table tree usable as
+  // root 1) created at once.
+  static Result<std::unique_ptr<Btree>> OpenEphemeral(uint32_t page_size = kDefaultPageSize);
+  // A database over an existing pager (its page 1, if any, is validated).
+  static Result<std::unique_ptr<Btree>> Open(std::unique_ptr<Pager> pager);
+  // An in-memory database holding a copy of a database file's bytes.
+  static Result<std::unique_ptr<Btree>> OpenImage(std::string_view bytes);
+  ~Btree();
+  Btree(const Btree&) = delete;
+  Btree& operator=(const Btree&) = delete;
+
+  // Transactions. Commit of a write transaction that changed anything bumps
+  // the change counter and updates the in-header size, version-valid-for and
+  // version number. Rollback makes open cursors fail with SQLITE_ABORT.
+  Status BeginTransaction(bool write);
+  Status Commit();
+  Status Rollback();
+  bool in_transaction() const;
+  bool in_write_transaction() const;
+
+  // Savepoints (see Pager): OpenSavepoints(n) opens until n are open.
+  int savepoint_count() const;
+  Status OpenSavepoints(int n);
+  Status ReleaseSavepoint(int i);
+  Status RollbackToSavepoint(int i);
+
+  // Trees. DropTree frees every page of the tree (not page 1); ClearTree
+  // empties it (keeping the root) and reports how many entries it held.
+  Result<Pgno> CreateTree(TreeKind kind);
+  Status DropTree(Pgno root);
+  Status ClearTree(Pgno root, int64_t* entries = nullptr);
+
+  Status GetMeta(Meta field, uint32_t* value);
+  Status SetMeta(Meta field, uint32_t value);
+
+  uint32_t page_size() const;
+  uint32_t usable_size() const;
+  Pgno page_count() const;
+  Status FreelistCount(uint32_t* n);
+  // Only while the database has no pages (before the first write).
+  Status SetPageSize(uint32_t page_size);
+
+  // Opens `cur` on the tree rooted at `root`. Index cursors need a
+  // KeyComparator to re-seek after other cursors change the tree (memcmp
+  // order when none is given). The Btree must outlive its cursors.
+  Status OpenCursor(Pgno root, bool write, BtCursor* cur, KeyComparator cmp = nullptr,
+                    void* cmp_ctx = nullptr);
+
+  // Verifies the trees at `roots` (page 1 is always included), the freelist
+  // and that every page is used exactly once. Problems are appended to
+  // *msgs, SQLite-style ("Page 5: ..."), at most max_errors of them.
+  Status IntegrityCheck(std::span<const IntegrityRoot> roots, int max_errors,
+                        std::vector<std::string>* msgs);
+
+  // The database file bytes (in-memory pagers only; for tests and tools).
+  Status CopyImage(std::string* out);
+
+  Pager* pager();
+
+ private:
+  explicit Btree(std::unique_ptr<BtShared> s);
+  std::unique_ptr<BtShared> s_;
+};
+
+// "ok", or SQLite's integrity_check text for these messages.
+std::string FormatIntegrityReport(const std::vector<std::string>& msgs,
+                                  std::string_view db_name = "main");
+
+class BtCursor {
+ public:
+  BtCursor() = default;
+  ~BtCursor() { Close(); }
+  BtCursor(const BtCursor&) = delete;
+  BtCursor& operator=(const BtCursor&) = delete;
+
+  bool is_open() const { return bt_ != nullptr; }
+  void Close();
+  Pgno root() const { return root_; }
+  bool is_table() const { return intkey_; }
+
+  // Movement. Afterwards eof() tells whether the cursor is on an entry.
+  Status First();
+  Status Last();
+  Status Next();
+  Status Prev();
+  bool eof() const { return state_ == State::kInvalid || state_ == State::kFault; }
+
+  // Positions on `rowid` (table trees). *res == 0: on that row; *res < 0: on
+  // the largest entry smaller than rowid; *res > 0: on the smallest entry
+  // larger than rowid. An empty tree gives eof() and *res = -1.
+  Status SeekRowid(int64_t rowid, int* res);
+  // The same for index trees; cmp(ctx, stored, n) orders stored keys against
+  // the search key. *res == 0 when cmp returned 0 for the entry found.
+  Status SeekIndex(SearchComparator cmp, void* ctx, int* res);
+
+  // True when the tree changed under the cursor since it was positioned (it
+  // then re-seeks lazily). Restore() re-seeks now; *gone tells whether the
+  // entry it was on no longer exists (the cursor is then on a neighbour).
+  bool has_moved() const { return state_ != State::kValid; }
+  Status Restore(bool* gone = nullptr);
+
+  // The current entry (requires !eof() && !has_moved()).
+  int64_t rowid();
+  uint32_t payload_size();
+  // The part of the payload stored on the b-tree page (zero-copy; valid
+  // until the cursor moves or the tree changes).
+  std::span<const uint8_t> local_payload();
+  // Copies payload bytes [offset, offset + n), following overflow pages.
+  Status ReadPayload(uint32_t offset, uint32_t n, uint8_t* buf);
+
+  // Writes (write cursors, inside a write transaction). After an insert the
+  // cursor is on the new entry. Inserting an existing rowid (or a key that
+  // compares equal) replaces that entry.
+  Status InsertRow(int64_t rowid, const uint8_t* data, uint32_t n);
+  Status InsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx);
+  // Deletes the current entry. Next() then moves to the entry that followed
+  // it, Prev() to the one before it.
+  Status Delete();
+
+  // Number of entries in the tree (does not move the cursor).
+  Status Count(int64_t* n);
+
+ private:
+  using Node = btree_detail::Node;
+  using CellInfo = btree_detail::CellInfo;
+  friend class Btree;
+  friend class Balancer;
+  friend struct BtShared;
+
+  enum class State : uint8_t { kInvalid, kValid, kRequireSeek, kFault };
+  static constexpr int kMaxDepth = 20;
+
+  // cursor.cc
+  Status EnsureRestored();
+  Status MoveToRoot();
+  Status MoveToChild(Pgno child);
+  Status DescendLeftmost();
+  Status DescendRightmost();
+  Status NextSlow();
+  Status PrevSlow();
+  Status SeekRowidInternal(int64_t rowid, int* res);
+  Status SeekIndexInternal(SearchComparator cmp, void* ctx, int* res);
+  Status CompareCell(const Node& n, const uint8_t* cell, SearchComparator cmp, void* ctx, int* c);
+  Status ParseCurrent();
+  Status CurrentKey(std::vector<uint8_t>* out);
+  void ReleasePath();
+  Status SavePosition();
+  void Trip(int code);
+  // modify.cc
+  Status SaveOtherCursors();
+  Status CheckWritable();
+  Status InsertCellAtLeaf(const uint8_t* cell, uint32_t size, bool replace);
+  Status ReplaceCell(int level, const uint8_t* cell, uint32_t size);
+  Status AfterBalance();
+  bool AtLastEntry() const;
+
+  BtShared* bt_ = nullptr;
+  BtCursor* next_ = nullptr;  // BtShared's list of open cursors
+  BtCursor* prev_ = nullptr;
+  Pgno root_ = 0;
+  State state_ = State::kInvalid;
+  bool intkey_ = false;
+  bool write_ = false;
+  bool info_valid_ = false;
+  int8_t skip_next_ = 0;  // after a re-seek: >0 Next() stays, <0 Prev() stays
+  int depth_ = -1;        // deepest level in path_, -1 when not positioned
+  int fault_ = 0;         // result code while state_ == kFault
+  CellInfo info_;         // the current cell when info_valid_
+  // The entry a saved cursor re-seeks to.
+  int64_t saved_rowid_ = 0;
+  std::vector<uint8_t> saved_key_;
+  KeyComparator key_cmp_ = nullptr;
+  void* key_ctx_ = nullptr;
+  std::vector<uint8_t> key_buf_;  // assembles keys that spill to overflow pages
+  // Result of the last SeekRowid, reused by an InsertRow of the same rowid.
+  bool hint_valid_ = false;
+  int hint_res_ = 0;
+  int64_t hint_rowid_ = 0;
+  struct Level {
+    Node node;
+    int idx = 0;  // cell index (leaf, or the entry on an index interior page) or child index
+  };
+  Level path_[kMaxDepth];
+};
+
+}  // namespace basalt

@@ -1,0 +1,196 @@
+// Internals shared by the B-tree source files: the per-database state
+// (BtShared), page parsing and the cell codec (node.cc), page allocation
+// (freelist.cc) and payload/overflow handling (overflow.cc).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "btree/btree.h"
+#include "btree/format.h"
+#include "common/coding.h"
+#include "common/status.h"
+#include "pager/pager.h"
+
+namespace basalt {
+
+namespace btree_detail {
+
+// A cell given by address and size (for balancing and page rebuilds).
+struct CellRef {
+  const uint8_t* p;
+  uint32_t size;
+};
+
+// A bump allocator for the duration of one tree modification. Blocks are
+// kept across Reset() so steady-state balancing does not allocate.
+class Scratch {
+ public:
+  uint8_t* Allocate(size_t n);
+  void Reset() {
+    block_ = 0;
+    used_ = 0;
+  }
+
+ private:
+  std::vector<std::unique_ptr<uint8_t[]>> blocks_;
+  std::vector<size_t> sizes_;
+  size_t block_ = 0;
+  size_t used_ = 0;
+};
+
+// The cells a page will hold, when that differs from what the page holds
+// now (an insert that did not fit, or the result of balancing its children).
+struct LogicalPage {
+  bool active = false;
+  uint8_t type = 0;
+  Pgno right = 0;  // right-most child (interior pages)
+  std::vector<CellRef> cells;
+};
+
+}  // namespace btree_detail
+
+struct BtShared {
+  std::unique_ptr<Pager> pager;
+  uint32_t page_size = 0;
+  uint32_t usable = 0;  // page size less reserved bytes
+  uint16_t max_local_table = 0;
+  uint16_t max_local_index = 0;
+  uint16_t min_local = 0;
+  bool ephemeral = false;
+  bool read_only = false;
+  BtCursor* cursors = nullptr;  // every open cursor
+
+  // Scratch space, reused by every modification.
+  std::vector<uint8_t> cell_buf;  // one cell being built
+  std::vector<uint8_t> page_tmp;  // a page copy for defragmenting/rebuilding
+  btree_detail::Scratch scratch;  // balance: sibling copies, divider cells
+  btree_detail::LogicalPage logical[20];
+  std::vector<btree_detail::CellRef> gathered;  // cells of a sibling group
+  std::vector<btree_detail::CellRef> divs;      // new dividers for a parent
+  std::vector<uint32_t> prefix;                 // running sizes of gathered
+
+  void SetUsable(uint32_t page, uint32_t reserved);
+  uint16_t MaxLocal(uint8_t type) const {
+    return type == btfmt::kTableLeaf ? max_local_table : max_local_index;
+  }
+  uint8_t* CellBuf() {
+    if (cell_buf.size() < page_size + 64) cell_buf.resize(page_size + 64);
+    return cell_buf.data();
+  }
+  uint8_t* PageTmp() {
+    if (page_tmp.size() < page_size + kPageSlack) page_tmp.resize(page_size + kPageSlack);
+    return page_tmp.data();
+  }
+  // Saves the position of every positioned cursor on `root` except `except`
+  // (root 0: every tree).
+  Status SaveCursors(Pgno root, const BtCursor* except);
+  // Puts every cursor on `root` (0: all) into the fault state with `code`.
+  void TripCursors(Pgno root, int code);
+};
+
+namespace btree_detail {
+
+// ---- node.cc: page header and cells --------------------------------------
+
+inline bool IsLeafType(uint8_t t) { return (t & btfmt::kLeafFlag) != 0; }
+inline int HeaderSize(uint8_t type) {
+  return IsLeafType(type) ? btfmt::kLeafHeaderSize : btfmt::kInteriorHeaderSize;
+}
+inline uint8_t LeafTypeOf(bool intkey) { return intkey ? btfmt::kTableLeaf : btfmt::kIndexLeaf; }
+inline uint8_t InteriorTypeOf(bool intkey) {
+  return intkey ? btfmt::kTableInterior : btfmt::kIndexInterior;
+}
+inline uint32_t ContentStart(const Node& n) {
+  uint32_t v = Get16(n.data + n.hdr + btfmt::kPgContentStart);
+  return v == 0 ? 65536u : v;
+}
+
+// Parses and checks the header of the b-tree page in `ref` into *n.
+Status InitNode(const BtShared& bt, PageRef ref, Node* n);
+// Formats the (writable) page of n as an empty page of `type`.
+void ZeroNode(const BtShared& bt, Node* n, uint8_t type);
+
+// Address of cell i (checked to lie in the cell content area).
+inline Status CellAt(const BtShared& bt, const Node& n, int i, uint8_t** cell) {
+  uint32_t off = Get16(n.data + n.ptrs + 2 * i);
+  if (off < uint32_t(n.ptrs) + 2u * n.ncell || off + btfmt::kMinCellSize > bt.usable) {
+    return CORRUPT();
+  }
+  *cell = n.data + off;
+  return Status();
+}
+// Child page i of an interior page (i == ncell: the right-most child).
+inline Pgno ChildAt(const Node& n, const uint8_t* cell_or_null) {
+  return cell_or_null ? Get32(cell_or_null) : Get32(n.data + n.hdr + btfmt::kPgRightChild);
+}
+inline Pgno RightChild(const Node& n) { return Get32(n.data + n.hdr + btfmt::kPgRightChild); }
+// Rowid of a table cell (leaf or interior); reads at most 18 bytes.
+inline int64_t CellRowid(const Node& n, const uint8_t* cell) {
+  uint64_t v;
+  if (n.leaf)
+    cell += GetVarint(cell, &v);
+  else
+    cell += 4;
+  GetVarint(cell, &v);
+  return int64_t(v);
+}
+// Decodes the cell at `cell` on page n, checking it fits the page.
+Status ParseCell(const BtShared& bt, const Node& n, const uint8_t* cell, CellInfo* info);
+// Total free bytes on the page (gap + freeblocks + fragments), checked.
+Status FreeSpace(const BtShared& bt, const Node& n, int* nfree);
+// Inserts `cell` (size >= 4) as cell idx of the writable page if there is
+// room; *fitted tells whether it did.
+Status InsertCell(BtShared& bt, Node& n, int idx, const uint8_t* cell, uint32_t size, bool* fitted);
+// Removes cell idx (occupying `size` bytes) from the writable page.
+Status DropCell(BtShared& bt, Node& n, int idx, uint32_t size);
+// Moves every cell to the end of the page, leaving one free gap.
+Status Defragment(BtShared& bt, Node& n);
+// Rewrites the writable page with exactly these cells (which must not point
+// into the page itself), packed at its end.
+void RebuildNode(const BtShared& bt, Node& n, uint8_t type, const CellRef* cells, size_t count,
+                 Pgno right);
+// Sum of cell sizes plus pointers that fit on a page of this type.
+inline uint32_t PageCapacity(const BtShared& bt, const Node& n, uint8_t type) {
+  return bt.usable - n.hdr - HeaderSize(type);
+}
+
+// ---- freelist.cc ----------------------------------------------------------
+
+// A page for new content, from the freelist or the end of the file; it is
+// pinned and writable (contents undefined).
+Status AllocatePage(BtShared& bt, PageRef* out);
+// Puts page `pgno` on the freelist.
+Status FreePage(BtShared& bt, Pgno pgno);
+Status ReadFreelistCount(BtShared& bt, uint32_t* n);
+
+// ---- overflow.cc ----------------------------------------------------------
+
+// Builds a leaf cell (table leaf when intkey, else index leaf) for the
+// payload into out (page_size + 64 bytes), writing any overflow pages.
+// *size is the cell's content length; on a leaf it occupies
+// max(*size, 4) bytes (out is zero-padded), as an index interior cell
+// (after a 4-byte child pointer) exactly *size + 4.
+Status BuildCell(BtShared& bt, bool intkey, int64_t rowid, const uint8_t* data, uint32_t n,
+                 uint8_t* out, uint32_t* size);
+// Copies payload bytes [offset, offset + n) of a parsed cell.
+Status ReadCellPayload(BtShared& bt, const CellInfo& info, uint32_t offset, uint32_t n,
+                       uint8_t* buf);
+// Frees the overflow chain of a parsed cell (if any).
+Status FreeOverflow(BtShared& bt, const CellInfo& info);
+// Overflow pages a payload of this size and local part needs.
+inline uint32_t OverflowPageCount(const BtShared& bt, const CellInfo& info) {
+  uint32_t rest = info.payload_size - info.local;
+  return (rest + bt.usable - 5) / (bt.usable - 4);
+}
+
+// ---- tree.cc --------------------------------------------------------------
+
+// Frees every page below root (and root too unless keep_root), counting
+// entries into *entries.
+Status FreeTreePages(BtShared& bt, Pgno root, bool keep_root, int64_t* entries);
+
+}  // namespace btree_detail
+}  // namespace basalt

@@ -1,0 +1,521 @@
+// Cursor movement: descending from the root, stepping, seeking, and saving
+// and restoring a position around changes made by others.
+//
+// The path: path_[0..depth_] holds the pinned pages from the root down.
+// For a page above the deepest level, idx is the child followed (ncell
+// meaning the right-most child). On the deepest page idx is the current
+// cell: a leaf cell, or, for index trees, an interior cell (index trees keep
+// entries in interior pages too; table trees only in leaves).
+//
+// Cursor states:
+//   kInvalid     not on an entry (eof, or never positioned)
+//   kValid       on the entry path_[depth_].idx
+//   kRequireSeek the tree changed; saved_rowid_/saved_key_ hold the entry
+//                to re-seek to on next use (EnsureRestored)
+//   kFault       unusable; every call returns fault_
+// skip_next_ (after a re-seek that did not find the saved key, or a delete):
+// > 0 the cursor already sits on the entry after the saved one, so the next
+// Next() does not move; < 0 likewise for Prev().
+#include "btree/btree_internal.h"
+
+namespace basalt {
+
+using namespace btfmt;
+using namespace btree_detail;
+
+void BtCursor::ReleasePath() {
+  for (int i = 0; i <= depth_; ++i) path_[i].node.ref.Reset();
+  depth_ = -1;
+  info_valid_ = false;
+}
+
+void BtCursor::Close() {
+  if (bt_ == nullptr) return;
+  ReleasePath();
+  if (prev_)
+    prev_->next_ = next_;
+  else
+    bt_->cursors = next_;
+  if (next_) next_->prev_ = prev_;
+  next_ = prev_ = nullptr;
+  bt_ = nullptr;
+  state_ = State::kInvalid;
+}
+
+void BtCursor::Trip(int code) {
+  ReleasePath();
+  state_ = State::kFault;
+  fault_ = code;
+}
+
+Status BtCursor::MoveToRoot() {
+  ReleasePath();
+  skip_next_ = 0;
+  hint_valid_ = false;
+  if (state_ == State::kFault) return Status(fault_);
+  Pager& pager = *bt_->pager;
+  if (root_ == 0 || (root_ == 1 && pager.page_count() == 0)) {
+    // A dropped tree, or sqlite_schema of a database with no pages: empty.
+    state_ = State::kInvalid;
+    return Status();
+  }
+  if (root_ > pager.page_count()) return CORRUPT();
+  PageRef ref;
+  TRY(pager.Get(root_, &ref));
+  TRY(InitNode(*bt_, std::move(ref), &path_[0].node));
+  depth_ = 0;
+  path_[0].idx = 0;
+  if (path_[0].node.intkey != intkey_) return CORRUPT();
+  return Status();
+}
+
+Status BtCursor::MoveToChild(Pgno child) {
+  if (depth_ + 1 >= kMaxDepth) return CORRUPT();
+  if (child < 2 || child > bt_->pager->page_count()) return CORRUPT();
+  PageRef ref;
+  TRY(bt_->pager->Get(child, &ref));
+  Level& lv = path_[depth_ + 1];
+  TRY(InitNode(*bt_, std::move(ref), &lv.node));
+  ++depth_;
+  lv.idx = 0;
+  if (lv.node.ncell == 0 || lv.node.intkey != intkey_) return CORRUPT();
+  return Status();
+}
+
+Status BtCursor::DescendLeftmost() {
+  while (!path_[depth_].node.leaf) {
+    Level& lv = path_[depth_];
+    lv.idx = 0;
+    uint8_t* cell = nullptr;
+    TRY(CellAt(*bt_, lv.node, 0, &cell));
+    TRY(MoveToChild(Get32(cell)));
+  }
+  path_[depth_].idx = 0;
+  return Status();
+}
+
+Status BtCursor::DescendRightmost() {
+  while (!path_[depth_].node.leaf) {
+    Level& lv = path_[depth_];
+    lv.idx = lv.node.ncell;
+    TRY(MoveToChild(RightChild(lv.node)));
+  }
+  path_[depth_].idx = path_[depth_].node.ncell - 1;
+  return Status();
+}
+
+Status BtCursor::First() {
+  if (bt_ == nullptr) return Status(kMisuse);
+  TRY(MoveToRoot());
+  if (depth_ < 0 || path_[0].node.ncell == 0) {
+    state_ = State::kInvalid;
+    return Status();
+  }
+  Status st = DescendLeftmost();
+  state_ = st.ok() ? State::kValid : State::kInvalid;
+  return st;
+}
+
+Status BtCursor::Last() {
+  if (bt_ == nullptr) return Status(kMisuse);
+  TRY(MoveToRoot());
+  if (depth_ < 0 || path_[0].node.ncell == 0) {
+    state_ = State::kInvalid;
+    return Status();
+  }
+  Status st = DescendRightmost();
+  state_ = st.ok() ? State::kValid : State::kInvalid;
+  return st;
+}
+
+Status BtCursor::Next() {
+  if (state_ != State::kValid) {
+    if (state_ == State::kFault) return Status(fault_);
+    if (state_ == State::kInvalid) return Status();
+    TRY(EnsureRestored());
+    if (state_ != State::kValid) return Status();
+  }
+  info_valid_ = false;
+  hint_valid_ = false;
+  if (skip_next_ != 0) {
+    bool stay = skip_next_ > 0;
+    skip_next_ = 0;
+    if (stay) return Status();
+  }
+  Level& lv = path_[depth_];
+  if (lv.node.leaf && ++lv.idx < lv.node.ncell) return Status();
+  Status st = NextSlow();
+  if (!st.ok()) state_ = State::kInvalid;
+  return st;
+}
+
+Status BtCursor::NextSlow() {
+  Level* lv = &path_[depth_];
+  if (!lv->node.leaf) {
+    // On an index interior entry: the next entry is the first of the
+    // subtree to its right.
+    ++lv->idx;
+    uint8_t* cell = nullptr;
+    if (lv->idx < lv->node.ncell) TRY(CellAt(*bt_, lv->node, lv->idx, &cell));
+    TRY(MoveToChild(ChildAt(lv->node, cell)));
+    return DescendLeftmost();
+  }
+  while (true) {
+    if (depth_ == 0) {
+      state_ = State::kInvalid;
+      return Status();
+    }
+    path_[depth_].node.ref.Reset();
+    --depth_;
+    lv = &path_[depth_];
+    if (lv->idx < lv->node.ncell) {
+      if (!intkey_) return Status();  // on the interior entry itself
+      ++lv->idx;
+      uint8_t* cell = nullptr;
+      if (lv->idx < lv->node.ncell) TRY(CellAt(*bt_, lv->node, lv->idx, &cell));
+      TRY(MoveToChild(ChildAt(lv->node, cell)));
+      return DescendLeftmost();
+    }
+  }
+}
+
+Status BtCursor::Prev() {
+  if (state_ != State::kValid) {
+    if (state_ == State::kFault) return Status(fault_);
+    if (state_ == State::kInvalid) return Status();
+    TRY(EnsureRestored());
+    if (state_ != State::kValid) return Status();
+  }
+  info_valid_ = false;
+  hint_valid_ = false;
+  if (skip_next_ != 0) {
+    bool stay = skip_next_ < 0;
+    skip_next_ = 0;
+    if (stay) return Status();
+  }
+  Level& lv = path_[depth_];
+  if (lv.node.leaf && lv.idx > 0) {
+    --lv.idx;
+    return Status();
+  }
+  Status st = PrevSlow();
+  if (!st.ok()) state_ = State::kInvalid;
+  return st;
+}
+
+Status BtCursor::PrevSlow() {
+  Level* lv = &path_[depth_];
+  if (!lv->node.leaf) {
+    // On an index interior entry: the previous entry is the last of the
+    // subtree to its left.
+    uint8_t* cell = nullptr;
+    TRY(CellAt(*bt_, lv->node, lv->idx, &cell));
+    TRY(MoveToChild(Get32(cell)));
+    return DescendRightmost();
+  }
+  while (true) {
+    if (depth_ == 0) {
+      state_ = State::kInvalid;
+      return Status();
+    }
+    path_[depth_].node.ref.Reset();
+    --depth_;
+    lv = &path_[depth_];
+    if (lv->idx > 0) {
+      --lv->idx;
+      if (!intkey_) return Status();  // on the interior entry left of the subtree
+      uint8_t* cell = nullptr;
+      TRY(CellAt(*bt_, lv->node, lv->idx, &cell));
+      TRY(MoveToChild(Get32(cell)));
+      return DescendRightmost();
+    }
+  }
+}
+
+Status BtCursor::SeekRowidInternal(int64_t rowid, int* res) {
+  TRY(MoveToRoot());
+  if (depth_ < 0) {
+    *res = -1;
+    return Status();
+  }
+  while (true) {
+    Level& lv = path_[depth_];
+    const Node& n = lv.node;
+    int lo = 0, hi = n.ncell;
+    while (lo < hi) {
+      int mid = (lo + hi) >> 1;
+      uint8_t* cell = nullptr;
+      TRY(CellAt(*bt_, n, mid, &cell));
+      if (CellRowid(n, cell) < rowid) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    if (!n.leaf) {
+      lv.idx = lo;
+      uint8_t* cell = nullptr;
+      if (lo < n.ncell) TRY(CellAt(*bt_, n, lo, &cell));
+      TRY(MoveToChild(ChildAt(n, cell)));
+      continue;
+    }
+    if (n.ncell == 0) {
+      lv.idx = 0;
+      state_ = State::kInvalid;
+      *res = -1;
+      return Status();
+    }
+    state_ = State::kValid;
+    if (lo < n.ncell) {
+      lv.idx = lo;
+      uint8_t* cell = nullptr;
+      TRY(CellAt(*bt_, n, lo, &cell));
+      *res = CellRowid(n, cell) == rowid ? 0 : 1;
+    } else {
+      lv.idx = n.ncell - 1;
+      *res = -1;
+    }
+    return Status();
+  }
+}
+
+Status BtCursor::SeekRowid(int64_t rowid, int* res) {
+  if (bt_ == nullptr || !intkey_) return Status(kMisuse);
+  if (state_ == State::kFault) return Status(fault_);
+  info_valid_ = false;
+  Status st = SeekRowidInternal(rowid, res);
+  if (!st.ok()) {
+    state_ = State::kInvalid;
+    return st;
+  }
+  hint_valid_ = state_ == State::kValid;
+  hint_rowid_ = rowid;
+  hint_res_ = *res;
+  return Status();
+}
+
+Status BtCursor::CompareCell(const Node& n, const uint8_t* cell, SearchComparator cmp, void* ctx,
+                             int* c) {
+  CellInfo info;
+  TRY(ParseCell(*bt_, n, cell, &info));
+  if (info.local == info.payload_size) {
+    *c = cmp(ctx, info.payload, info.payload_size);
+    return Status();
+  }
+  if (key_buf_.size() < info.payload_size) key_buf_.resize(info.payload_size);
+  TRY(ReadCellPayload(*bt_, info, 0, info.payload_size, key_buf_.data()));
+  *c = cmp(ctx, key_buf_.data(), info.payload_size);
+  return Status();
+}
+
+Status BtCursor::SeekIndexInternal(SearchComparator cmp, void* ctx, int* res) {
+  TRY(MoveToRoot());
+  if (depth_ < 0) {
+    *res = -1;
+    return Status();
+  }
+  while (true) {
+    Level& lv = path_[depth_];
+    const Node& n = lv.node;
+    int lo = 0, hi = n.ncell;
+    while (lo < hi) {
+      int mid = (lo + hi) >> 1;
+      uint8_t* cell = nullptr;
+      TRY(CellAt(*bt_, n, mid, &cell));
+      int c;
+      TRY(CompareCell(n, cell, cmp, ctx, &c));
+      if (c < 0) {
+        lo = mid + 1;
+      } else if (c > 0) {
+        hi = mid;
+      } else {
+        lv.idx = mid;
+        state_ = State::kValid;
+        *res = 0;
+        return Status();
+      }
+    }
+    if (!n.leaf) {
+      lv.idx = lo;
+      uint8_t* cell = nullptr;
+      if (lo < n.ncell) TRY(CellAt(*bt_, n, lo, &cell));
+      TRY(MoveToChild(ChildAt(n, cell)));
+      continue;
+    }
+    if (n.ncell == 0) {
+      lv.idx = 0;
+      state_ = State::kInvalid;
+      *res = -1;
+      return Status();
+    }
+    state_ = State::kValid;
+    if (lo < n.ncell) {
+      lv.idx = lo;
+      *res = 1;
+    } else {
+      lv.idx = n.ncell - 1;
+      *res = -1;
+    }
+    return Status();
+  }
+}
+
+Status BtCursor::SeekIndex(SearchComparator cmp, void* ctx, int* res) {
+  if (bt_ == nullptr || intkey_) return Status(kMisuse);
+  if (state_ == State::kFault) return Status(fault_);
+  info_valid_ = false;
+  hint_valid_ = false;
+  Status st = SeekIndexInternal(cmp, ctx, res);
+  if (!st.ok()) state_ = State::kInvalid;
+  return st;
+}
+
+Status BtCursor::ParseCurrent() {
+  if (info_valid_) return Status();
+  const Level& lv = path_[depth_];
+  uint8_t* cell = nullptr;
+  TRY(CellAt(*bt_, lv.node, lv.idx, &cell));
+  TRY(ParseCell(*bt_, lv.node, cell, &info_));
+  info_valid_ = true;
+  return Status();
+}
+
+int64_t BtCursor::rowid() {
+  if (state_ != State::kValid) return 0;
+  const Level& lv = path_[depth_];
+  if (info_valid_) return info_.key;
+  uint8_t* cell = nullptr;
+  if (!CellAt(*bt_, lv.node, lv.idx, &cell).ok()) return 0;
+  return CellRowid(lv.node, cell);
+}
+
+uint32_t BtCursor::payload_size() {
+  if (state_ != State::kValid || !ParseCurrent().ok()) return 0;
+  return info_.payload_size;
+}
+
+std::span<const uint8_t> BtCursor::local_payload() {
+  if (state_ != State::kValid || !ParseCurrent().ok()) return {};
+  return {info_.payload, info_.local};
+}
+
+Status BtCursor::ReadPayload(uint32_t offset, uint32_t n, uint8_t* buf) {
+  if (state_ != State::kValid) {
+    if (state_ == State::kFault) return Status(fault_);
+    return Status(kMisuse, "cursor is not on an entry");
+  }
+  TRY(ParseCurrent());
+  return ReadCellPayload(*bt_, info_, offset, n, buf);
+}
+
+Status BtCursor::CurrentKey(std::vector<uint8_t>* out) {
+  TRY(ParseCurrent());
+  out->resize(info_.payload_size);
+  return ReadCellPayload(*bt_, info_, 0, info_.payload_size, out->data());
+}
+
+Status BtCursor::SavePosition() {
+  if (state_ != State::kValid) return Status();
+  if (intkey_) {
+    saved_rowid_ = rowid();
+  } else {
+    TRY(CurrentKey(&saved_key_));
+  }
+  ReleasePath();
+  hint_valid_ = false;
+  state_ = State::kRequireSeek;
+  return Status();
+}
+
+namespace {
+struct SavedKeySearch {
+  KeyComparator cmp;
+  void* ctx;
+  const uint8_t* key;
+  uint32_t n;
+  static int Compare(void* p, const uint8_t* stored, uint32_t n) {
+    auto* s = static_cast<SavedKeySearch*>(p);
+    return s->cmp(s->ctx, stored, n, s->key, s->n);
+  }
+};
+}  // namespace
+
+Status BtCursor::EnsureRestored() {
+  if (state_ != State::kRequireSeek) {
+    return state_ == State::kFault ? Status(fault_) : Status();
+  }
+  int8_t skip = skip_next_;
+  int res;
+  Status st;
+  if (intkey_) {
+    st = SeekRowidInternal(saved_rowid_, &res);
+  } else {
+    SavedKeySearch s{key_cmp_, key_ctx_, saved_key_.data(), uint32_t(saved_key_.size())};
+    st = SeekIndexInternal(&SavedKeySearch::Compare, &s, &res);
+  }
+  if (!st.ok()) {
+    Trip(st.code());
+    return st;
+  }
+  // An exact hit keeps a skip recorded before the save.
+  skip_next_ = state_ == State::kValid ? int8_t(res != 0 ? (res > 0 ? 1 : -1) : skip) : 0;
+  return Status();
+}
+
+Status BtCursor::Restore(bool* gone) {
+  if (bt_ == nullptr) return Status(kMisuse);
+  bool was_saved = state_ == State::kRequireSeek;
+  TRY(EnsureRestored());
+  if (gone) *gone = state_ != State::kValid || (was_saved && skip_next_ != 0) || skip_next_ != 0;
+  return Status();
+}
+
+Status BtCursor::Count(int64_t* n) {
+  *n = 0;
+  if (bt_ == nullptr) return Status(kMisuse);
+  if (state_ == State::kFault) return Status(fault_);
+  Pager& pager = *bt_->pager;
+  if (root_ == 0 || (root_ == 1 && pager.page_count() == 0)) return Status();
+  // A depth-first walk with its own stack; the cursor does not move.
+  struct Frame {
+    Node node;
+    int next_child;
+  };
+  Frame stack[kMaxDepth];
+  int top = 0;
+  PageRef ref;
+  if (root_ > pager.page_count()) return CORRUPT();
+  TRY(pager.Get(root_, &ref));
+  TRY(InitNode(*bt_, std::move(ref), &stack[0].node));
+  stack[0].next_child = 0;
+  int64_t total = 0;
+  while (top >= 0) {
+    Frame& f = stack[top];
+    if (f.node.leaf) {
+      total += f.node.ncell;
+      f.node.ref.Reset();
+      --top;
+      continue;
+    }
+    if (f.next_child > f.node.ncell) {
+      if (!intkey_) total += f.node.ncell;
+      f.node.ref.Reset();
+      --top;
+      continue;
+    }
+    uint8_t* cell = nullptr;
+    if (f.next_child < f.node.ncell) TRY(CellAt(*bt_, f.node, f.next_child, &cell));
+    Pgno child = ChildAt(f.node, cell);
+    ++f.next_child;
+    if (top + 1 >= kMaxDepth || child < 2 || child > pager.page_count()) return CORRUPT();
+    TRY(pager.Get(child, &ref));
+    ++top;
+    TRY(InitNode(*bt_, std::move(ref), &stack[top].node));
+    stack[top].next_child = 0;
+    if (stack[top].node.intkey != intkey_) return CORRUPT();
+  }
+  *n = total;
+  return Status();
+}
+
+}  // namespace basalt

@@ -1,0 +1,381 @@
+// Btree: opening a database, the database header, transactions and
+// savepoints, creating/dropping/clearing trees, meta fields.
+#include <algorithm>
+#include <cstring>
+
+#include "btree/btree_internal.h"
+#include "pager/mem_pager.h"
+
+namespace basalt {
+
+using namespace btfmt;
+using btree_detail::Node;
+
+int MemcmpKeyCompare(void*, const uint8_t* a, uint32_t na, const uint8_t* b, uint32_t nb) {
+  int c = std::memcmp(a, b, std::min(na, nb));
+  if (c != 0) return c;
+  return na < nb ? -1 : (na > nb ? 1 : 0);
+}
+
+void BtShared::SetUsable(uint32_t page, uint32_t reserved) {
+  page_size = page;
+  usable = page - reserved;
+  max_local_table = uint16_t(MaxLocalTable(usable));
+  max_local_index = uint16_t(MaxLocalIndex(usable));
+  min_local = uint16_t(MinLocal(usable));
+}
+
+Status BtShared::SaveCursors(Pgno root, const BtCursor* except) {
+  for (BtCursor* c = cursors; c != nullptr; c = c->next_) {
+    if (c == except || (root != 0 && c->root_ != root)) continue;
+    if (c->state_ == BtCursor::State::kValid) {
+      Status st = c->SavePosition();
+      if (!st.ok()) c->Trip(st.code());
+    } else if (c->state_ == BtCursor::State::kInvalid) {
+      c->ReleasePath();
+    }
+  }
+  return Status();
+}
+
+void BtShared::TripCursors(Pgno root, int code) {
+  for (BtCursor* c = cursors; c != nullptr; c = c->next_) {
+    if (root == 0 || c->root_ == root) c->Trip(code);
+  }
+}
+
+namespace {
+
+// Checks a database header; fills the page size and reserved bytes.
+Status ParseHeader(const uint8_t* h, uint32_t* page_size, uint32_t* reserved, bool* read_only) {
+  if (std::memcmp(h, kMagic, 16) != 0) return Status(kNotADb);
+  uint32_t ps = Get16(h + kHdrPageSize);
+  if (ps == 1) ps = 65536;
+  if (!IsValidPageSize(ps)) return Status(kNotADb);
+  if (h[kHdrReadVersion] > 2) return Status(kNotADb);
+  if (h[kHdrMaxPayloadFrac] != 64 || h[kHdrMinPayloadFrac] != 32 || h[kHdrLeafPayloadFrac] != 32) {
+    return Status(kNotADb);
+  }
+  uint32_t res = h[kHdrReserved];
+  if (ps - res < 480) return Status(kNotADb);
+  *page_size = ps;
+  *reserved = res;
+  // Newer write versions and auto-vacuum (pointer maps, which this B-tree
+  // does not maintain) are read-only here.
+  *read_only = h[kHdrWriteVersion] > 2 || Get32(h + kHdrMetaBase + 4 * 3) != 0;
+  return Status();
+}
+
+// Writes the header and the empty sqlite_schema root of a new page 1.
+void FormatPage1(BtShared& bt, Node* n) {
+  uint8_t* h = n->data;
+  std::memset(h, 0, kDbHeaderSize);
+  std::memcpy(h, kMagic, 16);
+  Put16(h + kHdrPageSize, uint16_t(bt.page_size == 65536 ? 1 : bt.page_size));
+  h[kHdrWriteVersion] = 1;
+  h[kHdrReadVersion] = 1;
+  h[kHdrReserved] = uint8_t(bt.page_size - bt.usable);
+  h[kHdrMaxPayloadFrac] = 64;
+  h[kHdrMinPayloadFrac] = 32;
+  h[kHdrLeafPayloadFrac] = 32;
+  Put32(h + kHdrDatabaseSize, 1);
+  Put32(h + kHdrMetaBase + 4 * int(Meta::kSchemaFormat), kSchemaFormat);
+  Put32(h + kHdrMetaBase + 4 * int(Meta::kTextEncoding), kTextUtf8);
+  Put32(h + kHdrVersionNumber, kSqliteVersionNumber);
+  btree_detail::ZeroNode(bt, n, kTableLeaf);
+}
+
+Status NewDatabase(BtShared& bt) {
+  Node n;
+  TRY(bt.pager->Append(&n.ref));
+  n.data = n.ref.data();
+  FormatPage1(bt, &n);
+  return Status();
+}
+
+}  // namespace
+
+Btree::Btree(std::unique_ptr<BtShared> s) : s_(std::move(s)) {}
+
+Btree::~Btree() {
+  // Cursors must be closed first; detach any left so they fail cleanly.
+  for (BtCursor* c = s_->cursors; c != nullptr;) {
+    BtCursor* next = c->next_;
+    c->ReleasePath();
+    c->bt_ = nullptr;
+    c->next_ = c->prev_ = nullptr;
+    c = next;
+  }
+}
+
+Result<std::unique_ptr<Btree>> Btree::Open(std::unique_ptr<Pager> pager) {
+  auto s = std::make_unique<BtShared>();
+  uint32_t reserved = 0;
+  uint32_t page_size = pager->page_size();
+  if (pager->page_count() > 0) {
+    TRY(pager->BeginRead());
+    PageRef p1;
+    Status st = pager->Get(1, &p1);
+    uint32_t ps = 0;
+    if (st.ok()) st = ParseHeader(p1.data(), &ps, &reserved, &s->read_only);
+    if (st.ok() && ps != page_size) st = Status(kNotADb);
+    p1.Reset();
+    TRY(pager->Commit());
+    TRY(st);
+  }
+  s->pager = std::move(pager);
+  s->SetUsable(page_size, reserved);
+  return std::unique_ptr<Btree>(new Btree(std::move(s)));
+}
+
+Result<std::unique_ptr<Btree>> Btree::OpenInMemory(uint32_t page_size) {
+  ASSIGN_OR_RETURN(auto pager, MemPager::Create(page_size, JournalMode::kMemory));
+  return Open(std::move(pager));
+}
+
+Result<std::unique_ptr<Btree>> Btree::OpenEphemeral(uint32_t page_size) {
+  ASSIGN_OR_RETURN(auto pager, MemPager::Create(page_size, JournalMode::kOff));
+  ASSIGN_OR_RETURN(auto bt, Open(std::move(pager)));
+  bt->s_->ephemeral = true;
+  TRY(bt->BeginTransaction(true));
+  return bt;
+}
+
+Result<std::unique_ptr<Btree>> Btree::OpenImage(std::string_view bytes) {
+  if (bytes.empty()) return OpenInMemory();
+  if (bytes.size() < kDbHeaderSize) return Status(kNotADb);
+  uint32_t page_size, reserved;
+  bool read_only;
+  TRY(ParseHeader(reinterpret_cast<const uint8_t*>(bytes.data()), &page_size, &reserved,
+                  &read_only));
+  // Trust the in-header size when it is valid (fileformat2 1.3.7).
+  const uint8_t* h = reinterpret_cast<const uint8_t*>(bytes.data());
+  uint32_t hsize = Get32(h + kHdrDatabaseSize);
+  if (hsize != 0 && Get32(h + kHdrChangeCounter) == Get32(h + kHdrVersionValidFor) &&
+      uint64_t(hsize) * page_size < bytes.size()) {
+    bytes = bytes.substr(0, size_t(hsize) * page_size);
+  }
+  ASSIGN_OR_RETURN(auto pager, MemPager::FromImage(bytes, page_size, JournalMode::kMemory));
+  return Open(std::move(pager));
+}
+
+Status Btree::BeginTransaction(bool write) {
+  Pager& pager = *s_->pager;
+  if (!write) return pager.BeginRead();
+  if (s_->read_only) return Status(kReadOnly);
+  if (pager.txn() == PagerTxn::kWrite) return Status();
+  TRY(pager.BeginWrite());
+  if (pager.page_count() == 0) {
+    Status st = NewDatabase(*s_);
+    if (!st.ok()) {
+      (void)pager.Rollback();
+      return st;
+    }
+  }
+  return Status();
+}
+
+Status Btree::Commit() {
+  Pager& pager = *s_->pager;
+  if (s_->ephemeral) return Status();
+  if (pager.txn() == PagerTxn::kWrite && pager.has_changes()) {
+    // The header fields a commit maintains (fileformat2 1.3.5, 1.3.7, 1.3.16).
+    PageRef p1;
+    TRY(pager.Get(1, &p1));
+    TRY(pager.Write(p1));
+    uint8_t* h = p1.data();
+    uint32_t counter = Get32(h + kHdrChangeCounter) + 1;
+    Put32(h + kHdrChangeCounter, counter);
+    Put32(h + kHdrDatabaseSize, pager.page_count());
+    Put32(h + kHdrVersionValidFor, counter);
+    Put32(h + kHdrVersionNumber, kSqliteVersionNumber);
+  }
+  return pager.Commit();
+}
+
+Status Btree::Rollback() {
+  Pager& pager = *s_->pager;
+  if (pager.txn() == PagerTxn::kWrite) s_->TripCursors(0, kAbortRollback);
+  TRY(pager.Rollback());
+  if (s_->ephemeral) return BeginTransaction(true);
+  return Status();
+}
+
+bool Btree::in_transaction() const { return s_->pager->txn() != PagerTxn::kNone; }
+bool Btree::in_write_transaction() const { return s_->pager->txn() == PagerTxn::kWrite; }
+int Btree::savepoint_count() const { return s_->pager->savepoint_count(); }
+Status Btree::OpenSavepoints(int n) { return s_->pager->OpenSavepoints(n); }
+Status Btree::ReleaseSavepoint(int i) { return s_->pager->ReleaseSavepoint(i); }
+
+Status Btree::RollbackToSavepoint(int i) {
+  TRY(s_->SaveCursors(0, nullptr));
+  return s_->pager->RollbackToSavepoint(i);
+}
+
+uint32_t Btree::page_size() const { return s_->page_size; }
+uint32_t Btree::usable_size() const { return s_->usable; }
+Pgno Btree::page_count() const { return s_->pager->page_count(); }
+Pager* Btree::pager() { return s_->pager.get(); }
+
+Status Btree::SetPageSize(uint32_t page_size) {
+  TRY(s_->pager->SetPageSize(page_size));
+  s_->SetUsable(page_size, 0);
+  return Status();
+}
+
+namespace {
+// Runs f inside a read transaction, opening one if none is open.
+template <typename F>
+Status WithRead(Pager& pager, F f) {
+  if (pager.txn() != PagerTxn::kNone) return f();
+  TRY(pager.BeginRead());
+  Status st = f();
+  Status end = pager.Commit();
+  return st.ok() ? end : st;
+}
+}  // namespace
+
+Status Btree::FreelistCount(uint32_t* n) {
+  return WithRead(*s_->pager, [&] { return btree_detail::ReadFreelistCount(*s_, n); });
+}
+
+Status Btree::GetMeta(Meta field, uint32_t* value) {
+  int i = int(field);
+  if (i < 0 || i > 7) return Status(kMisuse, "bad meta field");
+  return WithRead(*s_->pager, [&]() -> Status {
+    *value = 0;
+    if (s_->pager->page_count() == 0) return Status();
+    PageRef p1;
+    TRY(s_->pager->Get(1, &p1));
+    *value = Get32(p1.data() + kHdrMetaBase + 4 * i);
+    return Status();
+  });
+}
+
+Status Btree::SetMeta(Meta field, uint32_t value) {
+  int i = int(field);
+  if (i < 0 || i > 7) return Status(kMisuse, "bad meta field");
+  if (!in_write_transaction()) return Status(kMisuse, "SetMeta outside a write transaction");
+  PageRef p1;
+  TRY(s_->pager->Get(1, &p1));
+  TRY(s_->pager->Write(p1));
+  Put32(p1.data() + kHdrMetaBase + 4 * i, value);
+  return Status();
+}
+
+Result<Pgno> Btree::CreateTree(TreeKind kind) {
+  if (!in_write_transaction()) return Status(kMisuse, "CreateTree outside a write transaction");
+  Node n;
+  TRY(btree_detail::AllocatePage(*s_, &n.ref));
+  n.data = n.ref.data();
+  btree_detail::ZeroNode(*s_, &n, btree_detail::LeafTypeOf(kind == TreeKind::kTable));
+  return n.pgno;
+}
+
+Status Btree::DropTree(Pgno root) {
+  if (!in_write_transaction()) return Status(kMisuse, "DropTree outside a write transaction");
+  if (root < 2 || root > page_count()) return root == 1 ? Status(kMisuse) : CORRUPT();
+  for (BtCursor* c = s_->cursors; c != nullptr; c = c->next_) {
+    if (c->root_ == root) {
+      c->ReleasePath();
+      c->state_ = BtCursor::State::kInvalid;
+      c->root_ = 0;  // the tree is gone: the cursor stays at eof
+    }
+  }
+  return btree_detail::FreeTreePages(*s_, root, false, nullptr);
+}
+
+Status Btree::ClearTree(Pgno root, int64_t* entries) {
+  if (!in_write_transaction()) return Status(kMisuse, "ClearTree outside a write transaction");
+  if (entries) *entries = 0;
+  if (root == 0 || root > page_count()) return CORRUPT();
+  TRY(s_->SaveCursors(root, nullptr));
+  return btree_detail::FreeTreePages(*s_, root, true, entries);
+}
+
+Status Btree::OpenCursor(Pgno root, bool write, BtCursor* cur, KeyComparator cmp, void* cmp_ctx) {
+  cur->Close();
+  if (write && s_->read_only) return Status(kReadOnly);
+  bool intkey = true;
+  if (root > page_count() && !(root == 1 && page_count() == 0)) return CORRUPT();
+  if (root == 0) return CORRUPT();
+  if (root <= page_count()) {
+    // The page type tells the tree kind.
+    Status st = WithRead(*s_->pager, [&]() -> Status {
+      Node n;
+      PageRef ref;
+      TRY(s_->pager->Get(root, &ref));
+      TRY(btree_detail::InitNode(*s_, std::move(ref), &n));
+      intkey = n.intkey;
+      return Status();
+    });
+    TRY(st);
+  }
+  cur->bt_ = s_.get();
+  cur->root_ = root;
+  cur->write_ = write;
+  cur->intkey_ = intkey;
+  cur->key_cmp_ = cmp ? cmp : MemcmpKeyCompare;
+  cur->key_ctx_ = cmp_ctx;
+  cur->state_ = BtCursor::State::kInvalid;
+  cur->next_ = s_->cursors;
+  cur->prev_ = nullptr;
+  if (s_->cursors) s_->cursors->prev_ = cur;
+  s_->cursors = cur;
+  return Status();
+}
+
+Status Btree::CopyImage(std::string* out) {
+  auto* mem = dynamic_cast<MemPager*>(s_->pager.get());
+  if (mem == nullptr) return Status(kMisuse, "not an in-memory database");
+  mem->CopyImage(out);
+  return Status();
+}
+
+namespace btree_detail {
+
+namespace {
+Status ClearPage(BtShared& bt, Pgno pgno, int depth, bool free_it, bool intkey, int64_t* entries) {
+  if (depth > 20 || pgno < 1 || pgno > bt.pager->page_count()) return CORRUPT();
+  Node n;
+  {
+    PageRef ref;
+    TRY(bt.pager->Get(pgno, &ref));
+    TRY(InitNode(bt, std::move(ref), &n));
+  }
+  if (n.intkey != intkey) return CORRUPT();
+  for (int i = 0; i < n.ncell; ++i) {
+    uint8_t* cell = nullptr;
+    TRY(CellAt(bt, n, i, &cell));
+    CellInfo info;
+    TRY(ParseCell(bt, n, cell, &info));
+    TRY(FreeOverflow(bt, info));
+    if (!n.leaf) TRY(ClearPage(bt, Get32(cell), depth + 1, true, intkey, entries));
+  }
+  if (!n.leaf) TRY(ClearPage(bt, RightChild(n), depth + 1, true, intkey, entries));
+  if (entries && (n.leaf || !n.intkey)) *entries += n.ncell;
+  if (free_it) {
+    if (pgno == 1) return CORRUPT();
+    n.ref.Reset();
+    return FreePage(bt, pgno);
+  }
+  TRY(bt.pager->Write(n.ref));
+  ZeroNode(bt, &n, LeafTypeOf(intkey));
+  return Status();
+}
+}  // namespace
+
+Status FreeTreePages(BtShared& bt, Pgno root, bool keep_root, int64_t* entries) {
+  bool intkey;
+  {
+    Node n;
+    PageRef ref;
+    TRY(bt.pager->Get(root, &ref));
+    TRY(InitNode(bt, std::move(ref), &n));
+    intkey = n.intkey;
+  }
+  return ClearPage(bt, root, 0, !keep_root, intkey, entries);
+}
+
+}  // namespace btree_detail
+}  // namespace basalt

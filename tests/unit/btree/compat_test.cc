@@ -1,0 +1,318 @@
+// File-format compatibility with the real sqlite3: databases built here must
+// pass `PRAGMA integrity_check` and be queryable by sqlite3, and databases
+// written by sqlite3 must read back through our cursors.
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "btree/btree.h"
+#include "btree_test_util.h"
+
+namespace basalt::testing {
+namespace {
+
+constexpr const char* kSqlite = "/usr/bin/sqlite3";
+
+bool HaveSqlite() { return access(kSqlite, X_OK) == 0; }
+
+std::string TempPath(const char* tag) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "/tmp/basalt_%s_%d_XXXXXX", tag, int(getpid()));
+  int fd = mkstemp(buf);
+  if (fd >= 0) close(fd);
+  return buf;
+}
+
+// Runs sqlite3 on `file` with `sql`; returns its stdout (trimmed).
+std::string RunSqlite(const std::string& file, const std::string& sql) {
+  std::string cmd = std::string(kSqlite) + " -batch '" + file + "' \"" + sql + "\" 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return "<popen failed>";
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  pclose(p);
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
+
+void WriteFile(const std::string& path, const std::string& bytes) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// Builds databases through the B-tree API the way the engine will.
+class Builder {
+ public:
+  explicit Builder(uint32_t page_size) {
+    bt_ = NewDb(page_size);
+    EXPECT_OK(bt_->BeginTransaction(true));
+    EXPECT_OK(bt_->OpenCursor(1, true, &schema_));
+  }
+
+  Pgno AddSchema(const std::string& type, const std::string& name, const std::string& tbl,
+                 TreeKind kind, const std::string& sql) {
+    auto r = bt_->CreateTree(kind);
+    EXPECT_TRUE(r.ok());
+    std::string rec = EncodeRecordForTest(
+        {Field::Text(type), Field::Text(name), Field::Text(tbl), Field::Int(*r), Field::Text(sql)});
+    EXPECT_OK(schema_.InsertRow(++schema_rows_, reinterpret_cast<const uint8_t*>(rec.data()),
+                                uint32_t(rec.size())));
+    uint32_t cookie;
+    EXPECT_OK(bt_->GetMeta(Meta::kSchemaCookie, &cookie));
+    EXPECT_OK(bt_->SetMeta(Meta::kSchemaCookie, cookie + 1));
+    return *r;
+  }
+
+  void RemoveLastSchemaRow() {
+    int res;
+    EXPECT_OK(schema_.SeekRowid(schema_rows_, &res));
+    EXPECT_EQ(res, 0);
+    EXPECT_OK(schema_.Delete());
+  }
+
+  Btree& bt() { return *bt_; }
+
+  std::string Image() {
+    std::string img;
+    EXPECT_OK(bt_->CopyImage(&img));
+    return img;
+  }
+
+ private:
+  std::unique_ptr<Btree> bt_;
+  BtCursor schema_;
+  int64_t schema_rows_ = 0;
+};
+
+TEST(Compat, SqliteAcceptsOurDatabase) {
+  if (!HaveSqlite()) GTEST_SKIP() << "no " << kSqlite;
+  for (uint32_t page_size : {512u, 1024u, 4096u, 65536u}) {
+    SCOPED_TRACE(page_size);
+    Builder b(page_size);
+    Btree& bt = b.bt();
+    Pgno t = b.AddSchema("table", "t", "t", TreeKind::kTable, "CREATE TABLE t(a INTEGER, b TEXT)");
+    Pgno ta = b.AddSchema("index", "t_a", "t", TreeKind::kIndex, "CREATE INDEX t_a ON t(a)");
+    Pgno u = b.AddSchema("table", "u", "u", TreeKind::kTable, "CREATE TABLE u(x TEXT)");
+    Pgno gone = b.AddSchema("table", "gone", "gone", TreeKind::kTable, "CREATE TABLE gone(y)");
+
+    BtCursor ct, cta, cu, cg;
+    ASSERT_OK(bt.OpenCursor(t, true, &ct));
+    ASSERT_OK(bt.OpenCursor(ta, true, &cta, RecordKeyCompare));
+    ASSERT_OK(bt.OpenCursor(u, true, &cu));
+    ASSERT_OK(bt.OpenCursor(gone, true, &cg));
+    std::mt19937 rng(page_size);
+    const int kRows = 3000;
+    std::map<int64_t, int64_t> a_of;  // rowid -> a
+    for (int64_t r = 1; r <= kRows; ++r) {
+      int64_t a = int64_t(rng() % 1000) - 200;
+      size_t len = r % 97 == 0 ? 20000 + rng() % 30000 : rng() % 200;
+      std::string text = MakeValue(r, len);
+      std::string rec = EncodeRecordForTest({Field::Int(a), Field::Text(text)});
+      ASSERT_OK(
+          ct.InsertRow(r, reinterpret_cast<const uint8_t*>(rec.data()), uint32_t(rec.size())));
+      std::string key = EncodeRecordForTest({Field::Int(a), Field::Int(r)});
+      ASSERT_OK(cta.InsertKey(reinterpret_cast<const uint8_t*>(key.data()), uint32_t(key.size()),
+                              RecordSearch, &key));
+      a_of[r] = a;
+    }
+    // Delete a third of t (rows and index entries): pages go to the freelist.
+    for (int64_t r = 3; r <= kRows; r += 3) {
+      int res;
+      ASSERT_OK(ct.SeekRowid(r, &res));
+      ASSERT_EQ(res, 0);
+      ASSERT_OK(ct.Delete());
+      std::string key = EncodeRecordForTest({Field::Int(a_of[r]), Field::Int(r)});
+      ASSERT_OK(cta.SeekIndex(RecordSearch, &key, &res));
+      ASSERT_EQ(res, 0);
+      ASSERT_OK(cta.Delete());
+    }
+    int64_t rows_t = kRows - kRows / 3;
+    for (int64_t r = 1; r <= 500; ++r) {
+      std::string rec = EncodeRecordForTest({Field::Text(MakeValue(r, r % 50 == 0 ? 5000 : 30))});
+      ASSERT_OK(cu.InsertRow(r * 1000, reinterpret_cast<const uint8_t*>(rec.data()),
+                             uint32_t(rec.size())));
+      ASSERT_OK(
+          cg.InsertRow(r, reinterpret_cast<const uint8_t*>(rec.data()), uint32_t(rec.size())));
+    }
+    cg.Close();
+    b.RemoveLastSchemaRow();
+    ASSERT_OK(bt.DropTree(gone));
+    ASSERT_OK(bt.Commit());
+    EXPECT_INTEGRITY(bt, {{t}, {ta, RecordKeyCompare}, {u}});
+    uint32_t free_pages;
+    ASSERT_OK(bt.FreelistCount(&free_pages));
+    EXPECT_GT(free_pages, 0u);
+
+    std::string path = TempPath("ours");
+    WriteFile(path, b.Image());
+    EXPECT_EQ(RunSqlite(path, "PRAGMA integrity_check"), "ok");
+    EXPECT_EQ(RunSqlite(path, "SELECT count(*) FROM t"), std::to_string(rows_t));
+    EXPECT_EQ(RunSqlite(path, "SELECT count(*) FROM u"), "500");
+    int64_t between = 0;
+    for (auto& [r, a] : a_of) {
+      if (r % 3 != 0 && a >= 10 && a <= 20) ++between;
+    }
+    EXPECT_EQ(RunSqlite(path, "SELECT count(*) FROM t INDEXED BY t_a WHERE a BETWEEN 10 AND 20"),
+              std::to_string(between));
+    EXPECT_EQ(RunSqlite(path, "SELECT count(*) FROM sqlite_schema"), "3");
+    EXPECT_EQ(RunSqlite(path, "PRAGMA freelist_count"), std::to_string(free_pages));
+    EXPECT_EQ(RunSqlite(path, "PRAGMA page_size"), std::to_string(page_size));
+    // sqlite3 can keep writing to it.
+    EXPECT_EQ(RunSqlite(path,
+                        "INSERT INTO t SELECT a+1, b||'x' FROM t; DELETE FROM u WHERE rowid%3000=0;"
+                        "PRAGMA integrity_check"),
+              "ok");
+    // And we read back what sqlite3 wrote.
+    auto back = Btree::OpenImage(ReadFile(path));
+    ASSERT_TRUE(back.ok());
+    EXPECT_INTEGRITY(**back, {{t}, {ta, RecordKeyCompare}, {u}});
+    BtCursor c;
+    ASSERT_OK((*back)->BeginTransaction(false));
+    ASSERT_OK((*back)->OpenCursor(t, false, &c));
+    int64_t n;
+    ASSERT_OK(c.Count(&n));
+    EXPECT_EQ(n, 2 * rows_t);
+    c.Close();
+    ASSERT_OK((*back)->Commit());
+    unlink(path.c_str());
+  }
+}
+
+TEST(Compat, WeReadSqliteDatabase) {
+  if (!HaveSqlite()) GTEST_SKIP() << "no " << kSqlite;
+  std::string path = TempPath("theirs");
+  unlink(path.c_str());
+  std::string out =
+      RunSqlite(path,
+                "PRAGMA page_size=1024;"
+                "CREATE TABLE big(id INTEGER PRIMARY KEY, name TEXT, n INTEGER);"
+                "CREATE INDEX big_name ON big(name);"
+                "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x<5000)"
+                " INSERT INTO big SELECT x, 'name' || (x*7919 % 5000), x*x FROM c;"
+                "UPDATE big SET name = name || printf('%.3000c', 'z') WHERE id % 100 = 0;"
+                "DELETE FROM big WHERE id % 7 = 0;"
+                "SELECT count(*) FROM big;");
+  ASSERT_EQ(out, "4286");
+  auto r = Btree::OpenImage(ReadFile(path));
+  ASSERT_TRUE(r.ok()) << r.status().code();
+  Btree& bt = **r;
+  EXPECT_EQ(bt.page_size(), 1024u);
+  ASSERT_OK(bt.BeginTransaction(false));
+  uint32_t v;
+  ASSERT_OK(bt.GetMeta(Meta::kSchemaFormat, &v));
+  EXPECT_EQ(v, 4u);
+  ASSERT_OK(bt.GetMeta(Meta::kTextEncoding, &v));
+  EXPECT_EQ(v, 1u);
+  // Find the roots in sqlite_schema.
+  BtCursor s;
+  ASSERT_OK(bt.OpenCursor(1, false, &s));
+  std::map<std::string, Pgno> roots;
+  ASSERT_OK(s.First());
+  while (!s.eof()) {
+    std::string rec = Payload(s);
+    std::vector<Field> f;
+    ASSERT_TRUE(DecodeRecordForTest(reinterpret_cast<const uint8_t*>(rec.data()),
+                                    uint32_t(rec.size()), &f));
+    roots[f[1].s] = Pgno(f[3].i);
+    ASSERT_OK(s.Next());
+  }
+  ASSERT_EQ(roots.size(), 2u);
+  EXPECT_INTEGRITY(bt, {{roots["big"]}, {roots["big_name"], RecordKeyCompare}});
+  BtCursor t;
+  ASSERT_OK(bt.OpenCursor(roots["big"], false, &t));
+  EXPECT_TRUE(t.is_table());
+  ASSERT_OK(t.First());
+  int64_t count = 0, expect_id = 1;
+  while (!t.eof()) {
+    if (expect_id % 7 == 0) ++expect_id;
+    ASSERT_EQ(t.rowid(), expect_id);
+    std::string rec = Payload(t);
+    std::vector<Field> f;
+    ASSERT_TRUE(DecodeRecordForTest(reinterpret_cast<const uint8_t*>(rec.data()),
+                                    uint32_t(rec.size()), &f));
+    ASSERT_EQ(f.size(), 3u);
+    EXPECT_EQ(f[0].kind, Field::kNull);  // INTEGER PRIMARY KEY is the rowid
+    std::string name = "name" + std::to_string(expect_id * 7919 % 5000);
+    if (expect_id % 100 == 0) name += std::string(3000, 'z');
+    EXPECT_EQ(f[1].s, name);
+    EXPECT_EQ(f[2].i, expect_id * expect_id);
+    ++count;
+    ++expect_id;
+    ASSERT_OK(t.Next());
+  }
+  EXPECT_EQ(count, 4286);
+  // The index: ordered by (name, rowid), seekable.
+  BtCursor ix;
+  ASSERT_OK(bt.OpenCursor(roots["big_name"], false, &ix, RecordKeyCompare));
+  EXPECT_FALSE(ix.is_table());
+  int64_t n;
+  ASSERT_OK(ix.Count(&n));
+  EXPECT_EQ(n, 4286);
+  std::string key = EncodeRecordForTest({Field::Text("name1234")});
+  int res;
+  ASSERT_OK(ix.SeekIndex(RecordSearch, &key, &res));
+  ASSERT_FALSE(ix.eof());
+  if (res < 0) ASSERT_OK(ix.Next());
+  std::string rec = Payload(ix);
+  std::vector<Field> f;
+  ASSERT_TRUE(
+      DecodeRecordForTest(reinterpret_cast<const uint8_t*>(rec.data()), uint32_t(rec.size()), &f));
+  EXPECT_EQ(f[0].s, "name1234");
+  EXPECT_EQ((f[1].i * 7919) % 5000, 1234);
+  ASSERT_OK(bt.Commit());
+
+  // Modify it here, then let sqlite3 check and read it.
+  ASSERT_OK(bt.BeginTransaction(true));
+  BtCursor w;
+  ASSERT_OK(bt.OpenCursor(roots["big"], true, &w));
+  ASSERT_OK(w.First());
+  int64_t deleted = 0;
+  while (!w.eof()) {
+    if (w.rowid() % 2 == 0) {
+      ASSERT_OK(w.Delete());
+      ++deleted;
+    }
+    ASSERT_OK(w.Next());
+  }
+  w.Close();
+  // The index is now stale: rebuild it from scratch via ClearTree.
+  ASSERT_OK(bt.ClearTree(roots["big_name"]));
+  ASSERT_OK(bt.OpenCursor(roots["big"], false, &t));
+  BtCursor wi;
+  ASSERT_OK(bt.OpenCursor(roots["big_name"], true, &wi, RecordKeyCompare));
+  ASSERT_OK(t.First());
+  while (!t.eof()) {
+    std::string rec2 = Payload(t);
+    std::vector<Field> g;
+    ASSERT_TRUE(DecodeRecordForTest(reinterpret_cast<const uint8_t*>(rec2.data()),
+                                    uint32_t(rec2.size()), &g));
+    std::string k = EncodeRecordForTest({Field::Text(g[1].s), Field::Int(t.rowid())});
+    ASSERT_OK(wi.InsertKey(reinterpret_cast<const uint8_t*>(k.data()), uint32_t(k.size()),
+                           RecordSearch, &k));
+    ASSERT_OK(t.Next());
+  }
+  t.Close();
+  wi.Close();
+  ASSERT_OK(bt.Commit());
+  std::string img;
+  ASSERT_OK(bt.CopyImage(&img));
+  WriteFile(path, img);
+  EXPECT_EQ(RunSqlite(path, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(RunSqlite(path, "SELECT count(*) FROM big"), std::to_string(4286 - deleted));
+  unlink(path.c_str());
+}
+
+}  // namespace
+}  // namespace basalt::testing
