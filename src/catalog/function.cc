@@ -1,0 +1,71 @@
+#include "catalog/function.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "catalog/schema.h"
+
+namespace basalt {
+
+void* AggregateContext(FuncContext* ctx, size_t n) {
+  if (ctx->agg_mem == nullptr && n > 0) {
+    ctx->agg_mem = std::calloc(1, n);
+    ctx->agg_size = n;
+  }
+  return ctx->agg_mem;
+}
+
+void FreeAggregateContext(FuncContext* ctx) {
+  std::free(ctx->agg_mem);
+  ctx->agg_mem = nullptr;
+  ctx->agg_size = 0;
+}
+
+void SetFuncError(FuncContext* ctx, std::string_view msg, int code) {
+  ctx->is_error = true;
+  ctx->error_code = code;
+  ctx->error_msg.assign(msg.data(), msg.size());
+}
+
+void FunctionRegistry::Add(std::unique_ptr<FunctionDef> def) {
+  def->name = LowerAscii(def->name);
+  auto& v = by_name_[def->name];
+  for (auto& d : v) {
+    if (d->nargs == def->nargs) {
+      d = std::move(def);
+      return;
+    }
+  }
+  v.push_back(std::move(def));
+}
+
+bool FunctionRegistry::Remove(std::string_view name, int nargs) {
+  auto it = by_name_.find(LowerAscii(name));
+  if (it == by_name_.end()) return false;
+  auto& v = it->second;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (v[i]->nargs == nargs) {
+      v.erase(v.begin() + static_cast<long>(i));
+      return true;
+    }
+  }
+  return false;
+}
+
+const FunctionDef* FunctionRegistry::Find(std::string_view name, int nargs) const {
+  auto it = by_name_.find(LowerAscii(name));
+  if (it == by_name_.end()) return nullptr;
+  const FunctionDef* any = nullptr;
+  for (auto& d : it->second) {
+    if (d->nargs == nargs) return d.get();
+    if (d->nargs == -1) any = d.get();
+  }
+  return any;
+}
+
+bool FunctionRegistry::HasName(std::string_view name) const {
+  auto it = by_name_.find(LowerAscii(name));
+  return it != by_name_.end() && !it->second.empty();
+}
+
+}  // namespace basalt

@@ -1,0 +1,152 @@
+#include "catalog/schema.h"
+
+#include <algorithm>
+
+namespace basalt {
+
+std::string LowerAscii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+  }
+  return out;
+}
+
+int Table::FindColumn(std::string_view name) const {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const std::string& c = columns[i].name;
+    if (c.size() != name.size()) continue;
+    bool eq = true;
+    for (size_t k = 0; k < c.size() && eq; ++k) {
+      char a = c[k], b = name[k];
+      if (a >= 'A' && a <= 'Z') a = static_cast<char>(a + 32);
+      if (b >= 'A' && b <= 'Z') b = static_cast<char>(b + 32);
+      eq = a == b;
+    }
+    if (eq) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void Index::BuildKeyInfo() {
+  // The key is the indexed columns followed by the rowid.
+  collations.resize(columns.size() + 1, nullptr);
+  desc.resize(columns.size() + 1, 0);
+  collations[columns.size()] = nullptr;
+  desc[columns.size()] = 0;
+  key_info.n_fields = static_cast<int>(columns.size() + 1);
+  key_info.colls = collations.data();
+  key_info.desc = desc.data();
+}
+
+Schema::Schema() {
+  auto t = std::make_unique<Table>();
+  t->name = "sqlite_schema";
+  t->root = 1;
+  const char* names[] = {"type", "name", "tbl_name", "rootpage", "sql"};
+  const char* types[] = {"text", "text", "text", "int", "text"};
+  for (int i = 0; i < 5; ++i) {
+    Column c;
+    c.name = names[i];
+    c.decl_type = types[i];
+    c.affinity = AffinityFromDeclType(c.decl_type);
+    t->columns.push_back(std::move(c));
+  }
+  t->sql = "CREATE TABLE sqlite_schema(type text,name text,tbl_name text,rootpage int,sql text)";
+  schema_table_ = t.get();
+  tables_.emplace("sqlite_schema", std::move(t));
+}
+
+Table* Schema::FindTable(std::string_view name) const {
+  std::string key = LowerAscii(name);
+  if (key == "sqlite_master") key = "sqlite_schema";
+  auto it = tables_.find(key);
+  return it == tables_.end() ? nullptr : it->second.get();
+}
+
+Index* Schema::FindIndex(std::string_view name) const {
+  auto it = indexes_.find(LowerAscii(name));
+  return it == indexes_.end() ? nullptr : it->second.get();
+}
+
+Trigger* Schema::FindTrigger(std::string_view name) const {
+  auto it = triggers_.find(LowerAscii(name));
+  return it == triggers_.end() ? nullptr : it->second.get();
+}
+
+Table* Schema::AddTable(std::unique_ptr<Table> t) {
+  Table* raw = t.get();
+  tables_[LowerAscii(t->name)] = std::move(t);
+  // Triggers may have been loaded before their table.
+  for (auto& [k, trig] : triggers_) {
+    if (LowerAscii(trig->table_name) == LowerAscii(raw->name)) raw->triggers.push_back(trig.get());
+  }
+  Touch();
+  return raw;
+}
+
+Index* Schema::AddIndex(std::unique_ptr<Index> i) {
+  Index* raw = i.get();
+  indexes_[LowerAscii(i->name)] = std::move(i);
+  if (raw->table) raw->table->indexes.push_back(raw);
+  Touch();
+  return raw;
+}
+
+Trigger* Schema::AddTrigger(std::unique_ptr<Trigger> t) {
+  Trigger* raw = t.get();
+  triggers_[LowerAscii(t->name)] = std::move(t);
+  if (Table* tab = FindTable(raw->table_name)) tab->triggers.push_back(raw);
+  Touch();
+  return raw;
+}
+
+void Schema::RemoveIndex(std::string_view name) {
+  auto it = indexes_.find(LowerAscii(name));
+  if (it == indexes_.end()) return;
+  Index* idx = it->second.get();
+  if (idx->table) {
+    auto& v = idx->table->indexes;
+    v.erase(std::remove(v.begin(), v.end(), idx), v.end());
+  }
+  indexes_.erase(it);
+  Touch();
+}
+
+void Schema::RemoveTrigger(std::string_view name) {
+  auto it = triggers_.find(LowerAscii(name));
+  if (it == triggers_.end()) return;
+  Trigger* trig = it->second.get();
+  if (Table* tab = FindTable(trig->table_name)) {
+    auto& v = tab->triggers;
+    v.erase(std::remove(v.begin(), v.end(), trig), v.end());
+  }
+  triggers_.erase(it);
+  Touch();
+}
+
+void Schema::RemoveTable(std::string_view name) {
+  auto it = tables_.find(LowerAscii(name));
+  if (it == tables_.end()) return;
+  Table* tab = it->second.get();
+  std::vector<std::string> idx_names, trig_names;
+  for (Index* i : tab->indexes) idx_names.push_back(i->name);
+  for (Trigger* t : tab->triggers) trig_names.push_back(t->name);
+  for (auto& n : idx_names) RemoveIndex(n);
+  for (auto& n : trig_names) RemoveTrigger(n);
+  tables_.erase(it);
+  Touch();
+}
+
+void Schema::Clear() {
+  std::vector<std::string> names;
+  for (auto& [k, t] : tables_) {
+    if (t.get() != schema_table_) names.push_back(k);
+  }
+  for (auto& n : names) RemoveTable(n);
+  triggers_.clear();
+  indexes_.clear();
+  Touch();
+}
+
+}  // namespace basalt

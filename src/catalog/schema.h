@@ -1,0 +1,161 @@
+// Schema objects: tables, indexes, views and triggers of one database, as
+// described by the rows of its sqlite_schema table.
+//
+// The catalog sits below the parser, so expressions that belong to schema
+// objects (DEFAULT, CHECK, partial-index WHERE, view bodies, trigger bodies)
+// are kept as SQL text; the statement compiler parses them into its own arena
+// when a statement needs them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "record/affinity.h"
+#include "record/collation.h"
+#include "record/record.h"
+
+namespace basalt {
+
+struct Index;
+struct Trigger;
+
+// Conflict resolution algorithm of a constraint (lang_conflict).
+enum class OnConflict : uint8_t { kDefault, kRollback, kAbort, kFail, kIgnore, kReplace };
+
+struct Column {
+  std::string name;
+  std::string decl_type;           // as written ("" if none)
+  Affinity affinity = Affinity::kBlob;
+  std::string collation;           // "" means BINARY
+  bool not_null = false;
+  OnConflict not_null_conflict = OnConflict::kDefault;
+  bool primary_key = false;        // part of the PRIMARY KEY
+  bool hidden = false;
+  std::string default_sql;         // DEFAULT expression text; empty if none
+  std::string generated_sql;       // GENERATED ALWAYS AS expression text
+  bool generated_stored = false;
+};
+
+struct CheckConstraint {
+  std::string name;  // CONSTRAINT name, or empty
+  std::string sql;   // the expression text
+};
+
+struct ForeignKeyDef {
+  std::vector<int> from_columns;
+  std::string parent_table;
+  std::vector<std::string> parent_columns;
+  uint8_t on_delete = 0, on_update = 0;
+  bool deferred = false;
+};
+
+struct Table {
+  std::string name;
+  std::string sql;                 // CREATE statement text (empty for sqlite_schema)
+  uint32_t root = 0;               // root page of the table B-tree (0 for views)
+  std::vector<Column> columns;
+  int rowid_alias = -1;            // INTEGER PRIMARY KEY column, or -1
+  OnConflict pk_conflict = OnConflict::kDefault;
+  bool autoincrement = false;
+  bool without_rowid = false;
+  bool strict = false;
+  bool is_view = false;
+  std::string view_sql;            // SELECT text of a view
+  std::vector<std::string> view_columns;  // column list of CREATE VIEW v(a, b)
+  std::vector<CheckConstraint> checks;
+  std::vector<ForeignKeyDef> foreign_keys;
+  std::vector<Index*> indexes;     // owned by Schema
+  std::vector<Trigger*> triggers;  // owned by Schema
+  bool has_defaults = false;
+
+  // Index of the column called `name` (case-insensitive) or -1.
+  int FindColumn(std::string_view name) const;
+  bool HasRowid() const { return !without_rowid; }
+};
+
+// Index column that is not a table column: kRowidColumn for the rowid (the
+// implicit last column of every index), kExprColumn for an expression.
+constexpr int kRowidColumn = -1;
+constexpr int kExprColumn = -2;
+
+struct Index {
+  std::string name;
+  std::string sql;                  // empty for automatic (constraint) indexes
+  Table* table = nullptr;
+  uint32_t root = 0;
+  std::vector<int> columns;         // table column numbers (kExprColumn for expressions)
+  std::vector<std::string> column_exprs;  // expression text for kExprColumn entries
+  std::vector<const Collation*> collations;  // per column (then rowid: BINARY)
+  std::vector<uint8_t> desc;        // per column (then rowid: 0)
+  bool unique = false;
+  OnConflict on_conflict = OnConflict::kDefault;
+  char origin = 'c';                // 'c' CREATE INDEX, 'u' UNIQUE, 'pk' → 'p'
+  std::string where_sql;            // partial index WHERE text
+  // KeyInfo over columns + rowid, for comparing index records.
+  KeyInfo key_info;
+  int n_key_columns() const { return static_cast<int>(columns.size()); }
+  void BuildKeyInfo();
+};
+
+struct Trigger {
+  std::string name;
+  std::string table_name;
+  std::string sql;     // CREATE TRIGGER text; the compiler re-parses it
+  uint8_t time = 0;    // 0 BEFORE, 1 AFTER, 2 INSTEAD OF (ast::TriggerTime order)
+  uint8_t event = 0;   // 0 DELETE, 1 INSERT, 2 UPDATE (ast::TriggerEvent order)
+  std::vector<std::string> update_columns;
+};
+
+// The objects of one database, owned here, looked up case-insensitively.
+class Schema {
+ public:
+  Schema();
+  Schema(const Schema&) = delete;
+  Schema& operator=(const Schema&) = delete;
+
+  Table* FindTable(std::string_view name) const;  // tables and views
+  Index* FindIndex(std::string_view name) const;
+  Trigger* FindTrigger(std::string_view name) const;
+
+  Table* AddTable(std::unique_ptr<Table> t);
+  Index* AddIndex(std::unique_ptr<Index> i);  // also links into its table
+  Trigger* AddTrigger(std::unique_ptr<Trigger> t);  // links into its table if present
+  void RemoveTable(std::string_view name);    // also its indexes and triggers
+  void RemoveIndex(std::string_view name);
+  void RemoveTrigger(std::string_view name);
+  void Clear();
+
+  // The built-in sqlite_schema table (root page 1).
+  Table* schema_table() const { return schema_table_; }
+
+  const std::unordered_map<std::string, std::unique_ptr<Table>>& tables() const {
+    return tables_;
+  }
+  const std::unordered_map<std::string, std::unique_ptr<Index>>& indexes() const {
+    return indexes_;
+  }
+  const std::unordered_map<std::string, std::unique_ptr<Trigger>>& triggers() const {
+    return triggers_;
+  }
+
+  // Bumped on every change; compiled statements remember the value they saw.
+  uint64_t generation() const { return generation_; }
+  void Touch() { ++generation_; }
+  uint32_t cookie = 0;  // schema cookie as stored in the database header
+
+ private:
+  std::unordered_map<std::string, std::unique_ptr<Table>> tables_;
+  std::unordered_map<std::string, std::unique_ptr<Index>> indexes_;
+  std::unordered_map<std::string, std::unique_ptr<Trigger>> triggers_;
+  Table* schema_table_ = nullptr;
+  uint64_t generation_ = 1;
+};
+
+// Lower-cases ASCII letters (identifier keys).
+std::string LowerAscii(std::string_view s);
+
+}  // namespace basalt

@@ -1,0 +1,122 @@
+#include "exec/codegen.h"
+
+#include "exec/codegen_internal.h"
+
+namespace basalt {
+
+Codegen::Codegen(CompileContext* ctx, Program* prog) : ctx_(ctx), prog_(prog), resolver_(ctx) {}
+
+int Codegen::OpP4Str(Opcode op, int p1, int p2, int p3, std::string_view s) {
+  int a = Op(op, p1, p2, p3);
+  Instr& in = prog_->at(a);
+  in.p4type = P4Type::kString;
+  in.p4.str = ArenaStr(s);
+  return a;
+}
+
+int Codegen::OpInt64(int64_t v, int reg) {
+  if (v >= INT32_MIN && v <= INT32_MAX) return Op(Opcode::kInteger, static_cast<int>(v), reg);
+  int a = Op(Opcode::kInt64, 0, reg);
+  prog_->at(a).p4type = P4Type::kInt64;
+  prog_->at(a).p4.i64 = v;
+  return a;
+}
+
+void Codegen::OpString(std::string_view s, int reg) {
+  int a = Op(Opcode::kString, static_cast<int>(s.size()), reg);
+  prog_->at(a).p4type = P4Type::kString;
+  prog_->at(a).p4.str = ArenaStr(s);
+}
+
+KeyInfo* Codegen::MakeKeyInfo(int n) {
+  KeyInfo* ki = prog_->arena.New<KeyInfo>();
+  ki->n_fields = n;
+  auto** colls = prog_->arena.NewArray<const Collation*>(static_cast<size_t>(n) + 1);
+  auto* desc = prog_->arena.NewArray<uint8_t>(static_cast<size_t>(n) + 1);
+  for (int i = 0; i <= n; ++i) {
+    colls[i] = nullptr;
+    desc[i] = 0;
+  }
+  ki->colls = colls;
+  ki->desc = desc;
+  return ki;
+}
+
+void Codegen::FixLabels() {
+  // Jump targets are the only negative P2 values (registers, cursors and
+  // addresses are never negative).
+  for (Instr& in : prog_->ops) {
+    if (in.p2 < 0) in.p2 = labels_[static_cast<size_t>(-in.p2 - 1)];
+    if (in.op == Opcode::kInitCoroutine && in.p3 < 0) {
+      in.p3 = labels_[static_cast<size_t>(-in.p3 - 1)];
+    }
+  }
+}
+
+}  // namespace basalt
+
+namespace basalt {
+
+namespace {
+
+std::string DeclTypeOf(const ast::Expr* e) {
+  if (e->kind == ast::ExprKind::kResolvedColumn && e->tab != nullptr) {
+    int col = e->column >= 0 ? e->column : static_cast<int>(e->ival);
+    if (col >= 0) return e->tab->columns[static_cast<size_t>(col)].decl_type;
+    return "INTEGER";
+  }
+  return "";
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Program>> CompileStatement(ast::Stmt* stmt, CompileContext* ctx) {
+  auto prog = std::make_unique<Program>();
+  Codegen cg(ctx, prog.get());
+  switch (stmt->kind) {
+    case ast::StmtKind::kSelect: {
+      ast::Select* s = stmt->As<ast::SelectStmt>()->select;
+      if (!cg.resolver().ResolveSelect(s, nullptr)) return ctx->error;
+      ast::Select* first = s;
+      while (first->prior) first = first->prior;
+      SelectInfo* info = InfoOf(first);
+      prog->column_names = info->names;
+      for (size_t i = 0; i < info->result->size(); ++i) {
+        const ast::Expr* e = (*info->result)[i];
+        prog->column_decltypes.push_back(s->prior ? std::string() : DeclTypeOf(e));
+        if (e->kind == ast::ExprKind::kResolvedColumn && e->tab != nullptr && !s->prior) {
+          prog->column_tables.push_back(e->tab->name);
+          int col = e->column >= 0 ? e->column : static_cast<int>(e->ival);
+          prog->column_origins.push_back(col >= 0 ? e->tab->columns[static_cast<size_t>(col)].name
+                                                  : std::string("rowid"));
+        } else {
+          prog->column_tables.emplace_back();
+          prog->column_origins.emplace_back();
+        }
+      }
+      SelectDest dest;
+      dest.kind = SelectDest::kOutput;
+      cg.CodeSelect(s, &dest);
+      break;
+    }
+    case ast::StmtKind::kInsert:
+      cg.CodeInsert(stmt->As<ast::InsertStmt>(), nullptr);
+      break;
+    case ast::StmtKind::kUpdate:
+      cg.CodeUpdate(stmt->As<ast::UpdateStmt>(), nullptr);
+      break;
+    case ast::StmtKind::kDelete:
+      cg.CodeDelete(stmt->As<ast::DeleteStmt>(), nullptr);
+      break;
+    default:
+      return Status(kInternal, "statement kind is not compiled to a program");
+  }
+  if (ctx->failed()) return ctx->error;
+  cg.Op(Opcode::kHalt, 0, 0);
+  cg.FixLabels();
+  prog->n_cursors = ctx->n_cursors;
+  prog->n_aggs = std::max(prog->n_aggs, 0);
+  return prog;
+}
+
+}  // namespace basalt

@@ -1,0 +1,202 @@
+// Aggregate queries: accumulators stepped per row; with GROUP BY the rows
+// are first sorted by the group key and each run of equal keys is one group.
+#include "exec/codegen_internal.h"
+
+namespace basalt {
+
+using ast::Expr;
+using ast::Select;
+
+void Codegen::UpdateAccumulators(AggInfo* agg) {
+  for (AggFunc& f : agg->funcs) {
+    Expr* call = f.expr;
+    int nargs = call->list ? static_cast<int>(call->list->size()) : 0;
+    int args = nargs > 0 ? AllocReg(nargs) : 0;
+    int skip = MakeLabel();
+    if (call->filter != nullptr) CodeJumpIf(call->filter, skip, false, true);
+    for (int i = 0; i < nargs; ++i) CodeExpr((*call->list)[static_cast<size_t>(i)], args + i);
+    if (f.distinct_cursor >= 0) {
+      int a = Op(Opcode::kFound, f.distinct_cursor, skip, args);
+      prog_->at(a).p4type = P4Type::kInt;
+      prog_->at(a).p4.i64 = 1;
+      int rec = AllocReg();
+      Op(Opcode::kMakeRecord, args, 1, rec);
+      Op(Opcode::kIdxInsert, f.distinct_cursor, rec);
+    }
+    FuncCall* fc = prog_->arena.New<FuncCall>();
+    fc->def = f.def;
+    fc->coll = f.coll;
+    fc->nargs = nargs;
+    int a = Op(Opcode::kAggStep, args, nargs, f.acc);
+    prog_->at(a).p4type = P4Type::kFunc;
+    prog_->at(a).p4.func = fc;
+    ResolveLabel(skip);
+  }
+}
+
+void Codegen::FinalizeAccumulators(AggInfo* agg, std::vector<int>* results) {
+  results->clear();
+  for (AggFunc& f : agg->funcs) {
+    int r = AllocReg();
+    FuncCall* fc = prog_->arena.New<FuncCall>();
+    fc->def = f.def;
+    fc->coll = f.coll;
+    int a = Op(Opcode::kAggFinal, f.acc, r);
+    prog_->at(a).p4type = P4Type::kFunc;
+    prog_->at(a).p4.func = fc;
+    results->push_back(r);
+  }
+}
+
+bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
+                                  RowSink* sink) {
+  AggInfo* agg = info->agg;
+  int first_acc = prog_->n_aggs;
+  for (AggFunc& f : agg->funcs) {
+    f.acc = prog_->n_aggs++;
+    if (f.expr->has(ast::kDistinct)) {
+      f.distinct_cursor = ctx_->AllocCursor();
+      KeyInfo* ki = MakeKeyInfo(1);
+      const_cast<const Collation**>(ki->colls)[0] =
+          resolver_.ExprCollation((*f.expr->list)[0]);
+      int a = Op(Opcode::kOpenEphemeral, f.distinct_cursor, 1);
+      prog_->at(a).p4type = P4Type::kKeyInfo;
+      prog_->at(a).p4.key_info = ki;
+    }
+  }
+  int n_accs = prog_->n_aggs - first_acc;
+  for (AggColumn& c : agg->columns) c.reg = AllocReg();
+  std::vector<std::vector<bool>> used;
+  UsedColumns(s, &info->sources, &used);
+  WhereLoops w;
+  bool group = agg->group_by != nullptr;
+  if (!PlanLoops(&w, &info->sources, s->where, nullptr, nullptr, &used)) return false;
+
+  auto push_redirects = [&]() {
+    size_t mark = redirects_.size();
+    for (AggColumn& c : agg->columns) redirects_.push_back({c.cursor, c.column, c.reg});
+    return mark;
+  };
+  AggInfo* saved_agg = cur_agg_;
+  std::vector<int> saved_results = agg_result_regs_;
+
+  if (!group) {
+    SetupSink(s, info, dest, sink, true);
+    if (n_accs > 0) Op(Opcode::kAggReset, first_acc, n_accs);
+    if (!agg->columns.empty()) {
+      Op(Opcode::kNull, 0, agg->columns.front().reg, agg->columns.back().reg);
+    }
+    if (!WhereBegin(&w)) return false;
+    UpdateAccumulators(agg);
+    for (AggColumn& c : agg->columns) CodeColumn(c.cursor, c.column, c.table, c.reg);
+    WhereEnd(&w);
+    std::vector<int> results;
+    FinalizeAccumulators(agg, &results);
+    size_t mark = push_redirects();
+    cur_agg_ = agg;
+    agg_result_regs_ = results;
+    if (s->having) CodeJumpIf(s->having, sink->end_label, false, true);
+    ProduceRow(sink, info, nullptr);
+    redirects_.resize(mark);
+    cur_agg_ = saved_agg;
+    agg_result_regs_ = saved_results;
+    ResolveLabel(sink->end_label);
+    return !ctx_->failed();
+  }
+
+  ast::ExprList* gb = agg->group_by;
+  int ngroup = static_cast<int>(gb->size());
+  int ncols = static_cast<int>(agg->columns.size());
+  SetupSink(s, info, dest, sink, false);
+  int sorter = ctx_->AllocCursor();
+  KeyInfo* gki = MakeKeyInfo(ngroup);
+  for (int i = 0; i < ngroup; ++i) {
+    const_cast<const Collation**>(gki->colls)[i] =
+        resolver_.ExprCollation((*gb)[static_cast<size_t>(i)]);
+  }
+  int a = Op(Opcode::kSorterOpen, sorter, ngroup + ncols);
+  prog_->at(a).p4type = P4Type::kKeyInfo;
+  prog_->at(a).p4.key_info = gki;
+  if (!WhereBegin(&w)) return false;
+  {
+    int regs = AllocReg(ngroup + ncols + 1);
+    for (int i = 0; i < ngroup; ++i) CodeExpr((*gb)[static_cast<size_t>(i)], regs + i);
+    for (int j = 0; j < ncols; ++j) {
+      AggColumn& c = agg->columns[static_cast<size_t>(j)];
+      CodeColumn(c.cursor, c.column, c.table, regs + ngroup + j);
+    }
+    Op(Opcode::kMakeRecord, regs, ngroup + ncols, regs + ngroup + ncols);
+    Op(Opcode::kSorterInsert, sorter, regs + ngroup + ncols);
+  }
+  WhereEnd(&w);
+
+  int first = AllocReg();
+  int prev = AllocReg(ngroup);
+  int cur = AllocReg(ngroup);
+  int out_ret = AllocReg();
+  int out_sub = MakeLabel();
+  int done = MakeLabel();
+  Op(Opcode::kInteger, 1, first);
+  Op(Opcode::kSorterSort, sorter, done);
+  int top = prog_->pc();
+  for (int i = 0; i < ngroup; ++i) Op(Opcode::kColumn, sorter, i, cur + i);
+  int new_group = MakeLabel();
+  int same = MakeLabel();
+  int changed = MakeLabel();
+  Op(Opcode::kIf, first, new_group, 0);
+  for (int i = 0; i < ngroup; ++i) {
+    int c = Op(Opcode::kNe, prev + i, changed, cur + i);
+    prog_->at(c).p5 = kCmpNullEq;
+    const Collation* coll = gki->colls[i];
+    if (coll) {
+      prog_->at(c).p4type = P4Type::kCollation;
+      prog_->at(c).p4.coll = coll;
+    }
+  }
+  Op(Opcode::kGoto, 0, same);
+  ResolveLabel(changed);
+  Op(Opcode::kGosub, out_ret, out_sub);
+  ResolveLabel(new_group);
+  for (int i = 0; i < ngroup; ++i) Op(Opcode::kCopy, cur + i, prev + i, 0);
+  if (n_accs > 0) Op(Opcode::kAggReset, first_acc, n_accs);
+  for (AggFunc& f : agg->funcs) {
+    if (f.distinct_cursor >= 0) Op(Opcode::kClearEphemeral, f.distinct_cursor);
+  }
+  Op(Opcode::kInteger, 0, first);
+  ResolveLabel(same);
+  for (int j = 0; j < ncols; ++j) {
+    Op(Opcode::kColumn, sorter, ngroup + j, agg->columns[static_cast<size_t>(j)].reg);
+  }
+  {
+    size_t mark = push_redirects();
+    UpdateAccumulators(agg);
+    redirects_.resize(mark);
+  }
+  Op(Opcode::kSorterNext, sorter, top);
+  Op(Opcode::kGosub, out_ret, out_sub);
+  Op(Opcode::kGoto, 0, done);
+
+  // Output subroutine: one row for the group just finished.
+  ResolveLabel(out_sub);
+  {
+    std::vector<int> results;
+    FinalizeAccumulators(agg, &results);
+    size_t mark = push_redirects();
+    cur_agg_ = agg;
+    agg_result_regs_ = results;
+    int ret = MakeLabel();
+    if (s->having) CodeJumpIf(s->having, ret, false, true);
+    ProduceRow(sink, info, s->order_by);
+    ResolveLabel(ret);
+    Op(Opcode::kReturn, out_ret);
+    redirects_.resize(mark);
+    cur_agg_ = saved_agg;
+    agg_result_regs_ = saved_results;
+  }
+  ResolveLabel(done);
+  if (sink->sorter_cursor >= 0) DrainSorter(sink);
+  ResolveLabel(sink->end_label);
+  return !ctx_->failed();
+}
+
+}  // namespace basalt

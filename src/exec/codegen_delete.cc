@@ -1,0 +1,68 @@
+// DELETE: collect the rowids of matching rows, then delete each row with its
+// index entries, firing triggers around it.
+#include "exec/codegen_internal.h"
+
+namespace basalt {
+
+bool Codegen::CodeDelete(ast::DeleteStmt* st, Scope* outer) {
+  ast::FromItem* target = st->target;
+  Table* tab = ctx_->FindTable(target->schema, target->name);
+  if (tab == nullptr) return ctx_->Error("no such table: " + std::string(target->name));
+  if (tab->is_view) return ctx_->Error("cannot modify " + tab->name + " because it is a view");
+  if (tab->root == 1) return ctx_->Error("table " + tab->name + " may not be modified");
+  if (st->returning != nullptr) return ctx_->Error("RETURNING is not supported yet");
+  if (st->order_by != nullptr || st->limit != nullptr) {
+    return ctx_->Error("ORDER BY and LIMIT on DELETE are not supported");
+  }
+  int ncol = static_cast<int>(tab->columns.size());
+  std::vector<Source> srcs;
+  int cursor = ctx_->AllocCursor();
+  srcs.push_back(resolver_.MakeTableSource(tab, target->alias, cursor));
+  Scope scope;
+  scope.outer = outer;
+  scope.sources = &srcs;
+  if (st->where && !resolver_.ResolveExpr(st->where, &scope)) return false;
+
+  int rowids = ctx_->AllocCursor();
+  Op(Opcode::kOpenEphemeral, rowids, 0);
+  {
+    WhereLoops w;
+    std::vector<std::vector<bool>> used(1);
+    used[0].assign(static_cast<size_t>(ncol), false);
+    if (!PlanLoops(&w, &srcs, st->where, nullptr, nullptr, &used)) return false;
+    if (!WhereBegin(&w)) return false;
+    int r = AllocReg(2);
+    CodeColumn(cursor, -1, tab, r);
+    Op(Opcode::kNull, 0, r + 1);
+    Op(Opcode::kInsert, rowids, r + 1, r);
+    WhereEnd(&w);
+  }
+  DmlTarget t;
+  OpenDmlTarget(tab, &t, cursor);
+  int old_base = AllocReg(ncol + 1);
+  int done = MakeLabel();
+  Op(Opcode::kRewind, rowids, done);
+  int top = prog_->pc();
+  int next = MakeLabel();
+  int rid = AllocReg();
+  Op(Opcode::kRowid, rowids, rid);
+  Op(Opcode::kNotExists, cursor, next, rid);
+  CodeReadRow(&t, old_base);
+  if (HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kDelete),
+                  static_cast<int>(ast::TriggerTime::kBefore), nullptr)) {
+    CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kDelete),
+                 static_cast<int>(ast::TriggerTime::kBefore), old_base, 0, next, nullptr,
+                 OnConflict::kDefault);
+    Op(Opcode::kNotExists, cursor, next, rid);
+  }
+  CodeDeleteRow(&t, old_base, in_trigger_ == 0);
+  CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kDelete),
+               static_cast<int>(ast::TriggerTime::kAfter), old_base, 0, next, nullptr,
+               OnConflict::kDefault);
+  ResolveLabel(next);
+  Op(Opcode::kNext, rowids, top);
+  ResolveLabel(done);
+  return !ctx_->failed();
+}
+
+}  // namespace basalt

@@ -1,0 +1,320 @@
+// Machinery shared by INSERT, UPDATE and DELETE: opening the table and its
+// indexes, constraint checks with conflict resolution, writing and deleting
+// rows with their index entries.
+#include "exec/codegen_internal.h"
+#include "parser/parser.h"
+
+namespace basalt {
+
+using ast::Expr;
+
+namespace {
+int ActionCode(OnConflict a) { return static_cast<int>(a); }
+}  // namespace
+
+void Codegen::OpenDmlTarget(const Table* tab, DmlTarget* t, int cursor) {
+  t->table = tab;
+  t->cursor = cursor;
+  CursorInfo* ci = prog_->arena.New<CursorInfo>();
+  ci->n_columns = static_cast<int>(tab->columns.size());
+  ci->table = tab;
+  int a = Op(Opcode::kOpenWrite, cursor, static_cast<int>(tab->root), 0);
+  prog_->at(a).p4type = P4Type::kCursorInfo;
+  prog_->at(a).p4.cursor = ci;
+  t->index_cursors.clear();
+  for (const Index* idx : tab->indexes) {
+    int c = ctx_->AllocCursor();
+    CursorInfo* ici = prog_->arena.New<CursorInfo>();
+    ici->key_info = &idx->key_info;
+    ici->n_columns = idx->n_key_columns() + 1;
+    a = Op(Opcode::kOpenWrite, c, static_cast<int>(idx->root), 0);
+    prog_->at(a).p4type = P4Type::kCursorInfo;
+    prog_->at(a).p4.cursor = ici;
+    t->index_cursors.push_back(c);
+  }
+  prog_->writes = true;
+}
+
+void Codegen::ApplyColumnAffinity(const Table* tab, int base) {
+  size_t n = tab->columns.size();
+  char* aff = prog_->arena.NewArray<char>(n + 1);
+  bool any = false;
+  for (size_t i = 0; i < n; ++i) {
+    aff[i] = static_cast<char>(tab->columns[i].affinity);
+    if (static_cast<int>(i) == tab->rowid_alias) aff[i] = 'A';
+    any |= aff[i] != 'A';
+  }
+  aff[n] = 0;
+  if (!any) return;
+  int a = Op(Opcode::kAffinity, base + 1, static_cast<int>(n));
+  prog_->at(a).p4type = P4Type::kString;
+  prog_->at(a).p4.str = aff;
+}
+
+Expr* Codegen::ParseTableExpr(const Table* tab, std::string_view sql, int base) {
+  Expr* e = ctx_->ParseExpr(sql);
+  if (e == nullptr) return nullptr;
+  int fake = ctx_->AllocCursor();
+  std::vector<Source> srcs;
+  srcs.push_back(resolver_.MakeTableSource(tab, "", fake));
+  Scope scope;
+  scope.sources = &srcs;
+  if (!resolver_.ResolveExpr(e, &scope)) return nullptr;
+  redirects_.push_back({fake, -1, base});
+  for (size_t i = 0; i < tab->columns.size(); ++i) {
+    redirects_.push_back({fake, static_cast<int>(i), base + 1 + static_cast<int>(i)});
+  }
+  return e;
+}
+
+void Codegen::CodeDefault(const Table* tab, int col, int target) {
+  const Column& c = tab->columns[static_cast<size_t>(col)];
+  if (c.default_sql.empty()) {
+    Op(Opcode::kNull, 0, target);
+    return;
+  }
+  Expr* e = ctx_->ParseExpr(c.default_sql);
+  if (e == nullptr) return;
+  Scope scope;  // defaults may not refer to columns
+  if (!resolver_.ResolveExpr(e, &scope)) return;
+  CodeExpr(e, target);
+}
+
+void Codegen::CodeIndexKey(const Index* idx, int base, int key_regs) {
+  for (size_t k = 0; k < idx->columns.size(); ++k) {
+    int col = idx->columns[k];
+    int dst = key_regs + static_cast<int>(k);
+    if (col == kExprColumn) {
+      size_t mark = redirects_.size();
+      Expr* e = ParseTableExpr(idx->table, idx->column_exprs[k], base);
+      if (e != nullptr) CodeExpr(e, dst);
+      redirects_.resize(mark);
+    } else if (col == idx->table->rowid_alias || col < 0) {
+      Op(Opcode::kSCopy, base, dst);
+    } else {
+      Op(Opcode::kSCopy, base + 1 + col, dst);
+    }
+  }
+  Op(Opcode::kSCopy, base, key_regs + static_cast<int>(idx->columns.size()));
+}
+
+void Codegen::CodeReadRow(DmlTarget* t, int base) {
+  const Table* tab = t->table;
+  Op(Opcode::kRowid, t->cursor, base);
+  for (size_t i = 0; i < tab->columns.size(); ++i) {
+    if (static_cast<int>(i) == tab->rowid_alias) {
+      Op(Opcode::kSCopy, base, base + 1 + static_cast<int>(i));
+    } else {
+      CodeColumn(t->cursor, static_cast<int>(i), tab, base + 1 + static_cast<int>(i));
+    }
+  }
+}
+
+void Codegen::CodeDeleteRow(DmlTarget* t, int base, bool count_change) {
+  const Table* tab = t->table;
+  for (size_t i = 0; i < tab->indexes.size(); ++i) {
+    const Index* idx = tab->indexes[i];
+    int n = static_cast<int>(idx->columns.size()) + 1;
+    int keys = AllocReg(n);
+    CodeIndexKey(idx, base, keys);
+    Op(Opcode::kIdxDelete, t->index_cursors[i], keys, n);
+  }
+  int a = Op(Opcode::kDelete, t->cursor);
+  prog_->at(a).p5 = count_change ? kInsNChange : 0;
+}
+
+void Codegen::CodeInsertRow(DmlTarget* t, int base, bool count_change, bool is_update) {
+  const Table* tab = t->table;
+  int n = static_cast<int>(tab->columns.size());
+  int rec = AllocReg();
+  if (tab->rowid_alias >= 0) {
+    // The INTEGER PRIMARY KEY is stored as NULL in the record.
+    int tmp = AllocReg(n);
+    for (int i = 0; i < n; ++i) {
+      if (i == tab->rowid_alias) {
+        Op(Opcode::kNull, 0, tmp + i);
+      } else {
+        Op(Opcode::kSCopy, base + 1 + i, tmp + i);
+      }
+    }
+    Op(Opcode::kMakeRecord, tmp, n, rec);
+  } else {
+    Op(Opcode::kMakeRecord, base + 1, n, rec);
+  }
+  int a = Op(Opcode::kInsert, t->cursor, rec, base);
+  uint8_t p5 = 0;
+  if (count_change) p5 |= kInsNChange;
+  if (!is_update && count_change) p5 |= kInsLastRowid;
+  if (is_update) p5 |= kInsIsUpdate;
+  prog_->at(a).p5 = p5;
+  prog_->at(a).p4type = P4Type::kTable;
+  prog_->at(a).p4.table = tab;
+  for (size_t i = 0; i < tab->indexes.size(); ++i) {
+    const Index* idx = tab->indexes[i];
+    int nk = static_cast<int>(idx->columns.size()) + 1;
+    int keys = AllocReg(nk + 1);
+    CodeIndexKey(idx, base, keys);
+    Op(Opcode::kMakeRecord, keys, nk, keys + nk);
+    Op(Opcode::kIdxInsert, t->index_cursors[i], keys + nk);
+  }
+}
+
+void Codegen::CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool rowid_changed,
+                                   OnConflict on_conflict, int skip_label,
+                                   const std::vector<bool>* changed_cols) {
+  const Table* tab = t->table;
+  auto resolve_action = [&](OnConflict own) {
+    if (on_conflict != OnConflict::kDefault) return on_conflict;
+    if (own != OnConflict::kDefault) return own;
+    return OnConflict::kAbort;
+  };
+  // NOT NULL.
+  for (size_t i = 0; i < tab->columns.size(); ++i) {
+    const Column& c = tab->columns[i];
+    if (!c.not_null || static_cast<int>(i) == tab->rowid_alias) continue;
+    if (changed_cols && !(*changed_cols)[i]) continue;
+    int reg = base + 1 + static_cast<int>(i);
+    OnConflict act = resolve_action(c.not_null_conflict);
+    if (act == OnConflict::kReplace && c.default_sql.empty()) act = OnConflict::kAbort;
+    std::string msg = "NOT NULL constraint failed: " + tab->name + "." + c.name;
+    switch (act) {
+      case OnConflict::kIgnore:
+        Op(Opcode::kIsNull, reg, skip_label);
+        break;
+      case OnConflict::kReplace: {
+        int ok = MakeLabel();
+        Op(Opcode::kNotNull, reg, ok);
+        CodeDefault(tab, static_cast<int>(i), reg);
+        ApplyColumnAffinity(tab, base);
+        int a = OpP4Str(Opcode::kHaltIfNull, kConstraintNotNull, ActionCode(OnConflict::kAbort),
+                        reg, msg);
+        (void)a;
+        ResolveLabel(ok);
+        break;
+      }
+      default:
+        OpP4Str(Opcode::kHaltIfNull, kConstraintNotNull, ActionCode(act), reg, msg);
+        break;
+    }
+  }
+  // CHECK constraints.
+  for (const CheckConstraint& ck : tab->checks) {
+    size_t mark = redirects_.size();
+    Expr* e = ParseTableExpr(tab, ck.sql, base);
+    if (e == nullptr) return;
+    int ok = MakeLabel();
+    CodeJumpIf(e, ok, true, true);
+    OnConflict act = resolve_action(OnConflict::kDefault);
+    if (act == OnConflict::kIgnore) {
+      Op(Opcode::kGoto, 0, skip_label);
+    } else {
+      if (act == OnConflict::kReplace) act = OnConflict::kAbort;
+      std::string name = ck.name.empty() ? ck.sql : ck.name;
+      int a = OpP4Str(Opcode::kHalt, kConstraintCheck, ActionCode(act), 0,
+                      "CHECK constraint failed: " + name);
+      (void)a;
+    }
+    ResolveLabel(ok);
+    redirects_.resize(mark);
+  }
+  // Rowid (INTEGER PRIMARY KEY) uniqueness.
+  if (rowid_changed) {
+    int ok = MakeLabel();
+    if (old_rowid) {
+      int a = Op(Opcode::kEq, base, ok, old_rowid);
+      prog_->at(a).p5 = 0;
+    }
+    OnConflict act = resolve_action(tab->pk_conflict);
+    std::string col = tab->rowid_alias >= 0
+                          ? tab->columns[static_cast<size_t>(tab->rowid_alias)].name
+                          : std::string("rowid");
+    int probe = ctx_->AllocCursor();
+    CursorInfo* ci = prog_->arena.New<CursorInfo>();
+    ci->n_columns = static_cast<int>(tab->columns.size());
+    ci->table = tab;
+    int a = Op(Opcode::kOpenWrite, probe, static_cast<int>(tab->root), 0);
+    prog_->at(a).p4type = P4Type::kCursorInfo;
+    prog_->at(a).p4.cursor = ci;
+    Op(Opcode::kNotExists, probe, ok, base);
+    switch (act) {
+      case OnConflict::kIgnore:
+        Op(Opcode::kGoto, 0, skip_label);
+        break;
+      case OnConflict::kReplace: {
+        int old = AllocReg(static_cast<int>(tab->columns.size()) + 1);
+        DmlTarget pt = *t;
+        pt.cursor = probe;
+        CodeReadRow(&pt, old);
+        DmlTarget dt = *t;
+        dt.cursor = probe;
+        CodeDeleteRow(&dt, old, false);
+        break;
+      }
+      default:
+        OpP4Str(Opcode::kHalt, kConstraintPrimaryKey, ActionCode(act), 0,
+                "UNIQUE constraint failed: " + tab->name + "." + col);
+        break;
+    }
+    ResolveLabel(ok);
+  }
+  // UNIQUE indexes.
+  for (size_t i = 0; i < tab->indexes.size(); ++i) {
+    const Index* idx = tab->indexes[i];
+    if (!idx->unique) continue;
+    if (changed_cols != nullptr && !rowid_changed) {
+      bool touched = false;
+      for (int col : idx->columns) {
+        if (col < 0 || (*changed_cols)[static_cast<size_t>(col)]) touched = true;
+      }
+      if (!touched) continue;
+    }
+    int n = static_cast<int>(idx->columns.size());
+    int keys = AllocReg(n + 1);
+    CodeIndexKey(idx, base, keys);
+    int ok = MakeLabel();
+    int ic = t->index_cursors[i];
+    int a = Op(Opcode::kNoConflict, ic, ok, keys);
+    prog_->at(a).p4type = P4Type::kInt;
+    prog_->at(a).p4.i64 = n;
+    int conflict_rowid = AllocReg();
+    Op(Opcode::kIdxRowid, ic, conflict_rowid);
+    if (old_rowid) {
+      a = Op(Opcode::kEq, conflict_rowid, ok, old_rowid);
+    }
+    OnConflict act = resolve_action(idx->on_conflict);
+    std::string cols;
+    for (int col : idx->columns) {
+      if (!cols.empty()) cols += ", ";
+      cols += tab->name + "." +
+              (col >= 0 ? tab->columns[static_cast<size_t>(col)].name : std::string("rowid"));
+    }
+    switch (act) {
+      case OnConflict::kIgnore:
+        Op(Opcode::kGoto, 0, skip_label);
+        break;
+      case OnConflict::kReplace: {
+        int probe = ctx_->AllocCursor();
+        CursorInfo* ci = prog_->arena.New<CursorInfo>();
+        ci->n_columns = static_cast<int>(tab->columns.size());
+        ci->table = tab;
+        a = Op(Opcode::kOpenWrite, probe, static_cast<int>(tab->root), 0);
+        prog_->at(a).p4type = P4Type::kCursorInfo;
+        prog_->at(a).p4.cursor = ci;
+        Op(Opcode::kNotExists, probe, ok, conflict_rowid);
+        int old = AllocReg(static_cast<int>(tab->columns.size()) + 1);
+        DmlTarget pt = *t;
+        pt.cursor = probe;
+        CodeReadRow(&pt, old);
+        CodeDeleteRow(&pt, old, false);
+        break;
+      }
+      default:
+        OpP4Str(Opcode::kHalt, idx->origin == 'p' ? kConstraintPrimaryKey : kConstraintUnique,
+                ActionCode(act), 0, "UNIQUE constraint failed: " + cols);
+        break;
+    }
+    ResolveLabel(ok);
+  }
+}
+
+}  // namespace basalt

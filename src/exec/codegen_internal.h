@@ -1,0 +1,253 @@
+// The code generator's shared state and helpers (internal to src/exec).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "exec/program.h"
+#include "parser/ast.h"
+#include "planner/context.h"
+#include "planner/resolve.h"
+#include "planner/scope.h"
+#include "planner/where.h"
+
+namespace basalt {
+
+// Where a SELECT's rows go.
+struct SelectDest {
+  enum Kind {
+    kOutput,     // ResultRow
+    kCoroutine,  // copy into regs, Yield to the consumer
+    kTable,      // append to temporary table `cursor` (rowid = sequence)
+    kSet,        // insert as keys into temporary index `cursor` (dedup)
+    kExcept,     // delete matching keys from temporary index `cursor`
+    kIntersect,  // insert into index `cursor` if present in index `cursor2`
+    kScalar,     // first column of the first row into `reg`, then jump to `label`
+    kExists,     // set `reg` to 1 and jump to `label`
+    kRegs,       // copy into regs (no yield): used for single-row INSERT ... SELECT
+    kDiscard,    // evaluate and drop (SELECT in a trigger body)
+  };
+  Kind kind = kOutput;
+  int cursor = -1;
+  int cursor2 = -1;
+  int reg = 0;         // first register of the row (kCoroutine/kRegs), result (kScalar/kExists)
+  int yield_reg = 0;   // coroutine return-address register
+  int label = 0;       // jump target (kScalar/kExists)
+  int has_null_reg = 0;  // kSet for IN: set to 1 when a NULL key is added
+  const char* affinity = nullptr;  // kSet: affinity string applied to keys
+  int n_columns = 0;
+};
+
+// One (cursor, column) → register redirection (aggregate output phase).
+struct Redirect {
+  int cursor;
+  int column;
+  int reg;
+};
+
+// Cursor → covering index substitution.
+struct IndexSubst {
+  int table_cursor;
+  int index_cursor;
+  const Index* index;
+};
+
+class Codegen {
+ public:
+  Codegen(CompileContext* ctx, Program* prog);
+
+  // ---- program building ----
+  int AllocReg(int n = 1) {
+    int r = prog_->n_regs;
+    prog_->n_regs += n;
+    return r;
+  }
+  int MakeLabel() {
+    labels_.push_back(-1);
+    return -static_cast<int>(labels_.size());
+  }
+  void ResolveLabel(int label) { labels_[static_cast<size_t>(-label - 1)] = prog_->pc(); }
+  int Op(Opcode op, int p1 = 0, int p2 = 0, int p3 = 0) { return prog_->AddOp(op, p1, p2, p3); }
+  int OpP4Str(Opcode op, int p1, int p2, int p3, std::string_view s);
+  int OpInt64(int64_t v, int reg);
+  void OpString(std::string_view s, int reg);
+  void FixLabels();
+  const char* ArenaStr(std::string_view s) { return prog_->arena.CopyString(s).data(); }
+  KeyInfo* MakeKeyInfo(int n);
+
+  // ---- expressions (codegen_expr.cc) ----
+  // Evaluates e into `target`.
+  void CodeExpr(ast::Expr* e, int target);
+  // Evaluates e; returns a register holding the value (maybe not `target`
+  // when the value already lives in a register). Caller must not modify it.
+  int CodeExprTemp(ast::Expr* e);
+  // Jumps to `label` if e is true (jump_if_true) / false; NULL goes with
+  // `jump_if_null` (i.e. jumps when jump_if_null is set).
+  void CodeJumpIf(ast::Expr* e, int label, bool jump_if_true, bool jump_if_null);
+  void CodeColumn(int cursor, int column, const Table* tab, int target);
+  void CodeIn(ast::Expr* e, int target);
+  void CodeLiteralValue(ast::Expr* e, int target);
+  void CodeFunction(ast::Expr* e, int target);
+  void CodeCompare(ast::Expr* e, int target);
+  void CodeCase(ast::Expr* e, int target);
+  int CodeSubqueryValue(ast::Expr* e);  // scalar subquery → register
+  // Builds an ephemeral index from an IN list/subquery; returns its cursor.
+  int CodeInIndex(ast::Expr* in, int* has_null_reg, char* aff_out);
+  // Temporary index of the distinct values of an IN list or subquery, for
+  // IN-driven lookups (values converted with `aff`, compared with `coll`).
+  int CodeInListIndex(ast::Expr* in, int* has_null, char aff, const Collation* coll);
+
+  // ---- SELECT (codegen_select.cc) ----
+  bool CodeSelect(ast::Select* s, SelectDest* dest);
+  bool CodeSimpleSelect(ast::Select* s, SelectDest* dest);
+  bool CodeCompound(ast::Select* s, SelectDest* dest);
+  bool CodeValues(ast::Select* s, SelectDest* dest);
+  // Emits one result row (regs[0..n)) to dest, honouring the row's stage.
+  void EmitToDest(SelectDest* dest, int regs, int n);
+  bool MaterializeSources(SelectInfo* info);
+  bool CodeCte(CteEntry* ce);
+  bool CodeSimpleSelectArm(ast::Select* arm, SelectDest* dest);
+  int ConvertTableToIndex(int table_cursor, int n, KeyInfo* ki);
+  bool SetupSink(ast::Select* s, SelectInfo* info, SelectDest* dest, struct RowSink* sink,
+                 bool order_satisfied);
+  void SinkRow(struct RowSink* sink, int regs, const std::vector<int>& order_regs);
+  void ProduceRow(struct RowSink* sink, SelectInfo* info, ast::ExprList* order_by);
+  void DrainSorter(struct RowSink* sink);
+  KeyInfo* OrderKeyInfo(ast::ExprList* order_by);
+  bool acc_is_table_ = false;
+  // When set, kRegs destinations call this subroutine (return reg, label).
+  std::pair<int, int> pending_gosub_{0, 0};
+  std::vector<std::pair<int, int>> recursive_refs_;  // (cursor, cte id)
+  void CodeLimit(ast::Select* s, int* limit_reg, int* offset_reg, int end_label);
+
+  // ---- loops (codegen_where.cc) ----
+  struct LevelState {
+    int src = -1;
+    int cursor = -1;          // table (or ephemeral) cursor
+    int index_cursor = -1;    // index cursor when an index is used
+    int top = 0;              // address of the loop top
+    int cont = 0;             // label: advance to the next row
+    int brk = 0;              // label: leave this level
+    Opcode next_op = Opcode::kNoop;  // Next/Prev of the loop, kNoop for one-shot levels
+    int next_cursor = -1;
+    int match_reg = 0;        // LEFT JOIN: 1 once a row matched
+    int first_addr = 0;       // LEFT JOIN: re-entry point for the null row
+    std::vector<int> in_cursors;   // IN lists driving equality lookups (outermost first)
+    std::vector<int> in_tops;
+    std::vector<int> in_nexts;     // labels
+  };
+  struct WhereLoops {
+    WherePlan plan;
+    std::vector<LevelState> levels;
+    std::vector<Source>* sources = nullptr;
+    int break_label = 0;     // after the loops
+    int continue_label = 0;  // next row of the innermost loop
+    size_t subst_mark = 0;
+  };
+  // Plans loops over `sources` filtered by `where` (and tries to satisfy
+  // order_by / group_by by index order).
+  bool PlanLoops(WhereLoops* w, std::vector<Source>* sources, ast::Expr* where,
+                  ast::ExprList* order_by, ast::ExprList* group_by,
+                  std::vector<std::vector<bool>>* used);
+  // Emits the loop headers; afterwards the code for one joined row can be
+  // emitted; WhereEnd closes the loops.
+  bool WhereBegin(WhereLoops* w);
+  void WhereEnd(WhereLoops* w);
+  // Columns each source's rows are read for (covering-index decisions).
+  void UsedColumns(ast::Select* s, std::vector<Source>* sources,
+                   std::vector<std::vector<bool>>* used);
+
+  // ---- aggregates (codegen_agg.cc) ----
+  bool CodeAggregateSelect(ast::Select* s, SelectInfo* info, SelectDest* dest,
+                           struct RowSink* sink);
+  void UpdateAccumulators(AggInfo* agg);
+  void FinalizeAccumulators(AggInfo* agg, std::vector<int>* results);
+
+  // ---- DML (codegen_dml.cc, codegen_insert.cc, codegen_update.cc, codegen_delete.cc) ----
+  bool CodeInsert(ast::InsertStmt* st, Scope* outer);
+  bool CodeUpdate(ast::UpdateStmt* st, Scope* outer);
+  bool CodeDelete(ast::DeleteStmt* st, Scope* outer);
+
+  // Cursors a DML statement writes through.
+  struct DmlTarget {
+    const Table* table = nullptr;
+    int cursor = -1;                 // table cursor
+    std::vector<int> index_cursors;  // parallel to table->indexes
+  };
+  void OpenDmlTarget(const Table* tab, DmlTarget* t, int cursor);
+  // Row layout: r[base] = rowid, r[base+1+i] = column i.
+  void ApplyColumnAffinity(const Table* tab, int base);
+  // NOT NULL, CHECK, PRIMARY KEY and UNIQUE checks for the new row at
+  // `base`. `old_rowid` is the row being updated (0 for INSERT).
+  // `on_conflict` is the statement's OR action (kDefault if none); rows to
+  // skip (IGNORE) jump to `skip_label`.
+  void CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool rowid_changed,
+                            OnConflict on_conflict, int skip_label,
+                            const std::vector<bool>* changed_cols);
+  // Deletes the row the table cursor is on, with its index entries (the
+  // row's values must be in r[base..]).
+  void CodeDeleteRow(DmlTarget* t, int base, bool count_change);
+  // Writes the row at `base` and its index entries.
+  void CodeInsertRow(DmlTarget* t, int base, bool count_change, bool is_update);
+  // Reads the row the table cursor is on into r[base..].
+  void CodeReadRow(DmlTarget* t, int base);
+  void CodeIndexKey(const Index* idx, int base, int key_regs);
+  // Expression of the table evaluated over the row at `base` (defaults,
+  // CHECK constraints).
+  ast::Expr* ParseTableExpr(const Table* tab, std::string_view sql, int base);
+  void CodeDefault(const Table* tab, int col, int target);
+  // Triggers on `tab` for `event` at `time` (ast::TriggerTime/Event values).
+  void CodeTriggers(const Table* tab, int event, int time, int old_base, int new_base,
+                    int skip_label, const std::vector<bool>* changed_cols,
+                    OnConflict on_conflict);
+  bool HasTriggers(const Table* tab, int event, int time,
+                   const std::vector<bool>* changed_cols);
+  std::vector<const Trigger*> active_triggers_;
+  bool top_level_dml_ = true;
+
+  // ---- triggers (codegen_trigger.cc) ----
+  void CodeRaise(ast::Expr* e);
+  struct TriggerFrame {
+    int ignore_label;  // RAISE(IGNORE) jumps here (skips the row)
+  };
+  std::vector<TriggerFrame> trigger_frames_;
+  int in_trigger_ = 0;
+
+  CompileContext* ctx() { return ctx_; }
+  Program* prog() { return prog_; }
+  Resolver& resolver() { return resolver_; }
+
+  std::vector<Redirect> redirects_;
+  std::vector<IndexSubst> substs_;
+  std::vector<int> agg_result_regs_;  // per AggFunc of the current aggregate select
+  AggInfo* cur_agg_ = nullptr;        // aggregate whose results are in agg_result_regs_
+  std::vector<int> cte_done_regs_;
+  std::vector<int> cte_cursors_;
+
+ private:
+  CompileContext* ctx_;
+  Program* prog_;
+  Resolver resolver_;
+  std::vector<int> labels_;
+};
+
+OnConflict ToOnConflict(ast::ConflictAction a);
+
+// Rows produced by a SELECT core go through a sink that applies DISTINCT,
+// ORDER BY (sorter), OFFSET and LIMIT before reaching the destination.
+struct RowSink {
+  SelectDest* dest = nullptr;
+  int n_result = 0;
+  // DISTINCT
+  int distinct_cursor = -1;
+  // ORDER BY via sorter
+  int sorter_cursor = -1;
+  ast::ExprList* order_by = nullptr;
+  int n_order = 0;
+  // LIMIT / OFFSET
+  int limit_reg = 0;
+  int offset_reg = 0;
+  int end_label = 0;   // where to go when the limit is reached
+};
+
+}  // namespace basalt

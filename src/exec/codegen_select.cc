@@ -1,0 +1,504 @@
+// SELECT code generation: sources, the row pipeline (DISTINCT, ORDER BY,
+// OFFSET, LIMIT), compound selects and VALUES.
+#include <algorithm>
+
+#include "exec/codegen_internal.h"
+#include "parser/parser.h"
+
+namespace basalt {
+
+using ast::Expr;
+using ast::ExprKind;
+using ast::Select;
+
+namespace {
+
+void SetAffinityP4(Program* prog, int addr, const char* aff) {
+  if (aff == nullptr) return;
+  prog->at(addr).p4type = P4Type::kString;
+  prog->at(addr).p4.str = aff;
+}
+
+}  // namespace
+
+void Codegen::EmitToDest(SelectDest* dest, int regs, int n) {
+  switch (dest->kind) {
+    case SelectDest::kOutput:
+      Op(Opcode::kResultRow, regs, n);
+      break;
+    case SelectDest::kCoroutine:
+      if (regs != dest->reg) {
+        for (int i = 0; i < n; ++i) Op(Opcode::kCopy, regs + i, dest->reg + i, 0);
+      }
+      Op(Opcode::kYield, dest->yield_reg);
+      break;
+    case SelectDest::kRegs:
+      if (regs != dest->reg) {
+        for (int i = 0; i < n; ++i) Op(Opcode::kCopy, regs + i, dest->reg + i, 0);
+      }
+      if (pending_gosub_.first != 0) Op(Opcode::kGosub, pending_gosub_.first, pending_gosub_.second);
+      break;
+    case SelectDest::kTable: {
+      int rec = AllocReg(2);
+      Op(Opcode::kMakeRecord, regs, n, rec);
+      Op(Opcode::kNewRowid, dest->cursor, rec + 1);
+      Op(Opcode::kInsert, dest->cursor, rec, rec + 1);
+      break;
+    }
+    case SelectDest::kSet: {
+      if (dest->has_null_reg) {
+        for (int i = 0; i < n; ++i) {
+          int nn = MakeLabel();
+          Op(Opcode::kNotNull, regs + i, nn);
+          Op(Opcode::kInteger, 1, dest->has_null_reg);
+          ResolveLabel(nn);
+        }
+      }
+      int rec = AllocReg();
+      int a = Op(Opcode::kMakeRecord, regs, n, rec);
+      SetAffinityP4(prog_, a, dest->affinity);
+      Op(Opcode::kIdxInsert, dest->cursor, rec);
+      break;
+    }
+    case SelectDest::kExcept:
+      Op(Opcode::kIdxDelete, dest->cursor, regs, n);
+      break;
+    case SelectDest::kIntersect: {
+      int skip = MakeLabel();
+      int a = Op(Opcode::kNotFound, dest->cursor2, skip, regs);
+      prog_->at(a).p4type = P4Type::kInt;
+      prog_->at(a).p4.i64 = n;
+      int rec = AllocReg();
+      Op(Opcode::kMakeRecord, regs, n, rec);
+      Op(Opcode::kIdxInsert, dest->cursor, rec);
+      ResolveLabel(skip);
+      break;
+    }
+    case SelectDest::kScalar:
+      for (int i = 0; i < n && i < std::max(dest->n_columns, 1); ++i) {
+        Op(Opcode::kCopy, regs + i, dest->reg + i, 0);
+      }
+      Op(Opcode::kGoto, 0, dest->label);
+      break;
+    case SelectDest::kExists:
+      Op(Opcode::kInteger, 1, dest->reg);
+      Op(Opcode::kGoto, 0, dest->label);
+      break;
+    case SelectDest::kDiscard:
+      break;
+  }
+}
+
+void Codegen::CodeLimit(Select* s, int* limit_reg, int* offset_reg, int end_label) {
+  *limit_reg = 0;
+  *offset_reg = 0;
+  if (s->limit == nullptr) return;
+  *limit_reg = AllocReg();
+  CodeExpr(s->limit, *limit_reg);
+  Op(Opcode::kMustBeInt, *limit_reg, 0);
+  // LIMIT 0 produces nothing.
+  Op(Opcode::kIfNot, *limit_reg, end_label, 0);
+  if (s->offset != nullptr) {
+    *offset_reg = AllocReg();
+    CodeExpr(s->offset, *offset_reg);
+    Op(Opcode::kMustBeInt, *offset_reg, 0);
+  }
+}
+
+bool Codegen::MaterializeSources(SelectInfo* info) {
+  for (Source& src : info->sources) {
+    if (src.cte >= 0) {
+      CteEntry* ce = resolver_.all_ctes()[static_cast<size_t>(src.cte)];
+      if (cte_done_regs_.size() <= static_cast<size_t>(src.cte)) {
+        cte_done_regs_.resize(static_cast<size_t>(src.cte) + 1, 0);
+      }
+      int& done_reg = cte_done_regs_[static_cast<size_t>(src.cte)];
+      if (done_reg == 0) done_reg = AllocReg();
+      int skip = MakeLabel();
+      Op(Opcode::kIfPos, done_reg, skip, 0);
+      if (!CodeCte(ce)) return false;
+      Op(Opcode::kInteger, 1, done_reg);
+      ResolveLabel(skip);
+      Op(Opcode::kOpenDup, src.cursor, ce->cursor);
+      continue;
+    }
+    if (src.cte <= -2) {
+      // The recursive CTE's current row: a one-row table kept by CodeCte.
+      CteEntry* ce = resolver_.all_ctes()[static_cast<size_t>(-2 - src.cte)];
+      Op(Opcode::kOpenDup, src.cursor, ce->queue_cursor + 0);
+      recursive_refs_.push_back({src.cursor, ce->id});
+      continue;
+    }
+    if (src.subquery == nullptr) continue;
+    bool correlated = in_trigger_ > 0;
+    for (Select* p = src.subquery; p; p = p->prior) correlated |= InfoOf(p)->correlated;
+    int skip = MakeLabel();
+    if (!correlated) Op(Opcode::kOnce, 0, skip);
+    int ncols = static_cast<int>(src.columns.size());
+    Op(Opcode::kOpenEphemeral, src.cursor, ncols);
+    SelectDest dest;
+    dest.kind = SelectDest::kTable;
+    dest.cursor = src.cursor;
+    if (!CodeSelect(src.subquery, &dest)) return false;
+    ResolveLabel(skip);
+  }
+  return !ctx_->failed();
+}
+
+bool Codegen::CodeSelect(Select* s, SelectDest* dest) {
+  if (ctx_->failed()) return false;
+  if (s->prior != nullptr) return CodeCompound(s, dest);
+  return CodeSimpleSelect(s, dest);
+}
+
+bool Codegen::CodeValues(Select* s, SelectDest* dest) {
+  SelectInfo* info = InfoOf(s);
+  int n = static_cast<int>(info->result->size());
+  int end = MakeLabel();
+  int limit_reg, offset_reg;
+  CodeLimit(s, &limit_reg, &offset_reg, end);
+  int regs = AllocReg(n);
+  for (ast::ExprList* row : s->values) {
+    int skip = MakeLabel();
+    for (int i = 0; i < n; ++i) CodeExpr((*row)[static_cast<size_t>(i)], regs + i);
+    if (offset_reg) Op(Opcode::kIfPos, offset_reg, skip, 1);
+    EmitToDest(dest, regs, n);
+    if (limit_reg) Op(Opcode::kDecrJumpZero, limit_reg, end);
+    ResolveLabel(skip);
+  }
+  ResolveLabel(end);
+  return !ctx_->failed();
+}
+
+// The part of the row pipeline run for each produced row.
+void Codegen::SinkRow(RowSink* sink, int regs, const std::vector<int>& order_regs) {
+  int skip = MakeLabel();
+  int n = sink->n_result;
+  if (sink->distinct_cursor >= 0) {
+    int a = Op(Opcode::kFound, sink->distinct_cursor, skip, regs);
+    prog_->at(a).p4type = P4Type::kInt;
+    prog_->at(a).p4.i64 = n;
+    int rec = AllocReg();
+    Op(Opcode::kMakeRecord, regs, n, rec);
+    Op(Opcode::kIdxInsert, sink->distinct_cursor, rec);
+  }
+  if (sink->sorter_cursor >= 0) {
+    int m = sink->n_order;
+    int rec = AllocReg(m + n + 1);
+    for (int i = 0; i < m; ++i) Op(Opcode::kCopy, order_regs[static_cast<size_t>(i)], rec + i, 0);
+    for (int i = 0; i < n; ++i) Op(Opcode::kCopy, regs + i, rec + m + i, 0);
+    Op(Opcode::kMakeRecord, rec, m + n, rec + m + n);
+    Op(Opcode::kSorterInsert, sink->sorter_cursor, rec + m + n);
+  } else {
+    if (sink->offset_reg) Op(Opcode::kIfPos, sink->offset_reg, skip, 1);
+    EmitToDest(sink->dest, regs, n);
+    if (sink->limit_reg) Op(Opcode::kDecrJumpZero, sink->limit_reg, sink->end_label);
+  }
+  ResolveLabel(skip);
+}
+
+// Computes the result columns and ORDER BY keys of one row and sinks it.
+void Codegen::ProduceRow(RowSink* sink, SelectInfo* info, ast::ExprList* order_by) {
+  int n = sink->n_result;
+  int regs = AllocReg(n);
+  for (int i = 0; i < n; ++i) CodeExpr((*info->result)[static_cast<size_t>(i)], regs + i);
+  std::vector<int> order_regs;
+  if (sink->sorter_cursor >= 0) {
+    for (size_t i = 0; i < order_by->size(); ++i) {
+      Expr* e = (*order_by)[i];
+      int found = -1;
+      for (int c = 0; c < n; ++c) {
+        if ((*info->result)[static_cast<size_t>(c)] == e) found = c;
+      }
+      if (found >= 0) {
+        order_regs.push_back(regs + found);
+      } else {
+        int r = AllocReg();
+        CodeExpr(e, r);
+        order_regs.push_back(r);
+      }
+    }
+  }
+  SinkRow(sink, regs, order_regs);
+}
+
+// After the loops: read the sorter back in order.
+void Codegen::DrainSorter(RowSink* sink) {
+  int m = sink->n_order;
+  int n = sink->n_result;
+  int done = sink->end_label;
+  Op(Opcode::kSorterSort, sink->sorter_cursor, done);
+  int top = prog_->pc();
+  int next = MakeLabel();
+  int regs = AllocReg(n);
+  if (sink->offset_reg) Op(Opcode::kIfPos, sink->offset_reg, next, 1);
+  for (int i = 0; i < n; ++i) Op(Opcode::kColumn, sink->sorter_cursor, m + i, regs + i);
+  EmitToDest(sink->dest, regs, n);
+  if (sink->limit_reg) Op(Opcode::kDecrJumpZero, sink->limit_reg, done);
+  ResolveLabel(next);
+  Op(Opcode::kSorterNext, sink->sorter_cursor, top);
+}
+
+KeyInfo* Codegen::OrderKeyInfo(ast::ExprList* order_by) {
+  KeyInfo* ki = MakeKeyInfo(static_cast<int>(order_by->size()));
+  for (size_t i = 0; i < order_by->size(); ++i) {
+    const_cast<const Collation**>(ki->colls)[i] = resolver_.ExprCollation((*order_by)[i]);
+    const_cast<uint8_t*>(ki->desc)[i] =
+        order_by->items[i].order == ast::SortOrder::kDesc ? 1 : 0;
+  }
+  return ki;
+}
+
+bool Codegen::SetupSink(Select* s, SelectInfo* info, SelectDest* dest, RowSink* sink,
+                        bool order_satisfied) {
+  sink->dest = dest;
+  sink->n_result = static_cast<int>(info->result->size());
+  sink->end_label = MakeLabel();
+  CodeLimit(s, &sink->limit_reg, &sink->offset_reg, sink->end_label);
+  if (s->distinct) {
+    sink->distinct_cursor = ctx_->AllocCursor();
+    KeyInfo* ki = MakeKeyInfo(sink->n_result);
+    for (int i = 0; i < sink->n_result; ++i) {
+      const_cast<const Collation**>(ki->colls)[i] =
+          resolver_.ExprCollation((*info->result)[static_cast<size_t>(i)]);
+    }
+    int a = Op(Opcode::kOpenEphemeral, sink->distinct_cursor, sink->n_result);
+    prog_->at(a).p4type = P4Type::kKeyInfo;
+    prog_->at(a).p4.key_info = ki;
+  }
+  if (s->order_by != nullptr && !order_satisfied && dest->kind != SelectDest::kExists) {
+    sink->order_by = s->order_by;
+    sink->n_order = static_cast<int>(s->order_by->size());
+    sink->sorter_cursor = ctx_->AllocCursor();
+    int a = Op(Opcode::kSorterOpen, sink->sorter_cursor, sink->n_order + sink->n_result);
+    prog_->at(a).p4type = P4Type::kKeyInfo;
+    prog_->at(a).p4.key_info = OrderKeyInfo(s->order_by);
+  }
+  return true;
+}
+
+bool Codegen::CodeSimpleSelect(Select* s, SelectDest* dest) {
+  SelectInfo* info = InfoOf(s);
+  if (s->values.size() > 0) return CodeValues(s, dest);
+  if (!MaterializeSources(info)) return false;
+  if (info->agg != nullptr) {
+    RowSink sink;
+    return CodeAggregateSelect(s, info, dest, &sink);
+  }
+  WhereLoops w;
+  std::vector<std::vector<bool>> used;
+  UsedColumns(s, &info->sources, &used);
+  if (!PlanLoops(&w, &info->sources, s->where, s->order_by, nullptr, &used)) return false;
+  RowSink sink;
+  SetupSink(s, info, dest, &sink, w.plan.order_by_satisfied && !s->distinct);
+  if (!WhereBegin(&w)) return false;
+  ProduceRow(&sink, info, s->order_by);
+  WhereEnd(&w);
+  if (sink.sorter_cursor >= 0) DrainSorter(&sink);
+  ResolveLabel(sink.end_label);
+  return !ctx_->failed();
+}
+
+// ---- compound SELECT ---------------------------------------------------------
+
+bool Codegen::CodeCompound(Select* last, SelectDest* dest) {
+  std::vector<Select*> arms;
+  for (Select* p = last; p; p = p->prior) arms.push_back(p);
+  std::reverse(arms.begin(), arms.end());
+  Select* first = arms[0];
+  SelectInfo* finfo = InfoOf(first);
+  int n = static_cast<int>(finfo->result->size());
+  bool all_union_all = true;
+  for (size_t i = 1; i < arms.size(); ++i) {
+    all_union_all &= arms[i]->op == ast::CompoundOp::kUnionAll;
+  }
+  if (all_union_all && last->order_by == nullptr && last->limit == nullptr) {
+    for (Select* arm : arms) {
+      if (!CodeSimpleSelectArm(arm, dest)) return false;
+    }
+    return !ctx_->failed();
+  }
+  // Collations per column: the first arm whose column has one.
+  KeyInfo* ki = MakeKeyInfo(n);
+  for (int c = 0; c < n; ++c) {
+    for (Select* arm : arms) {
+      const Collation* coll = resolver_.ExprCollation((*InfoOf(arm)->result)[static_cast<size_t>(c)]);
+      if (coll) {
+        const_cast<const Collation**>(ki->colls)[c] = coll;
+        break;
+      }
+    }
+  }
+  // Accumulate the result in a temporary index (set operations) or table.
+  int acc = ctx_->AllocCursor();
+  int a;
+  if (all_union_all) {
+    a = Op(Opcode::kOpenEphemeral, acc, n);
+  } else {
+    a = Op(Opcode::kOpenEphemeral, acc, n);
+    prog_->at(a).p4type = P4Type::kKeyInfo;
+    prog_->at(a).p4.key_info = ki;
+  }
+  SelectDest arm_dest;
+  arm_dest.cursor = acc;
+  for (size_t i = 0; i < arms.size(); ++i) {
+    Select* arm = arms[i];
+    ast::CompoundOp op = i == 0 ? ast::CompoundOp::kUnion : arm->op;
+    if (all_union_all) {
+      arm_dest.kind = SelectDest::kTable;
+      if (!CodeSimpleSelectArm(arm, &arm_dest)) return false;
+      continue;
+    }
+    switch (op) {
+      case ast::CompoundOp::kUnion:
+      case ast::CompoundOp::kUnionAll: {
+        if (op == ast::CompoundOp::kUnionAll) {
+          // UNION ALL after a set operation: duplicates must survive, so
+          // tag each row with a unique sequence number... SQLite keeps them;
+          // emulate by moving the accumulated set into a table first.
+          int tab = ctx_->AllocCursor();
+          Op(Opcode::kOpenEphemeral, tab, n);
+          int rdone = MakeLabel();
+          Op(Opcode::kRewind, acc, rdone);
+          int top = prog_->pc();
+          int regs = AllocReg(n);
+          for (int c = 0; c < n; ++c) Op(Opcode::kColumn, acc, c, regs + c);
+          SelectDest td;
+          td.kind = SelectDest::kTable;
+          td.cursor = tab;
+          EmitToDest(&td, regs, n);
+          Op(Opcode::kNext, acc, top);
+          ResolveLabel(rdone);
+          td.cursor = tab;
+          if (!CodeSimpleSelectArm(arm, &td)) return false;
+          // Continue with the table as the accumulator: later set operations
+          // need an index, so copy back into a fresh index only if needed.
+          acc_is_table_ = true;
+          acc = tab;
+          arm_dest.cursor = acc;
+          // Any further non-UNION-ALL arm converts back below.
+          break;
+        }
+        if (acc_is_table_) {
+          acc = ConvertTableToIndex(acc, n, ki);
+          arm_dest.cursor = acc;
+          acc_is_table_ = false;
+        }
+        arm_dest.kind = SelectDest::kSet;
+        if (!CodeSimpleSelectArm(arm, &arm_dest)) return false;
+        break;
+      }
+      case ast::CompoundOp::kExcept:
+        if (acc_is_table_) {
+          acc = ConvertTableToIndex(acc, n, ki);
+          acc_is_table_ = false;
+        }
+        arm_dest.kind = SelectDest::kExcept;
+        arm_dest.cursor = acc;
+        if (!CodeSimpleSelectArm(arm, &arm_dest)) return false;
+        break;
+      case ast::CompoundOp::kIntersect: {
+        if (acc_is_table_) {
+          acc = ConvertTableToIndex(acc, n, ki);
+          acc_is_table_ = false;
+        }
+        int out = ctx_->AllocCursor();
+        a = Op(Opcode::kOpenEphemeral, out, n);
+        prog_->at(a).p4type = P4Type::kKeyInfo;
+        prog_->at(a).p4.key_info = ki;
+        arm_dest.kind = SelectDest::kIntersect;
+        arm_dest.cursor = out;
+        arm_dest.cursor2 = acc;
+        if (!CodeSimpleSelectArm(arm, &arm_dest)) return false;
+        acc = out;
+        arm_dest.cursor = acc;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  acc_is_table_ = false;
+  // Read the accumulated rows back, through ORDER BY / LIMIT.
+  RowSink sink;
+  sink.dest = dest;
+  sink.n_result = n;
+  sink.end_label = MakeLabel();
+  CodeLimit(last, &sink.limit_reg, &sink.offset_reg, sink.end_label);
+  ast::ExprList* order = last->order_by;
+  if (order != nullptr) {
+    sink.order_by = order;
+    sink.n_order = static_cast<int>(order->size());
+    sink.sorter_cursor = ctx_->AllocCursor();
+    KeyInfo* oki = MakeKeyInfo(sink.n_order);
+    for (int i = 0; i < sink.n_order; ++i) {
+      Expr* e = (*order)[static_cast<size_t>(i)];
+      int col = e->column;
+      const Collation* coll = (e->pflags & 0x02) ? static_cast<const Collation*>(e->aux)
+                                                 : ki->colls[col];
+      const_cast<const Collation**>(oki->colls)[i] = coll;
+      const_cast<uint8_t*>(oki->desc)[i] = order->items[static_cast<size_t>(i)].order ==
+                                                   ast::SortOrder::kDesc
+                                               ? 1
+                                               : 0;
+    }
+    a = Op(Opcode::kSorterOpen, sink.sorter_cursor, sink.n_order + n);
+    prog_->at(a).p4type = P4Type::kKeyInfo;
+    prog_->at(a).p4.key_info = oki;
+  }
+  int rdone = MakeLabel();
+  Op(Opcode::kRewind, acc, rdone);
+  int top = prog_->pc();
+  int regs = AllocReg(n);
+  for (int c = 0; c < n; ++c) Op(Opcode::kColumn, acc, c, regs + c);
+  std::vector<int> order_regs;
+  if (order != nullptr) {
+    for (int i = 0; i < sink.n_order; ++i) order_regs.push_back(regs + (*order)[static_cast<size_t>(i)]->column);
+  }
+  SinkRow(&sink, regs, order_regs);
+  Op(Opcode::kNext, acc, top);
+  ResolveLabel(rdone);
+  if (sink.sorter_cursor >= 0) DrainSorter(&sink);
+  ResolveLabel(sink.end_label);
+  return !ctx_->failed();
+}
+
+int Codegen::ConvertTableToIndex(int table_cursor, int n, KeyInfo* ki) {
+  int idx = ctx_->AllocCursor();
+  int a = Op(Opcode::kOpenEphemeral, idx, n);
+  prog_->at(a).p4type = P4Type::kKeyInfo;
+  prog_->at(a).p4.key_info = ki;
+  int done = MakeLabel();
+  Op(Opcode::kRewind, table_cursor, done);
+  int top = prog_->pc();
+  int regs = AllocReg(n + 1);
+  for (int c = 0; c < n; ++c) Op(Opcode::kColumn, table_cursor, c, regs + c);
+  Op(Opcode::kMakeRecord, regs, n, regs + n);
+  Op(Opcode::kIdxInsert, idx, regs + n);
+  Op(Opcode::kNext, table_cursor, top);
+  ResolveLabel(done);
+  return idx;
+}
+
+// One arm of a compound: a simple select without the compound's ORDER BY and
+// LIMIT (those are on the last arm's node and apply to the whole).
+bool Codegen::CodeSimpleSelectArm(Select* arm, SelectDest* dest) {
+  ast::ExprList* order = arm->order_by;
+  Expr* limit = arm->limit;
+  Expr* offset = arm->offset;
+  Select* prior = arm->prior;
+  if (prior != nullptr) {
+    arm->order_by = nullptr;
+    arm->limit = nullptr;
+    arm->offset = nullptr;
+  }
+  arm->prior = nullptr;
+  bool ok = CodeSimpleSelect(arm, dest);
+  arm->prior = prior;
+  arm->order_by = order;
+  arm->limit = limit;
+  arm->offset = offset;
+  return ok;
+}
+
+}  // namespace basalt

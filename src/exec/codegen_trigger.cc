@@ -1,0 +1,128 @@
+// Triggers, compiled inline at each place they fire: the WHEN clause and the
+// body statements run with NEW/OLD bound to the registers of the row.
+#include "exec/codegen_internal.h"
+#include "parser/parser.h"
+
+namespace basalt {
+
+using ast::Expr;
+
+bool Codegen::HasTriggers(const Table* tab, int event, int time,
+                          const std::vector<bool>* changed_cols) {
+  for (const Trigger* trig : tab->triggers) {
+    if (trig->event != event || trig->time != time) continue;
+    if (event == static_cast<int>(ast::TriggerEvent::kUpdate) && changed_cols &&
+        !trig->update_columns.empty()) {
+      bool hit = false;
+      for (const std::string& c : trig->update_columns) {
+        int i = tab->FindColumn(c);
+        if (i >= 0 && (*changed_cols)[static_cast<size_t>(i)]) hit = true;
+      }
+      if (!hit) continue;
+    }
+    bool active = false;
+    for (const Trigger* a : active_triggers_) active |= a == trig;
+    if (active && !ctx_->options.recursive_triggers) continue;
+    return true;
+  }
+  return false;
+}
+
+void Codegen::CodeTriggers(const Table* tab, int event, int time, int old_base, int new_base,
+                           int skip_label, const std::vector<bool>* changed_cols,
+                           OnConflict on_conflict) {
+  for (const Trigger* trig : tab->triggers) {
+    if (trig->event != event || trig->time != time) continue;
+    if (event == static_cast<int>(ast::TriggerEvent::kUpdate) && changed_cols &&
+        !trig->update_columns.empty()) {
+      bool hit = false;
+      for (const std::string& c : trig->update_columns) {
+        int i = tab->FindColumn(c);
+        if (i >= 0 && (*changed_cols)[static_cast<size_t>(i)]) hit = true;
+      }
+      if (!hit) continue;
+    }
+    bool active = false;
+    for (const Trigger* a : active_triggers_) active |= a == trig;
+    if (active) continue;  // no recursion (recursive_triggers is off)
+    if (active_triggers_.size() > 32) {
+      ctx_->Error("too many levels of trigger recursion");
+      return;
+    }
+    ast::Stmt* parsed = ctx_->ParseStmt(trig->sql);
+    if (parsed == nullptr || parsed->kind != ast::StmtKind::kCreateTrigger) return;
+    auto* ct = parsed->As<ast::CreateTriggerStmt>();
+    Scope scope;
+    scope.trigger_table = tab;
+    scope.new_base = event == static_cast<int>(ast::TriggerEvent::kDelete) ? -1 : new_base;
+    scope.old_base = event == static_cast<int>(ast::TriggerEvent::kInsert) ? -1 : old_base;
+    std::vector<Source> no_sources;
+    scope.sources = &no_sources;
+    active_triggers_.push_back(trig);
+    ++in_trigger_;
+    trigger_frames_.push_back({skip_label});
+    int end = MakeLabel();
+    if (ct->when != nullptr) {
+      if (!resolver_.ResolveExpr(ct->when, &scope)) return;
+      CodeJumpIf(ct->when, end, false, true);
+    }
+    for (ast::Stmt* st : ct->body) {
+      switch (st->kind) {
+        case ast::StmtKind::kSelect: {
+          ast::Select* sel = st->As<ast::SelectStmt>()->select;
+          if (!resolver_.ResolveSelect(sel, &scope)) return;
+          SelectDest d;
+          d.kind = SelectDest::kDiscard;
+          CodeSelect(sel, &d);
+          break;
+        }
+        case ast::StmtKind::kInsert: {
+          auto* ins = st->As<ast::InsertStmt>();
+          if (ins->on_conflict == ast::ConflictAction::kDefault &&
+              on_conflict != OnConflict::kDefault) {
+            ins->on_conflict = static_cast<ast::ConflictAction>(static_cast<int>(on_conflict));
+          }
+          CodeInsert(ins, &scope);
+          break;
+        }
+        case ast::StmtKind::kUpdate: {
+          auto* up = st->As<ast::UpdateStmt>();
+          if (up->on_conflict == ast::ConflictAction::kDefault &&
+              on_conflict != OnConflict::kDefault) {
+            up->on_conflict = static_cast<ast::ConflictAction>(static_cast<int>(on_conflict));
+          }
+          CodeUpdate(up, &scope);
+          break;
+        }
+        case ast::StmtKind::kDelete:
+          CodeDelete(st->As<ast::DeleteStmt>(), &scope);
+          break;
+        default:
+          ctx_->Error("unsupported statement in trigger");
+          break;
+      }
+      if (ctx_->failed()) return;
+    }
+    ResolveLabel(end);
+    trigger_frames_.pop_back();
+    --in_trigger_;
+    active_triggers_.pop_back();
+  }
+}
+
+void Codegen::CodeRaise(Expr* e) {
+  if (trigger_frames_.empty()) {
+    ctx_->Error("RAISE() may only be used within a trigger-program");
+    return;
+  }
+  if (e->op == ast::Op::kRaiseIgnore) {
+    Op(Opcode::kGoto, 0, trigger_frames_.back().ignore_label);
+    return;
+  }
+  OnConflict act = e->op == ast::Op::kRaiseRollback ? OnConflict::kRollback
+                   : e->op == ast::Op::kRaiseFail   ? OnConflict::kFail
+                                                    : OnConflict::kAbort;
+  OpP4Str(Opcode::kHalt, kConstraintTrigger, static_cast<int>(act), 0, e->text);
+}
+
+}  // namespace basalt

@@ -1,0 +1,170 @@
+// UPDATE: collect the rowids of matching rows first, then rewrite each row
+// (so that changes cannot disturb the scan that finds them).
+#include "exec/codegen_internal.h"
+#include "parser/parser.h"
+
+namespace basalt {
+
+using ast::Expr;
+
+namespace {
+bool IsRowidName(std::string_view n) {
+  return EqualsIgnoreCase(n, "rowid") || EqualsIgnoreCase(n, "oid") ||
+         EqualsIgnoreCase(n, "_rowid_");
+}
+}  // namespace
+
+bool Codegen::CodeUpdate(ast::UpdateStmt* st, Scope* outer) {
+  ast::FromItem* target = st->target;
+  Table* tab = ctx_->FindTable(target->schema, target->name);
+  if (tab == nullptr) return ctx_->Error("no such table: " + std::string(target->name));
+  if (tab->is_view) return ctx_->Error("cannot modify " + tab->name + " because it is a view");
+  if (tab->root == 1) return ctx_->Error("table " + tab->name + " may not be modified");
+  if (st->from != nullptr) return ctx_->Error("UPDATE ... FROM is not supported yet");
+  if (st->returning != nullptr) return ctx_->Error("RETURNING is not supported yet");
+  if (st->order_by != nullptr || st->limit != nullptr) {
+    return ctx_->Error("ORDER BY and LIMIT on UPDATE are not supported");
+  }
+  OnConflict on_conflict = ToOnConflict(st->on_conflict);
+  int ncol = static_cast<int>(tab->columns.size());
+  std::vector<Source> srcs;
+  int cursor = ctx_->AllocCursor();
+  srcs.push_back(resolver_.MakeTableSource(tab, target->alias, cursor));
+  Scope scope;
+  scope.outer = outer;
+  scope.sources = &srcs;
+  // SET targets.
+  std::vector<int> set_col;
+  std::vector<bool> changed(static_cast<size_t>(ncol), false);
+  bool rowid_set = false;
+  for (size_t i = 0; i < st->sets->size(); ++i) {
+    std::string_view name = st->sets->items[i].name;
+    int c = tab->FindColumn(name);
+    if (c < 0) {
+      if (IsRowidName(name)) {
+        c = -1;
+      } else {
+        return ctx_->Error("no such column: " + std::string(name));
+      }
+    }
+    if (c == tab->rowid_alias && c >= 0) c = -1;
+    if (c < 0) {
+      rowid_set = true;
+      if (tab->rowid_alias >= 0) changed[static_cast<size_t>(tab->rowid_alias)] = true;
+    } else {
+      changed[static_cast<size_t>(c)] = true;
+    }
+    set_col.push_back(c);
+    if (!resolver_.ResolveExpr(st->sets->items[i].expr, &scope)) return false;
+  }
+  if (st->where && !resolver_.ResolveExpr(st->where, &scope)) return false;
+
+  // Pass 1: rowids of the rows to change, in rowid order.
+  int rowids = ctx_->AllocCursor();
+  Op(Opcode::kOpenEphemeral, rowids, 0);
+  {
+    WhereLoops w;
+    std::vector<std::vector<bool>> used(1);
+    used[0].assign(static_cast<size_t>(ncol), true);
+    if (!PlanLoops(&w, &srcs, st->where, nullptr, nullptr, &used)) return false;
+    if (!WhereBegin(&w)) return false;
+    int r = AllocReg(2);
+    CodeColumn(cursor, -1, tab, r);
+    Op(Opcode::kNull, 0, r + 1);
+    Op(Opcode::kInsert, rowids, r + 1, r);
+    WhereEnd(&w);
+  }
+  // Pass 2.
+  DmlTarget t;
+  OpenDmlTarget(tab, &t, cursor);
+  int old_base = AllocReg(ncol + 1);
+  int new_base = AllocReg(ncol + 1);
+  int done = MakeLabel();
+  Op(Opcode::kRewind, rowids, done);
+  int top = prog_->pc();
+  int next = MakeLabel();
+  int rid = AllocReg();
+  Op(Opcode::kRowid, rowids, rid);
+  Op(Opcode::kNotExists, cursor, next, rid);
+  CodeReadRow(&t, old_base);
+  // New values, computed from the old row (the cursor is on it).
+  for (int c = 0; c < ncol; ++c) {
+    if (c == tab->rowid_alias) continue;
+    Op(Opcode::kSCopy, old_base + 1 + c, new_base + 1 + c);
+  }
+  Op(Opcode::kSCopy, old_base, new_base);
+  {
+    // Evaluate all SET expressions before writing any of them.
+    std::vector<int> tmp(set_col.size());
+    for (size_t i = 0; i < set_col.size(); ++i) {
+      tmp[i] = AllocReg();
+      CodeExpr(st->sets->items[i].expr, tmp[i]);
+    }
+    for (size_t i = 0; i < set_col.size(); ++i) {
+      int c = set_col[i];
+      Op(Opcode::kCopy, tmp[i], c < 0 ? new_base : new_base + 1 + c, 0);
+    }
+  }
+  if (rowid_set) Op(Opcode::kMustBeInt, new_base, 0);
+  if (tab->rowid_alias >= 0) Op(Opcode::kSCopy, new_base, new_base + 1 + tab->rowid_alias);
+  ApplyColumnAffinity(tab, new_base);
+  if (HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
+                  static_cast<int>(ast::TriggerTime::kBefore), &changed)) {
+    CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
+                 static_cast<int>(ast::TriggerTime::kBefore), old_base, new_base, next, &changed,
+                 on_conflict);
+    // The trigger may have deleted the row.
+    Op(Opcode::kNotExists, cursor, next, rid);
+  }
+  CodeConstraintChecks(&t, new_base, old_base, rowid_set, on_conflict, next, &changed);
+  // Remove the old index entries (and the old row if its rowid changes).
+  for (size_t i = 0; i < tab->indexes.size(); ++i) {
+    const Index* idx = tab->indexes[i];
+    int n = static_cast<int>(idx->columns.size()) + 1;
+    int keys = AllocReg(n);
+    CodeIndexKey(idx, old_base, keys);
+    Op(Opcode::kIdxDelete, t.index_cursors[i], keys, n);
+  }
+  if (rowid_set) {
+    int same = MakeLabel();
+    Op(Opcode::kEq, new_base, same, old_base);
+    Op(Opcode::kNotExists, cursor, same, old_base);
+    Op(Opcode::kDelete, cursor);
+    ResolveLabel(same);
+  }
+  {
+    // Write the new row; indexes get fresh entries.
+    const Table* tb = tab;
+    int rec = AllocReg();
+    int tmp = AllocReg(ncol);
+    for (int i = 0; i < ncol; ++i) {
+      if (i == tb->rowid_alias) {
+        Op(Opcode::kNull, 0, tmp + i);
+      } else {
+        Op(Opcode::kSCopy, new_base + 1 + i, tmp + i);
+      }
+    }
+    Op(Opcode::kMakeRecord, tmp, ncol, rec);
+    int a = Op(Opcode::kInsert, cursor, rec, new_base);
+    prog_->at(a).p5 = (in_trigger_ == 0 ? kInsNChange : 0) | kInsIsUpdate;
+    prog_->at(a).p4type = P4Type::kTable;
+    prog_->at(a).p4.table = tab;
+    for (size_t i = 0; i < tb->indexes.size(); ++i) {
+      const Index* idx = tb->indexes[i];
+      int nk = static_cast<int>(idx->columns.size()) + 1;
+      int keys = AllocReg(nk + 1);
+      CodeIndexKey(idx, new_base, keys);
+      Op(Opcode::kMakeRecord, keys, nk, keys + nk);
+      Op(Opcode::kIdxInsert, t.index_cursors[i], keys + nk);
+    }
+  }
+  CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
+               static_cast<int>(ast::TriggerTime::kAfter), old_base, new_base, next, &changed,
+               on_conflict);
+  ResolveLabel(next);
+  Op(Opcode::kNext, rowids, top);
+  ResolveLabel(done);
+  return !ctx_->failed();
+}
+
+}  // namespace basalt

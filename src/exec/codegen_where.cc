@@ -1,0 +1,455 @@
+// Nested-loop code for a planned FROM/WHERE: one level per source, with the
+// access path the planner chose (scan, rowid lookup/range, index lookup/range,
+// IN-list driven lookups), LEFT JOIN null rows, and term filtering.
+#include "exec/codegen_internal.h"
+#include "planner/walk.h"
+
+namespace basalt {
+
+using ast::Expr;
+using ast::ExprKind;
+
+namespace {
+
+uint8_t AffBits(char aff) { return aff <= 'A' ? 0 : static_cast<uint8_t>(aff & kCmpAffinityMask); }
+
+}  // namespace
+
+void Codegen::UsedColumns(ast::Select* s, std::vector<Source>* sources,
+                          std::vector<std::vector<bool>>* used) {
+  used->assign(sources->size(), {});
+  for (size_t i = 0; i < sources->size(); ++i) {
+    const Source& src = (*sources)[i];
+    if (src.table) (*used)[i].assign(src.table->columns.size(), false);
+  }
+  auto mark = [&](Expr* e) {
+    if (e->kind == ExprKind::kResolvedColumn) {
+      for (size_t i = 0; i < sources->size(); ++i) {
+        const Source& src = (*sources)[i];
+        if (src.cursor == e->cursor && src.table && e->column >= 0) {
+          (*used)[i][static_cast<size_t>(e->column)] = true;
+        }
+      }
+    }
+    return true;
+  };
+  if (s != nullptr) WalkSelectExprs(s, mark);
+}
+
+int Codegen::CodeInListIndex(Expr* in, int* has_null, char aff, const Collation* coll) {
+  if (in->select != nullptr) {
+    char a;
+    int c = CodeInIndex(in, has_null, &a);
+    return c;
+  }
+  int cursor = ctx_->AllocCursor();
+  KeyInfo* ki = MakeKeyInfo(1);
+  const_cast<const Collation**>(ki->colls)[0] = coll;
+  bool constant = in_trigger_ == 0;
+  for (size_t i = 0; i < in->list->size(); ++i) {
+    ExprKind k = (*in->list)[i]->kind;
+    if (k != ExprKind::kInteger && k != ExprKind::kReal && k != ExprKind::kString &&
+        k != ExprKind::kNull && k != ExprKind::kBlob && k != ExprKind::kParam) {
+      constant = false;
+    }
+  }
+  *has_null = 0;
+  int done = MakeLabel();
+  if (constant) Op(Opcode::kOnce, 0, done);
+  int a = Op(Opcode::kOpenEphemeral, cursor, 1);
+  prog_->at(a).p4type = P4Type::kKeyInfo;
+  prog_->at(a).p4.key_info = ki;
+  int r = AllocReg(2);
+  char* affs = nullptr;
+  if (aff > 'A') {
+    affs = prog_->arena.NewArray<char>(2);
+    affs[0] = aff;
+    affs[1] = 0;
+  }
+  for (size_t i = 0; i < in->list->size(); ++i) {
+    CodeExpr((*in->list)[i], r);
+    a = Op(Opcode::kMakeRecord, r, 1, r + 1);
+    if (affs) {
+      prog_->at(a).p4type = P4Type::kString;
+      prog_->at(a).p4.str = affs;
+    }
+    Op(Opcode::kIdxInsert, cursor, r + 1);
+  }
+  ResolveLabel(done);
+  return cursor;
+}
+
+bool Codegen::PlanLoops(WhereLoops* w, std::vector<Source>* sources, Expr* where,
+                        ast::ExprList* order_by, ast::ExprList* group_by,
+                        std::vector<std::vector<bool>>* used) {
+  w->sources = sources;
+  WherePlanner planner(ctx_, &resolver_);
+  PlanRequest req;
+  req.sources = sources;
+  req.where = where;
+  req.order_by = order_by;
+  req.group_by = group_by;
+  req.used_columns = used;
+  return planner.Plan(req, &w->plan);
+}
+
+bool Codegen::WhereBegin(WhereLoops* w) {
+  std::vector<Source>& srcs = *w->sources;
+  WherePlan& plan = w->plan;
+  w->break_label = MakeLabel();
+  w->subst_mark = substs_.size();
+  // Terms that refer to no source of this loop nest are tested once, first.
+  for (WhereTerm& t : plan.terms) {
+    if (t.disabled || t.coded || t.prereq != 0 || t.on_source >= 0) continue;
+    CodeJumpIf(t.expr, w->break_label, false, true);
+    t.coded = true;
+  }
+  SourceMask ready = 0;
+  for (size_t li = 0; li < plan.loops.size(); ++li) {
+    LoopPlan& lp = plan.loops[li];
+    const Source& src = srcs[static_cast<size_t>(lp.src)];
+    LevelState lv;
+    lv.src = lp.src;
+    lv.cursor = src.cursor;
+    lv.brk = li == 0 ? w->break_label : MakeLabel();
+    lv.cont = MakeLabel();
+    if (src.outer_nullable) {
+      lv.match_reg = AllocReg();
+      Op(Opcode::kInteger, 0, lv.match_reg);
+    }
+    int seek_fail = lv.brk;  // where a failed lookup goes
+    if (src.table == nullptr) {
+      // A materialized subquery, view or CTE: scan the temporary table.
+      Op(Opcode::kRewind, src.cursor, lv.brk);
+      lv.top = prog_->pc();
+      lv.next_op = Opcode::kNext;
+      lv.next_cursor = src.cursor;
+    } else {
+      const Table* tab = src.table;
+      CursorInfo* ci = prog_->arena.New<CursorInfo>();
+      ci->n_columns = static_cast<int>(tab->columns.size());
+      ci->table = tab;
+      bool need_table = !(lp.index != nullptr && lp.covering);
+      if (need_table) {
+        int a = Op(Opcode::kOpenRead, src.cursor, static_cast<int>(tab->root), 0);
+        prog_->at(a).p4type = P4Type::kCursorInfo;
+        prog_->at(a).p4.cursor = ci;
+      }
+      if (lp.index != nullptr) {
+        lv.index_cursor = ctx_->AllocCursor();
+        prog_->n_cursors = std::max(prog_->n_cursors, ctx_->n_cursors);
+        CursorInfo* ici = prog_->arena.New<CursorInfo>();
+        ici->key_info = &lp.index->key_info;
+        ici->n_columns = lp.index->n_key_columns() + 1;
+        int a = Op(Opcode::kOpenRead, lv.index_cursor, static_cast<int>(lp.index->root), 0);
+        prog_->at(a).p4type = P4Type::kCursorInfo;
+        prog_->at(a).p4.cursor = ici;
+        if (lp.covering) {
+          substs_.push_back({src.cursor, lv.index_cursor, lp.index});
+        }
+      }
+      switch (lp.access) {
+        case AccessKind::kFullScan:
+          if (lp.index != nullptr) {
+            if (lp.reverse) {
+              Op(Opcode::kLast, lv.index_cursor, lv.brk);
+            } else {
+              Op(Opcode::kRewind, lv.index_cursor, lv.brk);
+            }
+            lv.top = prog_->pc();
+            lv.next_op = lp.reverse ? Opcode::kPrev : Opcode::kNext;
+            lv.next_cursor = lv.index_cursor;
+            if (!lp.covering) {
+              int r = AllocReg();
+              Op(Opcode::kIdxRowid, lv.index_cursor, r);
+              Op(Opcode::kSeekRowid, src.cursor, lv.cont, r);
+            }
+          } else {
+            Op(lp.reverse ? Opcode::kLast : Opcode::kRewind, src.cursor, lv.brk);
+            lv.top = prog_->pc();
+            lv.next_op = lp.reverse ? Opcode::kPrev : Opcode::kNext;
+            lv.next_cursor = src.cursor;
+          }
+          break;
+        case AccessKind::kRowidEq: {
+          WhereTerm* t = lp.eq[0];
+          int r;
+          if (t->op == TermOp::kIn) {
+            int has_null;
+            int inc = CodeInListIndex(t->rhs, &has_null, 'D', nullptr);
+            Op(Opcode::kRewind, inc, lv.brk);
+            int in_top = prog_->pc();
+            r = AllocReg();
+            Op(Opcode::kColumn, inc, 0, r);
+            lv.in_cursors.push_back(inc);
+            lv.in_tops.push_back(in_top);
+            int in_next = MakeLabel();
+            lv.in_nexts.push_back(in_next);
+            seek_fail = in_next;
+            lv.cont = in_next;
+          } else {
+            r = CodeExprTemp(t->rhs);
+          }
+          Op(Opcode::kSeekRowid, src.cursor, seek_fail, r);
+          lv.top = prog_->pc();
+          lv.next_op = Opcode::kNoop;
+          t->coded = true;
+          break;
+        }
+        case AccessKind::kRowidRange: {
+          int hi_reg = 0;
+          if (lp.upper) {
+            hi_reg = AllocReg();
+            CodeExpr(lp.upper->rhs, hi_reg);
+            Op(Opcode::kIsNull, hi_reg, lv.brk);
+          }
+          if (lp.reverse) {
+            if (lp.upper) {
+              int a = Op(lp.upper->op == TermOp::kLt ? Opcode::kSeekLT : Opcode::kSeekLE,
+                         src.cursor, lv.brk, hi_reg);
+              prog_->at(a).p4type = P4Type::kInt;
+              prog_->at(a).p4.i64 = 1;
+            } else {
+              Op(Opcode::kLast, src.cursor, lv.brk);
+            }
+          } else if (lp.lower) {
+            int lo = AllocReg();
+            CodeExpr(lp.lower->rhs, lo);
+            Op(Opcode::kIsNull, lo, lv.brk);
+            int a = Op(lp.lower->op == TermOp::kGt ? Opcode::kSeekGT : Opcode::kSeekGE,
+                       src.cursor, lv.brk, lo);
+            prog_->at(a).p4type = P4Type::kInt;
+            prog_->at(a).p4.i64 = 1;
+          } else {
+            Op(Opcode::kRewind, src.cursor, lv.brk);
+          }
+          lv.top = prog_->pc();
+          int rowid = AllocReg();
+          if (!lp.reverse && lp.upper) {
+            Op(Opcode::kRowid, src.cursor, rowid);
+            int a = Op(lp.upper->op == TermOp::kLt ? Opcode::kGe : Opcode::kGt, rowid, lv.brk,
+                       hi_reg);
+            prog_->at(a).p5 = AffBits('C') | kCmpJumpIfNull;
+          }
+          if (lp.reverse && lp.lower) {
+            int lo = AllocReg();
+            CodeExpr(lp.lower->rhs, lo);
+            Op(Opcode::kRowid, src.cursor, rowid);
+            int a = Op(lp.lower->op == TermOp::kGt ? Opcode::kLe : Opcode::kLt, rowid, lv.brk,
+                       lo);
+            prog_->at(a).p5 = AffBits('C') | kCmpJumpIfNull;
+          }
+          lv.next_op = lp.reverse ? Opcode::kPrev : Opcode::kNext;
+          lv.next_cursor = src.cursor;
+          break;
+        }
+        case AccessKind::kIndex: {
+          const Index* idx = lp.index;
+          int neq = static_cast<int>(lp.eq.size());
+          int nkey = neq + 1;
+          int keys = AllocReg(nkey + 1);
+          int range_brk = lv.brk;
+          // IN terms drive outer loops over their values.
+          for (int i = 0; i < neq; ++i) {
+            WhereTerm* t = lp.eq[static_cast<size_t>(i)];
+            if (t->op != TermOp::kIn) continue;
+            int col = idx->columns[static_cast<size_t>(i)];
+            char aff = static_cast<char>(tab->columns[static_cast<size_t>(col)].affinity);
+            int has_null;
+            int inc = CodeInListIndex(t->rhs, &has_null, t->cmp_affinity >= 'B' ? aff : 'A',
+                                      idx->collations[static_cast<size_t>(i)]);
+            int outer_brk = lv.in_cursors.empty() ? lv.brk : lv.in_nexts.back();
+            Op(Opcode::kRewind, inc, outer_brk);
+            int in_top = prog_->pc();
+            int in_next = MakeLabel();
+            Op(Opcode::kColumn, inc, 0, keys + i);
+            Op(Opcode::kIsNull, keys + i, in_next);
+            lv.in_cursors.push_back(inc);
+            lv.in_tops.push_back(in_top);
+            lv.in_nexts.push_back(in_next);
+            range_brk = in_next;
+          }
+          char* aff = prog_->arena.NewArray<char>(static_cast<size_t>(nkey) + 1);
+          for (int i = 0; i <= nkey; ++i) aff[i] = 'A';
+          aff[nkey] = 0;
+          for (int i = 0; i < neq; ++i) {
+            WhereTerm* t = lp.eq[static_cast<size_t>(i)];
+            int col = idx->columns[static_cast<size_t>(i)];
+            char caff = static_cast<char>(tab->columns[static_cast<size_t>(col)].affinity);
+            if (t->op == TermOp::kIn) {
+              // value already loaded by the IN loop
+            } else if (t->op == TermOp::kIsNull) {
+              Op(Opcode::kNull, 0, keys + i);
+            } else {
+              CodeExpr(t->rhs, keys + i);
+              if (t->op == TermOp::kEq) Op(Opcode::kIsNull, keys + i, range_brk);
+            }
+            if (t->cmp_affinity >= 'B') aff[i] = caff;
+            t->coded = true;
+          }
+          auto apply_aff = [&](int n) {
+            bool any = false;
+            for (int i = 0; i < n; ++i) any |= aff[i] != 'A';
+            if (!any) return;
+            char* s = prog_->arena.NewArray<char>(static_cast<size_t>(n) + 1);
+            for (int i = 0; i < n; ++i) s[i] = aff[i];
+            s[n] = 0;
+            int a = Op(Opcode::kAffinity, keys, n);
+            prog_->at(a).p4type = P4Type::kString;
+            prog_->at(a).p4.str = s;
+          };
+          auto seek = [&](Opcode op, int n, int fail) {
+            int a = Op(op, lv.index_cursor, fail, keys);
+            prog_->at(a).p4type = P4Type::kInt;
+            prog_->at(a).p4.i64 = n;
+          };
+          char range_aff = 'A';
+          if (neq < static_cast<int>(idx->columns.size())) {
+            int col = idx->columns[static_cast<size_t>(neq)];
+            if (col >= 0) range_aff = static_cast<char>(tab->columns[static_cast<size_t>(col)].affinity);
+          }
+          WhereTerm* first = lp.reverse ? lp.upper : lp.lower;
+          WhereTerm* last = lp.reverse ? lp.lower : lp.upper;
+          // Start position.
+          if (first != nullptr) {
+            CodeExpr(first->rhs, keys + neq);
+            Op(Opcode::kIsNull, keys + neq, range_brk);
+            if (first->cmp_affinity >= 'B') aff[neq] = range_aff;
+            apply_aff(neq + 1);
+            Opcode op;
+            if (!lp.reverse) {
+              op = first->op == TermOp::kGt ? Opcode::kSeekGT : Opcode::kSeekGE;
+            } else {
+              op = first->op == TermOp::kLt ? Opcode::kSeekLT : Opcode::kSeekLE;
+            }
+            seek(op, neq + 1, range_brk);
+          } else if (!lp.reverse && last != nullptr) {
+            // Skip the NULLs at the front of the range.
+            Op(Opcode::kNull, 0, keys + neq);
+            apply_aff(neq);
+            seek(Opcode::kSeekGT, neq + 1, range_brk);
+          } else if (neq > 0) {
+            apply_aff(neq);
+            seek(lp.reverse ? Opcode::kSeekLE : Opcode::kSeekGE, neq, range_brk);
+          } else {
+            Op(lp.reverse ? Opcode::kLast : Opcode::kRewind, lv.index_cursor, range_brk);
+          }
+          // End bound, tested at the top of each iteration.
+          int end_key = 0;
+          int end_n = 0;
+          Opcode end_op = Opcode::kNoop;
+          if (last != nullptr) {
+            end_key = AllocReg(neq + 1);
+            for (int i = 0; i < neq; ++i) Op(Opcode::kSCopy, keys + i, end_key + i);
+            CodeExpr(last->rhs, end_key + neq);
+            Op(Opcode::kIsNull, end_key + neq, range_brk);
+            if (last->cmp_affinity >= 'B' && range_aff != 'A') {
+              char* s = prog_->arena.NewArray<char>(2);
+              s[0] = range_aff;
+              s[1] = 0;
+              int a = Op(Opcode::kAffinity, end_key + neq, 1);
+              prog_->at(a).p4type = P4Type::kString;
+              prog_->at(a).p4.str = s;
+            }
+            end_n = neq + 1;
+            if (!lp.reverse) {
+              end_op = last->op == TermOp::kLt ? Opcode::kIdxGE : Opcode::kIdxGT;
+            } else {
+              end_op = last->op == TermOp::kGt ? Opcode::kIdxLE : Opcode::kIdxLT;
+            }
+          } else if (lp.reverse && first != nullptr) {
+            // Reverse scan without a lower bound: stop at the NULLs.
+            end_key = AllocReg(neq + 1);
+            for (int i = 0; i < neq; ++i) Op(Opcode::kSCopy, keys + i, end_key + i);
+            Op(Opcode::kNull, 0, end_key + neq);
+            end_n = neq + 1;
+            end_op = Opcode::kIdxLE;
+          } else if (neq > 0) {
+            end_key = keys;
+            end_n = neq;
+            end_op = lp.reverse ? Opcode::kIdxLT : Opcode::kIdxGT;
+          }
+          lv.top = prog_->pc();
+          if (end_op != Opcode::kNoop) {
+            int a = Op(end_op, lv.index_cursor, range_brk, end_key);
+            prog_->at(a).p4type = P4Type::kInt;
+            prog_->at(a).p4.i64 = end_n;
+          }
+          if (!lp.covering) {
+            int r = AllocReg();
+            Op(Opcode::kIdxRowid, lv.index_cursor, r);
+            Op(Opcode::kSeekRowid, src.cursor, lv.cont, r);
+          }
+          if (lp.lower) lp.lower->coded = !lp.lower->from_between;
+          if (lp.upper) lp.upper->coded = !lp.upper->from_between;
+          lv.next_op = lp.reverse ? Opcode::kPrev : Opcode::kNext;
+          lv.next_cursor = lv.index_cursor;
+          break;
+        }
+      }
+    }
+    ready |= SourceMask(1) << lp.src;
+    // ON terms of an outer join, then the match flag, then WHERE terms.
+    if (src.outer_nullable) {
+      for (WhereTerm& t : plan.terms) {
+        if (t.disabled || t.coded || t.on_source != lp.src) continue;
+        CodeJumpIf(t.expr, lv.cont, false, true);
+        t.coded = true;
+      }
+      lv.first_addr = prog_->pc();
+      Op(Opcode::kInteger, 1, lv.match_reg);
+    }
+    for (WhereTerm& t : plan.terms) {
+      if (t.disabled || t.coded) continue;
+      if ((t.prereq & ~ready) != 0) continue;
+      if (t.on_source >= 0 && t.on_source != lp.src) continue;
+      CodeJumpIf(t.expr, lv.cont, false, true);
+      t.coded = true;
+    }
+    w->levels.push_back(lv);
+  }
+  // Anything left (should not happen) is tested in the innermost loop.
+  int cont = w->levels.empty() ? w->break_label : w->levels.back().cont;
+  for (WhereTerm& t : plan.terms) {
+    if (t.disabled || t.coded) continue;
+    CodeJumpIf(t.expr, cont, false, true);
+    t.coded = true;
+  }
+  w->continue_label = cont;
+  if (w->levels.empty()) {
+    // No FROM clause: the body runs once.
+    w->continue_label = w->break_label;
+  }
+  return !ctx_->failed();
+}
+
+void Codegen::WhereEnd(WhereLoops* w) {
+  std::vector<Source>& srcs = *w->sources;
+  for (size_t li = w->levels.size(); li-- > 0;) {
+    LevelState& lv = w->levels[li];
+    const Source& src = srcs[static_cast<size_t>(lv.src)];
+    if (lv.in_cursors.empty()) ResolveLabel(lv.cont);
+    if (lv.next_op != Opcode::kNoop) {
+      if (!lv.in_cursors.empty()) ResolveLabel(lv.cont);
+      Op(lv.next_op, lv.next_cursor, lv.top);
+    }
+    // IN loops: advance the innermost IN value, then the outer ones.
+    for (size_t k = lv.in_cursors.size(); k-- > 0;) {
+      ResolveLabel(lv.in_nexts[k]);
+      Op(Opcode::kNext, lv.in_cursors[k], lv.in_tops[k]);
+    }
+    if (lv.brk != w->break_label) ResolveLabel(lv.brk);
+    if (src.outer_nullable) {
+      int done = MakeLabel();
+      Op(Opcode::kIfPos, lv.match_reg, done, 0);
+      Op(Opcode::kNullRow, lv.cursor);
+      if (lv.index_cursor >= 0) Op(Opcode::kNullRow, lv.index_cursor);
+      Op(Opcode::kGoto, 0, lv.first_addr);
+      ResolveLabel(done);
+    }
+  }
+  ResolveLabel(w->break_label);
+  substs_.resize(w->subst_mark);
+}
+
+}  // namespace basalt

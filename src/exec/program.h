@@ -1,0 +1,118 @@
+// A compiled statement: the instruction array plus everything instructions
+// point at (strings, key descriptions, function calls), owned by the Program.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/function.h"
+#include "common/arena.h"
+#include "exec/opcodes.h"
+#include "record/record.h"
+#include "record/value.h"
+
+namespace basalt {
+
+struct Table;
+
+// A function call site: the definition, its collation and argument count.
+struct FuncCall {
+  const FunctionDef* def = nullptr;
+  const Collation* coll = nullptr;
+  int nargs = 0;
+};
+
+// P4 of cursor-opening instructions.
+struct CursorInfo {
+  const KeyInfo* key_info = nullptr;  // index B-trees; null for table B-trees
+  int n_columns = 0;                  // columns in the table's records
+  const Table* table = nullptr;       // for default values of short records
+  bool append_hint = false;
+};
+
+// LIKE/GLOB call site.
+struct LikeSpec {
+  bool glob = false;
+  bool case_sensitive = false;  // PRAGMA case_sensitive_like
+  bool has_escape = false;      // escape character in r[P3+?]: see VM
+  bool negate = false;
+};
+
+enum class P4Type : uint8_t {
+  kNone, kInt64, kReal, kString, kKeyInfo, kCollation, kFunc, kCursorInfo, kValue, kTable,
+  kLike, kInt,
+};
+
+struct Instr {
+  Opcode op = Opcode::kNoop;
+  uint8_t p5 = 0;
+  P4Type p4type = P4Type::kNone;
+  int32_t p1 = 0, p2 = 0, p3 = 0;
+  union {
+    int64_t i64;
+    double real;
+    const char* str;
+    const KeyInfo* key_info;
+    const Collation* coll;
+    const FuncCall* func;
+    const CursorInfo* cursor;
+    const Value* value;
+    const Table* table;
+    const LikeSpec* like;
+    void* ptr;
+  } p4{0};
+};
+
+// Flags in P5 of comparison instructions (the affinity letter sits in the low
+// bits: 0 or 'A'..'E').
+constexpr uint8_t kCmpAffinityMask = 0x47;  // covers 'A'..'E' (0x41..0x45)
+constexpr uint8_t kCmpJumpIfNull = 0x08;    // jump when an operand is NULL
+constexpr uint8_t kCmpNullEq = 0x10;        // IS / IS NOT: NULL equals NULL
+constexpr uint8_t kCmpStoreResult = 0x20;   // store 0/1/NULL in r[P2] instead of jumping
+
+// P5 of Insert/Delete.
+constexpr uint8_t kInsNChange = 0x01;     // count the change
+constexpr uint8_t kInsLastRowid = 0x02;   // set last_insert_rowid
+constexpr uint8_t kInsAppend = 0x04;      // rowid is known to be the largest
+constexpr uint8_t kInsIsUpdate = 0x08;    // part of an UPDATE
+
+// P5 of Halt with kConstraint: which constraint failed (extended code comes in P1).
+
+class Program {
+ public:
+  std::vector<Instr> ops;
+  int n_regs = 1;      // registers 1..n_regs-1 are usable; 0 is scratch
+  int n_cursors = 0;
+  int n_aggs = 0;      // aggregate accumulators
+  int n_params = 0;
+  bool writes = false;       // modifies the database
+  bool read_only_ok = true;
+  bool is_explain = false;
+  int explain_mode = 0;      // 1 EXPLAIN, 2 EXPLAIN QUERY PLAN
+  std::vector<std::string> column_names;
+  std::vector<std::string> column_decltypes;  // "" when not a direct column
+  std::vector<std::string> column_tables;     // origin table ("" if none)
+  std::vector<std::string> column_origins;    // origin column ("" if none)
+  std::vector<std::string> param_names;       // index i → name of parameter i+1
+  Arena arena;  // strings, key infos, function calls and values pointed to by P4
+
+  int AddOp(Opcode op, int p1 = 0, int p2 = 0, int p3 = 0) {
+    Instr in;
+    in.op = op;
+    in.p1 = p1;
+    in.p2 = p2;
+    in.p3 = p3;
+    ops.push_back(in);
+    return static_cast<int>(ops.size()) - 1;
+  }
+  int pc() const { return static_cast<int>(ops.size()); }
+  Instr& at(int addr) { return ops[static_cast<size_t>(addr)]; }
+  void JumpHere(int addr) { ops[static_cast<size_t>(addr)].p2 = pc(); }
+
+  // EXPLAIN listing: addr opcode p1 p2 p3 p4 p5 comment, one row per op.
+  std::string P4Text(const Instr& in) const;
+};
+
+}  // namespace basalt

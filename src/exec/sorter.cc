@@ -1,0 +1,91 @@
+#include "exec/sorter.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/coding.h"
+#include "record/value_ops.h"
+
+namespace basalt {
+
+namespace {
+
+// Walks the fields of one record.
+struct FieldReader {
+  const uint8_t* rec;
+  uint32_t len;
+  uint32_t hdr_pos = 0, hdr_end = 0, body = 0;
+  bool Init() {
+    if (len == 0) return false;
+    uint32_t h;
+    int n = GetVarint32(rec, &h);
+    if (h > len || h < static_cast<uint32_t>(n)) return false;
+    hdr_pos = static_cast<uint32_t>(n);
+    hdr_end = h;
+    body = h;
+    return true;
+  }
+  // Returns false at the end (or on corruption, with *bad set).
+  bool Next(Value* out, bool* bad) {
+    if (hdr_pos >= hdr_end) return false;
+    uint32_t st;
+    hdr_pos += static_cast<uint32_t>(GetVarint32(rec + hdr_pos, &st));
+    uint32_t sz = SerialTypeLen(st);
+    if (hdr_pos > hdr_end || body + sz > len) {
+      *bad = true;
+      return false;
+    }
+    DecodeSerial(rec + body, st, out, true);
+    body += sz;
+    return true;
+  }
+};
+
+}  // namespace
+
+int CompareRecordPrefix(const uint8_t* a, uint32_t na, const uint8_t* b, uint32_t nb,
+                        const KeyInfo& ki, Status* status) {
+  FieldReader ra{a, na}, rb{b, nb};
+  if (!ra.Init() || !rb.Init()) {
+    *status = CORRUPT();
+    return 0;
+  }
+  Value fa, fb;
+  bool bad = false;
+  for (int i = 0; i < ki.n_fields; ++i) {
+    bool ha = ra.Next(&fa, &bad);
+    bool hb = rb.Next(&fb, &bad);
+    if (!ha || !hb) break;
+    const Collation* coll = ki.colls ? ki.colls[i] : nullptr;
+    int c = CompareValues(fa, fb, coll);
+    if (c != 0) return (ki.desc && ki.desc[i]) ? -c : c;
+  }
+  if (bad) *status = CORRUPT();
+  return 0;
+}
+
+void Sorter::Add(const uint8_t* rec, uint32_t n) {
+  if (chunk_used_ + n > chunk_cap_) {
+    size_t cap = std::max<size_t>(n, chunk_cap_ ? chunk_cap_ * 2 : 16384);
+    if (cap > (1u << 22) && n < (1u << 22)) cap = 1u << 22;
+    chunks_.emplace_back(new uint8_t[cap]);
+    chunk_cap_ = cap;
+    chunk_used_ = 0;
+  }
+  uint8_t* dst = chunks_.back().get() + chunk_used_;
+  std::memcpy(dst, rec, n);
+  chunk_used_ += n;
+  entries_.push_back({dst, n});
+}
+
+Status Sorter::Sort() {
+  Status st;
+  const KeyInfo& ki = *key_info_;
+  std::stable_sort(entries_.begin(), entries_.end(), [&](const Entry& x, const Entry& y) {
+    return CompareRecordPrefix(x.data, x.size, y.data, y.size, ki, &st) < 0;
+  });
+  pos_ = 0;
+  return st;
+}
+
+}  // namespace basalt

@@ -1,0 +1,45 @@
+// The sorter behind ORDER BY and GROUP BY: collects records in memory and
+// sorts them stably by their first KeyInfo::n_fields fields.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "common/status.h"
+#include "record/record.h"
+
+namespace basalt {
+
+class Sorter {
+ public:
+  explicit Sorter(const KeyInfo* key_info) : key_info_(key_info) {}
+  void Add(const uint8_t* rec, uint32_t n);
+  Status Sort();
+  bool empty() const { return entries_.empty(); }
+  // Iteration after Sort().
+  bool Valid() const { return pos_ < entries_.size(); }
+  void Next() { ++pos_; }
+  void Rewind() { pos_ = 0; }
+  const uint8_t* data() const { return entries_[pos_].data; }
+  uint32_t size() const { return entries_[pos_].size; }
+
+ private:
+  struct Entry {
+    const uint8_t* data;
+    uint32_t size;
+  };
+  const KeyInfo* key_info_;
+  std::vector<std::unique_ptr<uint8_t[]>> chunks_;
+  size_t chunk_used_ = 0;
+  size_t chunk_cap_ = 0;
+  std::vector<Entry> entries_;
+  size_t pos_ = 0;
+};
+
+// Compares the first ki.n_fields fields of two records (collations and DESC
+// from ki); 0 if equal on those.
+int CompareRecordPrefix(const uint8_t* a, uint32_t na, const uint8_t* b, uint32_t nb,
+                        const KeyInfo& ki, Status* status);
+
+}  // namespace basalt

@@ -1,0 +1,83 @@
+// The virtual machine: runs a Program one result row at a time.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/function.h"
+#include "common/status.h"
+#include "exec/program.h"
+#include "record/value.h"
+
+namespace basalt {
+
+class Btree;
+class VmCursor;
+
+// What the VM needs from its connection.
+struct VmEnv {
+  std::vector<Btree*> dbs;            // database index → B-tree (0 main, 1 temp)
+  ConnectionHooks* hooks = nullptr;
+  void* api_db = nullptr;
+  int64_t last_insert_rowid = 0;      // updated by Insert with kInsLastRowid
+  bool case_sensitive_like = false;
+  const volatile int* interrupted = nullptr;
+};
+
+enum class StepResult { kRow, kDone, kError };
+
+class Vm {
+ public:
+  Vm(const Program* program, VmEnv* env);
+  ~Vm();
+  Vm(const Vm&) = delete;
+  Vm& operator=(const Vm&) = delete;
+
+  // Runs until the next result row, the end, or an error (see status()).
+  StepResult Step();
+  // Back to the start; keeps bound parameters.
+  void Reset();
+
+  // Parameters are 1-based.
+  std::vector<Value>& params() { return params_; }
+  const Value* row() const { return row_; }
+  int row_size() const { return row_size_; }
+  // Result row values may be converted in place by the C API.
+  Value* mutable_row() { return const_cast<Value*>(row_); }
+
+  const Status& status() const { return status_; }
+  // Conflict action of the Halt that ended the program with an error
+  // (OnConflict order: 0 default/abort, 1 rollback, 2 abort, 3 fail...).
+  int halt_action() const { return halt_action_; }
+  int64_t changes() const { return n_change_; }
+  bool started() const { return pc_ > 0; }
+  const Program* program() const { return prog_; }
+
+ private:
+  StepResult Run();
+  StepResult Fail(Status s);
+  void CloseCursors();
+  void FinishAggregates();
+  bool Compare(const Instr& in, int* cmp_out);  // returns false if an operand was NULL
+
+  const Program* prog_;
+  VmEnv* env_;
+  std::vector<Value> regs_;
+  std::vector<std::unique_ptr<VmCursor>> cursors_;
+  std::vector<FuncContext> aggs_;
+  std::vector<uint8_t> once_;
+  std::vector<Value> params_;
+  Value scratch_[2];
+  const Value* row_ = nullptr;
+  int row_size_ = 0;
+  int pc_ = 0;
+  int halt_action_ = 0;
+  int64_t n_change_ = 0;
+  uint64_t write_gen_ = 0;  // bumped by every B-tree write (cursor caches check it)
+  Status status_;
+  bool done_ = false;
+};
+
+}  // namespace basalt

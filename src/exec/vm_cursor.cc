@@ -1,0 +1,545 @@
+#include "exec/vm_cursor.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "btree/btree.h"
+#include "common/coding.h"
+#include "exec/sorter.h"
+#include "record/affinity.h"
+#include "record/value_ops.h"
+
+namespace basalt {
+
+namespace {
+
+struct SeekCtx {
+  const Value* key;
+  int n;
+  const KeyInfo* ki;
+  int default_rc;
+  Status* status;
+};
+
+int SeekCompare(void* ctx, const uint8_t* key, uint32_t n) {
+  auto* c = static_cast<SeekCtx*>(ctx);
+  return CompareRecordWithKey(key, n, c->key, c->n, *c->ki, c->default_rc, c->status);
+}
+
+struct RecCtx {
+  const uint8_t* rec;
+  uint32_t n;
+  const KeyInfo* ki;
+  Status* status;
+};
+
+int RecordSearchCompare(void* ctx, const uint8_t* key, uint32_t n) {
+  auto* c = static_cast<RecCtx*>(ctx);
+  return CompareRecords(key, n, c->rec, c->n, *c->ki, c->status);
+}
+
+int KeyCompare(void* ctx, const uint8_t* a, uint32_t na, const uint8_t* b, uint32_t nb) {
+  Status st;
+  return CompareRecords(a, na, b, nb, *static_cast<const KeyInfo*>(ctx), &st);
+}
+
+}  // namespace
+
+VmCursor::~VmCursor() {
+  cur_.reset();  // close the B-tree cursor before a temporary tree goes away
+}
+
+Result<std::unique_ptr<VmCursor>> VmCursor::OpenBtree(Btree* bt, uint32_t root, bool write,
+                                                      const CursorInfo* info,
+                                                      uint64_t* write_gen) {
+  std::unique_ptr<VmCursor> c(new VmCursor());
+  c->kind_ = Kind::kBtree;
+  c->bt_ = bt;
+  c->root_ = root;
+  c->write_ = write;
+  c->write_gen_ = write_gen;
+  c->key_info_ = info ? info->key_info : nullptr;
+  c->n_columns_ = info ? info->n_columns : 0;
+  c->cur_ = std::make_unique<BtCursor>();
+  TRY(bt->OpenCursor(root, write, c->cur_.get(), c->key_info_ ? KeyCompare : nullptr,
+                     const_cast<KeyInfo*>(c->key_info_)));
+  return c;
+}
+
+Result<std::unique_ptr<VmCursor>> VmCursor::OpenEphemeral(const KeyInfo* key_info, int n_columns,
+                                                          uint64_t* write_gen) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Btree> bt, Btree::OpenEphemeral());
+  std::unique_ptr<VmCursor> c(new VmCursor());
+  c->kind_ = Kind::kBtree;
+  c->eph_ = std::shared_ptr<Btree>(std::move(bt));
+  c->bt_ = c->eph_.get();
+  c->write_ = true;
+  c->write_gen_ = write_gen;
+  c->key_info_ = key_info;
+  c->n_columns_ = n_columns;
+  if (key_info != nullptr) {
+    ASSIGN_OR_RETURN(Pgno root, c->bt_->CreateTree(TreeKind::kIndex));
+    c->root_ = root;
+  } else {
+    c->root_ = 1;
+  }
+  c->cur_ = std::make_unique<BtCursor>();
+  TRY(c->bt_->OpenCursor(c->root_, true, c->cur_.get(), key_info ? KeyCompare : nullptr,
+                         const_cast<KeyInfo*>(key_info)));
+  return c;
+}
+
+Result<std::unique_ptr<VmCursor>> VmCursor::OpenDup(VmCursor* other, uint64_t* write_gen) {
+  std::unique_ptr<VmCursor> c(new VmCursor());
+  c->kind_ = Kind::kBtree;
+  c->eph_ = other->eph_;
+  c->bt_ = other->bt_;
+  c->root_ = other->root_;
+  c->write_ = true;
+  c->write_gen_ = write_gen;
+  c->key_info_ = other->key_info_;
+  c->n_columns_ = other->n_columns_;
+  c->cur_ = std::make_unique<BtCursor>();
+  TRY(c->bt_->OpenCursor(c->root_, true, c->cur_.get(), c->key_info_ ? KeyCompare : nullptr,
+                         const_cast<KeyInfo*>(c->key_info_)));
+  return c;
+}
+
+std::unique_ptr<VmCursor> VmCursor::OpenSorter(const KeyInfo* key_info, uint64_t* write_gen) {
+  std::unique_ptr<VmCursor> c(new VmCursor());
+  c->kind_ = Kind::kSorter;
+  c->key_info_ = key_info;
+  c->write_gen_ = write_gen;
+  c->sorter_ = std::make_unique<Sorter>(key_info);
+  return c;
+}
+
+std::unique_ptr<VmCursor> VmCursor::OpenPseudo(const Value* reg, int n_columns,
+                                               uint64_t* write_gen) {
+  std::unique_ptr<VmCursor> c(new VmCursor());
+  c->kind_ = Kind::kPseudo;
+  c->pseudo_reg_ = reg;
+  c->n_columns_ = n_columns;
+  c->write_gen_ = write_gen;
+  c->eof_ = false;
+  return c;
+}
+
+// ---- movement ------------------------------------------------------------------
+
+Status VmCursor::Rewind(bool* empty) {
+  Moved();
+  TRY(cur_->First());
+  eof_ = cur_->eof();
+  *empty = eof_;
+  return Status();
+}
+
+Status VmCursor::Last(bool* empty) {
+  Moved();
+  TRY(cur_->Last());
+  eof_ = cur_->eof();
+  *empty = eof_;
+  return Status();
+}
+
+Status VmCursor::Next(bool* more) {
+  Moved();
+  if (kind_ != Kind::kBtree || (eof_ && !cur_->has_moved())) {
+    *more = false;
+    return Status();
+  }
+  TRY(cur_->Next());
+  eof_ = cur_->eof();
+  *more = !eof_;
+  return Status();
+}
+
+Status VmCursor::Prev(bool* more) {
+  Moved();
+  if (kind_ != Kind::kBtree || (eof_ && !cur_->has_moved())) {
+    *more = false;
+    return Status();
+  }
+  TRY(cur_->Prev());
+  eof_ = cur_->eof();
+  *more = !eof_;
+  return Status();
+}
+
+Status VmCursor::SeekRowid(int64_t rowid, bool* found) {
+  Moved();
+  int res = 0;
+  TRY(cur_->SeekRowid(rowid, &res));
+  eof_ = cur_->eof();
+  *found = !eof_ && res == 0;
+  return Status();
+}
+
+Status VmCursor::Rowid(int64_t* out) {
+  if (kind_ == Kind::kBtree && is_table()) {
+    if (cur_->has_moved()) TRY(cur_->Restore());
+    if (cur_->eof()) {
+      *out = 0;
+      return Status();
+    }
+    *out = cur_->rowid();
+    return Status();
+  }
+  // Index (or sorter/pseudo) record: the rowid is the last field.
+  TRY(LoadRow());
+  Value v;
+  int n = static_cast<int>(n_parsed_);
+  // Parse the whole header.
+  Status st = Column(1 << 30, &v, nullptr);
+  (void)st;
+  n = static_cast<int>(n_parsed_);
+  if (n == 0) {
+    *out = 0;
+    return Status();
+  }
+  DecodeSerial(payload_ + offsets_[static_cast<size_t>(n - 1)],
+               types_[static_cast<size_t>(n - 1)], &v, true);
+  *out = v.is_int() ? v.int_value() : ValueToInt64(v);
+  return Status();
+}
+
+Status VmCursor::Seek(SeekOp op, const Value* key, int n, bool* found) {
+  Moved();
+  if (is_table()) {
+    // Rowid seeks: key[0] may be a real or text.
+    Value k;
+    k.ShallowCopyFrom(key[0]);
+    if (k.is_string_like()) ApplyAffinity(&k, Affinity::kNumeric);
+    int64_t target;
+    bool inclusive = op == SeekOp::kGE || op == SeekOp::kLE;
+    if (k.is_int()) {
+      target = k.int_value();
+    } else if (k.is_real()) {
+      double r = k.real_value();
+      bool up = op == SeekOp::kGE || op == SeekOp::kLT;  // round toward the boundary
+      double t = up ? std::ceil(r) : std::floor(r);
+      if (t != r) inclusive = (op == SeekOp::kGE || op == SeekOp::kLE) ? true : false;
+      if (t != r) {
+        // GE/GT r → GE ceil(r); LE/LT r → LE floor(r)
+        if (op == SeekOp::kGT) {
+          t = std::ceil(r);
+          op = SeekOp::kGE;
+        } else if (op == SeekOp::kLT) {
+          t = std::floor(r);
+          op = SeekOp::kLE;
+        } else if (op == SeekOp::kGE) {
+          t = std::ceil(r);
+        } else {
+          t = std::floor(r);
+        }
+        inclusive = true;
+      }
+      if (t >= 9223372036854775808.0) {
+        if (op == SeekOp::kGE || op == SeekOp::kGT) {
+          eof_ = true;
+          *found = false;
+          return Status();
+        }
+        bool empty;
+        TRY(Last(&empty));
+        *found = !empty;
+        return Status();
+      }
+      if (t < -9223372036854775808.0) {
+        if (op == SeekOp::kLE || op == SeekOp::kLT) {
+          eof_ = true;
+          *found = false;
+          return Status();
+        }
+        bool empty;
+        TRY(Rewind(&empty));
+        *found = !empty;
+        return Status();
+      }
+      target = static_cast<int64_t>(t);
+    } else if (k.is_null()) {
+      eof_ = true;
+      *found = false;
+      return Status();
+    } else {
+      // Text or blob: greater than every integer.
+      if (op == SeekOp::kGE || op == SeekOp::kGT) {
+        eof_ = true;
+        *found = false;
+        return Status();
+      }
+      bool empty;
+      TRY(Last(&empty));
+      *found = !empty;
+      return Status();
+    }
+    (void)inclusive;
+    int res = 0;
+    TRY(cur_->SeekRowid(target, &res));
+    if (cur_->eof()) {
+      eof_ = true;
+      *found = false;
+      return Status();
+    }
+    switch (op) {
+      case SeekOp::kGE:
+        if (res < 0) TRY(cur_->Next());
+        break;
+      case SeekOp::kGT:
+        if (res <= 0) TRY(cur_->Next());
+        break;
+      case SeekOp::kLE:
+        if (res > 0) TRY(cur_->Prev());
+        break;
+      case SeekOp::kLT:
+        if (res >= 0) TRY(cur_->Prev());
+        break;
+    }
+    eof_ = cur_->eof();
+    *found = !eof_;
+    return Status();
+  }
+  Status st;
+  SeekCtx ctx{key, n, key_info_,
+              (op == SeekOp::kGE || op == SeekOp::kLT) ? 1 : -1, &st};
+  int res = 0;
+  TRY(cur_->SeekIndex(SeekCompare, &ctx, &res));
+  TRY(st);
+  if (cur_->eof()) {
+    eof_ = true;
+    *found = false;
+    return Status();
+  }
+  if (op == SeekOp::kGE || op == SeekOp::kGT) {
+    if (res < 0) TRY(cur_->Next());
+  } else {
+    if (res > 0) TRY(cur_->Prev());
+  }
+  eof_ = cur_->eof();
+  *found = !eof_;
+  return Status();
+}
+
+Status VmCursor::CompareKey(const Value* key, int n, int* cmp) {
+  TRY(LoadRow());
+  Status st;
+  *cmp = CompareRecordWithKey(payload_, payload_len_, key, n, *key_info_, 0, &st);
+  return st;
+}
+
+Status VmCursor::Found(const Value* key, int n, bool* found) {
+  bool any;
+  TRY(Seek(SeekOp::kGE, key, n, &any));
+  if (!any) {
+    *found = false;
+    return Status();
+  }
+  int c;
+  TRY(CompareKey(key, n, &c));
+  *found = c == 0;
+  return Status();
+}
+
+Status VmCursor::FoundRecord(const Value& rec, bool* found) {
+  Moved();
+  Status st;
+  RecCtx ctx{reinterpret_cast<const uint8_t*>(rec.data()), rec.size(), key_info_, &st};
+  int res = 0;
+  TRY(cur_->SeekIndex(RecordSearchCompare, &ctx, &res));
+  TRY(st);
+  eof_ = cur_->eof();
+  *found = !eof_ && res == 0;
+  return Status();
+}
+
+// ---- rows --------------------------------------------------------------------
+
+Status VmCursor::LoadRow() {
+  if (row_valid_ && row_gen_ == *write_gen_ && kind_ != Kind::kPseudo) return Status();
+  row_valid_ = false;
+  switch (kind_) {
+    case Kind::kBtree: {
+      if (cur_->has_moved()) TRY(cur_->Restore());
+      if (cur_->eof()) {
+        payload_ = nullptr;
+        payload_len_ = 0;
+        break;
+      }
+      uint32_t size = cur_->payload_size();
+      std::span<const uint8_t> local = cur_->local_payload();
+      if (local.size() >= size) {
+        payload_ = local.data();
+      } else {
+        overflow_buf_.resize(size);
+        TRY(cur_->ReadPayload(0, size, reinterpret_cast<uint8_t*>(overflow_buf_.data())));
+        payload_ = reinterpret_cast<const uint8_t*>(overflow_buf_.data());
+      }
+      payload_len_ = size;
+      break;
+    }
+    case Kind::kSorter:
+      if (!sorter_->Valid()) {
+        payload_ = nullptr;
+        payload_len_ = 0;
+      } else {
+        payload_ = sorter_->data();
+        payload_len_ = sorter_->size();
+      }
+      break;
+    case Kind::kPseudo:
+      payload_ = reinterpret_cast<const uint8_t*>(pseudo_reg_->data());
+      payload_len_ = pseudo_reg_->is_blob() ? pseudo_reg_->size() : 0;
+      break;
+  }
+  header_len_ = 0;
+  header_pos_ = 0;
+  n_parsed_ = 0;
+  types_.clear();
+  offsets_.clear();
+  if (payload_len_ > 0) {
+    uint32_t h;
+    int k = GetVarint32(payload_, &h);
+    if (h > payload_len_ || h < static_cast<uint32_t>(k) || h > 98307) return CORRUPT();
+    header_len_ = h;
+    header_pos_ = static_cast<uint32_t>(k);
+  }
+  row_valid_ = true;
+  row_gen_ = *write_gen_;
+  return Status();
+}
+
+Status VmCursor::Column(int i, Value* out, const Value* dflt) {
+  if (null_row_) {
+    out->SetNull();
+    return Status();
+  }
+  TRY(LoadRow());
+  if (payload_len_ == 0) {
+    if (dflt) {
+      out->CopyFrom(*dflt);
+    } else {
+      out->SetNull();
+    }
+    return Status();
+  }
+  uint32_t body = n_parsed_ == 0 ? header_len_ : offsets_.back() + SerialTypeLen(types_.back());
+  while (static_cast<int>(n_parsed_) <= i && header_pos_ < header_len_) {
+    uint32_t st;
+    header_pos_ += static_cast<uint32_t>(GetVarint32(payload_ + header_pos_, &st));
+    if (header_pos_ > header_len_) return CORRUPT();
+    uint32_t sz = SerialTypeLen(st);
+    if (body + sz > payload_len_) return CORRUPT();
+    types_.push_back(st);
+    offsets_.push_back(body);
+    body += sz;
+    ++n_parsed_;
+  }
+  if (i >= static_cast<int>(n_parsed_)) {
+    if (dflt) {
+      out->CopyFrom(*dflt);
+    } else {
+      out->SetNull();
+    }
+    return Status();
+  }
+  DecodeSerial(payload_ + offsets_[static_cast<size_t>(i)], types_[static_cast<size_t>(i)], out,
+               false);
+  return Status();
+}
+
+Status VmCursor::RecordData(Value* out) {
+  TRY(LoadRow());
+  out->SetBlob(payload_, payload_len_);
+  return Status();
+}
+
+Status VmCursor::InsertRow(int64_t rowid, const Value& record, bool append) {
+  (void)append;
+  Moved();
+  TRY(cur_->InsertRow(rowid, reinterpret_cast<const uint8_t*>(record.data()), record.size()));
+  eof_ = cur_->eof();
+  return Status();
+}
+
+Status VmCursor::InsertKey(const Value& record) {
+  Moved();
+  Status st;
+  RecCtx ctx{reinterpret_cast<const uint8_t*>(record.data()), record.size(), key_info_, &st};
+  TRY(cur_->InsertKey(reinterpret_cast<const uint8_t*>(record.data()), record.size(),
+                      RecordSearchCompare, &ctx));
+  eof_ = cur_->eof();
+  return st;
+}
+
+Status VmCursor::Delete() {
+  Moved();
+  if (cur_->has_moved()) TRY(cur_->Restore());
+  TRY(cur_->Delete());
+  return Status();
+}
+
+Status VmCursor::NewRowid(int64_t* out) {
+  Moved();
+  TRY(cur_->Last());
+  if (cur_->eof()) {
+    *out = 1;
+    return Status();
+  }
+  int64_t last = cur_->rowid();
+  if (last < INT64_MAX) {
+    *out = last + 1;
+    return Status();
+  }
+  // The largest rowid is taken: look for an unused one at random.
+  uint64_t x = 88172645463325252ULL;
+  for (int tries = 0; tries < 100; ++tries) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    int64_t cand = static_cast<int64_t>(x & 0x7fffffffffffffffULL);
+    if (cand <= 0) continue;
+    int res;
+    TRY(cur_->SeekRowid(cand, &res));
+    if (res != 0) {
+      *out = cand;
+      return Status();
+    }
+  }
+  return Status(kFull, "database or disk is full");
+}
+
+Status VmCursor::Count(int64_t* out) { return cur_->Count(out); }
+
+Status VmCursor::Clear() {
+  Moved();
+  eof_ = true;
+  if (bt_ == nullptr) return Status();
+  return bt_->ClearTree(root_);
+}
+
+// ---- sorter --------------------------------------------------------------------
+
+Status VmCursor::SorterInsert(const Value& record) {
+  sorter_->Add(reinterpret_cast<const uint8_t*>(record.data()), record.size());
+  return Status();
+}
+
+Status VmCursor::SorterSort(bool* empty) {
+  Moved();
+  TRY(sorter_->Sort());
+  sorter_->Rewind();
+  eof_ = !sorter_->Valid();
+  *empty = eof_;
+  return Status();
+}
+
+Status VmCursor::SorterNext(bool* more) {
+  Moved();
+  sorter_->Next();
+  eof_ = !sorter_->Valid();
+  *more = !eof_;
+  return Status();
+}
+
+}  // namespace basalt

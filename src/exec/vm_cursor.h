@@ -1,0 +1,127 @@
+// Cursors as the VM sees them: one interface over B-tree cursors (tables,
+// indexes, temporary trees), sorters and pseudo-tables. A cursor caches the
+// decoded header of its current record so that successive Column reads of
+// one row parse the header once.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "exec/program.h"
+#include "record/record.h"
+#include "record/value.h"
+
+namespace basalt {
+
+class Btree;
+class BtCursor;
+class Sorter;
+
+enum class SeekOp : uint8_t { kGE, kGT, kLE, kLT };
+
+class VmCursor {
+ public:
+  enum class Kind : uint8_t { kBtree, kSorter, kPseudo };
+
+  // A cursor on B-tree `root` of `bt`. `write_gen` points at the VM's write
+  // counter: every write through any cursor bumps it, and row caches compare.
+  static Result<std::unique_ptr<VmCursor>> OpenBtree(Btree* bt, uint32_t root, bool write,
+                                                     const CursorInfo* info, uint64_t* write_gen);
+  // A cursor on a new temporary B-tree: an index tree if key_info is given
+  // (keys compared with it), else a table tree.
+  static Result<std::unique_ptr<VmCursor>> OpenEphemeral(const KeyInfo* key_info, int n_columns,
+                                                         uint64_t* write_gen);
+  // A second cursor on the same temporary tree as `other`.
+  static Result<std::unique_ptr<VmCursor>> OpenDup(VmCursor* other, uint64_t* write_gen);
+  static std::unique_ptr<VmCursor> OpenSorter(const KeyInfo* key_info, uint64_t* write_gen);
+  static std::unique_ptr<VmCursor> OpenPseudo(const Value* reg, int n_columns,
+                                              uint64_t* write_gen);
+  ~VmCursor();
+
+  Kind kind() const { return kind_; }
+  bool is_table() const { return key_info_ == nullptr; }
+  bool eof() const { return eof_; }
+  uint32_t root() const { return root_; }
+
+  Status Rewind(bool* empty);
+  Status Last(bool* empty);
+  Status Next(bool* more);
+  Status Prev(bool* more);
+  // Table cursors.
+  Status SeekRowid(int64_t rowid, bool* found);
+  Status Rowid(int64_t* out);
+  // Positions at the entry that satisfies `op` against the key prefix
+  // (index) or rowid key[0] (table, integer or real); found = false at EOF.
+  Status Seek(SeekOp op, const Value* key, int n, bool* found);
+  // Sign of (current index entry − key) over the key's n fields.
+  Status CompareKey(const Value* key, int n, int* cmp);
+  // Whether the index has an entry whose first n fields equal the key;
+  // leaves the cursor on it if so.
+  Status Found(const Value* key, int n, bool* found);
+  // Whether the index has an entry equal to the whole record `rec`.
+  Status FoundRecord(const Value& rec, bool* found);
+
+  Status Column(int i, Value* out, const Value* dflt);
+  // The whole current record (sorter data, pseudo, RowData).
+  Status RecordData(Value* out);
+
+  Status InsertRow(int64_t rowid, const Value& record, bool append);
+  Status InsertKey(const Value& record);
+  Status Delete();
+  Status NewRowid(int64_t* out);
+  Status Count(int64_t* out);
+  Status Clear();
+
+  // Sorter.
+  Status SorterInsert(const Value& record);
+  Status SorterSort(bool* empty);
+  Status SorterNext(bool* more);
+
+  void SetNullRow() { null_row_ = true; }
+  bool null_row() const { return null_row_; }
+  int64_t NextSequence() { return seq_++; }
+
+  // Shared temporary tree (OpenDup).
+  std::shared_ptr<Btree> ephemeral() const { return eph_; }
+
+ private:
+  VmCursor() = default;
+  Status LoadRow();  // fills payload_/types_/offsets_ for the current entry
+  void Moved() {
+    row_valid_ = false;
+    null_row_ = false;
+  }
+
+  Kind kind_ = Kind::kBtree;
+  const KeyInfo* key_info_ = nullptr;
+  int n_columns_ = 0;
+  uint32_t root_ = 0;
+  bool write_ = false;
+  bool eof_ = true;
+  bool null_row_ = false;
+  int64_t seq_ = 0;
+  uint64_t* write_gen_ = nullptr;
+
+  Btree* bt_ = nullptr;
+  std::shared_ptr<Btree> eph_;       // temporary tree, shared with OpenDup cursors
+  std::unique_ptr<BtCursor> cur_;
+  std::unique_ptr<Sorter> sorter_;
+  const Value* pseudo_reg_ = nullptr;
+
+  // Row cache.
+  bool row_valid_ = false;
+  uint64_t row_gen_ = 0;
+  const uint8_t* payload_ = nullptr;
+  uint32_t payload_len_ = 0;
+  std::string overflow_buf_;
+  uint32_t header_len_ = 0;
+  uint32_t header_pos_ = 0;  // bytes of header parsed so far
+  uint32_t n_parsed_ = 0;    // columns whose type/offset are known
+  std::vector<uint32_t> types_;
+  std::vector<uint32_t> offsets_;
+};
+
+}  // namespace basalt

@@ -1,0 +1,227 @@
+#include "main/connection.h"
+
+#include "func/builtins.h"
+#include "main/statement.h"
+#include "parser/parser.h"
+
+namespace basalt {
+
+Result<std::unique_ptr<Connection>> Connection::Open(std::string_view filename, int flags) {
+  (void)flags;
+  std::unique_ptr<Connection> c(new Connection());
+  c->filename_ = std::string(filename);
+  if (!filename.empty() && filename != ":memory:") {
+    // File-backed databases arrive with the file pager; until then a named
+    // database is private to the connection like ":memory:".
+  }
+  ASSIGN_OR_RETURN(c->main_, Btree::OpenInMemory());
+  RegisterBuiltinFunctions(&c->funcs_, false);
+  c->env_.dbs.push_back(c->main_.get());
+  c->env_.hooks = c.get();
+  c->env_.interrupted = &c->interrupted_;
+  return c;
+}
+
+Connection::~Connection() {
+  if (main_ && main_->in_transaction()) (void)main_->Rollback();
+}
+
+Result<std::unique_ptr<Statement>> Connection::Prepare(std::string_view sql, size_t* tail) {
+  auto arena = std::make_unique<Arena>();
+  std::string_view text = arena->CopyString(sql);
+  Parser parser(arena.get(), text);
+  Result<ast::Stmt*> r = parser.ParseStatement();
+  *tail = parser.offset();
+  if (!r.ok()) return r.status();
+  if (*r == nullptr) return std::unique_ptr<Statement>();
+  // The statement's own text: from its first token to the end of the statement.
+  std::string stmt_text(text.substr(0, *tail));
+  auto st = std::make_unique<Statement>(this, std::string((*r)->span));
+  st->arena_ = std::move(arena);
+  st->ast_ = *r;
+  st->sql_ = stmt_text;
+  const ParamTable& pt = parser.params();
+  for (int i = 0; i < pt.count; ++i) {
+    st->param_names_.emplace_back(i < static_cast<int>(pt.names.size())
+                                      ? std::string(pt.names[static_cast<size_t>(i)])
+                                      : std::string());
+  }
+  interrupted_ = 0;
+  TRY(st->Compile());
+  return st;
+}
+
+Status Connection::EnsureTransaction(bool write) {
+  if (write && read_only_) return Status(kReadOnly, "attempt to write a readonly database");
+  if (write) {
+    if (!main_->in_write_transaction()) TRY(main_->BeginTransaction(true));
+  } else if (!main_->in_transaction()) {
+    TRY(main_->BeginTransaction(false));
+  }
+  return Status();
+}
+
+Status Connection::BeginStatement(bool writes, int* stmt_savepoint) {
+  if (active_ == 0) interrupted_ = 0;
+  TRY(EnsureTransaction(writes));
+  *stmt_savepoint = -1;
+  if (writes) {
+    int n = main_->savepoint_count();
+    TRY(main_->OpenSavepoints(n + 1));
+    *stmt_savepoint = n;
+  }
+  ++active_;
+  return Status();
+}
+
+Status Connection::CommitIfAutocommit() {
+  if (!autocommit_ || active_ > 0) return Status();
+  if (main_->in_transaction()) {
+    Status st = main_->Commit();
+    if (!st.ok()) {
+      (void)main_->Rollback();
+      if (schema_changed_in_txn_) (void)LoadSchema();
+      schema_changed_in_txn_ = false;
+      return st;
+    }
+  }
+  schema_changed_in_txn_ = false;
+  return Status();
+}
+
+Status Connection::RollbackAll() {
+  Status st;
+  if (main_->in_transaction()) st = main_->Rollback();
+  autocommit_ = true;
+  savepoint_names_.clear();
+  explicit_savepoints_ = 0;
+  savepoint_txn_ = false;
+  if (schema_changed_in_txn_) {
+    Status ls = LoadSchema();
+    if (st.ok()) st = ls;
+  }
+  schema_changed_in_txn_ = false;
+  return st;
+}
+
+Status Connection::EndStatement(bool writes, int stmt_savepoint, bool ok, int action,
+                                int64_t changes, bool counts_changes) {
+  (void)writes;
+  --active_;
+  if (ok) {
+    if (stmt_savepoint >= 0 && main_->savepoint_count() > stmt_savepoint) {
+      TRY(main_->ReleaseSavepoint(stmt_savepoint));
+    }
+    if (counts_changes) {
+      changes_ = changes;
+      total_changes_ += changes;
+    }
+    return CommitIfAutocommit();
+  }
+  // Failure. Conflict actions: 1 ROLLBACK, 3 FAIL keep/undo differently.
+  if (action == static_cast<int>(OnConflict::kRollback)) {
+    if (active_ == 0) return RollbackAll();
+  }
+  if (stmt_savepoint >= 0 && main_->savepoint_count() > stmt_savepoint) {
+    if (action != static_cast<int>(OnConflict::kFail)) {
+      (void)main_->RollbackToSavepoint(stmt_savepoint);
+      if (schema_changed_in_txn_ && autocommit_) {
+        // fall through: the schema is reloaded after the commit below
+      }
+    }
+    (void)main_->ReleaseSavepoint(stmt_savepoint);
+  }
+  if (action == static_cast<int>(OnConflict::kFail) && counts_changes) {
+    changes_ = changes;
+    total_changes_ += changes;
+  }
+  bool reload = schema_changed_in_txn_ && action != static_cast<int>(OnConflict::kFail);
+  Status st = CommitIfAutocommit();
+  if (reload) (void)LoadSchema();
+  return st;
+}
+
+Status Connection::ExecTransaction(ast::Stmt* st) {
+  switch (st->kind) {
+    case ast::StmtKind::kBegin: {
+      if (!autocommit_) {
+        return Status(kError, "cannot start a transaction within a transaction");
+      }
+      auto* b = st->As<ast::BeginStmt>();
+      autocommit_ = false;
+      if (b->mode != ast::TransactionMode::kDeferred) {
+        Status s = EnsureTransaction(true);
+        if (!s.ok()) {
+          autocommit_ = true;
+          return s;
+        }
+      }
+      return Status();
+    }
+    case ast::StmtKind::kCommit: {
+      if (autocommit_) return Status(kError, "cannot commit - no transaction is active");
+      if (active_ > 0) {
+        return Status(kBusy, "cannot commit transaction - SQL statements in progress");
+      }
+      autocommit_ = true;
+      savepoint_names_.clear();
+      explicit_savepoints_ = 0;
+      savepoint_txn_ = false;
+      return CommitIfAutocommit();
+    }
+    case ast::StmtKind::kRollback: {
+      auto* rb = st->As<ast::RollbackStmt>();
+      if (rb->savepoint.empty()) {
+        if (autocommit_) return Status(kError, "cannot rollback - no transaction is active");
+        return RollbackAll();
+      }
+      // ROLLBACK TO name.
+      for (size_t i = savepoint_names_.size(); i-- > 0;) {
+        if (EqualsIgnoreCase(savepoint_names_[i], rb->savepoint)) {
+          savepoint_names_.resize(i + 1);
+          explicit_savepoints_ = static_cast<int>(i + 1);
+          if (main_->in_write_transaction() && main_->savepoint_count() > static_cast<int>(i)) {
+            TRY(main_->RollbackToSavepoint(static_cast<int>(i)));
+          }
+          if (schema_changed_in_txn_) TRY(LoadSchema());
+          return Status();
+        }
+      }
+      return Status(kError, "no such savepoint: " + std::string(rb->savepoint));
+    }
+    case ast::StmtKind::kSavepoint: {
+      auto* sp = st->As<ast::SavepointStmt>();
+      if (autocommit_) {
+        autocommit_ = false;
+        savepoint_txn_ = true;
+      }
+      TRY(EnsureTransaction(true));
+      savepoint_names_.emplace_back(sp->name);
+      explicit_savepoints_ = static_cast<int>(savepoint_names_.size());
+      return main_->OpenSavepoints(explicit_savepoints_);
+    }
+    case ast::StmtKind::kRelease: {
+      auto* rl = st->As<ast::ReleaseStmt>();
+      for (size_t i = savepoint_names_.size(); i-- > 0;) {
+        if (EqualsIgnoreCase(savepoint_names_[i], rl->name)) {
+          if (main_->savepoint_count() > static_cast<int>(i)) {
+            TRY(main_->ReleaseSavepoint(static_cast<int>(i)));
+          }
+          savepoint_names_.resize(i);
+          explicit_savepoints_ = static_cast<int>(i);
+          if (i == 0 && savepoint_txn_) {
+            savepoint_txn_ = false;
+            autocommit_ = true;
+            return CommitIfAutocommit();
+          }
+          return Status();
+        }
+      }
+      return Status(kError, "no such savepoint: " + std::string(rl->name));
+    }
+    default:
+      return Status(kInternal, "not a transaction statement");
+  }
+}
+
+}  // namespace basalt

@@ -1,0 +1,108 @@
+// A database connection: the main (and temp) database, its schema, the
+// function registry, transaction state, and statement preparation.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "btree/btree.h"
+#include "catalog/function.h"
+#include "catalog/schema.h"
+#include "common/status.h"
+#include "exec/vm.h"
+#include "planner/context.h"
+
+namespace basalt {
+
+class Statement;
+
+class Connection : public ConnectionHooks {
+ public:
+  // Opens `filename` (":memory:" or "" for a private in-memory database).
+  static Result<std::unique_ptr<Connection>> Open(std::string_view filename, int flags);
+  ~Connection() override;
+
+  // Prepares the first statement of `sql`; *tail is set to the offset just
+  // past it. A null statement (OK status) means `sql` held no statement.
+  Result<std::unique_ptr<Statement>> Prepare(std::string_view sql, size_t* tail);
+
+  // ConnectionHooks
+  int64_t LastInsertRowid() override { return env_.last_insert_rowid; }
+  int64_t Changes() override { return changes_; }
+  int64_t TotalChanges() override { return total_changes_; }
+  void set_last_insert_rowid(int64_t v) { env_.last_insert_rowid = v; }
+
+  Btree* main_db() { return main_.get(); }
+  Schema& schema() { return schema_; }
+  FunctionRegistry& funcs() { return funcs_; }
+  CompileOptions& options() { return options_; }
+  VmEnv* env() { return &env_; }
+  bool autocommit() const { return autocommit_; }
+  const std::string& filename() const { return filename_; }
+  void set_api_handle(void* db) { env_.api_db = db; }
+  void Interrupt() { interrupted_ = 1; }
+  bool read_only() const { return read_only_; }
+
+  // ---- statement lifecycle (called by Statement) ----
+  // Before the first step: opens the transaction and statement savepoint.
+  Status BeginStatement(bool writes, int* stmt_savepoint);
+  // After the last step: `ok` false means the statement failed with an
+  // error whose conflict action is `action` (OnConflict numbering).
+  Status EndStatement(bool writes, int stmt_savepoint, bool ok, int action, int64_t changes,
+                      bool counts_changes);
+  void StatementReset() {}
+
+  // ---- direct statements (ddl.cc, transaction.cc, pragma.cc) ----
+  Status ExecTransaction(ast::Stmt* st);
+  Status ExecDdl(ast::Stmt* st, std::string_view sql, Arena* arena);
+  // PRAGMA: result rows into *rows, column names into *names.
+  Status ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* names,
+                    std::vector<std::vector<Value>>* rows);
+
+  // Rebuilds the in-memory schema from sqlite_schema.
+  Status LoadSchema();
+  int active_statements() const { return active_; }
+
+ private:
+  Connection() = default;
+  Status EnsureTransaction(bool write);
+  Status CommitIfAutocommit();
+  Status RollbackAll();
+  Status CreateTable(ast::CreateTableStmt* st, std::string_view sql, Arena* arena);
+  Status CreateIndex(ast::CreateIndexStmt* st, std::string_view sql, Arena* arena);
+  Status CreateView(ast::CreateViewStmt* st, std::string_view sql);
+  Status CreateTrigger(ast::CreateTriggerStmt* st, std::string_view sql);
+  Status Drop(ast::DropStmt* st);
+  Status AlterTable(ast::AlterTableStmt* st, Arena* arena);
+  Status BuildIndex(Index* idx, Arena* arena);
+  Status RunProgram(Program* prog);
+  Status InsertSchemaRow(std::string_view type, std::string_view name, std::string_view tbl,
+                         uint32_t root, std::string_view sql);
+  Status DeleteSchemaRows(std::string_view name);
+  Status BumpSchemaCookie();
+
+  friend class Statement;
+
+  std::string filename_;
+  std::unique_ptr<Btree> main_;
+  Schema schema_;
+  FunctionRegistry funcs_;
+  CompileOptions options_;
+  VmEnv env_;
+  bool autocommit_ = true;
+  bool read_only_ = false;
+  int active_ = 0;               // statements between first step and completion
+  int explicit_savepoints_ = 0;  // btree savepoint levels used by SAVEPOINT
+  std::vector<std::string> savepoint_names_;
+  bool savepoint_txn_ = false;   // the transaction was started by SAVEPOINT
+  bool schema_changed_in_txn_ = false;
+  int64_t changes_ = 0;
+  int64_t total_changes_ = 0;
+  volatile int interrupted_ = 0;
+};
+
+}  // namespace basalt

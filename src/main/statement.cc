@@ -1,0 +1,312 @@
+#include "main/statement.h"
+
+#include "exec/codegen.h"
+#include "main/connection.h"
+#include "parser/parser.h"
+
+namespace basalt {
+
+namespace {
+bool IsProgramKind(ast::StmtKind k) {
+  return k == ast::StmtKind::kSelect || k == ast::StmtKind::kInsert ||
+         k == ast::StmtKind::kUpdate || k == ast::StmtKind::kDelete;
+}
+const std::string& EmptyString() {
+  static const std::string* s = new std::string();
+  return *s;
+}
+}  // namespace
+
+Statement::Statement(Connection* conn, std::string sql) : conn_(conn), sql_(std::move(sql)) {}
+
+Statement::~Statement() {
+  if (active_) Finish(false, static_cast<int>(2) /* abort */);
+}
+
+Status Statement::Compile() {
+  if (ast_ == nullptr) {
+    arena_ = std::make_unique<Arena>();
+    Parser parser(arena_.get(), sql_);
+    Result<ast::Stmt*> r = parser.ParseStatement();
+    if (!r.ok()) return r.status();
+    ast_ = *r;
+    if (ast_ == nullptr) return Status(kError, "not a statement");
+    param_names_.clear();
+    const ParamTable& pt = parser.params();
+    for (int i = 0; i < pt.count; ++i) {
+      param_names_.emplace_back(i < static_cast<int>(pt.names.size()) ? std::string(pt.names[static_cast<size_t>(i)]) : std::string());
+    }
+  }
+  explain_ = ast_->explain;
+  params_.resize(param_names_.size() + 1);
+  names_.clear();
+  if (!IsProgramKind(ast_->kind)) {
+    schema_gen_ = conn_->schema().generation();
+    if (explain_ == 1) {
+      names_ = {"addr", "opcode", "p1", "p2", "p3", "p4", "p5", "comment"};
+    } else if (explain_ == 2) {
+      names_ = {"id", "parent", "notused", "detail"};
+    }
+    return Status();
+  }
+  CompileContext ctx;
+  ctx.arena = arena_.get();
+  ctx.schema = &conn_->schema();
+  ctx.funcs = &conn_->funcs();
+  ctx.options = conn_->options();
+  ctx.sql = sql_;
+  Result<std::unique_ptr<Program>> prog = CompileStatement(ast_, &ctx);
+  if (!prog.ok()) return prog.status();
+  prog_ = std::move(prog).value();
+  prog_->n_params = static_cast<int>(param_names_.size());
+  vm_ = std::make_unique<Vm>(prog_.get(), conn_->env());
+  schema_gen_ = conn_->schema().generation();
+  if (explain_ == 1) {
+    names_ = {"addr", "opcode", "p1", "p2", "p3", "p4", "p5", "comment"};
+  } else if (explain_ == 2) {
+    names_ = {"id", "parent", "notused", "detail"};
+  }
+  return Status();
+}
+
+int Statement::column_count() const {
+  if (explain_ || !prog_) return static_cast<int>(names_.size());
+  return static_cast<int>(prog_->column_names.size());
+}
+
+const std::string& Statement::column_name(int i) const {
+  if (explain_ || !prog_) return names_[static_cast<size_t>(i)];
+  return prog_->column_names[static_cast<size_t>(i)];
+}
+
+const std::string& Statement::column_decltype(int i) const {
+  if (explain_ || !prog_ || static_cast<size_t>(i) >= prog_->column_decltypes.size()) {
+    return EmptyString();
+  }
+  return prog_->column_decltypes[static_cast<size_t>(i)];
+}
+
+const std::string& Statement::column_table(int i) const {
+  if (explain_ || !prog_ || static_cast<size_t>(i) >= prog_->column_tables.size()) {
+    return EmptyString();
+  }
+  return prog_->column_tables[static_cast<size_t>(i)];
+}
+
+const std::string& Statement::column_origin(int i) const {
+  if (explain_ || !prog_ || static_cast<size_t>(i) >= prog_->column_origins.size()) {
+    return EmptyString();
+  }
+  return prog_->column_origins[static_cast<size_t>(i)];
+}
+
+Value* Statement::column(int i) {
+  if (!has_row_) return nullptr;
+  if (explain_ || !prog_) return &rows_[row_pos_ - 1][static_cast<size_t>(i)];
+  return &vm_->mutable_row()[i];
+}
+
+int Statement::ParamIndex(std::string_view name) const {
+  for (size_t i = 0; i < param_names_.size(); ++i) {
+    if (param_names_[i] == name) return static_cast<int>(i) + 1;
+  }
+  return 0;
+}
+
+int Statement::Bind(int i, const Value& v) {
+  if (active_) return kMisuse;
+  if (i < 1 || i > param_count()) return kRange;
+  params_[static_cast<size_t>(i)].CopyFrom(v);
+  return kOk;
+}
+
+Value* Statement::MutableParam(int i) {
+  if (active_ || i < 1 || i > param_count()) return nullptr;
+  return &params_[static_cast<size_t>(i)];
+}
+
+void Statement::ClearBindings() {
+  for (Value& v : params_) v.SetNull();
+}
+
+bool Statement::read_only() const {
+  if (ast_ == nullptr) return true;
+  if (prog_) return !prog_->writes;
+  switch (ast_->kind) {
+    case ast::StmtKind::kBegin:
+    case ast::StmtKind::kCommit:
+    case ast::StmtKind::kRollback:
+    case ast::StmtKind::kSavepoint:
+    case ast::StmtKind::kRelease:
+      return true;
+    case ast::StmtKind::kPragma:
+      return ast_->As<ast::PragmaStmt>()->value == nullptr;
+    default:
+      return false;
+  }
+}
+
+void Statement::Reset() {
+  if (active_) Finish(false, 2);
+  if (vm_) vm_->Reset();
+  has_row_ = false;
+  done_ = false;
+  direct_done_ = false;
+  rows_.clear();
+  row_pos_ = 0;
+  status_ = Status();
+}
+
+void Statement::Finish(bool ok, int action) {
+  bool writes = prog_ ? prog_->writes : !read_only();
+  bool counts = prog_ && ast_ && ast_->kind != ast::StmtKind::kSelect;
+  int64_t changes = vm_ ? vm_->changes() : 0;
+  Status st = conn_->EndStatement(writes, stmt_savepoint_, ok, action, changes, counts);
+  if (ok && !st.ok()) status_ = st;
+  stmt_savepoint_ = -1;
+  active_ = false;
+  has_row_ = false;
+  done_ = true;
+}
+
+int Statement::Step() {
+  if (done_) Reset();
+  if (!active_) {
+    status_ = Status();
+    bool program = ast_ != nullptr && IsProgramKind(ast_->kind);
+    if (conn_->schema().generation() != schema_gen_ && program) {
+      prog_.reset();
+      vm_.reset();
+      ast_ = nullptr;
+      Status st = Compile();
+      if (!st.ok()) {
+        status_ = st;
+        done_ = true;
+        return st.code();
+      }
+    }
+    if (!program && ast_ != nullptr && direct_done_ == false && reparse_) {
+      ast_ = nullptr;
+      Status st = Compile();
+      if (!st.ok()) {
+        status_ = st;
+        done_ = true;
+        return st.code();
+      }
+    }
+    if (explain_) return StepExplain();
+    if (!program) {
+      reparse_ = true;
+      return StepDirect();
+    }
+    Status st = conn_->BeginStatement(prog_->writes, &stmt_savepoint_);
+    if (!st.ok()) {
+      status_ = st;
+      done_ = true;
+      return st.code();
+    }
+    active_ = true;
+    vm_->Reset();
+    std::vector<Value>& p = vm_->params();
+    for (size_t i = 1; i < params_.size() && i < p.size(); ++i) p[i].ShallowCopyFrom(params_[i]);
+  }
+  return StepProgram();
+}
+
+int Statement::StepProgram() {
+  StepResult r = vm_->Step();
+  if (r == StepResult::kRow) {
+    has_row_ = true;
+    return kRow;
+  }
+  has_row_ = false;
+  if (r == StepResult::kDone) {
+    Finish(true, 0);
+    if (!status_.ok()) return status_.code();
+    return kDone;
+  }
+  status_ = vm_->status();
+  Finish(false, vm_->halt_action());
+  return status_.code();
+}
+
+int Statement::StepExplain() {
+  if (!direct_done_) {
+    direct_done_ = true;
+    rows_.clear();
+    row_pos_ = 0;
+    if (explain_ == 1 && prog_) {
+      for (size_t i = 0; i < prog_->ops.size(); ++i) {
+        const Instr& in = prog_->ops[i];
+        std::vector<Value> row(8);
+        row[0].SetInt(static_cast<int64_t>(i));
+        row[1].SetText(OpcodeName(in.op));
+        row[2].SetInt(in.p1);
+        row[3].SetInt(in.p2);
+        row[4].SetInt(in.p3);
+        row[5].SetText(prog_->P4Text(in));
+        row[6].SetInt(in.p5);
+        rows_.push_back(std::move(row));
+      }
+    }
+  }
+  if (row_pos_ < rows_.size()) {
+    ++row_pos_;
+    has_row_ = true;
+    return kRow;
+  }
+  has_row_ = false;
+  done_ = true;
+  return kDone;
+}
+
+int Statement::StepDirect() {
+  if (!direct_done_) {
+    direct_done_ = true;
+    rows_.clear();
+    row_pos_ = 0;
+    Status st;
+    switch (ast_->kind) {
+      case ast::StmtKind::kBegin:
+      case ast::StmtKind::kCommit:
+      case ast::StmtKind::kRollback:
+      case ast::StmtKind::kSavepoint:
+      case ast::StmtKind::kRelease:
+        st = conn_->ExecTransaction(ast_);
+        break;
+      case ast::StmtKind::kPragma:
+        names_.clear();
+        st = conn_->ExecPragma(ast_->As<ast::PragmaStmt>(), &names_, &rows_);
+        break;
+      default: {
+        st = conn_->BeginStatement(true, &stmt_savepoint_);
+        if (st.ok()) {
+          active_ = true;
+          st = conn_->ExecDdl(ast_, sql_, arena_.get());
+          bool ok = st.ok();
+          Status keep = st;
+          Finish(ok, 2);
+          if (!ok) st = keep;
+          else if (!status_.ok()) st = status_;
+        }
+        // Re-parse on the next execution: DDL consumed the AST.
+        break;
+      }
+    }
+    if (!st.ok()) {
+      status_ = st;
+      done_ = true;
+      return st.code();
+    }
+  }
+  if (row_pos_ < rows_.size()) {
+    ++row_pos_;
+    has_row_ = true;
+    return kRow;
+  }
+  has_row_ = false;
+  done_ = true;
+  return kDone;
+}
+
+}  // namespace basalt

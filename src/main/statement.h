@@ -1,0 +1,87 @@
+// A prepared statement: either a compiled Program run by the VM, or a
+// directly executed statement (DDL, transaction control, PRAGMA) whose result
+// rows, if any, are materialized at the first step.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/arena.h"
+#include "common/status.h"
+#include "exec/program.h"
+#include "exec/vm.h"
+#include "parser/ast.h"
+
+namespace basalt {
+
+class Connection;
+
+class Statement {
+ public:
+  Statement(Connection* conn, std::string sql);
+  ~Statement();
+
+  // kRow, kDone, or an error code (message in status()).
+  int Step();
+  void Reset();
+
+  int column_count() const;
+  const std::string& column_name(int i) const;
+  const std::string& column_decltype(int i) const;
+  const std::string& column_table(int i) const;
+  const std::string& column_origin(int i) const;
+  // The current row (valid after Step() returned kRow).
+  Value* column(int i);
+  int data_count() const { return has_row_ ? column_count() : 0; }
+
+  int param_count() const { return static_cast<int>(param_names_.size()); }
+  const std::string& param_name(int i) const { return param_names_[static_cast<size_t>(i - 1)]; }
+  int ParamIndex(std::string_view name) const;
+  // 1-based; kRange if out of range.
+  int Bind(int i, const Value& v);
+  Value* MutableParam(int i);
+  void ClearBindings();
+
+  const std::string& sql() const { return sql_; }
+  const Status& status() const { return status_; }
+  bool read_only() const;
+  bool busy() const { return active_; }
+  int explain_mode() const { return explain_; }
+  bool is_explain() const { return explain_ != 0; }
+
+ private:
+  friend class Connection;
+  Status Compile();
+  int StepProgram();
+  int StepDirect();
+  int StepExplain();
+  void Finish(bool ok, int action);
+
+  Connection* conn_;
+  std::string sql_;
+  std::unique_ptr<Arena> arena_;
+  ast::Stmt* ast_ = nullptr;
+  std::unique_ptr<Program> prog_;
+  std::unique_ptr<Vm> vm_;
+  uint64_t schema_gen_ = 0;
+  int explain_ = 0;
+
+  // Direct statements and EXPLAIN: materialized rows.
+  std::vector<std::string> names_;
+  std::vector<std::string> empty_decltypes_;
+  std::vector<std::vector<Value>> rows_;
+  size_t row_pos_ = 0;
+  bool direct_done_ = false;
+  bool reparse_ = false;  // a direct statement re-parses before running again
+
+  std::vector<std::string> param_names_;
+  std::vector<Value> params_;  // 1-based; index 0 unused
+  Status status_;
+  bool active_ = false;
+  bool has_row_ = false;
+  bool done_ = false;
+  int stmt_savepoint_ = -1;
+};
+
+}  // namespace basalt

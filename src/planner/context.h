@@ -1,0 +1,58 @@
+// State shared by name resolution, planning and code generation while one
+// statement is compiled.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog/function.h"
+#include "catalog/schema.h"
+#include "common/arena.h"
+#include "common/status.h"
+#include "parser/ast.h"
+
+namespace basalt {
+
+// Connection settings that change how statements compile.
+struct CompileOptions {
+  bool case_sensitive_like = false;
+  bool recursive_triggers = false;
+  bool foreign_keys = false;
+  bool reverse_unordered_selects = false;
+  bool short_column_names = true;
+  bool full_column_names = false;
+};
+
+struct CompileContext {
+  Arena* arena = nullptr;
+  Schema* schema = nullptr;       // main database
+  Schema* temp_schema = nullptr;  // temp database (may be null)
+  const FunctionRegistry* funcs = nullptr;
+  CompileOptions options;
+  std::string_view sql;           // the statement's text
+
+  int n_cursors = 0;
+  Status error;                   // first error seen
+
+  int AllocCursor() { return n_cursors++; }
+  bool failed() const { return !error.ok(); }
+  // Records the first error; returns false so callers can `return Error(..)`.
+  bool Error(int code, std::string msg) {
+    if (error.ok()) error = Status(code, msg);
+    return false;
+  }
+  bool Error(std::string msg) { return Error(kError, std::move(msg)); }
+
+  // Looks a table or view up in temp then main.
+  Table* FindTable(std::string_view schema_name, std::string_view name) const;
+  Index* FindIndex(std::string_view schema_name, std::string_view name) const;
+
+  // Parses an expression / a SELECT / a statement from schema text into the
+  // arena (views, defaults, checks, triggers). Null with `error` set on failure.
+  ast::Expr* ParseExpr(std::string_view text);
+  ast::Select* ParseSelect(std::string_view text);
+  ast::Stmt* ParseStmt(std::string_view text);
+};
+
+}  // namespace basalt

@@ -1,0 +1,82 @@
+// Name resolution: binds column names, tables, functions and aliases in the
+// AST, expands `*`, collects aggregates, and computes result column names.
+// Results are written into the AST (Expr annotations, Select::aux).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "planner/context.h"
+#include "planner/scope.h"
+
+namespace basalt {
+
+// A common table expression visible to FROM clauses.
+struct CteEntry {
+  ast::Cte* cte = nullptr;
+  int cursor = -1;         // ephemeral table holding the materialized rows
+  bool resolving = false;  // true while its own body is being resolved (recursion)
+  bool recursive = false;  // refers to itself
+  int queue_cursor = -1;   // recursive CTEs: cursor of the current-row queue
+  std::vector<SourceColumn> columns;
+  int id = 0;
+};
+
+class Resolver {
+ public:
+  explicit Resolver(CompileContext* ctx) : ctx_(ctx) {}
+
+  // Resolves a SELECT (all compound parts, nested subqueries), in `outer`.
+  bool ResolveSelect(ast::Select* s, Scope* outer);
+  // Resolves an expression in `scope`. Aggregates are allowed only where
+  // scope->agg is set.
+  bool ResolveExpr(ast::Expr* e, Scope* scope);
+  bool ResolveList(ast::ExprList* list, Scope* scope);
+
+  // Builds the single source of a DML statement's target table.
+  Source MakeTableSource(const Table* t, std::string_view alias, int cursor);
+
+  // Result column names as SQLite reports them.
+  static std::string ColumnName(const ast::ExprItem& item, const SelectInfo* info);
+
+  // Affinity of an expression ('@' for none, 'A'..'E').
+  static char ExprAffinity(const ast::Expr* e);
+  // Collation of an expression (null = BINARY, or when none is defined);
+  // *explicit_coll tells whether it came from a COLLATE operator.
+  const Collation* ExprCollation(const ast::Expr* e, bool* explicit_coll = nullptr);
+  // Collation for comparing a and b (datatype3 7.1).
+  const Collation* BinaryCollation(const ast::Expr* a, const ast::Expr* b);
+
+  const Collation* FindCollation(std::string_view name);
+
+  std::vector<CteEntry*>& ctes() { return ctes_; }
+  std::vector<CteEntry*>& all_ctes() { return all_ctes_; }
+
+ private:
+  bool ResolveCompound(ast::Select* s, Scope* outer);
+  bool ResolveCore(ast::Select* s, Scope* outer);
+  bool AddSources(ast::FromList* from, SelectInfo* info, Scope* outer);
+  bool AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer);
+  bool ApplyJoinConditions(SelectInfo* info, Scope* scope);
+  bool ExpandResultColumns(ast::Select* s, SelectInfo* info);
+  bool ResolveOrderBy(ast::Select* s, ast::ExprList* order, Scope* scope, SelectInfo* info,
+                      const char* kind);
+  bool ResolveCompoundOrderBy(ast::Select* last);
+  bool ResolveColumn(ast::Expr* e, Scope* scope);
+  bool ResolveFunction(ast::Expr* e, Scope* scope);
+  bool ResolveSubquery(ast::Select* s, Scope* scope);
+  bool AnalyzeAggregates(ast::Select* s, SelectInfo* info);
+  void SubqueryColumns(ast::Select* s, std::vector<SourceColumn>* out);
+  CteEntry* FindCte(std::string_view name);
+  ast::Expr* NewColumnRef(const Source& src, int col, std::string_view span);
+
+  CompileContext* ctx_;
+  std::vector<CteEntry*> ctes_;      // visible CTEs, innermost last
+  std::vector<CteEntry*> all_ctes_;  // every CTE seen in the statement
+  int agg_depth_ = 0;                // > 0 inside aggregate arguments
+};
+
+// True if two resolved expressions are structurally identical.
+bool ExprEqual(const ast::Expr* a, const ast::Expr* b);
+
+}  // namespace basalt

@@ -1,0 +1,579 @@
+#include "planner/where.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "planner/walk.h"
+
+namespace basalt {
+
+using ast::Expr;
+using ast::ExprKind;
+
+namespace {
+
+constexpr double kDefaultRows = 1048576.0;  // rows assumed for a table without statistics
+
+bool AffinityOk(char cmp_aff, char idx_aff) {
+  if (cmp_aff < 'B') return true;  // none/blob: no conversion
+  if (cmp_aff == 'B') return idx_aff == 'B';
+  return idx_aff >= 'C';
+}
+
+TermOp CommuteOp(TermOp op) {
+  switch (op) {
+    case TermOp::kLt: return TermOp::kGt;
+    case TermOp::kLe: return TermOp::kGe;
+    case TermOp::kGt: return TermOp::kLt;
+    case TermOp::kGe: return TermOp::kLe;
+    default: return op;
+  }
+}
+
+// Comparison affinity (SQLite's rule for `a <op> b`).
+char CompareAffinity(char a, char b) {
+  bool ha = a > '@', hb = b > '@';
+  if (ha && hb) return (a >= 'C' || b >= 'C') ? 'C' : 'A';
+  if (!ha && !hb) return '@';
+  return ha ? a : b;
+}
+
+}  // namespace
+
+SourceMask WherePlanner::ExprMask(const Expr* e) const {
+  SourceMask m = 0;
+  auto f = [&](Expr* x) {
+    if (x->kind == ExprKind::kResolvedColumn) {
+      int c = x->cursor - min_cursor_;
+      if (c >= 0 && c < static_cast<int>(cursor_to_src_.size()) && cursor_to_src_[c] >= 0) {
+        m |= SourceMask(1) << cursor_to_src_[c];
+      }
+    }
+    return true;
+  };
+  WalkExpr(const_cast<Expr*>(e), f);
+  return m;
+}
+
+void WherePlanner::SplitAnd(Expr* e, int on_source, WherePlan* plan) {
+  if (e == nullptr) return;
+  if (e->kind == ExprKind::kBinary && e->op == ast::Op::kAnd) {
+    SplitAnd(e->left, on_source, plan);
+    SplitAnd(e->right, on_source, plan);
+    return;
+  }
+  WhereTerm t;
+  t.expr = e;
+  t.prereq = ExprMask(e);
+  t.on_source = on_source;
+  plan->terms.push_back(t);
+}
+
+void WherePlanner::Classify(WhereTerm* t) {
+  Expr* e = t->expr;
+  auto column_of = [&](Expr* x, int* src, int* col) {
+    while (x->kind == ExprKind::kCollate) x = x->left;
+    if (x->kind != ExprKind::kResolvedColumn || x->depth != 0) return false;
+    int c = x->cursor - min_cursor_;
+    if (c < 0 || c >= static_cast<int>(cursor_to_src_.size()) || cursor_to_src_[c] < 0) {
+      return false;
+    }
+    *src = cursor_to_src_[c];
+    *col = x->column;
+    const Source& s = (*req_->sources)[static_cast<size_t>(*src)];
+    return s.table != nullptr;  // only base tables have indexes / rowids
+  };
+  if (e->kind == ExprKind::kBinary) {
+    TermOp op = TermOp::kNone;
+    switch (e->op) {
+      case ast::Op::kEq: op = TermOp::kEq; break;
+      case ast::Op::kIs: op = TermOp::kIs; break;
+      case ast::Op::kLt: op = TermOp::kLt; break;
+      case ast::Op::kLe: op = TermOp::kLe; break;
+      case ast::Op::kGt: op = TermOp::kGt; break;
+      case ast::Op::kGe: op = TermOp::kGe; break;
+      default: return;
+    }
+    if (e->left->kind == ExprKind::kVector || e->right->kind == ExprKind::kVector) return;
+    int src, col;
+    char aff = CompareAffinity(Resolver::ExprAffinity(e->left), Resolver::ExprAffinity(e->right));
+    const Collation* coll = resolver_->BinaryCollation(e->left, e->right);
+    if (column_of(e->left, &src, &col)) {
+      SourceMask rm = ExprMask(e->right);
+      if (!(rm & (SourceMask(1) << src))) {
+        t->op = op;
+        t->src = src;
+        t->column = col;
+        t->col_expr = e->left;
+        t->rhs = e->right;
+        t->rhs_prereq = rm;
+        t->cmp_affinity = aff;
+        t->coll = coll;
+      }
+    }
+    int src2, col2;
+    if (column_of(e->right, &src2, &col2)) {
+      SourceMask lm = ExprMask(e->left);
+      if (!(lm & (SourceMask(1) << src2))) {
+        if (t->op == TermOp::kNone) {
+          t->op = CommuteOp(op);
+          t->src = src2;
+          t->column = col2;
+          t->col_expr = e->right;
+          t->rhs = e->left;
+          t->rhs_prereq = lm;
+          t->cmp_affinity = aff;
+          t->coll = coll;
+        } else {
+          // Both sides are columns of different sources: add the commuted
+          // form as a virtual term (never evaluated as a filter itself).
+          WhereTerm v = *t;
+          v.op = CommuteOp(op);
+          v.src = src2;
+          v.column = col2;
+          v.col_expr = e->right;
+          v.rhs = e->left;
+          v.rhs_prereq = lm;
+          v.disabled = true;
+          pending_.push_back(v);
+        }
+      }
+    }
+    return;
+  }
+  int src, col;
+  if (e->kind == ExprKind::kIsNull && column_of(e->left, &src, &col)) {
+    t->op = TermOp::kIsNull;
+    t->src = src;
+    t->column = col;
+    t->col_expr = e->left;
+    return;
+  }
+  if (e->kind == ExprKind::kIn && !e->has(ast::kNot) && column_of(e->left, &src, &col)) {
+    SourceMask rm = 0;
+    if (e->list) {
+      for (size_t i = 0; i < e->list->size(); ++i) rm |= ExprMask((*e->list)[i]);
+    } else if (e->select) {
+      InfoOf(e->select);
+      rm = t->prereq & ~(SourceMask(1) << src);
+      if (t->prereq & (SourceMask(1) << src)) {
+        // The subquery refers to the column's own table: not usable.
+        SourceMask own = ExprMask(e->left);
+        if ((t->prereq & ~own) & (SourceMask(1) << src)) return;
+      }
+    }
+    if (rm & (SourceMask(1) << src)) return;
+    t->op = TermOp::kIn;
+    t->src = src;
+    t->column = col;
+    t->col_expr = e->left;
+    t->rhs = e;
+    t->rhs_prereq = rm;
+    char laff = Resolver::ExprAffinity(e->left);
+    t->cmp_affinity = laff;
+    t->coll = resolver_->ExprCollation(e->left);
+    return;
+  }
+  if (e->kind == ExprKind::kBetween && !e->has(ast::kNot) && column_of(e->left, &src, &col)) {
+    for (int half = 0; half < 2; ++half) {
+      Expr* bound = (*e->list)[static_cast<size_t>(half)];
+      SourceMask bm = ExprMask(bound);
+      if (bm & (SourceMask(1) << src)) continue;
+      WhereTerm v;
+      v.expr = e;
+      v.prereq = t->prereq;
+      v.on_source = t->on_source;
+      v.op = half == 0 ? TermOp::kGe : TermOp::kLe;
+      v.src = src;
+      v.column = col;
+      v.col_expr = e->left;
+      v.rhs = bound;
+      v.rhs_prereq = bm;
+      v.cmp_affinity =
+          CompareAffinity(Resolver::ExprAffinity(e->left), Resolver::ExprAffinity(bound));
+      v.coll = resolver_->BinaryCollation(e->left, bound);
+      v.from_between = true;
+      v.disabled = true;
+      pending_.push_back(v);
+    }
+  }
+}
+
+void WherePlanner::BestAccess(int src, SourceMask ready, WherePlan* plan, LoopPlan* out) {
+  const Source& s = (*req_->sources)[static_cast<size_t>(src)];
+  SourceMask self = SourceMask(1) << src;
+  LoopPlan best;
+  best.src = src;
+  best.access = AccessKind::kFullScan;
+  best.rows = kDefaultRows;
+  best.cost = kDefaultRows * 3.0;
+  if (s.table == nullptr) {
+    best.rows = 1000.0;
+    best.cost = 1000.0;
+    *out = best;
+    return;
+  }
+  const Table* tab = s.table;
+  auto usable = [&](const WhereTerm& t) {
+    if (t.src != src || t.op == TermOp::kNone) return false;
+    if ((t.rhs_prereq & ~ready) != 0) return false;
+    if (t.rhs_prereq & self) return false;
+    // WHERE terms may not drive the inner side of a LEFT JOIN (it can be
+    // the null row); its own ON terms may.
+    if (s.outer_nullable && t.on_source != src) return false;
+    if (!s.outer_nullable && t.on_source >= 0 && t.on_source != src) return false;
+    return true;
+  };
+  // Covering check.
+  const std::vector<bool>* used =
+      req_->used_columns && static_cast<size_t>(src) < req_->used_columns->size()
+          ? &(*req_->used_columns)[static_cast<size_t>(src)]
+          : nullptr;
+  auto covers = [&](const Index* idx) {
+    if (used == nullptr || used->empty()) return false;
+    for (size_t c = 0; c < tab->columns.size(); ++c) {
+      if (!(*used)[c]) continue;
+      if (static_cast<int>(c) == tab->rowid_alias) continue;
+      if (std::find(idx->columns.begin(), idx->columns.end(), static_cast<int>(c)) ==
+          idx->columns.end()) {
+        return false;
+      }
+    }
+    return true;
+  };
+  // Rowid lookups.
+  {
+    WhereTerm* eq = nullptr;
+    WhereTerm* lo = nullptr;
+    WhereTerm* hi = nullptr;
+    for (WhereTerm& t : plan->terms) {
+      if (!usable(t) || t.column != -1) continue;
+      if ((t.op == TermOp::kEq || t.op == TermOp::kIn) && eq == nullptr) eq = &t;
+      if ((t.op == TermOp::kGt || t.op == TermOp::kGe) && lo == nullptr) lo = &t;
+      if ((t.op == TermOp::kLt || t.op == TermOp::kLe) && hi == nullptr) hi = &t;
+    }
+    if (eq != nullptr) {
+      LoopPlan p;
+      p.src = src;
+      p.access = AccessKind::kRowidEq;
+      p.eq.push_back(eq);
+      double n = 1;
+      if (eq->op == TermOp::kIn && eq->rhs->list) n = static_cast<double>(eq->rhs->list->size());
+      if (eq->op == TermOp::kIn && !eq->rhs->list) n = 25;
+      p.rows = n;
+      p.cost = n * 20.0;
+      if (p.cost < best.cost) best = p;
+    } else if (lo != nullptr || hi != nullptr) {
+      LoopPlan p;
+      p.src = src;
+      p.access = AccessKind::kRowidRange;
+      p.lower = lo;
+      p.upper = hi;
+      p.rows = kDefaultRows / ((lo && hi) ? 64.0 : 4.0);
+      p.cost = p.rows * 3.0 + 20.0;
+      if (p.cost < best.cost) best = p;
+    }
+  }
+  // Indexes.
+  for (const Index* idx : tab->indexes) {
+    if (!idx->where_sql.empty()) continue;  // partial indexes: not used yet
+    LoopPlan p;
+    p.src = src;
+    p.access = AccessKind::kIndex;
+    p.index = idx;
+    double rows = kDefaultRows;
+    double in_mult = 1;
+    size_t k = 0;
+    for (; k < idx->columns.size(); ++k) {
+      int col = idx->columns[k];
+      if (col < 0) break;
+      char idx_aff = static_cast<char>(tab->columns[static_cast<size_t>(col)].affinity);
+      const Collation* idx_coll = idx->collations[k];
+      WhereTerm* found = nullptr;
+      for (WhereTerm& t : plan->terms) {
+        if (!usable(t) || t.column != col) continue;
+        if (t.op != TermOp::kEq && t.op != TermOp::kIs && t.op != TermOp::kIn &&
+            t.op != TermOp::kIsNull) {
+          continue;
+        }
+        if (t.op != TermOp::kIsNull) {
+          if (!AffinityOk(t.cmp_affinity, idx_aff)) continue;
+          const Collation* tc = t.coll ? t.coll : BinaryCollation();
+          const Collation* ic = idx_coll ? idx_coll : BinaryCollation();
+          if (tc != ic) continue;
+        }
+        if (found == nullptr || (found->op == TermOp::kIn && t.op != TermOp::kIn)) found = &t;
+      }
+      if (found == nullptr) break;
+      p.eq.push_back(found);
+      if (found->op == TermOp::kIn) {
+        in_mult *= found->rhs->list ? static_cast<double>(found->rhs->list->size()) : 25.0;
+      }
+    }
+    if (!p.eq.empty()) {
+      static const double kEqRows[] = {10, 9, 8, 7, 6, 5};
+      rows = kEqRows[std::min<size_t>(p.eq.size() - 1, 5)];
+      if (idx->unique && p.eq.size() == idx->columns.size()) {
+        bool all_eq = true;
+        for (WhereTerm* t : p.eq) all_eq &= (t->op == TermOp::kEq);
+        if (all_eq) rows = 1;
+      }
+    }
+    if (k < idx->columns.size() && idx->columns[k] >= 0) {
+      int col = idx->columns[k];
+      char idx_aff = static_cast<char>(tab->columns[static_cast<size_t>(col)].affinity);
+      const Collation* ic = idx->collations[k] ? idx->collations[k] : BinaryCollation();
+      for (WhereTerm& t : plan->terms) {
+        if (!usable(t) || t.column != col) continue;
+        if (!AffinityOk(t.cmp_affinity, idx_aff)) continue;
+        const Collation* tc = t.coll ? t.coll : BinaryCollation();
+        if (tc != ic) continue;
+        if ((t.op == TermOp::kGt || t.op == TermOp::kGe) && p.lower == nullptr) p.lower = &t;
+        if ((t.op == TermOp::kLt || t.op == TermOp::kLe) && p.upper == nullptr) p.upper = &t;
+      }
+      if (p.lower || p.upper) {
+        double div = (p.lower && p.upper) ? 64.0 : 4.0;
+        rows = (p.eq.empty() ? kDefaultRows : rows) / div;
+        if (rows < 1) rows = 1;
+      }
+    }
+    bool cov = covers(idx);
+    if (p.eq.empty() && p.lower == nullptr && p.upper == nullptr) {
+      // A full index scan: only worth it when covering (fewer columns).
+      if (!cov || idx->columns.size() >= tab->columns.size()) continue;
+      p.covering = true;
+      p.rows = kDefaultRows;
+      p.cost = kDefaultRows * 2.9;
+      if (p.cost < best.cost) best = p;
+      continue;
+    }
+    rows *= in_mult;
+    p.covering = cov;
+    p.rows = rows;
+    double log_n = 20.0;
+    p.cost = log_n * in_mult + rows * (cov ? 1.0 : 1.0 + log_n / 4.0);
+    if (p.cost < best.cost) best = p;
+  }
+  *out = best;
+}
+
+bool WherePlanner::OrderSatisfied(const LoopPlan& loop, const ast::ExprList* order,
+                                  bool* reverse) const {
+  if (order == nullptr || order->size() == 0) return false;
+  const Source& s = (*req_->sources)[static_cast<size_t>(loop.src)];
+  if (s.table == nullptr) return false;
+  int dir = -1;  // unknown; 0 forward; 1 reverse
+  auto term_ok = [&](const ast::ExprItem& item, int want_col, const Collation* want_coll,
+                     bool col_desc) {
+    Expr* e = item.expr;
+    if (item.nulls != ast::NullsOrder::kUnspecified) return false;
+    bool explicit_coll = false;
+    const Collation* c = resolver_->ExprCollation(e, &explicit_coll);
+    while (e->kind == ExprKind::kCollate) e = e->left;
+    if (e->kind != ExprKind::kResolvedColumn || e->cursor != s.cursor || e->depth != 0) {
+      return false;
+    }
+    if (e->column != want_col) return false;
+    const Collation* a = c ? c : BinaryCollation();
+    const Collation* b = want_coll ? want_coll : BinaryCollation();
+    if (a != b) return false;
+    bool desc = (item.order == ast::SortOrder::kDesc) != col_desc;
+    int d = desc ? 1 : 0;
+    if (dir >= 0 && dir != d) return false;
+    dir = d;
+    return true;
+  };
+  size_t n = order->size();
+  if (loop.access == AccessKind::kFullScan || loop.access == AccessKind::kRowidRange ||
+      loop.access == AccessKind::kRowidEq) {
+    if (loop.access == AccessKind::kRowidEq) return false;
+    if (loop.index != nullptr) {
+      // covering index scan: handled below
+    } else {
+      if (n != 1) return false;
+      if (!term_ok(order->items[0], -1, nullptr, false)) return false;
+      *reverse = dir == 1;
+      return true;
+    }
+  }
+  const Index* idx = loop.index;
+  if (idx == nullptr) return false;
+  size_t pos = 0;
+  // Columns fixed by equality (not IN) can be skipped.
+  size_t fixed = 0;
+  for (WhereTerm* t : loop.eq) {
+    if (t->op == TermOp::kIn) break;
+    ++fixed;
+  }
+  if (fixed < loop.eq.size()) return false;  // an IN constraint breaks the order
+  size_t i = 0;
+  for (pos = 0; i < n; ++pos) {
+    if (pos < idx->columns.size()) {
+      int col = idx->columns[pos];
+      if (col < 0) return false;
+      if (term_ok(order->items[i], col == s.table->rowid_alias ? -1 : col, idx->collations[pos],
+                  idx->desc[pos] != 0)) {
+        ++i;
+        continue;
+      }
+      if (pos < fixed) continue;
+      return false;
+    }
+    // After the index columns comes the rowid.
+    if (pos == idx->columns.size()) {
+      if (!term_ok(order->items[i], -1, nullptr, false)) return false;
+      ++i;
+      continue;
+    }
+    return false;
+  }
+  *reverse = dir == 1;
+  return true;
+}
+
+bool WherePlanner::Plan(const PlanRequest& req, WherePlan* plan) {
+  req_ = &req;
+  std::vector<Source>& srcs = *req.sources;
+  size_t n = srcs.size();
+  if (n > 64) return ctx_->Error("at most 64 tables in a join");
+  // Cursor → source map.
+  min_cursor_ = 0;
+  int max_cursor = -1;
+  if (n > 0) {
+    min_cursor_ = srcs[0].cursor;
+    for (const Source& s : srcs) {
+      min_cursor_ = std::min(min_cursor_, s.cursor);
+      max_cursor = std::max(max_cursor, s.cursor);
+    }
+  }
+  cursor_to_src_.assign(static_cast<size_t>(max_cursor - min_cursor_ + 1), -1);
+  for (size_t i = 0; i < n; ++i) {
+    cursor_to_src_[static_cast<size_t>(srcs[i].cursor - min_cursor_)] = static_cast<int>(i);
+  }
+  SplitAnd(req.where, -1, plan);
+  for (size_t i = 0; i < n; ++i) {
+    if (srcs[i].on == nullptr) continue;
+    SplitAnd(srcs[i].on, srcs[i].outer_nullable ? static_cast<int>(i) : -1, plan);
+  }
+  pending_.clear();
+  for (WhereTerm& t : plan->terms) Classify(&t);
+  for (WhereTerm& v : pending_) plan->terms.push_back(v);
+  pending_.clear();
+
+  // Join order: keep FROM order when outer or CROSS joins are present.
+  bool fixed_order = false;
+  for (const Source& s : srcs) {
+    if (s.outer_nullable || (s.join & ast::kJoinCross)) fixed_order = true;
+  }
+  std::vector<int> order;
+  if (n <= 1 || fixed_order) {
+    for (size_t i = 0; i < n; ++i) order.push_back(static_cast<int>(i));
+  } else if (n <= 8) {
+    // Dynamic programming over subsets.
+    size_t full = (size_t(1) << n) - 1;
+    std::vector<double> cost(full + 1, 1e300), rows(full + 1, 1);
+    std::vector<int> last(full + 1, -1);
+    std::vector<size_t> prev(full + 1, 0);
+    cost[0] = 0;
+    for (size_t m = 0; m <= full; ++m) {
+      if (cost[m] >= 1e299) continue;
+      for (size_t s = 0; s < n; ++s) {
+        if (m & (size_t(1) << s)) continue;
+        LoopPlan lp;
+        BestAccess(static_cast<int>(s), m, plan, &lp);
+        size_t nm = m | (size_t(1) << s);
+        double c = cost[m] + rows[m] * lp.cost;
+        if (c < cost[nm] * 0.999999) {
+          cost[nm] = c;
+          rows[nm] = std::max(1.0, rows[m] * lp.rows);
+          last[nm] = static_cast<int>(s);
+          prev[nm] = m;
+        }
+      }
+    }
+    for (size_t m = full; m != 0; m = prev[m]) order.push_back(last[m]);
+    std::reverse(order.begin(), order.end());
+  } else {
+    SourceMask ready = 0;
+    std::vector<bool> placed(n, false);
+    for (size_t step = 0; step < n; ++step) {
+      int best = -1;
+      LoopPlan bl;
+      for (size_t s = 0; s < n; ++s) {
+        if (placed[s]) continue;
+        LoopPlan lp;
+        BestAccess(static_cast<int>(s), ready, plan, &lp);
+        if (best < 0 || lp.cost < bl.cost) {
+          best = static_cast<int>(s);
+          bl = lp;
+        }
+      }
+      placed[static_cast<size_t>(best)] = true;
+      ready |= SourceMask(1) << best;
+      order.push_back(best);
+    }
+  }
+  SourceMask ready = 0;
+  for (int s : order) {
+    LoopPlan lp;
+    BestAccess(s, ready, plan, &lp);
+    plan->loops.push_back(lp);
+    ready |= SourceMask(1) << s;
+  }
+  // ORDER BY / GROUP BY by index order (single source at the outer level).
+  if (!plan->loops.empty()) {
+    LoopPlan& outer = plan->loops[0];
+    bool rev = false;
+    const ast::ExprList* target = req.group_by ? req.group_by : req.order_by;
+    if (target != nullptr && srcs[static_cast<size_t>(outer.src)].table != nullptr) {
+      if (OrderSatisfied(outer, target, &rev)) {
+        if (req.group_by) {
+          plan->group_by_satisfied = true;
+        } else {
+          plan->order_by_satisfied = !(n > 1);
+          if (plan->order_by_satisfied) outer.reverse = rev;
+        }
+      } else if (n == 1 && outer.access == AccessKind::kFullScan && req.group_by == nullptr) {
+        // Try an index whose order gives the ORDER BY.
+        const Table* tab = srcs[static_cast<size_t>(outer.src)].table;
+        for (const Index* idx : tab->indexes) {
+          if (!idx->where_sql.empty()) continue;
+          LoopPlan lp;
+          lp.src = outer.src;
+          lp.access = AccessKind::kIndex;
+          lp.index = idx;
+          bool r = false;
+          if (OrderSatisfied(lp, target, &r)) {
+            bool cov = false;
+            {
+              const std::vector<bool>* used =
+                  req.used_columns && static_cast<size_t>(outer.src) < req.used_columns->size()
+                      ? &(*req.used_columns)[static_cast<size_t>(outer.src)]
+                      : nullptr;
+              if (used && !used->empty()) {
+                cov = true;
+                for (size_t c = 0; c < tab->columns.size(); ++c) {
+                  if (!(*used)[c] || static_cast<int>(c) == tab->rowid_alias) continue;
+                  if (std::find(idx->columns.begin(), idx->columns.end(), static_cast<int>(c)) ==
+                      idx->columns.end()) {
+                    cov = false;
+                  }
+                }
+              }
+            }
+            lp.covering = cov;
+            lp.reverse = r;
+            lp.rows = outer.rows;
+            lp.cost = outer.cost;
+            outer = lp;
+            plan->order_by_satisfied = true;
+            break;
+          }
+        }
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace basalt

@@ -1,0 +1,99 @@
+// WHERE-clause analysis and access-path planning for one SELECT core (or the
+// scan of an UPDATE/DELETE): splits the condition into AND-terms, finds the
+// terms an index or rowid lookup can use, orders the joined sources, and
+// picks one access path per loop.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "planner/context.h"
+#include "planner/resolve.h"
+#include "planner/scope.h"
+
+namespace basalt {
+
+using SourceMask = uint64_t;
+
+enum class TermOp : uint8_t { kNone, kEq, kIs, kLt, kLe, kGt, kGe, kIn, kIsNull };
+
+struct WhereTerm {
+  ast::Expr* expr = nullptr;   // the whole term (evaluated as a filter)
+  SourceMask prereq = 0;       // sources the term refers to
+  int on_source = -1;          // from the ON clause of this (outer-joined) source
+  bool coded = false;          // fully enforced by an access path
+  // Index-usable form: <source>.<column> <op> <rhs>.
+  TermOp op = TermOp::kNone;
+  int src = -1;                // source index of the column side
+  int column = -2;             // table column, -1 = rowid
+  ast::Expr* col_expr = nullptr;
+  ast::Expr* rhs = nullptr;    // null for IS NULL; the kIn expr for kIn
+  SourceMask rhs_prereq = 0;
+  char cmp_affinity = '@';     // affinity of the comparison
+  const Collation* coll = nullptr;
+  bool from_between = false;   // half of a BETWEEN (the BETWEEN itself stays a filter)
+  bool disabled = false;       // never evaluate (e.g. replaced by its halves)
+};
+
+enum class AccessKind : uint8_t {
+  kFullScan,    // whole table (or index, for a covering scan)
+  kRowidEq,     // rowid = value (or IN values)
+  kRowidRange,  // rowid between bounds
+  kIndex,       // equality prefix (eq terms), optional range on the next column
+};
+
+struct LoopPlan {
+  int src = -1;
+  AccessKind access = AccessKind::kFullScan;
+  const Index* index = nullptr;
+  bool covering = false;       // the index holds every column the query needs
+  std::vector<WhereTerm*> eq;  // one per index column prefix (or the rowid term)
+  WhereTerm* lower = nullptr;  // range bounds on the next column (or rowid)
+  WhereTerm* upper = nullptr;
+  bool reverse = false;        // scan backwards (ORDER BY ... DESC)
+  double rows = 0;             // estimated rows per outer iteration
+  double cost = 0;
+};
+
+struct WherePlan {
+  std::vector<WhereTerm> terms;
+  std::vector<LoopPlan> loops;   // outermost first
+  bool order_by_satisfied = false;
+  bool group_by_satisfied = false;
+};
+
+struct PlanRequest {
+  std::vector<Source>* sources = nullptr;
+  ast::Expr* where = nullptr;
+  ast::ExprList* order_by = nullptr;  // to try to satisfy by index order
+  ast::ExprList* group_by = nullptr;
+  // Columns the query reads, per source (for covering-index decisions);
+  // empty vector = unknown (then no covering scans). bit 63 = "rowid".
+  std::vector<std::vector<bool>>* used_columns = nullptr;
+  bool one_row = false;               // e.g. scalar subquery (no effect yet)
+};
+
+class WherePlanner {
+ public:
+  WherePlanner(CompileContext* ctx, Resolver* resolver) : ctx_(ctx), resolver_(resolver) {}
+  // Builds the plan. Terms point into the request's expressions.
+  bool Plan(const PlanRequest& req, WherePlan* plan);
+
+  // Source mask of the sources an expression refers to.
+  SourceMask ExprMask(const ast::Expr* e) const;
+
+ private:
+  void SplitAnd(ast::Expr* e, int on_source, WherePlan* plan);
+  void Classify(WhereTerm* t);
+  void BestAccess(int src, SourceMask ready, WherePlan* plan, LoopPlan* out);
+  bool OrderSatisfied(const LoopPlan& loop, const ast::ExprList* order, bool* reverse) const;
+
+  CompileContext* ctx_;
+  Resolver* resolver_;
+  const PlanRequest* req_ = nullptr;
+  std::vector<int> cursor_to_src_;
+  int min_cursor_ = 0;
+  std::vector<WhereTerm> pending_;  // virtual terms made while classifying
+};
+
+}  // namespace basalt
