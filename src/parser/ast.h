@@ -28,11 +28,15 @@ struct Window;
 
 enum class ExprKind : uint8_t {
   kNull,         // NULL
-  kInteger,      // ival: value (a literal that does not fit int64 is kReal)
+  kInteger,      // ival: value (a literal that does not fit int64 is kReal); text: literal
+                 // as written. `-9223372036854775808` (minus applied to that literal)
+                 // is folded into one kInteger INT64_MIN by the parser.
   kReal,         // rval: value; text: literal as written
   kString,       // text: dequoted string
   kBlob,         // text: decoded bytes of x'..'
-  kBool,         // ival 0/1: TRUE / FALSE when they are not column names (resolver)
+  kBool,         // ival 0/1: TRUE / FALSE when they are not column names (resolver). The
+                 // parser makes kBool only for `DEFAULT true|false`; elsewhere TRUE and
+                 // FALSE are kColumn and the resolver decides.
   kCurrentTime,  // op: kCurTime / kCurDate / kCurTimestamp
   kParam,        // param_index: 1-based parameter number; text: name as written ("?", "?3", ":a")
   kColumn,       // [schema.][table.]column: schema, table, text = column name
@@ -43,16 +47,20 @@ enum class ExprKind : uint8_t {
   kCast,         // CAST(left AS text)  (text = type name as written, may be empty)
   kBetween,      // left BETWEEN list[0] AND list[1]; flags kNot
   kIn,           // left IN (list) | left IN (select) | left IN table (text = table
-                 // name, schema); flags kNot. left may be a kVector.
+                 // name, schema); flags kNot. left may be a kVector. `IN ()` has an
+                 // empty non-null list. For `IN tablefunc(args)` list holds the args.
   kLike,         // left op right [ESCAPE escape]; op kLike/kGlob/kRegexp/kMatch; flags kNot
+                 // (left is the string, right the pattern; `escape` field, or null)
   kIsNull,       // left ISNULL / IS NULL
   kNotNull,      // left NOTNULL / NOT NULL / IS NOT NULL
   kCase,         // CASE [left] WHEN list[0] THEN list[1] ... [ELSE right] END
   kFunction,     // text(args in list) [FILTER (WHERE filter)] [OVER over]; flags kDistinct, kStarArg
+                 // (list is null for f() and f(*))
   kExists,       // EXISTS (select)
   kSubquery,     // (select) used as a scalar
   kVector,       // (list[0], list[1], ...) row value
   kRaise,        // RAISE(op, text): op kRaiseIgnore / kRaiseRollback / kRaiseAbort / kRaiseFail
+  // (kColumn: kDoubleQuoted is set when the column part was written "name".)
   kVectorElement,  // element ival (0-based) of the row value `left` (a kSubquery or
                    // kVector); made by the parser for SET (a,b) = (SELECT ..)
 
@@ -113,7 +121,14 @@ struct Expr {
   ExprKind kind = ExprKind::kNull;
   Op op = Op::kNone;
   uint16_t flags = 0;
-  std::string_view span;  // the expression's source text, exactly as written
+  int32_t height = 0;     // (parser) tree height as SQLite counts it (limit 1000)
+  // The expression's source text, exactly as written. Exceptions, made so the
+  // text is what SQLite shows: the top expression of a result column (and of
+  // RETURNING) spans to the start of the next token, whitespace trimmed, so
+  // trailing comments are included (column names); CHECK (...) and
+  // DEFAULT (...) expressions span the text between the parentheses,
+  // whitespace trimmed (CHECK constraint messages, dflt_value).
+  std::string_view span;
 
   Expr* left = nullptr;
   Expr* right = nullptr;
@@ -121,6 +136,7 @@ struct Expr {
   Select* select = nullptr;
   Expr* filter = nullptr;  // FILTER (WHERE ...) of an aggregate/window call
   Window* over = nullptr;  // OVER (...) / OVER name
+  Expr* escape = nullptr;  // kLike: ESCAPE expression
 
   union {
     int64_t ival = 0;
@@ -367,8 +383,10 @@ struct ColumnConstraint {
 
 struct ColumnDef {
   std::string_view name;
-  std::string_view type;  // declared type as written, normalised to single spaces
-                          // between words ("VARCHAR(10)", "UNSIGNED BIG INT")
+  std::string_view type;  // declared type as SQLite records it: the source text from
+                          // the first to the last type token (inner spacing kept,
+                          // "VARCHAR (10)"), a trailing "GENERATED ALWAYS" removed,
+                          // then dequoted the way SQLite does ("'abc' def" -> abc)
   ArenaVec<ColumnConstraint*> constraints;
 };
 
@@ -386,6 +404,10 @@ struct TableConstraint {
 struct CreateTableStmt : Stmt {
   static constexpr StmtKind kKind = StmtKind::kCreateTable;
   CreateTableStmt() : Stmt(kKind) {}
+  // Source text from the object name as written (after any `schema.`) to
+  // where SQLite ends the text it stores: sqlite_schema.sql is
+  // "CREATE TABLE " + body_text (empty for CREATE TABLE ... AS SELECT)
+  std::string_view body_text;
   bool temp = false, if_not_exists = false;
   std::string_view schema, name;
   ArenaVec<ColumnDef*> columns;
@@ -397,6 +419,10 @@ struct CreateTableStmt : Stmt {
 struct CreateIndexStmt : Stmt {
   static constexpr StmtKind kKind = StmtKind::kCreateIndex;
   CreateIndexStmt() : Stmt(kKind) {}
+  // Source text from the object name as written (after any `schema.`) to
+  // where SQLite ends the text it stores: sqlite_schema.sql is
+  // "CREATE [UNIQUE ]INDEX " + body_text
+  std::string_view body_text;
   bool unique = false, if_not_exists = false;
   std::string_view schema, name, table;
   ExprList* columns = nullptr;  // indexed columns: expr (kColumn or expression), COLLATE
@@ -407,6 +433,10 @@ struct CreateIndexStmt : Stmt {
 struct CreateViewStmt : Stmt {
   static constexpr StmtKind kKind = StmtKind::kCreateView;
   CreateViewStmt() : Stmt(kKind) {}
+  // Source text from the object name as written (after any `schema.`) to
+  // where SQLite ends the text it stores: sqlite_schema.sql is
+  // "CREATE VIEW " + body_text
+  std::string_view body_text;
   bool temp = false, if_not_exists = false;
   std::string_view schema, name;
   IdList* columns = nullptr;
@@ -419,12 +449,17 @@ enum class TriggerEvent : uint8_t { kDelete, kInsert, kUpdate };
 struct CreateTriggerStmt : Stmt {
   static constexpr StmtKind kKind = StmtKind::kCreateTrigger;
   CreateTriggerStmt() : Stmt(kKind) {}
+  // Source text from the object name as written (after any `schema.`) to
+  // where SQLite ends the text it stores: sqlite_schema.sql is
+  // "CREATE TRIGGER " + body_text
+  std::string_view body_text;
   bool temp = false, if_not_exists = false;
   std::string_view schema, name;
   TriggerTime time = TriggerTime::kBefore;  // default when omitted: BEFORE
   TriggerEvent event = TriggerEvent::kInsert;
   IdList* update_columns = nullptr;        // UPDATE OF a, b
   std::string_view table;
+  std::string_view table_schema;           // ON schema.table (parser addition)
   bool for_each_row = false;
   Expr* when = nullptr;
   ArenaVec<Stmt*> body;                    // INSERT / UPDATE / DELETE / SELECT statements
@@ -433,6 +468,10 @@ struct CreateTriggerStmt : Stmt {
 struct CreateVirtualTableStmt : Stmt {
   static constexpr StmtKind kKind = StmtKind::kCreateVirtualTable;
   CreateVirtualTableStmt() : Stmt(kKind) {}
+  // Source text from the object name as written (after any `schema.`) to
+  // where SQLite ends the text it stores: sqlite_schema.sql is
+  // "CREATE VIRTUAL TABLE " + body_text
+  std::string_view body_text;
   bool if_not_exists = false;
   std::string_view schema, name, module;
   ArenaVec<std::string_view> args;  // module arguments, as written

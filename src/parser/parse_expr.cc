@@ -1,0 +1,867 @@
+// Expressions: precedence climbing over SQLite's operator table.
+//
+// Binding (loosest first; all binary operators are left-associative):
+//   OR | AND | NOT (prefix) | = == != <> IS [NOT] IN LIKE GLOB MATCH REGEXP
+//   BETWEEN ISNULL NOTNULL [NOT] NULL | < <= > >= | ESCAPE | & | << >> |
+//   + - | * / % | || -> ->> | COLLATE (postfix) | - + ~ (prefix)
+//
+// Notes that follow from SQLite's LALR grammar:
+//  - the operand of prefix NOT extends over everything binding tighter than
+//    NOT, so `NOT a = b` is NOT (a = b); the operand of - + ~ is a single
+//    primary (with nested prefixes), so `-a COLLATE x` is (-a) COLLATE x;
+//  - the middle operand of BETWEEN may hold any operator except a top-level
+//    AND (`a BETWEEN b OR c AND d ...` lets OR take `c AND d`);
+//  - the right operand of a LIKE-family operator and of ESCAPE bind tighter
+//    than the equality level.
+#include <cstring>
+
+#include "parser/parser_impl.h"
+
+namespace basalt {
+
+using ast::Expr;
+using ast::ExprKind;
+using ast::ExprList;
+using ast::Op;
+using parser::Prec;
+using parser::Tk;
+
+// ---- node helpers -------------------------------------------------------------
+
+Expr* Parser::Impl::NewExpr(ExprKind kind, const char* start) {
+  Expr* e = arena_->New<Expr>();
+  e->kind = kind;
+  e->span = std::string_view(start, 0);
+  e->height = 1;
+  return e;
+}
+
+namespace {
+
+int HeightOf(const Expr* e) { return e ? e->height : 0; }
+
+int ListHeight(const ExprList* l) {
+  int h = 0;
+  if (l) {
+    for (const ast::ExprItem& it : l->items) {
+      if (it.expr && it.expr->height > h) h = it.expr->height;
+    }
+  }
+  return h;
+}
+
+}  // namespace
+
+int Parser::Impl::SelectHeight(const ast::Select* s) const {
+  int h = 0;
+  for (; s; s = s->prior) {
+    auto take = [&h](int v) {
+      if (v > h) h = v;
+    };
+    take(HeightOf(s->where));
+    take(HeightOf(s->having));
+    if (s->limit) take(1 + std::max(HeightOf(s->limit), HeightOf(s->offset)));
+    take(ListHeight(s->columns));
+    take(ListHeight(s->group_by));
+    take(ListHeight(s->order_by));
+    for (const ExprList* row : s->values) take(ListHeight(row));
+  }
+  return h;
+}
+
+// Heights follow SQLite's bookkeeping, quirks included: a COLLATE or row
+// value node counts 1, BETWEEN counts only its left operand, and the NOT of
+// NOT IN / NOT LIKE / NOT BETWEEN adds a level.
+bool Parser::Impl::SetHeight(Expr* e) {
+  int h = 0;
+  switch (e->kind) {
+    case ExprKind::kCollate:
+    case ExprKind::kVector:
+      e->height = 1;
+      return true;
+    case ExprKind::kBetween:
+      h = HeightOf(e->left);
+      break;
+    default:
+      h = std::max(HeightOf(e->left), HeightOf(e->right));
+      h = std::max(h, ListHeight(e->list));
+      h = std::max(h, HeightOf(e->escape));
+      if (e->select) h = std::max(h, SelectHeight(e->select));
+      break;
+  }
+  h += 1;
+  if (e->has(ast::kNot) &&
+      (e->kind == ExprKind::kIn || e->kind == ExprKind::kLike || e->kind == ExprKind::kBetween)) {
+    h += 1;
+  }
+  e->height = h;
+  if (h > parser::kMaxExprHeight) {
+    Error("Expression tree is too large (maximum depth " + std::to_string(parser::kMaxExprHeight) +
+          ")");
+    return false;
+  }
+  return true;
+}
+
+Expr* Parser::Impl::MakeBinary(Op op, Expr* l, Expr* r, const char* start) {
+  ExprKind kind = ExprKind::kBinary;
+  if (r->kind == ExprKind::kNull && (op == Op::kIs || op == Op::kIsNot)) {
+    // `x IS NULL` / `x IS NOT NULL` become the unary tests.
+    kind = op == Op::kIs ? ExprKind::kIsNull : ExprKind::kNotNull;
+  }
+  Expr* e = NewExpr(kind, start);
+  e->left = l;
+  if (kind == ExprKind::kBinary) {
+    e->op = op;
+    e->right = r;
+  }
+  SetHeight(e);
+  Finish(e, start);
+  return e;
+}
+
+Expr* Parser::Impl::MakeUnary(Op op, Expr* operand, const char* start) {
+  if (op == Op::kNeg) {
+    // -9223372036854775808 is the integer INT64_MIN, not minus a real.
+    if (operand->kind == ExprKind::kReal &&
+        operand->text.find_first_of(".eE") == std::string_view::npos) {
+      int64_t v;
+      if (parser::IntegerLiteral(operand->text, &v) == 3) {
+        operand->kind = ExprKind::kInteger;
+        operand->ival = v;
+        operand->flags &= static_cast<uint16_t>(~ast::kParenthesized);
+        Finish(operand, start);
+        return operand;
+      }
+    }
+    if (operand->kind == ExprKind::kInteger && operand->text.size() > 2 &&
+        (operand->text[1] == 'x' || operand->text[1] == 'X')) {
+      // A hex literal under a minus: SQLite reports -0x8000000000000000 and
+      // oversized hex literals with the sign.
+      if (bad_hex_ == operand) {
+        bad_hex_negated_ = true;
+      } else if (operand->ival == INT64_MIN && bad_hex_ == nullptr && !in_schema_ddl_) {
+        bad_hex_ = operand;
+        bad_hex_negated_ = true;
+      }
+    }
+  }
+  Expr* e = NewExpr(ExprKind::kUnary, start);
+  e->op = op;
+  e->left = operand;
+  SetHeight(e);
+  Finish(e, start);
+  return e;
+}
+
+// ---- binary operators ---------------------------------------------------------
+
+Expr* Parser::Impl::ParseBinary(int min_prec, int d, bool stop_at_and) {
+  const char* start = cur_.z;
+  Expr* left = ParseUnary(d);
+  if (!left) return nullptr;
+  for (;;) {
+    Op op = Op::kNone;
+    int prec;
+    switch (T()) {
+      case Tk::kOr:
+        prec = parser::kPrecOr;
+        op = Op::kOr;
+        break;
+      case Tk::kAnd:
+        if (stop_at_and) return left;
+        prec = parser::kPrecAnd;
+        op = Op::kAnd;
+        break;
+      case Tk::kEq:
+        prec = parser::kPrecEquality;
+        op = Op::kEq;
+        break;
+      case Tk::kNe:
+        prec = parser::kPrecEquality;
+        op = Op::kNe;
+        break;
+      case Tk::kIs:
+      case Tk::kIn:
+      case Tk::kLike:
+      case Tk::kGlob:
+      case Tk::kRegexp:
+      case Tk::kMatch:
+      case Tk::kBetween:
+      case Tk::kIsnull:
+      case Tk::kNotnull:
+      case Tk::kNot:
+        prec = parser::kPrecEquality;
+        break;
+      case Tk::kLt:
+        prec = parser::kPrecCompare;
+        op = Op::kLt;
+        break;
+      case Tk::kLe:
+        prec = parser::kPrecCompare;
+        op = Op::kLe;
+        break;
+      case Tk::kGt:
+        prec = parser::kPrecCompare;
+        op = Op::kGt;
+        break;
+      case Tk::kGe:
+        prec = parser::kPrecCompare;
+        op = Op::kGe;
+        break;
+      case Tk::kBitAnd:
+        prec = parser::kPrecBitwise;
+        op = Op::kBitAnd;
+        break;
+      case Tk::kBitOr:
+        prec = parser::kPrecBitwise;
+        op = Op::kBitOr;
+        break;
+      case Tk::kLshift:
+        prec = parser::kPrecBitwise;
+        op = Op::kShl;
+        break;
+      case Tk::kRshift:
+        prec = parser::kPrecBitwise;
+        op = Op::kShr;
+        break;
+      case Tk::kPlus:
+        prec = parser::kPrecAdd;
+        op = Op::kAdd;
+        break;
+      case Tk::kMinus:
+        prec = parser::kPrecAdd;
+        op = Op::kSub;
+        break;
+      case Tk::kStar:
+        prec = parser::kPrecMul;
+        op = Op::kMul;
+        break;
+      case Tk::kSlash:
+        prec = parser::kPrecMul;
+        op = Op::kDiv;
+        break;
+      case Tk::kRem:
+        prec = parser::kPrecMul;
+        op = Op::kMod;
+        break;
+      case Tk::kConcat:
+        prec = parser::kPrecConcat;
+        op = Op::kConcat;
+        break;
+      case Tk::kPtr:
+        prec = parser::kPrecConcat;
+        op = cur_.n == 2 ? Op::kJsonArrow : Op::kJsonArrow2;
+        break;
+      case Tk::kCollate:
+        prec = parser::kPrecCollate;
+        break;
+      default:
+        return left;
+    }
+    if (prec < min_prec) return left;
+    if (!CheckDepth(d + 2)) return nullptr;
+
+    if (op != Op::kNone) {
+      Advance();
+      Expr* right = ParseBinary(prec + 1, d + 2, false);
+      if (!right) return nullptr;
+      left = MakeBinary(op, left, right, start);
+      continue;
+    }
+
+    // Operators with their own shapes.
+    Tk t = T();
+    bool negated = false;
+    if (t == Tk::kNot) {
+      Tk next = Peek(1).type;
+      if (next == Tk::kNull) {
+        Advance();
+        if (!CheckDepth(d + 3)) return nullptr;
+        Advance();
+        Expr* e = NewExpr(ExprKind::kNotNull, start);
+        e->left = left;
+        SetHeight(e);
+        Finish(e, start);
+        left = e;
+        continue;
+      }
+      if (next != Tk::kLike && next != Tk::kGlob && next != Tk::kRegexp && next != Tk::kMatch &&
+          next != Tk::kBetween && next != Tk::kIn) {
+        Advance();  // NOT is valid here; what follows it is not
+        return SyntaxError();
+      }
+      Advance();
+      negated = true;
+      t = T();
+    }
+    switch (t) {
+      case Tk::kIsnull:
+      case Tk::kNotnull: {
+        Advance();
+        Expr* e = NewExpr(t == Tk::kIsnull ? ExprKind::kIsNull : ExprKind::kNotNull, start);
+        e->left = left;
+        SetHeight(e);
+        Finish(e, start);
+        left = e;
+        break;
+      }
+      case Tk::kCollate: {
+        Advance();
+        if (!IsIdsToken(T())) return SyntaxError();
+        if (!CheckDepth(d + 3)) return nullptr;
+        Expr* e = NewExpr(ExprKind::kCollate, start);
+        e->left = left;
+        e->text = NameOf(cur_);
+        Advance();
+        SetHeight(e);
+        Finish(e, start);
+        left = e;
+        break;
+      }
+      case Tk::kIs:
+        left = ParseIs(left, start, d);
+        break;
+      case Tk::kIn:
+        left = ParseIn(left, negated, start, d);
+        break;
+      case Tk::kBetween:
+        left = ParseBetween(left, negated, start, d);
+        break;
+      default:
+        left = ParseLike(left, negated, start, d);
+        break;
+    }
+    if (!left) return nullptr;
+  }
+}
+
+Expr* Parser::Impl::ParseIs(Expr* left, const char* start, int d) {
+  Advance();  // IS
+  Op op = Op::kIs;
+  int rd = d + 2;
+  if (T() == Tk::kNot) {
+    Advance();
+    op = Op::kIsNot;
+    rd = d + 3;
+    if (T() == Tk::kDistinct) {  // IS NOT DISTINCT FROM: same as IS
+      Advance();
+      if (!Expect(Tk::kFrom)) return nullptr;
+      op = Op::kIs;
+      rd = d + 5;
+    }
+  } else if (T() == Tk::kDistinct) {  // IS DISTINCT FROM: same as IS NOT
+    Advance();
+    if (!Expect(Tk::kFrom)) return nullptr;
+    op = Op::kIsNot;
+    rd = d + 4;
+  }
+  Expr* right = ParseBinary(parser::kPrecEquality + 1, rd, false);
+  if (!right) return nullptr;
+  return MakeBinary(op, left, right, start);
+}
+
+Expr* Parser::Impl::ParseIn(Expr* left, bool negated, const char* start, int d) {
+  Advance();  // IN
+  Expr* e = NewExpr(ExprKind::kIn, start);
+  e->left = left;
+  if (negated) e->flags |= ast::kNot;
+  if (T() == Tk::kLp) {
+    if (!CheckDepth(d + 3)) return nullptr;
+    Advance();
+    if (StartsSelect(T())) {
+      e->select = ParseSelect(d + 3);
+      if (!e->select) return nullptr;
+    } else if (T() == Tk::kRp) {
+      e->list = arena_->New<ExprList>();
+    } else {
+      e->list = ParseNExprList(d + 3);
+      if (!e->list) return nullptr;
+    }
+    if (!Expect(Tk::kRp)) return nullptr;
+  } else if (IsNmToken(T())) {
+    if (!ParseFullName(&e->schema, &e->text)) return nullptr;
+    if (T() == Tk::kLp) {  // table-valued function
+      Advance();
+      if (T() == Tk::kRp) {
+        e->list = arena_->New<ExprList>();
+      } else {
+        e->list = ParseNExprList(d + 5);
+        if (!e->list) return nullptr;
+      }
+      if (!Expect(Tk::kRp)) return nullptr;
+    }
+  } else {
+    return SyntaxError();
+  }
+  if (!e->text.empty()) {
+    // SQLite counts `x IN t(args)` as x IN (SELECT * FROM t(args)): the
+    // arguments do not add to the height.
+    ExprList* args = e->list;
+    e->list = nullptr;
+    SetHeight(e);
+    e->list = args;
+  } else {
+    SetHeight(e);
+  }
+  Finish(e, start);
+  return e;
+}
+
+Expr* Parser::Impl::ParseBetween(Expr* left, bool negated, const char* start, int d) {
+  Advance();  // BETWEEN
+  Expr* low = ParseBinary(parser::kPrecOr, d + 2, true);
+  if (!low) return nullptr;
+  if (!Expect(Tk::kAnd)) return nullptr;
+  Expr* high = ParseBinary(parser::kPrecEquality + 1, d + 4, false);
+  if (!high) return nullptr;
+  Expr* e = NewExpr(ExprKind::kBetween, start);
+  e->left = left;
+  if (negated) e->flags |= ast::kNot;
+  e->list = arena_->New<ExprList>();
+  e->list->items.push_back(*arena_, Item(low));
+  e->list->items.push_back(*arena_, Item(high));
+  SetHeight(e);
+  Finish(e, start);
+  return e;
+}
+
+Expr* Parser::Impl::ParseLike(Expr* left, bool negated, const char* start, int d) {
+  Op op;
+  switch (T()) {
+    case Tk::kLike:
+      op = Op::kLike;
+      break;
+    case Tk::kGlob:
+      op = Op::kGlob;
+      break;
+    case Tk::kRegexp:
+      op = Op::kRegexp;
+      break;
+    default:
+      op = Op::kMatch;
+      break;
+  }
+  Advance();
+  Expr* right = ParseBinary(parser::kPrecEquality + 1, d + 2, false);
+  if (!right) return nullptr;
+  Expr* e = NewExpr(ExprKind::kLike, start);
+  e->op = op;
+  e->left = left;
+  e->right = right;
+  if (negated) e->flags |= ast::kNot;
+  if (T() == Tk::kEscape) {
+    if (!CheckDepth(d + 4)) return nullptr;
+    Advance();
+    e->escape = ParseBinary(parser::kPrecEquality + 1, d + 4, false);
+    if (!e->escape) return nullptr;
+  }
+  SetHeight(e);
+  Finish(e, start);
+  return e;
+}
+
+// ---- prefix operators and primaries -------------------------------------------------
+
+Expr* Parser::Impl::ParseUnary(int d) {
+  const char* start = cur_.z;
+  Op op;
+  int prec;
+  switch (T()) {
+    case Tk::kNot:
+      op = Op::kNot;
+      prec = parser::kPrecNot;
+      break;
+    case Tk::kMinus:
+      op = Op::kNeg;
+      prec = parser::kPrecUnary;
+      break;
+    case Tk::kPlus:
+      op = Op::kPlus;
+      prec = parser::kPrecUnary;
+      break;
+    case Tk::kBitNot:
+      op = Op::kBitNot;
+      prec = parser::kPrecUnary;
+      break;
+    default:
+      return ParsePrimary(d);
+  }
+  if (!CheckDepth(d + 1)) return nullptr;
+  Advance();
+  Expr* operand = ParseBinary(prec, d + 1, false);
+  if (!operand) return nullptr;
+  return MakeUnary(op, operand, start);
+}
+
+Expr* Parser::Impl::ParseNumber(const char* start) {
+  Expr* e;
+  std::string_view text = cur_.text();
+  if (T() == Tk::kFloat) {
+    e = NewExpr(ExprKind::kReal, start);
+    e->rval = parser::RealLiteral(text);
+  } else {
+    int64_t v = 0;
+    int rc = parser::IntegerLiteral(text, &v);
+    if (rc == 0) {
+      e = NewExpr(ExprKind::kInteger, start);
+      e->ival = v;
+    } else if (rc == 2) {
+      e = NewExpr(ExprKind::kInteger, start);
+      e->ival = 0;
+      if (bad_hex_ == nullptr && !in_schema_ddl_) bad_hex_ = e;
+    } else {
+      e = NewExpr(ExprKind::kReal, start);
+      e->rval = parser::RealLiteral(text);
+    }
+  }
+  e->text = text;
+  Advance();
+  Finish(e, start);
+  return e;
+}
+
+Expr* Parser::Impl::ParseParam() {
+  const char* start = cur_.z;
+  Expr* e = NewExpr(ExprKind::kParam, start);
+  e->text = cur_.text();
+  Advance();
+  Finish(e, start);
+  if (e->text[0] == '#' && e->text.size() > 1 && e->text[1] >= '0' && e->text[1] <= '9') {
+    // #N names a register in SQLite's nested parses; not allowed in SQL text.
+    Error("near \"" + std::string(e->text) + "\": syntax error");
+    return e;
+  }
+  AssignParam(e);
+  return e;
+}
+
+Expr* Parser::Impl::ParsePrimary(int d) {
+  const char* start = cur_.z;
+  switch (T()) {
+    case Tk::kInteger:
+    case Tk::kFloat:
+    case Tk::kString:
+    case Tk::kBlob:
+    case Tk::kNull:
+    case Tk::kVariable:
+    case Tk::kLp:
+    case Tk::kCast:
+    case Tk::kCase:
+    case Tk::kRaise:
+    case Tk::kExists:
+    case Tk::kCurrentTime:
+    case Tk::kCurrentDate:
+    case Tk::kCurrentTimestamp:
+      break;
+    default:
+      if (!IsIdOrIndexed(T()) && !IsJoinKw(T())) return SyntaxError();
+      break;
+  }
+  if (!CheckDepth(d + 1)) return nullptr;
+  switch (T()) {
+    case Tk::kInteger:
+    case Tk::kFloat:
+      return ParseNumber(start);
+    case Tk::kString: {
+      if (Peek(1).type == Tk::kDot) return ParseIdentifierExpr(d);
+      Expr* e = NewExpr(ExprKind::kString, start);
+      e->text = NameOf(cur_);
+      Advance();
+      Finish(e, start);
+      return e;
+    }
+    case Tk::kBlob: {
+      Expr* e = NewExpr(ExprKind::kBlob, start);
+      e->text = parser::DecodeBlob(arena_, cur_.text());
+      Advance();
+      Finish(e, start);
+      return e;
+    }
+    case Tk::kNull: {
+      Expr* e = NewExpr(ExprKind::kNull, start);
+      Advance();
+      Finish(e, start);
+      return e;
+    }
+    case Tk::kVariable:
+      return ParseParam();
+    case Tk::kLp:
+      return ParseParenthesized(d);
+    case Tk::kCast:
+      return ParseCast(d);
+    case Tk::kCase:
+      return ParseCase(d);
+    case Tk::kRaise:
+      return ParseRaise();
+    case Tk::kExists: {
+      Advance();
+      if (!CheckDepth(d + 2) || !Expect(Tk::kLp)) return nullptr;
+      Expr* e = NewExpr(ExprKind::kExists, start);
+      e->select = ParseSelect(d + 2);
+      if (!e->select || !Expect(Tk::kRp)) return nullptr;
+      SetHeight(e);
+      Finish(e, start);
+      return e;
+    }
+    case Tk::kCurrentTime:
+    case Tk::kCurrentDate:
+    case Tk::kCurrentTimestamp: {
+      Expr* e = NewExpr(ExprKind::kCurrentTime, start);
+      e->op = T() == Tk::kCurrentTime   ? Op::kCurTime
+              : T() == Tk::kCurrentDate ? Op::kCurDate
+                                        : Op::kCurTimestamp;
+      Advance();
+      Finish(e, start);
+      return e;
+    }
+    default:
+      return ParseIdentifierExpr(d);
+  }
+}
+
+// id | JOIN_KW | nm.nm | nm.nm.nm | id(args...) — the current token is an
+// identifier-like token (or a string followed by '.').
+Expr* Parser::Impl::ParseIdentifierExpr(int d) {
+  const char* start = cur_.z;
+  Token first = cur_;
+  Tk next = Peek(1).type;
+  if (next == Tk::kLp && IsIdOrIndexed(first.type)) {
+    if (!CheckDepth(d + 3)) return nullptr;
+    Advance();
+    Advance();
+    Expr* f = NewExpr(ExprKind::kFunction, start);
+    f->text = NameOf(first);
+    return ParseFunctionTail(f, first.text(), d);
+  }
+  Expr* e = NewExpr(ExprKind::kColumn, start);
+  if (next == Tk::kDot) {
+    std::string_view a = NameOf(first);
+    Advance();
+    Advance();
+    if (!CheckDepth(d + 3)) return nullptr;
+    if (!IsNmToken(T())) return SyntaxError();
+    Token second = cur_;
+    std::string_view b = NameOf(second);
+    Advance();
+    if (T() == Tk::kDot) {
+      Advance();
+      if (!CheckDepth(d + 5)) return nullptr;
+      if (!IsNmToken(T())) return SyntaxError();
+      e->schema = a;
+      e->table = b;
+      e->text = NameOf(cur_);
+      Advance();
+    } else {
+      e->table = a;
+      e->text = b;
+    }
+  } else {
+    e->text = NameOf(first);
+    if (first.z[0] == '"') e->flags |= ast::kDoubleQuoted;
+    Advance();
+  }
+  Finish(e, start);
+  return e;
+}
+
+// After `name(`: [DISTINCT|ALL] args | * , then ')' and FILTER / OVER.
+Expr* Parser::Impl::ParseFunctionTail(Expr* f, std::string_view raw_name, int d) {
+  const char* start = f->span.data();
+  if (T() == Tk::kStar) {
+    Advance();
+    f->flags |= ast::kStarArg;
+  } else {
+    if (T() == Tk::kDistinct) {
+      f->flags |= ast::kDistinct;
+      Advance();
+    } else if (T() == Tk::kAll) {
+      Advance();
+    }
+    if (T() != Tk::kRp) {
+      f->list = ParseNExprList(d + 3);
+      if (!f->list) return nullptr;
+    }
+  }
+  if (!Expect(Tk::kRp)) return nullptr;
+  if (T() == Tk::kFilter || T() == Tk::kOver) {
+    if (!ParseFilterOver(f, d)) return nullptr;
+  }
+  Finish(f, start);
+  if (f->list && f->list->size() > static_cast<size_t>(parser::kMaxFunctionArgs)) {
+    Error("too many arguments on function " + std::string(raw_name));
+    return f;
+  }
+  SetHeight(f);
+  return f;
+}
+
+ExprList* Parser::Impl::ParseNExprList(int d) {
+  ExprList* list = arena_->New<ExprList>();
+  int depth = d;
+  for (;;) {
+    Expr* e = ParseExpr(depth);
+    if (!e) return nullptr;
+    list->items.push_back(*arena_, Item(e));
+    if (T() != Tk::kComma) break;
+    Advance();
+    depth = d + 2;
+  }
+  return list;
+}
+
+// '(' expr ')' | '(' expr, expr, ... ')' | '(' select ')'
+Expr* Parser::Impl::ParseParenthesized(int d) {
+  const char* start = cur_.z;
+  Advance();  // (
+  if (StartsSelect(T())) {
+    Expr* e = NewExpr(ExprKind::kSubquery, start);
+    e->select = ParseSelect(d + 1);
+    if (!e->select || !Expect(Tk::kRp)) return nullptr;
+    SetHeight(e);
+    Finish(e, start);
+    return e;
+  }
+  Expr* first = ParseExpr(d + 1);
+  if (!first) return nullptr;
+  if (T() == Tk::kComma) {
+    Expr* v = NewExpr(ExprKind::kVector, start);
+    v->list = arena_->New<ExprList>();
+    v->list->items.push_back(*arena_, Item(first));
+    while (T() == Tk::kComma) {
+      if (!CheckDepth(d + 3)) return nullptr;
+      Advance();
+      Expr* e = ParseExpr(d + 3);
+      if (!e) return nullptr;
+      v->list->items.push_back(*arena_, Item(e));
+    }
+    if (!Expect(Tk::kRp)) return nullptr;
+    SetHeight(v);
+    Finish(v, start);
+    return v;
+  }
+  if (!CheckDepth(d + 2) || !Expect(Tk::kRp)) return nullptr;
+  first->flags |= ast::kParenthesized;
+  Finish(first, start);
+  return first;
+}
+
+// CASE [operand] WHEN e THEN e ... [ELSE e] END
+Expr* Parser::Impl::ParseCase(int d) {
+  const char* start = cur_.z;
+  Advance();  // CASE
+  Expr* e = NewExpr(ExprKind::kCase, start);
+  if (T() != Tk::kWhen) {
+    e->left = ParseExpr(d + 1);
+    if (!e->left) return nullptr;
+  }
+  if (T() != Tk::kWhen) return SyntaxError();
+  e->list = arena_->New<ExprList>();
+  int base = d + 3;
+  while (T() == Tk::kWhen) {
+    Advance();
+    Expr* w = ParseExpr(base);
+    if (!w || !Expect(Tk::kThen)) return nullptr;
+    Expr* t = ParseExpr(base + 2);
+    if (!t) return nullptr;
+    e->list->items.push_back(*arena_, Item(w));
+    e->list->items.push_back(*arena_, Item(t));
+    base = d + 4;
+  }
+  if (T() == Tk::kElse) {
+    Advance();
+    e->right = ParseExpr(d + 4);
+    if (!e->right) return nullptr;
+  }
+  if (!Expect(Tk::kEnd)) return nullptr;
+  SetHeight(e);
+  Finish(e, start);
+  return e;
+}
+
+// CAST ( expr AS [type] )
+Expr* Parser::Impl::ParseCast(int d) {
+  const char* start = cur_.z;
+  Advance();  // CAST
+  if (!CheckDepth(d + 2) || !Expect(Tk::kLp)) return nullptr;
+  Expr* e = NewExpr(ExprKind::kCast, start);
+  e->left = ParseExpr(d + 2);
+  if (!e->left || !Expect(Tk::kAs)) return nullptr;
+  std::string_view type;
+  if (!ParseTypeToken(&type)) return nullptr;
+  e->text = parser::DequoteSpan(arena_, type);
+  if (!Expect(Tk::kRp)) return nullptr;
+  e->height = e->left->height + 1;  // computed, not checked, as in SQLite
+  Finish(e, start);
+  return e;
+}
+
+// RAISE ( IGNORE ) | RAISE ( ROLLBACK|ABORT|FAIL , message )
+Expr* Parser::Impl::ParseRaise() {
+  const char* start = cur_.z;
+  Advance();  // RAISE
+  if (!Expect(Tk::kLp)) return nullptr;
+  Expr* e = NewExpr(ExprKind::kRaise, start);
+  switch (T()) {
+    case Tk::kIgnore:
+      e->op = Op::kRaiseIgnore;
+      Advance();
+      if (!Expect(Tk::kRp)) return nullptr;
+      Finish(e, start);
+      return e;
+    case Tk::kRollback:
+      e->op = Op::kRaiseRollback;
+      break;
+    case Tk::kAbort:
+      e->op = Op::kRaiseAbort;
+      break;
+    case Tk::kFail:
+      e->op = Op::kRaiseFail;
+      break;
+    default:
+      return SyntaxError();
+  }
+  Advance();
+  if (!Expect(Tk::kComma)) return nullptr;
+  if (!ParseNm(&e->text)) return nullptr;
+  if (!Expect(Tk::kRp)) return nullptr;
+  Finish(e, start);
+  return e;
+}
+
+// typetoken: [ids... [( signed [, signed] )]]; returns the raw text.
+bool Parser::Impl::ParseTypeToken(std::string_view* out) {
+  *out = {};
+  if (!IsIdsToken(T())) return true;
+  const char* start = cur_.z;
+  while (IsIdsToken(T())) Advance();
+  if (T() == Tk::kLp) {
+    Advance();
+    if (!ParseSignedNumber()) return false;
+    if (Accept(Tk::kComma)) {
+      if (!ParseSignedNumber()) return false;
+    }
+    if (!Expect(Tk::kRp)) return false;
+  }
+  *out = SpanFrom(start);
+  return true;
+}
+
+// signed: [+|-] INTEGER|FLOAT
+Expr* Parser::Impl::ParseSignedNumber() {
+  const char* start = cur_.z;
+  bool neg = false;
+  if (T() == Tk::kPlus || T() == Tk::kMinus) {
+    neg = T() == Tk::kMinus;
+    Advance();
+  }
+  if (T() != Tk::kInteger && T() != Tk::kFloat) return SyntaxError();
+  bool saved = in_schema_ddl_;
+  in_schema_ddl_ = true;  // a type's size is never evaluated
+  Expr* e = ParseNumber(cur_.z);
+  in_schema_ddl_ = saved;
+  if (neg) return MakeUnary(Op::kNeg, e, start);
+  return e;
+}
+
+}  // namespace basalt
