@@ -145,7 +145,7 @@ constexpr ConvInfo kConvs[] = {
     {'i', Kind::kDecimal, 10, true, kLower, nullptr},
     {'n', Kind::kCount, 0, false, nullptr, nullptr},
     {'%', Kind::kPercent, 0, false, nullptr, nullptr},
-    {'p', Kind::kPointer, 16, false, kLower, "0x"},
+    {'p', Kind::kPointer, 16, false, kUpper, "0x"},  // upper-case digits, like SQLite
     {'r', Kind::kOrdinal, 10, true, kLower, nullptr},
 };
 
@@ -187,7 +187,11 @@ class Sink {
     }
     return true;
   }
+  // True once anything (even zero bytes) was appended: the SQL function's
+  // result is NULL otherwise.
+  bool touched() const { return touched_; }
   void Append(const char* p, size_t n) {
+    touched_ = true;
     if (too_big_) return;
     if (out_->size() + n + 1 > max_len_) return Fail();
     out_->append(p, n);
@@ -202,6 +206,7 @@ class Sink {
   std::string* out_;
   size_t max_len_;
   bool too_big_ = false;
+  bool touched_ = false;
 };
 
 // The number of extra bytes UTF-8 continuation bytes add to a byte length:
@@ -570,6 +575,7 @@ void Format(const char* fmt, ArgSource* args, Sink* sink) {
           int* p = args->CountPtr();
           if (p) *p = static_cast<int>(sink->size());
         }
+        sink->Append("", 0);
         break;
       case Kind::kPercent:
         EmitPadded("%", 1, s, false, sink);
@@ -636,7 +642,7 @@ bool SqlFormat(const char* fmt, PrintfArgs* args, size_t max_len, std::string* o
   SqlSource src(args);
   Sink sink(out, max_len);
   Format(fmt, &src, &sink);
-  return !sink.failed();
+  return !sink.failed() && sink.touched();
 }
 
 int FormatRealSql(double r, char* buf) {

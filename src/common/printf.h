@@ -64,8 +64,10 @@ char* SqlVSnprintf(int n, char* buf, const char* fmt, va_list ap);
 char* SqlSnprintf(int n, char* buf, const char* fmt, ...);
 
 // The SQL printf()/format() function body: formats fmt with arguments from
-// `args`, appending to *out. Returns false on SQLITE_TOOBIG (result longer
-// than max_len - 1 bytes); *out is then cleared.
+// `args`, appending to *out. Returns false when SQLite's printf() returns
+// NULL (not an error): the result would exceed max_len - 1 bytes (max_len
+// being SQLITE_LIMIT_LENGTH; *out is then cleared), or nothing at all was
+// emitted (an empty format, or one that starts with an unknown conversion).
 bool SqlFormat(const char* fmt, PrintfArgs* args, size_t max_len, std::string* out);
 
 // "%!.15g" of r: REAL-to-TEXT rendering ("1.0", "1.0e+20", "Inf", "-Inf",

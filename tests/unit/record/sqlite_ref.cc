@@ -97,6 +97,13 @@ SqliteRef::~SqliteRef() {
   }
 }
 
+void SqliteRef::SetLengthLimit(int n) {
+  auto limit = reinterpret_cast<int (*)(void*, int, int)>(Symbol("sqlite3_limit"));
+  if (limit) limit(db_, 0, n);
+}
+
+void* SqliteRef::Symbol(const char* name) const { return dlsym(api_->lib, name); }
+
 bool SqliteRef::Exec(const std::string& sql) {
   return api_->exec(db_, sql.c_str(), nullptr, nullptr, nullptr) == 0;
 }

@@ -24,6 +24,10 @@ class SqliteRef {
             std::string* error = nullptr);
   // Runs statements without results.
   bool Exec(const std::string& sql);
+  // sqlite3_limit(db, SQLITE_LIMIT_LENGTH, n).
+  void SetLengthLimit(int n);
+  // Any other entry point of the library (e.g. "sqlite3_mprintf"), or null.
+  void* Symbol(const char* name) const;
 
   struct Api;
 
