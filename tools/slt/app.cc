@@ -119,7 +119,7 @@ class App {
     summary.PrintTable(report_);
     std::fprintf(report_, "\n");
     for (const Engine& e : engines_) {
-      std::fprintf(report_, "engine %s: %s (SQLite %s)\n", e.name.c_str(), e.library.c_str(),
+      std::fprintf(report_, "engine %s: %s (version %s)\n", e.name.c_str(), e.library.c_str(),
                    e.version.c_str());
     }
     std::fprintf(report_, "wall time %s, %d job%s\n", FormatSeconds(wall).c_str(), o_.jobs,
