@@ -1,6 +1,7 @@
 #include "main/statement.h"
 
 #include "exec/codegen.h"
+#include "func/builtins.h"
 #include "main/connection.h"
 #include "parser/parser.h"
 
@@ -170,6 +171,7 @@ void Statement::Finish(bool ok, int action) {
 }
 
 int Statement::Step() {
+  StepClock clock;  // one 'now' per step (lang_datefunc)
   if (done_) Reset();
   if (!active_) {
     status_ = Status();

@@ -1,0 +1,236 @@
+// sqlite3_value accessors, function results, and user-defined functions.
+#include <cstring>
+#include <memory>
+
+#include "api/handles.h"
+#include "record/value_ops.h"
+
+using basalt::FuncContext;
+using basalt::FunctionDef;
+using basalt::Type;
+using basalt::Value;
+using basalt::api::AsCtx;
+using basalt::api::AsValue;
+
+namespace {
+
+void Destroy(const void* p, void (*del)(void*)) {
+  if (del != SQLITE_STATIC && del != SQLITE_TRANSIENT && del != nullptr) del(const_cast<void*>(p));
+}
+
+using XFunc = void (*)(sqlite3_context*, int, sqlite3_value**);
+using XFinal = void (*)(sqlite3_context*);
+
+void ScalarTrampoline(FuncContext* ctx, int argc, Value** argv) {
+  reinterpret_cast<XFunc>(ctx->def->api_func)(reinterpret_cast<sqlite3_context*>(ctx), argc,
+                                              reinterpret_cast<sqlite3_value**>(argv));
+}
+void StepTrampoline(FuncContext* ctx, int argc, Value** argv) {
+  reinterpret_cast<XFunc>(ctx->def->api_step)(reinterpret_cast<sqlite3_context*>(ctx), argc,
+                                              reinterpret_cast<sqlite3_value**>(argv));
+}
+void FinalTrampoline(FuncContext* ctx) {
+  reinterpret_cast<XFinal>(ctx->def->api_final)(reinterpret_cast<sqlite3_context*>(ctx));
+}
+
+struct DestroyBox {
+  void* data;
+  void (*destroy)(void*);
+};
+
+}  // namespace
+
+extern "C" {
+
+// ---- values ----
+
+int sqlite3_value_type(sqlite3_value* v) {
+  switch (AsValue(v)->type()) {
+    case Type::kInteger: return SQLITE_INTEGER;
+    case Type::kReal: return SQLITE_FLOAT;
+    case Type::kText: return SQLITE_TEXT;
+    case Type::kBlob: return SQLITE_BLOB;
+    default: return SQLITE_NULL;
+  }
+}
+
+int sqlite3_value_numeric_type(sqlite3_value* v) {
+  Value* x = AsValue(v);
+  if (x->is_text()) {
+    int64_t i;
+    double r;
+    int k = basalt::ParseNumericText(x->data(), x->size(), &i, &r);
+    if (k == 1) x->SetInt(i);
+    if (k == 2) x->SetReal(r);
+  }
+  return sqlite3_value_type(v);
+}
+
+int sqlite3_value_int(sqlite3_value* v) {
+  return static_cast<int>(basalt::ValueToInt64(*AsValue(v)));
+}
+sqlite3_int64 sqlite3_value_int64(sqlite3_value* v) { return basalt::ValueToInt64(*AsValue(v)); }
+double sqlite3_value_double(sqlite3_value* v) { return basalt::ValueToDouble(*AsValue(v)); }
+
+const unsigned char* sqlite3_value_text(sqlite3_value* v) {
+  Value* x = AsValue(v);
+  if (x->is_null()) return nullptr;
+  if (x->is_numeric()) basalt::Stringify(x);
+  if (!x->owns_bytes()) x->MakeOwned();
+  return reinterpret_cast<const unsigned char*>(x->data());
+}
+
+const void* sqlite3_value_blob(sqlite3_value* v) {
+  Value* x = AsValue(v);
+  if (x->is_null()) return nullptr;
+  if (x->is_numeric()) basalt::Stringify(x);
+  return x->size() ? x->data() : nullptr;
+}
+
+int sqlite3_value_bytes(sqlite3_value* v) {
+  Value* x = AsValue(v);
+  if (x->is_null()) return 0;
+  if (x->is_numeric()) basalt::Stringify(x);
+  return static_cast<int>(x->size());
+}
+
+unsigned int sqlite3_value_subtype(sqlite3_value* v) { return AsValue(v)->subtype(); }
+
+sqlite3_value* sqlite3_value_dup(const sqlite3_value* v) {
+  auto* x = new Value(*reinterpret_cast<const Value*>(v));
+  x->MakeOwned();
+  return basalt::api::AsApi(x);
+}
+
+void sqlite3_value_free(sqlite3_value* v) { delete AsValue(v); }
+
+int sqlite3_value_nochange(sqlite3_value* v) {
+  (void)v;
+  return 0;
+}
+int sqlite3_value_frombind(sqlite3_value* v) {
+  (void)v;
+  return 0;
+}
+
+// ---- function context ----
+
+void* sqlite3_user_data(sqlite3_context* c) { return AsCtx(c)->def->user_data; }
+sqlite3* sqlite3_context_db_handle(sqlite3_context* c) {
+  return static_cast<sqlite3*>(AsCtx(c)->api_db);
+}
+void* sqlite3_aggregate_context(sqlite3_context* c, int n) {
+  return basalt::AggregateContext(AsCtx(c), n <= 0 ? 0 : static_cast<size_t>(n));
+}
+
+void sqlite3_result_null(sqlite3_context* c) { AsCtx(c)->result->SetNull(); }
+void sqlite3_result_int(sqlite3_context* c, int v) { AsCtx(c)->result->SetInt(v); }
+void sqlite3_result_int64(sqlite3_context* c, sqlite3_int64 v) { AsCtx(c)->result->SetInt(v); }
+void sqlite3_result_double(sqlite3_context* c, double v) {
+  if (v != v) {
+    AsCtx(c)->result->SetNull();
+  } else {
+    AsCtx(c)->result->SetReal(v);
+  }
+}
+void sqlite3_result_text(sqlite3_context* c, const char* z, int n, void (*del)(void*)) {
+  if (z == nullptr) {
+    AsCtx(c)->result->SetNull();
+  } else {
+    AsCtx(c)->result->SetText(std::string_view(z, n < 0 ? std::strlen(z) : static_cast<size_t>(n)));
+  }
+  Destroy(z, del);
+}
+void sqlite3_result_text64(sqlite3_context* c, const char* z, sqlite3_uint64 n,
+                           void (*del)(void*), unsigned char enc) {
+  (void)enc;
+  sqlite3_result_text(c, z, static_cast<int>(n), del);
+}
+void sqlite3_result_blob(sqlite3_context* c, const void* z, int n, void (*del)(void*)) {
+  if (z == nullptr && n > 0) {
+    AsCtx(c)->result->SetNull();
+  } else {
+    AsCtx(c)->result->SetBlob(z, static_cast<size_t>(n < 0 ? 0 : n));
+  }
+  Destroy(z, del);
+}
+void sqlite3_result_blob64(sqlite3_context* c, const void* z, sqlite3_uint64 n,
+                           void (*del)(void*)) {
+  sqlite3_result_blob(c, z, static_cast<int>(n), del);
+}
+void sqlite3_result_zeroblob(sqlite3_context* c, int n) {
+  size_t k = static_cast<size_t>(n < 0 ? 0 : n);
+  char* p = AsCtx(c)->result->Reserve(Type::kBlob, k);
+  std::memset(p, 0, k);
+}
+int sqlite3_result_zeroblob64(sqlite3_context* c, sqlite3_uint64 n) {
+  if (n > 1000000000ULL) return SQLITE_TOOBIG;
+  sqlite3_result_zeroblob(c, static_cast<int>(n));
+  return SQLITE_OK;
+}
+void sqlite3_result_value(sqlite3_context* c, sqlite3_value* v) {
+  AsCtx(c)->result->CopyFrom(*AsValue(v));
+}
+void sqlite3_result_error(sqlite3_context* c, const char* msg, int n) {
+  basalt::SetFuncError(AsCtx(c),
+                       std::string_view(msg, n < 0 ? std::strlen(msg) : static_cast<size_t>(n)));
+}
+void sqlite3_result_error_code(sqlite3_context* c, int code) {
+  FuncContext* ctx = AsCtx(c);
+  ctx->is_error = true;
+  ctx->error_code = code;
+  if (ctx->error_msg.empty()) ctx->error_msg = basalt::ResultCodeText(code);
+}
+void sqlite3_result_error_nomem(sqlite3_context* c) {
+  basalt::SetFuncError(AsCtx(c), "out of memory", SQLITE_NOMEM);
+}
+void sqlite3_result_error_toobig(sqlite3_context* c) {
+  basalt::SetFuncError(AsCtx(c), "string or blob too big", SQLITE_TOOBIG);
+}
+void sqlite3_result_subtype(sqlite3_context* c, unsigned int t) {
+  AsCtx(c)->result->set_subtype(static_cast<uint8_t>(t));
+}
+
+int sqlite3_create_function_v2(sqlite3* db, const char* name, int nargs, int rep, void* user,
+                               void (*xFunc)(sqlite3_context*, int, sqlite3_value**),
+                               void (*xStep)(sqlite3_context*, int, sqlite3_value**),
+                               void (*xFinal)(sqlite3_context*), void (*xDestroy)(void*)) {
+  if (db == nullptr || name == nullptr || nargs < -1 || nargs > 127) return SQLITE_MISUSE;
+  if ((xFunc != nullptr) == (xStep != nullptr || xFinal != nullptr)) {
+    if (xFunc == nullptr && xStep == nullptr && xFinal == nullptr) {
+      db->conn->funcs().Remove(name, nargs);
+      db->conn->schema().Touch();
+      return SQLITE_OK;
+    }
+    return SQLITE_MISUSE;
+  }
+  auto def = std::make_unique<FunctionDef>();
+  def->name = name;
+  def->nargs = nargs;
+  def->user_data = user;
+  def->destroy = xDestroy;
+  def->text_rep = rep & 7;
+  if (rep & SQLITE_DETERMINISTIC) def->flags |= basalt::kFuncDeterministic;
+  if (xFunc) {
+    def->api_func = reinterpret_cast<void*>(xFunc);
+    def->scalar = ScalarTrampoline;
+  } else {
+    def->flags |= basalt::kFuncAggregate;
+    def->api_step = reinterpret_cast<void*>(xStep);
+    def->api_final = reinterpret_cast<void*>(xFinal);
+    def->step = StepTrampoline;
+    def->final = FinalTrampoline;
+  }
+  db->conn->funcs().Add(std::move(def));
+  db->conn->schema().Touch();
+  return SQLITE_OK;
+}
+
+int sqlite3_create_function(sqlite3* db, const char* name, int nargs, int rep, void* user,
+                            void (*xFunc)(sqlite3_context*, int, sqlite3_value**),
+                            void (*xStep)(sqlite3_context*, int, sqlite3_value**),
+                            void (*xFinal)(sqlite3_context*)) {
+  return sqlite3_create_function_v2(db, name, nargs, rep, user, xFunc, xStep, xFinal, nullptr);
+}
+
+}  // extern "C"

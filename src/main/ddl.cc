@@ -1,0 +1,518 @@
+// CREATE / DROP statements: they change sqlite_schema and the B-trees
+// directly (not through the VM), inside the statement's savepoint.
+#include "exec/codegen.h"
+#include "main/connection.h"
+#include "main/schema_build.h"
+#include "parser/parser.h"
+#include "record/record.h"
+
+namespace basalt {
+
+namespace {
+
+bool IsMain(std::string_view schema) {
+  return schema.empty() || EqualsIgnoreCase(schema, "main") || EqualsIgnoreCase(schema, "temp") ||
+         EqualsIgnoreCase(schema, "temporary");
+}
+
+bool Reserved(std::string_view name) {
+  return name.size() >= 7 && EqualsIgnoreCase(name.substr(0, 7), "sqlite_");
+}
+
+// Quotes an identifier for generated SQL when it is not a plain word.
+std::string QuoteIdent(std::string_view s) {
+  bool plain = !s.empty() && !(s[0] >= '0' && s[0] <= '9');
+  for (char c : s) {
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+          c == '_')) {
+      plain = false;
+    }
+  }
+  if (plain) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+}  // namespace
+
+Status Connection::RunProgram(Program* prog) {
+  Vm vm(prog, &env_);
+  for (;;) {
+    StepResult r = vm.Step();
+    if (r == StepResult::kDone) return Status();
+    if (r == StepResult::kError) return vm.status();
+  }
+}
+
+Status Connection::InsertSchemaRow(std::string_view type, std::string_view name,
+                                   std::string_view tbl, uint32_t root, std::string_view sql) {
+  Value vals[5];
+  vals[0].SetTextStatic(type);
+  vals[1].SetTextStatic(name);
+  vals[2].SetTextStatic(tbl);
+  vals[3].SetInt(root);
+  if (sql.data() != nullptr && !sql.empty()) vals[4].SetTextStatic(sql);
+  std::string rec;
+  EncodeRecord(vals, 5, &rec);
+  BtCursor cur;
+  TRY(main_->OpenCursor(1, true, &cur));
+  TRY(cur.Last());
+  int64_t rowid = cur.eof() ? 1 : cur.rowid() + 1;
+  TRY(cur.InsertRow(rowid, reinterpret_cast<const uint8_t*>(rec.data()),
+                    static_cast<uint32_t>(rec.size())));
+  schema_changed_in_txn_ = true;
+  return Status();
+}
+
+// Deletes the sqlite_schema rows whose name (or, for tables, tbl_name) matches.
+Status Connection::DeleteSchemaRows(std::string_view name) {
+  BtCursor cur;
+  TRY(main_->OpenCursor(1, true, &cur));
+  TRY(cur.First());
+  while (!cur.eof()) {
+    uint32_t n = cur.payload_size();
+    std::string buf(n, '\0');
+    TRY(cur.ReadPayload(0, n, reinterpret_cast<uint8_t*>(buf.data())));
+    std::vector<uint32_t> types, offsets;
+    Result<int> nf = ParseRecordHeader(reinterpret_cast<const uint8_t*>(buf.data()), n, &types,
+                                       &offsets);
+    if (!nf.ok()) return nf.status();
+    bool match = false;
+    for (int f = 1; f <= 2 && f < *nf; ++f) {
+      Value v;
+      DecodeSerial(reinterpret_cast<const uint8_t*>(buf.data()) + offsets[static_cast<size_t>(f)],
+                   types[static_cast<size_t>(f)], &v, true);
+      if (v.is_text() && EqualsIgnoreCase(v.text(), name)) match = true;
+    }
+    if (match) {
+      TRY(cur.Delete());
+      TRY(cur.Next());
+      continue;
+    }
+    TRY(cur.Next());
+  }
+  schema_changed_in_txn_ = true;
+  return Status();
+}
+
+Status Connection::BumpSchemaCookie() {
+  uint32_t cookie = 0;
+  TRY(main_->GetMeta(Meta::kSchemaCookie, &cookie));
+  TRY(main_->SetMeta(Meta::kSchemaCookie, cookie + 1));
+  uint32_t format = 0;
+  TRY(main_->GetMeta(Meta::kSchemaFormat, &format));
+  if (format == 0) TRY(main_->SetMeta(Meta::kSchemaFormat, 4));
+  schema_.cookie = cookie + 1;
+  schema_.Touch();
+  return Status();
+}
+
+Status Connection::CreateTable(ast::CreateTableStmt* st, std::string_view sql, Arena* arena) {
+  (void)sql;
+  if (!IsMain(st->schema)) return Status(kError, "unknown database " + std::string(st->schema));
+  if (Reserved(st->name)) {
+    return Status(kError, "object name reserved for internal use: " + std::string(st->name));
+  }
+  if (Table* existing = schema_.FindTable(st->name)) {
+    if (st->if_not_exists) return Status();
+    return Status(kError, std::string(existing->is_view ? "view " : "table ") +
+                              std::string(st->name) + " already exists");
+  }
+  if (schema_.FindIndex(st->name) != nullptr) {
+    return Status(kError, "there is already an index named " + std::string(st->name));
+  }
+  BuiltTable built;
+  if (st->as_select != nullptr) {
+    // CREATE TABLE ... AS SELECT: columns from the query's result.
+    CompileContext ctx;
+    ctx.arena = arena;
+    ctx.schema = &schema_;
+    ctx.funcs = &funcs_;
+    ctx.options = options_;
+    ast::SelectStmt probe;
+    probe.select = st->as_select;
+    Result<std::unique_ptr<Program>> p = CompileStatement(&probe, &ctx);
+    if (!p.ok()) return p.status();
+    auto t = std::make_unique<Table>();
+    t->name = std::string(st->name);
+    std::string text = "CREATE TABLE " + QuoteIdent(st->name) + "(";
+    const Program& prog = **p;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < prog.column_names.size(); ++i) {
+      std::string name = prog.column_names[i];
+      std::string base = name;
+      for (int k = 1;; ++k) {
+        bool clash = false;
+        for (const std::string& o : names) clash |= EqualsIgnoreCase(o, name);
+        if (!clash) break;
+        name = base + ":" + std::to_string(k);
+      }
+      names.push_back(name);
+      Column c;
+      c.name = name;
+      c.affinity = static_cast<Affinity>(prog.column_affinities.size() > i
+                                             ? prog.column_affinities[i]
+                                             : 'A');
+      switch (c.affinity) {
+        case Affinity::kInteger: c.decl_type = "INT"; break;
+        case Affinity::kReal: c.decl_type = "REAL"; break;
+        case Affinity::kText: c.decl_type = "TEXT"; break;
+        case Affinity::kNumeric: c.decl_type = "NUM"; break;
+        default: break;
+      }
+      if (i) text += ",";
+      text += QuoteIdent(name);
+      if (!c.decl_type.empty()) text += " " + c.decl_type;
+      t->columns.push_back(c);
+    }
+    text += ")";
+    t->sql = text;
+    built.table = std::move(t);
+  } else {
+    TRY(BuildTable(st, "CREATE TABLE " + std::string(st->body_text), &built));
+  }
+  Table* t = built.table.get();
+  ASSIGN_OR_RETURN(Pgno root, main_->CreateTree(TreeKind::kTable));
+  t->root = root;
+  TRY(InsertSchemaRow("table", t->name, t->name, root, t->sql));
+  for (auto& idx : built.auto_indexes) {
+    ASSIGN_OR_RETURN(Pgno iroot, main_->CreateTree(TreeKind::kIndex));
+    idx->root = iroot;
+    TRY(InsertSchemaRow("index", idx->name, t->name, iroot, std::string_view()));
+  }
+  TRY(BumpSchemaCookie());
+  schema_.AddTable(std::move(built.table));
+  for (auto& idx : built.auto_indexes) schema_.AddIndex(std::move(idx));
+  if (st->as_select != nullptr) {
+    // Fill it: INSERT INTO t SELECT ...
+    Arena a2;
+    std::string ins = "INSERT INTO " + QuoteIdent(t->name) + " " + std::string(st->as_select->span);
+    std::string_view text = a2.CopyString(ins);
+    Parser parser(&a2, text);
+    Result<ast::Stmt*> r = parser.ParseStatement();
+    if (!r.ok()) return r.status();
+    CompileContext ctx;
+    ctx.arena = &a2;
+    ctx.schema = &schema_;
+    ctx.funcs = &funcs_;
+    ctx.options = options_;
+    Result<std::unique_ptr<Program>> p = CompileStatement(*r, &ctx);
+    if (!p.ok()) return p.status();
+    TRY(RunProgram(p->get()));
+  }
+  return Status();
+}
+
+Status Connection::BuildIndex(Index* idx, Arena* arena) {
+  CompileContext ctx;
+  ctx.arena = arena;
+  ctx.schema = &schema_;
+  ctx.funcs = &funcs_;
+  ctx.options = options_;
+  Result<std::unique_ptr<Program>> p = CompileIndexBuild(idx, &ctx);
+  if (!p.ok()) return p.status();
+  return RunProgram(p->get());
+}
+
+Status Connection::CreateIndex(ast::CreateIndexStmt* st, std::string_view sql, Arena* arena) {
+  (void)sql;
+  if (!IsMain(st->schema)) return Status(kError, "unknown database " + std::string(st->schema));
+  if (Reserved(st->name)) {
+    return Status(kError, "object name reserved for internal use: " + std::string(st->name));
+  }
+  Table* tab = schema_.FindTable(st->table);
+  if (tab == nullptr) return Status(kError, "no such table: main." + std::string(st->table));
+  if (tab->is_view) return Status(kError, "views may not be indexed");
+  if (Reserved(tab->name)) {
+    return Status(kError, "table " + tab->name + " may not be indexed");
+  }
+  if (schema_.FindIndex(st->name) != nullptr) {
+    if (st->if_not_exists) return Status();
+    return Status(kError, "index " + std::string(st->name) + " already exists");
+  }
+  if (schema_.FindTable(st->name) != nullptr) {
+    return Status(kError, "there is already a table named " + std::string(st->name));
+  }
+  std::unique_ptr<Index> idx;
+  std::string text = std::string(st->unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX ") +
+                     std::string(st->body_text);
+  TRY(::basalt::BuildIndex(st, tab, text, &idx));
+  ASSIGN_OR_RETURN(Pgno root, main_->CreateTree(TreeKind::kIndex));
+  idx->root = root;
+  TRY(BuildIndex(idx.get(), arena));
+  TRY(InsertSchemaRow("index", idx->name, tab->name, root, text));
+  TRY(BumpSchemaCookie());
+  schema_.AddIndex(std::move(idx));
+  return Status();
+}
+
+Status Connection::CreateView(ast::CreateViewStmt* st, std::string_view sql) {
+  (void)sql;
+  if (!IsMain(st->schema)) return Status(kError, "unknown database " + std::string(st->schema));
+  if (Reserved(st->name)) {
+    return Status(kError, "object name reserved for internal use: " + std::string(st->name));
+  }
+  if (Table* existing = schema_.FindTable(st->name)) {
+    if (st->if_not_exists) return Status();
+    return Status(kError, std::string(existing->is_view ? "view " : "table ") +
+                              std::string(st->name) + " already exists");
+  }
+  if (schema_.FindIndex(st->name) != nullptr) {
+    return Status(kError, "there is already an index named " + std::string(st->name));
+  }
+  std::unique_ptr<Table> v = BuildView(st, "CREATE VIEW " + std::string(st->body_text));
+  TRY(InsertSchemaRow("view", v->name, v->name, 0, v->sql));
+  TRY(BumpSchemaCookie());
+  schema_.AddTable(std::move(v));
+  return Status();
+}
+
+Status Connection::CreateTrigger(ast::CreateTriggerStmt* st, std::string_view sql) {
+  (void)sql;
+  if (!IsMain(st->schema)) return Status(kError, "unknown database " + std::string(st->schema));
+  if (Reserved(st->name)) {
+    return Status(kError, "object name reserved for internal use: " + std::string(st->name));
+  }
+  if (schema_.FindTrigger(st->name) != nullptr) {
+    if (st->if_not_exists) return Status();
+    return Status(kError, "trigger " + std::string(st->name) + " already exists");
+  }
+  Table* tab = schema_.FindTable(st->table);
+  if (tab == nullptr) return Status(kError, "no such table: main." + std::string(st->table));
+  if (Reserved(tab->name)) {
+    return Status(kError, "cannot create trigger on system table");
+  }
+  if (tab->is_view && st->time != ast::TriggerTime::kInsteadOf) {
+    return Status(kError, std::string("cannot create ") +
+                              (st->time == ast::TriggerTime::kBefore ? "BEFORE" : "AFTER") +
+                              " trigger on view: main." + tab->name);
+  }
+  if (!tab->is_view && st->time == ast::TriggerTime::kInsteadOf) {
+    return Status(kError, "cannot create INSTEAD OF trigger on table: " + tab->name);
+  }
+  std::unique_ptr<Trigger> trig = BuildTrigger(st, "CREATE TRIGGER " + std::string(st->body_text));
+  TRY(InsertSchemaRow("trigger", trig->name, tab->name, 0, trig->sql));
+  TRY(BumpSchemaCookie());
+  schema_.AddTrigger(std::move(trig));
+  return Status();
+}
+
+Status Connection::Drop(ast::DropStmt* st) {
+  std::string name(st->name);
+  switch (st->object) {
+    case ast::ObjectKind::kTable:
+    case ast::ObjectKind::kView: {
+      bool want_view = st->object == ast::ObjectKind::kView;
+      Table* t = schema_.FindTable(name);
+      if (t == nullptr) {
+        if (st->if_exists) return Status();
+        return Status(kError, std::string(want_view ? "no such view: " : "no such table: ") + name);
+      }
+      if (t->root == 1) return Status(kError, "table " + t->name + " may not be dropped");
+      if (t->is_view && !want_view) {
+        return Status(kError, "use DROP VIEW to delete view " + t->name);
+      }
+      if (!t->is_view && want_view) {
+        return Status(kError, "use DROP TABLE to delete table " + t->name);
+      }
+      if (!t->is_view) {
+        for (Index* idx : t->indexes) TRY(main_->DropTree(idx->root));
+        TRY(main_->DropTree(t->root));
+      }
+      for (Index* idx : t->indexes) TRY(DeleteSchemaRows(idx->name));
+      for (Trigger* trig : t->triggers) TRY(DeleteSchemaRows(trig->name));
+      TRY(DeleteSchemaRows(t->name));
+      TRY(BumpSchemaCookie());
+      schema_.RemoveTable(t->name);
+      return Status();
+    }
+    case ast::ObjectKind::kIndex: {
+      Index* idx = schema_.FindIndex(name);
+      if (idx == nullptr) {
+        if (st->if_exists) return Status();
+        return Status(kError, "no such index: " + name);
+      }
+      if (idx->origin != 'c') {
+        return Status(kError,
+                      "index associated with UNIQUE or PRIMARY KEY constraint cannot be dropped");
+      }
+      TRY(main_->DropTree(idx->root));
+      TRY(DeleteSchemaRows(idx->name));
+      TRY(BumpSchemaCookie());
+      schema_.RemoveIndex(idx->name);
+      return Status();
+    }
+    case ast::ObjectKind::kTrigger: {
+      Trigger* trig = schema_.FindTrigger(name);
+      if (trig == nullptr) {
+        if (st->if_exists) return Status();
+        return Status(kError, "no such trigger: " + name);
+      }
+      TRY(DeleteSchemaRows(trig->name));
+      TRY(BumpSchemaCookie());
+      schema_.RemoveTrigger(trig->name);
+      return Status();
+    }
+  }
+  return Status();
+}
+
+Status Connection::ExecDdl(ast::Stmt* st, std::string_view sql, Arena* arena) {
+  switch (st->kind) {
+    case ast::StmtKind::kCreateTable:
+      return CreateTable(st->As<ast::CreateTableStmt>(), sql, arena);
+    case ast::StmtKind::kCreateIndex:
+      return CreateIndex(st->As<ast::CreateIndexStmt>(), sql, arena);
+    case ast::StmtKind::kCreateView:
+      return CreateView(st->As<ast::CreateViewStmt>(), sql);
+    case ast::StmtKind::kCreateTrigger:
+      return CreateTrigger(st->As<ast::CreateTriggerStmt>(), sql);
+    case ast::StmtKind::kDrop:
+      return Drop(st->As<ast::DropStmt>());
+    case ast::StmtKind::kReindex: {
+      auto* r = st->As<ast::ReindexStmt>();
+      if (!r->name.empty() && schema_.FindTable(r->name) == nullptr &&
+          schema_.FindIndex(r->name) == nullptr && FindBuiltinCollation(r->name) == nullptr) {
+        return Status(kError, "unable to identify the object to be reindexed");
+      }
+      return Status();
+    }
+    case ast::StmtKind::kAnalyze:
+    case ast::StmtKind::kVacuum:
+      return Status();
+    case ast::StmtKind::kCreateVirtualTable:
+      return Status(kError,
+                    "no such module: " + std::string(st->As<ast::CreateVirtualTableStmt>()->module));
+    case ast::StmtKind::kAlterTable:
+      return AlterTable(st->As<ast::AlterTableStmt>(), arena);
+    case ast::StmtKind::kAttach:
+    case ast::StmtKind::kDetach:
+      return Status(kError, "ATTACH and DETACH are not supported yet");
+    default:
+      return Status(kInternal, "not a DDL statement");
+  }
+}
+
+Status Connection::AlterTable(ast::AlterTableStmt* st, Arena* arena) {
+  (void)st;
+  (void)arena;
+  return Status(kError, "ALTER TABLE is not supported yet");
+}
+
+// ---- loading ------------------------------------------------------------------
+
+Status Connection::LoadSchema() {
+  schema_.Clear();
+  if (main_->page_count() == 0) return Status();
+  struct Row {
+    std::string type, name, tbl;
+    int64_t root = 0;
+    std::string sql;
+    bool has_sql = false;
+  };
+  std::vector<Row> rows;
+  {
+    bool began = false;
+    if (!main_->in_transaction()) {
+      TRY(main_->BeginTransaction(false));
+      began = true;
+    }
+    BtCursor cur;
+    Status st = main_->OpenCursor(1, false, &cur);
+    if (st.ok()) st = cur.First();
+    while (st.ok() && !cur.eof()) {
+      uint32_t n = cur.payload_size();
+      std::string buf(n, '\0');
+      st = cur.ReadPayload(0, n, reinterpret_cast<uint8_t*>(buf.data()));
+      if (!st.ok()) break;
+      std::vector<uint32_t> types, offsets;
+      Result<int> nf =
+          ParseRecordHeader(reinterpret_cast<const uint8_t*>(buf.data()), n, &types, &offsets);
+      if (!nf.ok() || *nf < 5) {
+        st = CORRUPT();
+        break;
+      }
+      Row row;
+      Value v[5];
+      for (int f = 0; f < 5; ++f) {
+        DecodeSerial(reinterpret_cast<const uint8_t*>(buf.data()) + offsets[static_cast<size_t>(f)],
+                     types[static_cast<size_t>(f)], &v[f], false);
+      }
+      row.type = std::string(v[0].is_text() ? v[0].text() : "");
+      row.name = std::string(v[1].is_text() ? v[1].text() : "");
+      row.tbl = std::string(v[2].is_text() ? v[2].text() : "");
+      row.root = v[3].is_int() ? v[3].int_value() : 0;
+      row.has_sql = v[4].is_text();
+      if (row.has_sql) row.sql = std::string(v[4].text());
+      rows.push_back(std::move(row));
+      st = cur.Next();
+    }
+    cur.Close();
+    if (began) (void)main_->Commit();
+    TRY(st);
+    uint32_t cookie = 0;
+    (void)main_->GetMeta(Meta::kSchemaCookie, &cookie);
+    schema_.cookie = cookie;
+  }
+  auto parse = [](Arena* a, const std::string& sql) -> ast::Stmt* {
+    std::string_view text = a->CopyString(sql);
+    Parser p(a, text);
+    Result<ast::Stmt*> r = p.ParseStatement();
+    return r.ok() ? *r : nullptr;
+  };
+  Arena arena;
+  std::vector<std::unique_ptr<Index>> pending_auto;
+  for (const Row& row : rows) {
+    if (row.type != "table" || !row.has_sql) continue;
+    ast::Stmt* s = parse(&arena, row.sql);
+    if (s == nullptr || s->kind != ast::StmtKind::kCreateTable) return CORRUPT();
+    BuiltTable built;
+    TRY(BuildTable(s->As<ast::CreateTableStmt>(), row.sql, &built));
+    built.table->root = static_cast<uint32_t>(row.root);
+    Table* t = schema_.AddTable(std::move(built.table));
+    (void)t;
+    for (auto& idx : built.auto_indexes) pending_auto.push_back(std::move(idx));
+  }
+  for (auto& idx : pending_auto) {
+    for (const Row& row : rows) {
+      if (row.type == "index" && EqualsIgnoreCase(row.name, idx->name)) {
+        idx->root = static_cast<uint32_t>(row.root);
+      }
+    }
+    schema_.AddIndex(std::move(idx));
+  }
+  for (const Row& row : rows) {
+    if (!row.has_sql) continue;
+    ast::Stmt* s = nullptr;
+    if (row.type == "index" || row.type == "view" || row.type == "trigger") {
+      s = parse(&arena, row.sql);
+      if (s == nullptr) return CORRUPT();
+    }
+    if (row.type == "index" && s->kind == ast::StmtKind::kCreateIndex) {
+      auto* ci = s->As<ast::CreateIndexStmt>();
+      Table* t = schema_.FindTable(ci->table);
+      if (t == nullptr) return CORRUPT();
+      std::unique_ptr<Index> idx;
+      TRY(::basalt::BuildIndex(ci, t, row.sql, &idx));
+      idx->root = static_cast<uint32_t>(row.root);
+      schema_.AddIndex(std::move(idx));
+    } else if (row.type == "view" && s->kind == ast::StmtKind::kCreateView) {
+      schema_.AddTable(BuildView(s->As<ast::CreateViewStmt>(), row.sql));
+    }
+  }
+  for (const Row& row : rows) {
+    if (row.type != "trigger" || !row.has_sql) continue;
+    ast::Stmt* s = parse(&arena, row.sql);
+    if (s == nullptr || s->kind != ast::StmtKind::kCreateTrigger) return CORRUPT();
+    schema_.AddTrigger(BuildTrigger(s->As<ast::CreateTriggerStmt>(), row.sql));
+  }
+  schema_.Touch();
+  return Status();
+}
+
+}  // namespace basalt

@@ -1,0 +1,190 @@
+// PRAGMA statements.
+#include "main/connection.h"
+#include "func/builtins.h"
+#include "parser/parser.h"
+
+namespace basalt {
+
+namespace {
+
+// The value of `PRAGMA x = value` as a string ("" when absent).
+std::string PragmaArg(const ast::PragmaStmt* st) {
+  if (st->value == nullptr) return std::string();
+  const ast::Expr* e = st->value;
+  switch (e->kind) {
+    case ast::ExprKind::kInteger: return std::to_string(e->ival);
+    case ast::ExprKind::kString:
+    case ast::ExprKind::kColumn: return std::string(e->text);
+    case ast::ExprKind::kBool: return e->ival ? "1" : "0";
+    default: return std::string(e->span);
+  }
+}
+
+// Boolean pragma argument: -1 if not a boolean.
+int PragmaBool(const std::string& v) {
+  if (EqualsIgnoreCase(v, "on") || EqualsIgnoreCase(v, "yes") || EqualsIgnoreCase(v, "true") ||
+      v == "1") {
+    return 1;
+  }
+  if (EqualsIgnoreCase(v, "off") || EqualsIgnoreCase(v, "no") || EqualsIgnoreCase(v, "false") ||
+      v == "0") {
+    return 0;
+  }
+  return -1;
+}
+
+void OneRow(std::vector<std::string>* names, std::vector<std::vector<Value>>* rows,
+            const char* name, Value v) {
+  names->push_back(name);
+  std::vector<Value> row;
+  row.push_back(std::move(v));
+  rows->push_back(std::move(row));
+}
+
+}  // namespace
+
+Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* names,
+                              std::vector<std::vector<Value>>* rows) {
+  std::string name = LowerAscii(st->name);
+  std::string arg = PragmaArg(st);
+  bool set = st->value != nullptr;
+  auto flag = [&](bool* field, const char* col) -> Status {
+    if (set) {
+      int b = PragmaBool(arg);
+      if (b >= 0) *field = b != 0;
+      return Status();
+    }
+    OneRow(names, rows, col, Value::Int(*field ? 1 : 0));
+    return Status();
+  };
+  if (name == "case_sensitive_like") {
+    if (set) {
+      int b = PragmaBool(arg);
+      if (b >= 0) {
+        options_.case_sensitive_like = b != 0;
+        funcs_.Remove("like", 2);
+        funcs_.Remove("like", 3);
+        RegisterLikeFunctions(&funcs_, b != 0);
+        schema_.Touch();
+      }
+    }
+    return Status();
+  }
+  if (name == "recursive_triggers") return flag(&options_.recursive_triggers, "recursive_triggers");
+  if (name == "foreign_keys") return flag(&options_.foreign_keys, "foreign_keys");
+  if (name == "reverse_unordered_selects") {
+    return flag(&options_.reverse_unordered_selects, "reverse_unordered_selects");
+  }
+  if (name == "short_column_names") return flag(&options_.short_column_names, "short_column_names");
+  if (name == "full_column_names") return flag(&options_.full_column_names, "full_column_names");
+  if (name == "user_version" || name == "schema_version" || name == "application_id") {
+    Meta m = name == "user_version"     ? Meta::kUserVersion
+             : name == "schema_version" ? Meta::kSchemaCookie
+                                        : Meta::kApplicationId;
+    if (set) {
+      TRY(EnsureTransaction(true));
+      TRY(main_->SetMeta(m, static_cast<uint32_t>(std::stoll(arg))));
+      return CommitIfAutocommit();
+    }
+    uint32_t v = 0;
+    if (main_->page_count() > 0) TRY(main_->GetMeta(m, &v));
+    OneRow(names, rows, name.c_str(), Value::Int(static_cast<int32_t>(v)));
+    return Status();
+  }
+  if (name == "page_size") {
+    if (set) {
+      (void)main_->SetPageSize(static_cast<uint32_t>(std::stoll(arg)));
+      return Status();
+    }
+    OneRow(names, rows, "page_size", Value::Int(main_->page_size()));
+    return Status();
+  }
+  if (name == "page_count") {
+    OneRow(names, rows, "page_count", Value::Int(main_->page_count()));
+    return Status();
+  }
+  if (name == "freelist_count") {
+    uint32_t n = 0;
+    if (main_->page_count() > 0) TRY(main_->FreelistCount(&n));
+    OneRow(names, rows, "freelist_count", Value::Int(n));
+    return Status();
+  }
+  if (name == "encoding") {
+    OneRow(names, rows, "encoding", Value::Text("UTF-8"));
+    return Status();
+  }
+  if (name == "journal_mode") {
+    OneRow(names, rows, "journal_mode", Value::Text("memory"));
+    return Status();
+  }
+  if (name == "table_info" || name == "table_xinfo") {
+    Table* t = schema_.FindTable(arg);
+    *names = {"cid", "name", "type", "notnull", "dflt_value", "pk"};
+    if (t == nullptr) return Status();
+    int pk_pos = 0;
+    for (size_t i = 0; i < t->columns.size(); ++i) {
+      const Column& c = t->columns[i];
+      std::vector<Value> row(6);
+      row[0].SetInt(static_cast<int64_t>(i));
+      row[1].SetText(c.name);
+      row[2].SetText(c.decl_type);
+      row[3].SetInt(c.not_null ? 1 : 0);
+      if (!c.default_sql.empty()) row[4].SetText(c.default_sql);
+      row[5].SetInt(c.primary_key ? ++pk_pos : 0);
+      rows->push_back(std::move(row));
+    }
+    return Status();
+  }
+  if (name == "index_list") {
+    Table* t = schema_.FindTable(arg);
+    *names = {"seq", "name", "unique", "origin", "partial"};
+    if (t == nullptr) return Status();
+    int seq = 0;
+    for (size_t i = t->indexes.size(); i-- > 0;) {
+      const Index* idx = t->indexes[i];
+      std::vector<Value> row(5);
+      row[0].SetInt(seq++);
+      row[1].SetText(idx->name);
+      row[2].SetInt(idx->unique ? 1 : 0);
+      row[3].SetText(idx->origin == 'p' ? "pk" : idx->origin == 'u' ? "u" : "c");
+      row[4].SetInt(idx->where_sql.empty() ? 0 : 1);
+      rows->push_back(std::move(row));
+    }
+    return Status();
+  }
+  if (name == "index_info") {
+    Index* idx = schema_.FindIndex(arg);
+    *names = {"seqno", "cid", "name"};
+    if (idx == nullptr) return Status();
+    for (size_t i = 0; i < idx->columns.size(); ++i) {
+      std::vector<Value> row(3);
+      row[0].SetInt(static_cast<int64_t>(i));
+      int c = idx->columns[i];
+      row[1].SetInt(c);
+      if (c >= 0) row[2].SetText(idx->table->columns[static_cast<size_t>(c)].name);
+      rows->push_back(std::move(row));
+    }
+    return Status();
+  }
+  if (name == "integrity_check" || name == "quick_check") {
+    std::vector<IntegrityRoot> roots;
+    for (auto& [k, t] : schema_.tables()) {
+      if (!t->is_view && t->root > 1) roots.push_back({t->root, nullptr, nullptr});
+    }
+    for (auto& [k, idx] : schema_.indexes()) roots.push_back({idx->root, nullptr, nullptr});
+    std::vector<std::string> msgs;
+    if (main_->page_count() > 0) {
+      bool began = !main_->in_transaction();
+      if (began) TRY(main_->BeginTransaction(false));
+      Status s = main_->IntegrityCheck(roots, 100, &msgs);
+      if (began) (void)main_->Commit();
+      TRY(s);
+    }
+    OneRow(names, rows, name.c_str(), Value::Text(FormatIntegrityReport(msgs)));
+    return Status();
+  }
+  // Unknown pragmas are silently ignored, like SQLite.
+  return Status();
+}
+
+}  // namespace basalt

@@ -1,0 +1,277 @@
+#include "main/schema_build.h"
+
+#include <algorithm>
+
+#include "parser/parser.h"
+#include "record/affinity.h"
+#include "record/collation.h"
+
+namespace basalt {
+
+namespace {
+
+OnConflict Conflict(ast::ConflictAction a) {
+  return static_cast<OnConflict>(static_cast<int>(a));
+}
+
+bool IsIntegerType(std::string_view t) { return EqualsIgnoreCase(t, "INTEGER"); }
+
+struct KeySpec {
+  bool primary = false;
+  std::vector<int> cols;
+  std::vector<std::string> colls;
+  std::vector<uint8_t> desc;
+  OnConflict conflict = OnConflict::kDefault;
+};
+
+// Column number and collation of an indexed-column expression (kColumn,
+// optionally wrapped in COLLATE).
+Status IndexedColumn(const Table& t, const ast::ExprItem& item, int* col, std::string* coll) {
+  const ast::Expr* e = item.expr;
+  coll->clear();
+  if (e->kind == ast::ExprKind::kCollate) {
+    *coll = std::string(e->text);
+    e = e->left;
+  }
+  if (e->kind != ast::ExprKind::kColumn && e->kind != ast::ExprKind::kString) {
+    return Status(kError, "expressions prohibited in PRIMARY KEY and UNIQUE constraints");
+  }
+  *col = t.FindColumn(e->text);
+  if (*col < 0) return Status(kError, "no such column: " + std::string(e->text));
+  return Status();
+}
+
+}  // namespace
+
+Status BuildTable(const ast::CreateTableStmt* st, std::string sql, BuiltTable* out) {
+  auto t = std::make_unique<Table>();
+  t->name = std::string(st->name);
+  t->sql = std::move(sql);
+  if (st->without_rowid) return Status(kError, "WITHOUT ROWID tables are not supported yet");
+  std::vector<KeySpec> keys;
+  int pk_spec = -1;
+  bool pk_autoinc = false;
+  ast::SortOrder pk_col_order = ast::SortOrder::kUnspecified;
+  bool pk_from_column = false;
+  for (const ast::ColumnDef* cd : st->columns) {
+    if (t->FindColumn(cd->name) >= 0) {
+      return Status(kError, "duplicate column name: " + std::string(cd->name));
+    }
+    Column c;
+    c.name = std::string(cd->name);
+    c.decl_type = std::string(cd->type);
+    c.affinity = AffinityFromDeclType(c.decl_type);
+    int idx = static_cast<int>(t->columns.size());
+    t->columns.push_back(c);
+    Column& col = t->columns.back();
+    for (const ast::ColumnConstraint* cc : cd->constraints) {
+      switch (cc->kind) {
+        case ast::ConstraintKind::kPrimaryKey: {
+          if (pk_spec >= 0) {
+            return Status(kError, "table \"" + t->name + "\" has more than one primary key");
+          }
+          KeySpec k;
+          k.primary = true;
+          k.cols.push_back(idx);
+          k.colls.push_back(std::string());
+          k.desc.push_back(cc->order == ast::SortOrder::kDesc);
+          k.conflict = Conflict(cc->on_conflict);
+          pk_spec = static_cast<int>(keys.size());
+          keys.push_back(k);
+          pk_autoinc = cc->autoincrement;
+          pk_col_order = cc->order;
+          pk_from_column = true;
+          break;
+        }
+        case ast::ConstraintKind::kNotNull:
+          col.not_null = true;
+          col.not_null_conflict = Conflict(cc->on_conflict);
+          break;
+        case ast::ConstraintKind::kUnique: {
+          KeySpec k;
+          k.cols.push_back(idx);
+          k.colls.push_back(std::string());
+          k.desc.push_back(0);
+          k.conflict = Conflict(cc->on_conflict);
+          keys.push_back(k);
+          break;
+        }
+        case ast::ConstraintKind::kCheck:
+          t->checks.push_back({std::string(cc->name), std::string(cc->expr->span)});
+          break;
+        case ast::ConstraintKind::kDefault:
+          col.default_sql = std::string(cc->expr->span);
+          if (col.default_sql.empty()) col.default_sql = "NULL";
+          t->has_defaults = true;
+          break;
+        case ast::ConstraintKind::kCollate:
+          if (FindBuiltinCollation(cc->collation) == nullptr) {
+            return Status(kError, "no such collation sequence: " + std::string(cc->collation));
+          }
+          col.collation = std::string(cc->collation);
+          break;
+        case ast::ConstraintKind::kGenerated:
+          col.generated_sql = std::string(cc->expr->span);
+          col.generated_stored = cc->stored;
+          return Status(kError, "generated columns are not supported yet");
+        default:
+          break;
+      }
+    }
+  }
+  for (const ast::TableConstraint* tc : st->constraints) {
+    switch (tc->kind) {
+      case ast::ConstraintKind::kPrimaryKey:
+      case ast::ConstraintKind::kUnique: {
+        KeySpec k;
+        k.primary = tc->kind == ast::ConstraintKind::kPrimaryKey;
+        for (size_t i = 0; i < tc->columns->size(); ++i) {
+          int c;
+          std::string coll;
+          TRY(IndexedColumn(*t, tc->columns->items[i], &c, &coll));
+          k.cols.push_back(c);
+          k.colls.push_back(coll);
+          k.desc.push_back(tc->columns->items[i].order == ast::SortOrder::kDesc);
+        }
+        k.conflict = Conflict(tc->on_conflict);
+        if (k.primary) {
+          if (pk_spec >= 0) {
+            return Status(kError, "table \"" + t->name + "\" has more than one primary key");
+          }
+          pk_spec = static_cast<int>(keys.size());
+          pk_autoinc = tc->autoincrement;
+        }
+        keys.push_back(k);
+        break;
+      }
+      case ast::ConstraintKind::kCheck:
+        t->checks.push_back({std::string(tc->name), std::string(tc->check->span)});
+        break;
+      default:
+        break;
+    }
+  }
+  // INTEGER PRIMARY KEY: an alias for the rowid rather than an index.
+  if (pk_spec >= 0) {
+    KeySpec& pk = keys[static_cast<size_t>(pk_spec)];
+    for (int c : pk.cols) t->columns[static_cast<size_t>(c)].primary_key = true;
+    bool alias = pk.cols.size() == 1 &&
+                 IsIntegerType(t->columns[static_cast<size_t>(pk.cols[0])].decl_type) &&
+                 !(pk_from_column && pk_col_order == ast::SortOrder::kDesc);
+    if (alias) {
+      t->rowid_alias = pk.cols[0];
+      t->pk_conflict = pk.conflict;
+      t->autoincrement = pk_autoinc;
+      keys.erase(keys.begin() + pk_spec);
+    } else if (pk_autoinc) {
+      return Status(kError, "AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY");
+    }
+  }
+  // Automatic indexes, skipping duplicates of an earlier one.
+  int n = 0;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    bool dup = false;
+    for (size_t j = 0; j < i && !dup; ++j) {
+      dup = keys[j].cols == keys[i].cols && keys[j].colls == keys[i].colls;
+      if (dup && keys[i].primary) {
+        // A PRIMARY KEY duplicating an earlier UNIQUE turns that index into
+        // the primary key (same index).
+      }
+    }
+    if (dup) continue;
+    auto idx = std::make_unique<Index>();
+    idx->name = "sqlite_autoindex_" + t->name + "_" + std::to_string(++n);
+    idx->table = t.get();
+    idx->columns = keys[i].cols;
+    for (size_t k = 0; k < keys[i].cols.size(); ++k) {
+      std::string coll = keys[i].colls[k];
+      if (coll.empty()) coll = t->columns[static_cast<size_t>(keys[i].cols[k])].collation;
+      const Collation* c = coll.empty() ? nullptr : FindBuiltinCollation(coll);
+      if (!coll.empty() && c == nullptr) {
+        return Status(kError, "no such collation sequence: " + coll);
+      }
+      idx->collations.push_back(c);
+    }
+    idx->desc = keys[i].desc;
+    idx->unique = true;
+    idx->on_conflict = keys[i].conflict;
+    idx->origin = keys[i].primary ? 'p' : 'u';
+    idx->BuildKeyInfo();
+    out->auto_indexes.push_back(std::move(idx));
+  }
+  out->table = std::move(t);
+  return Status();
+}
+
+Status BuildIndex(const ast::CreateIndexStmt* st, Table* table, std::string sql,
+                  std::unique_ptr<Index>* out) {
+  auto idx = std::make_unique<Index>();
+  idx->name = std::string(st->name);
+  idx->sql = std::move(sql);
+  idx->table = table;
+  idx->unique = st->unique;
+  idx->origin = 'c';
+  for (size_t i = 0; i < st->columns->size(); ++i) {
+    const ast::ExprItem& item = st->columns->items[i];
+    const ast::Expr* e = item.expr;
+    std::string coll;
+    if (e->kind == ast::ExprKind::kCollate) {
+      coll = std::string(e->text);
+      e = e->left;
+    }
+    int col;
+    if (e->kind == ast::ExprKind::kColumn && e->table.empty()) {
+      col = table->FindColumn(e->text);
+      if (col < 0) return Status(kError, "no such column: " + std::string(e->text));
+      idx->column_exprs.emplace_back();
+      if (coll.empty()) coll = table->columns[static_cast<size_t>(col)].collation;
+    } else if (e->kind == ast::ExprKind::kString && table->FindColumn(e->text) >= 0) {
+      col = table->FindColumn(e->text);
+      idx->column_exprs.emplace_back();
+      if (coll.empty()) coll = table->columns[static_cast<size_t>(col)].collation;
+    } else {
+      col = kExprColumn;
+      idx->column_exprs.emplace_back(e->span);
+    }
+    const Collation* c = coll.empty() ? nullptr : FindBuiltinCollation(coll);
+    if (!coll.empty() && c == nullptr) return Status(kError, "no such collation sequence: " + coll);
+    idx->columns.push_back(col);
+    idx->collations.push_back(c);
+    idx->desc.push_back(item.order == ast::SortOrder::kDesc);
+  }
+  if (st->where) idx->where_sql = std::string(st->where->span);
+  idx->BuildKeyInfo();
+  *out = std::move(idx);
+  return Status();
+}
+
+std::unique_ptr<Table> BuildView(const ast::CreateViewStmt* st, std::string sql) {
+  auto t = std::make_unique<Table>();
+  t->name = std::string(st->name);
+  t->sql = std::move(sql);
+  t->is_view = true;
+  t->view_sql = std::string(st->select->span);
+  if (st->columns) {
+    for (size_t i = 0; i < st->columns->size(); ++i) {
+      t->view_columns.emplace_back(st->columns->names[i]);
+    }
+  }
+  return t;
+}
+
+std::unique_ptr<Trigger> BuildTrigger(const ast::CreateTriggerStmt* st, std::string sql) {
+  auto t = std::make_unique<Trigger>();
+  t->name = std::string(st->name);
+  t->table_name = std::string(st->table);
+  t->sql = std::move(sql);
+  t->time = static_cast<uint8_t>(st->time);
+  t->event = static_cast<uint8_t>(st->event);
+  if (st->update_columns) {
+    for (size_t i = 0; i < st->update_columns->size(); ++i) {
+      t->update_columns.emplace_back(st->update_columns->names[i]);
+    }
+  }
+  return t;
+}
+
+}  // namespace basalt

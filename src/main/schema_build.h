@@ -1,0 +1,27 @@
+// Catalog objects from CREATE statements (used by DDL and by schema loading).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/schema.h"
+#include "common/status.h"
+#include "parser/ast.h"
+
+namespace basalt {
+
+// A table and the automatic indexes its PRIMARY KEY / UNIQUE constraints
+// need (named sqlite_autoindex_<table>_<n>, roots not yet assigned).
+struct BuiltTable {
+  std::unique_ptr<Table> table;
+  std::vector<std::unique_ptr<Index>> auto_indexes;
+};
+
+Status BuildTable(const ast::CreateTableStmt* st, std::string sql, BuiltTable* out);
+Status BuildIndex(const ast::CreateIndexStmt* st, Table* table, std::string sql,
+                  std::unique_ptr<Index>* out);
+std::unique_ptr<Table> BuildView(const ast::CreateViewStmt* st, std::string sql);
+std::unique_ptr<Trigger> BuildTrigger(const ast::CreateTriggerStmt* st, std::string sql);
+
+}  // namespace basalt

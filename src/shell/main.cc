@@ -1,0 +1,157 @@
+// basalt: a sqlite3-compatible command-line shell (first cut: SQL from
+// standard input or a terminal, list output mode, sqlite3's error format and
+// exit status). It uses only the public C API.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "sqlite3.h"
+
+namespace {
+
+struct Shell {
+  sqlite3* db = nullptr;
+  bool headers = false;
+  std::string separator = "|";
+  std::string null_text;
+  bool had_error = false;
+};
+
+void PrintRow(Shell& sh, sqlite3_stmt* stmt, bool first) {
+  int n = sqlite3_column_count(stmt);
+  if (first && sh.headers) {
+    for (int i = 0; i < n; ++i) {
+      if (i) std::fputs(sh.separator.c_str(), stdout);
+      std::fputs(sqlite3_column_name(stmt, i), stdout);
+    }
+    std::fputc('\n', stdout);
+  }
+  for (int i = 0; i < n; ++i) {
+    if (i) std::fputs(sh.separator.c_str(), stdout);
+    const unsigned char* t = sqlite3_column_text(stmt, i);
+    if (t == nullptr) {
+      std::fputs(sh.null_text.c_str(), stdout);
+    } else {
+      std::fwrite(t, 1, static_cast<size_t>(sqlite3_column_bytes(stmt, i)), stdout);
+    }
+  }
+  std::fputc('\n', stdout);
+}
+
+// Runs every statement in `sql` (which starts on line `line`).
+void RunSql(Shell& sh, const std::string& sql, int line) {
+  const char* tail = sql.c_str();
+  while (*tail) {
+    sqlite3_stmt* stmt = nullptr;
+    const char* next = nullptr;
+    int rc = sqlite3_prepare_v2(sh.db, tail, -1, &stmt, &next);
+    if (rc != SQLITE_OK) {
+      std::fprintf(stderr, "Parse error near line %d: %s\n", line, sqlite3_errmsg(sh.db));
+      sh.had_error = true;
+      return;
+    }
+    if (stmt == nullptr) break;
+    bool first = true;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+      PrintRow(sh, stmt, first);
+      first = false;
+    }
+    if (rc != SQLITE_DONE) {
+      std::fprintf(stderr, "Runtime error near line %d: %s (%d)\n", line, sqlite3_errmsg(sh.db),
+                   sqlite3_extended_errcode(sh.db) & 0xff);
+      sh.had_error = true;
+    }
+    sqlite3_finalize(stmt);
+    if (rc != SQLITE_DONE) return;
+    tail = next;
+  }
+}
+
+bool DotCommand(Shell& sh, const std::string& line) {
+  std::string cmd = line.substr(0, line.find_first_of(" \t"));
+  std::string arg;
+  size_t sp = line.find_first_of(" \t");
+  if (sp != std::string::npos) {
+    arg = line.substr(line.find_first_not_of(" \t", sp));
+    while (!arg.empty() && (arg.back() == ' ' || arg.back() == '\r')) arg.pop_back();
+  }
+  if (cmd == ".quit" || cmd == ".exit") return false;
+  if (cmd == ".headers" || cmd == ".header") {
+    sh.headers = arg == "on" || arg == "1" || arg == "yes";
+  } else if (cmd == ".separator") {
+    if (!arg.empty()) sh.separator = arg;
+  } else if (cmd == ".nullvalue") {
+    sh.null_text = arg;
+  } else {
+    std::fprintf(stderr, "Error: unknown command or invalid arguments:  \"%s\". Enter \".help\" for help\n",
+                 cmd.c_str() + 1);
+    sh.had_error = true;
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Shell sh;
+  const char* file = ":memory:";
+  std::string sql_arg;
+  bool have_sql_arg = false;
+  for (int i = 1; i < argc; ++i) {
+    if (argv[i][0] == '-' && argv[i][1] != '\0') continue;
+    if (file == std::string(":memory:") && !have_sql_arg && i == argc - 1 && argc > 2) {
+      // "basalt FILE SQL"
+    }
+    if (std::strcmp(file, ":memory:") == 0 && i < argc) {
+      file = argv[i];
+      if (i + 1 < argc) {
+        sql_arg = argv[i + 1];
+        have_sql_arg = true;
+      }
+      break;
+    }
+  }
+  if (sqlite3_open(file, &sh.db) != SQLITE_OK) {
+    std::fprintf(stderr, "Error: unable to open database \"%s\": %s\n", file,
+                 sqlite3_errmsg(sh.db));
+    return 1;
+  }
+  if (have_sql_arg) {
+    RunSql(sh, sql_arg, 1);
+    sqlite3_close(sh.db);
+    return sh.had_error ? 1 : 0;
+  }
+  bool interactive = isatty(0);
+  std::string buf;
+  int start_line = 0;
+  int lineno = 0;
+  std::string line;
+  while (true) {
+    if (interactive) std::fputs(buf.empty() ? "basalt> " : "   ...> ", stdout), std::fflush(stdout);
+    if (!std::getline(std::cin, line)) break;
+    ++lineno;
+    if (buf.empty()) {
+      size_t p = line.find_first_not_of(" \t");
+      if (p != std::string::npos && line[p] == '.') {
+        if (!DotCommand(sh, line.substr(p))) break;
+        continue;
+      }
+      if (p == std::string::npos) continue;
+      start_line = lineno;
+    }
+    buf += line;
+    buf += '\n';
+    if (sqlite3_complete(buf.c_str())) {
+      RunSql(sh, buf, start_line);
+      buf.clear();
+    }
+  }
+  if (!buf.empty() && buf.find_first_not_of(" \t\n") != std::string::npos) {
+    RunSql(sh, buf, start_line);
+  }
+  sqlite3_close(sh.db);
+  return sh.had_error ? 1 : 0;
+}

@@ -1,0 +1,37 @@
+# SQL-level tests run by basalt-slt:
+#   sql_features   every sqllogictest file under tests/sql/ (expectations made
+#                  by the system sqlite3 with `basalt-slt --engine sqlite --complete`)
+#   slt_<set>      sets of the acceptance suite that Basalt passes; once a set
+#                  passes it stays here for good.
+set(BASALT_SLT_ARCHIVES "${CMAKE_SOURCE_DIR}/../shared/sqllogictest" CACHE PATH
+    "Folder holding the sqllogictest archives and unpack.sh")
+set(BASALT_SLT_DIR "${CMAKE_BINARY_DIR}/slt" CACHE PATH "Where the suite is unpacked")
+
+add_test(NAME sql_features
+         COMMAND basalt-slt --jobs 2 ${CMAKE_SOURCE_DIR}/tests/sql)
+
+if(EXISTS "${BASALT_SLT_ARCHIVES}/unpack.sh")
+  add_test(NAME slt_unpack
+           COMMAND sh ${BASALT_SLT_ARCHIVES}/unpack.sh ${BASALT_SLT_DIR})
+  set_tests_properties(slt_unpack PROPERTIES FIXTURES_SETUP slt_files)
+
+  # The core set: select1..5 and evidence/.
+  add_test(NAME slt_core
+           COMMAND basalt-slt --jobs 2
+                   ${BASALT_SLT_DIR}/select1.test ${BASALT_SLT_DIR}/select2.test
+                   ${BASALT_SLT_DIR}/select3.test ${BASALT_SLT_DIR}/select4.test
+                   ${BASALT_SLT_DIR}/select5.test ${BASALT_SLT_DIR}/evidence)
+  set_tests_properties(slt_core PROPERTIES FIXTURES_REQUIRED slt_files TIMEOUT 1200)
+
+  # The whole suite: a separate target, not part of ctest (it takes long).
+  add_custom_target(conformance
+    COMMAND sh ${BASALT_SLT_ARCHIVES}/unpack.sh ${BASALT_SLT_DIR}
+    COMMAND basalt-slt --jobs 2 ${BASALT_SLT_DIR}
+    DEPENDS basalt-slt basalt
+    USES_TERMINAL)
+  add_custom_target(conformance-compare
+    COMMAND sh ${BASALT_SLT_ARCHIVES}/unpack.sh ${BASALT_SLT_DIR}
+    COMMAND basalt-slt --engine both --jobs 2 ${BASALT_SLT_DIR}
+    DEPENDS basalt-slt basalt
+    USES_TERMINAL)
+endif()
