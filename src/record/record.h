@@ -31,7 +31,8 @@ inline uint32_t SerialTypeLen(uint32_t st) {
 }
 // Decodes a body of serial type st at p into *out. Text and blobs are copied
 // into out's buffer unless `borrow` is true, in which case out points at p
-// (valid only while the bytes at p are).
+// (valid only while the bytes at p are). A stored NaN reads as NULL, as in
+// SQLite; serial types 10 and 11 read as NULL.
 void DecodeSerial(const uint8_t* p, uint32_t st, Value* out, bool borrow = false);
 
 // Encodes n values as a record, appending to *out.
@@ -41,7 +42,7 @@ void EncodeRecord(const Value* vals, int n, std::string* out);
 struct KeyInfo {
   int n_fields = 0;
   const Collation* const* colls = nullptr;  // n_fields entries; null = BINARY
-  const uint8_t* desc = nullptr;           // n_fields entries; 1 = DESC; null = all ASC
+  const uint8_t* desc = nullptr;            // n_fields entries; 1 = DESC; null = all ASC
 };
 
 // Compares the record at rec (len bytes) with the unpacked key vals[0..n)
@@ -55,11 +56,13 @@ int CompareRecordWithKey(const uint8_t* rec, uint32_t len, const Value* vals, in
 // Compares two records field by field over min(fields) columns, KeyInfo
 // giving collations/orders for the first n_fields (BINARY ASC beyond); if
 // equal on common fields, returns 0.
-int CompareRecords(const uint8_t* a, uint32_t na, const uint8_t* b, uint32_t nb,
-                   const KeyInfo& ki, Status* status);
+int CompareRecords(const uint8_t* a, uint32_t na, const uint8_t* b, uint32_t nb, const KeyInfo& ki,
+                   Status* status);
 
-// Parses a record header: fills types/offsets for up to max_cols columns and
-// returns how many columns the record has (or a corrupt Status).
+// Parses a record header: fills types[i] (serial type) and offsets[i] (byte
+// offset of column i's body within rec) for every column and returns how
+// many columns the record has, or a corrupt Status when the header or a body
+// runs past len. Serial types 10 and 11 read as NULL.
 Result<int> ParseRecordHeader(const uint8_t* rec, uint32_t len, std::vector<uint32_t>* types,
                               std::vector<uint32_t>* offsets);
 

@@ -142,9 +142,9 @@ inline bool Overlaps(std::string_view s, const Value& v) {
 
 }  // namespace
 
-void Add(const Value& a, const Value& b, Value* out) { Arith(Op::kAdd, a, b, out); }
-void Subtract(const Value& a, const Value& b, Value* out) { Arith(Op::kSub, a, b, out); }
-void Multiply(const Value& a, const Value& b, Value* out) { Arith(Op::kMul, a, b, out); }
+void AddSlow(const Value& a, const Value& b, Value* out) { Arith(Op::kAdd, a, b, out); }
+void SubtractSlow(const Value& a, const Value& b, Value* out) { Arith(Op::kSub, a, b, out); }
+void MultiplySlow(const Value& a, const Value& b, Value* out) { Arith(Op::kMul, a, b, out); }
 void Divide(const Value& a, const Value& b, Value* out) { Arith(Op::kDiv, a, b, out); }
 void Remainder(const Value& a, const Value& b, Value* out) { Arith(Op::kRem, a, b, out); }
 

@@ -52,7 +52,7 @@ inline int ClassRank(Type t) {
 
 }  // namespace
 
-int CompareValues(const Value& a, const Value& b, const Collation* coll) {
+int CompareValuesSlow(const Value& a, const Value& b, const Collation* coll) {
   int ra = ClassRank(a.type()), rb = ClassRank(b.type());
   if (ra != rb) return ra < rb ? -1 : 1;
   switch (ra) {

@@ -15,8 +15,10 @@ namespace basalt {
 
 // sqlite3_value_int64 semantics: NULL → 0; REAL truncated toward zero,
 // saturating at the int64 limits (NaN → 0); TEXT/BLOB: the longest prefix
-// that is an integer or real literal, converted the same way (so '12abc' →
-// 12, '1e3' → 1000, 'x' → 0).
+// that is an *integer* literal ([ws][+-]digits), saturating at the int64
+// limits (so '12abc' → 12, ' 7 ' → 7, '1e3' → 1 and '1.9' → 1 — SQLite
+// 3.40 does not read a real prefix here —, '99999999999999999999' →
+// INT64_MAX, 'x' → 0). This is also CAST(text AS INTEGER).
 int64_t ValueToInt64(const Value& v);
 
 // sqlite3_value_double semantics: NULL → 0.0; TEXT/BLOB: longest numeric
@@ -24,9 +26,11 @@ int64_t ValueToInt64(const Value& v);
 double ValueToDouble(const Value& v);
 
 // The numeric value used by arithmetic operators: INTEGER and REAL as they
-// are; NULL stays NULL; TEXT/BLOB converted with the prefix rule to INTEGER
-// when the prefix is an integer literal that fits int64, otherwise REAL
-// (so '12abc' → 12, '1.5x' → 1.5, '9223372036854775808' → 9.2233720368547758e18).
+// are; NULL stays NULL; TEXT/BLOB become INTEGER when the text has no '.' or
+// exponent in its numeric prefix and that integer fits int64, otherwise REAL
+// (ValueToDouble). So '12abc' → 12, 'abc' → 0, '1ex' → 1, '1.5x' → 1.5,
+// '1.0' → 1.0 (REAL: SQLite 3.40 keeps it real), '1e3' → 1000.0,
+// '9223372036854775808' → 9.2233720368547758e18.
 void ToNumericForArith(const Value& in, Value* out);
 
 // Truthiness for WHERE/AND/OR/NOT/CASE WHEN: NULL → -1 (unknown), else
@@ -35,9 +39,9 @@ int ValueTruth(const Value& v);
 
 // Text rendering of a REAL the way SQLite 3.40 stores it as text ("%!.15g"):
 // 15 significant digits, always a decimal point or exponent ("1.0", "1.0e+20",
-// "1.5e-07", "-0.0"? no: -0.0 renders as "0.0"), "Inf"/"-Inf", NaN as NULL
-// is the caller's concern. Writes a NUL-terminated string into buf (>= 32
-// bytes) and returns its length.
+// "1.0e-05", "1.23456789012346e+17"), -0.0 renders as "0.0", infinities as
+// "Inf"/"-Inf"; NaN as NULL is the caller's concern. Writes a NUL-terminated
+// string into buf (>= 32 bytes) and returns its length.
 int RealToText(double r, char* buf);
 
 // Integer to decimal text; buf >= 21 bytes; returns length.
@@ -49,8 +53,9 @@ void Stringify(Value* v);
 
 // Parses s as a whole (leading/trailing whitespace allowed) numeric literal
 // as ApplyAffinity needs: returns 0 if not numeric, 1 and sets *i for an
-// integer that fits int64, 2 and sets *r for a real (including integers too
-// big for int64). Hex is not accepted.
+// integer literal (no '.' or exponent) that fits int64, 2 and sets *r for a
+// real (including '1.0', '1e3' and integers too big for int64; ApplyAffinity
+// then turns integral reals into integers). Hex is not accepted.
 int ParseNumericText(const char* s, size_t n, int64_t* i, double* r);
 
 // ---- Comparison ------------------------------------------------------------
@@ -58,30 +63,65 @@ int ParseNumericText(const char* s, size_t n, int64_t* i, double* r);
 // Total order used by ORDER BY, indexes, DISTINCT, min/max: NULL < INTEGER
 // and REAL (compared numerically, exactly even between int64 and double) <
 // TEXT (compared with `coll`, BINARY if null) < BLOB (memcmp, then length).
-int CompareValues(const Value& a, const Value& b, const Collation* coll);
+int CompareValuesSlow(const Value& a, const Value& b, const Collation* coll);
+inline int CompareValues(const Value& a, const Value& b, const Collation* coll) {
+  if (a.is_int() && b.is_int()) {
+    return a.int_value() < b.int_value() ? -1 : a.int_value() > b.int_value() ? 1 : 0;
+  }
+  return CompareValuesSlow(a, b, coll);
+}
 
 // ---- Operators (result into *out; out may alias an operand) ----------------
 // Arithmetic: NULL if either operand is NULL; operands through
-// ToNumericForArith; INTEGER op INTEGER stays INTEGER unless it overflows, in
-// which case the result is REAL; / and % by zero give NULL; INTEGER / INTEGER
-// truncates; % of reals works on their integer values and yields REAL
-// (SQLite 3.40 rules, check with the system sqlite3).
-void Add(const Value& a, const Value& b, Value* out);
-void Subtract(const Value& a, const Value& b, Value* out);
-void Multiply(const Value& a, const Value& b, Value* out);
+// ToNumericForArith; INTEGER op INTEGER stays INTEGER unless it overflows (or
+// is INT64_MIN / -1), in which case the result is the REAL computed on
+// doubles; otherwise both operands go through ValueToDouble and the result is
+// REAL, NULL if it is NaN (Inf - Inf). / and % by zero (0 or 0.0) give NULL;
+// INTEGER / INTEGER truncates; % with a REAL (or real-looking text) operand
+// uses ValueToInt64 of both operands (so 5.5 % 2 = 1.0, 1.5 % 0.4 = NULL,
+// '1e3' % 7 = 1.0) and yields REAL; x % -1 is 0.
+void AddSlow(const Value& a, const Value& b, Value* out);
+void SubtractSlow(const Value& a, const Value& b, Value* out);
+void MultiplySlow(const Value& a, const Value& b, Value* out);
+// INTEGER op INTEGER without overflow is handled inline.
+inline void Add(const Value& a, const Value& b, Value* out) {
+  int64_t r;
+  if (a.is_int() && b.is_int() && !__builtin_add_overflow(a.int_value(), b.int_value(), &r)) {
+    return out->SetInt(r);
+  }
+  AddSlow(a, b, out);
+}
+inline void Subtract(const Value& a, const Value& b, Value* out) {
+  int64_t r;
+  if (a.is_int() && b.is_int() && !__builtin_sub_overflow(a.int_value(), b.int_value(), &r)) {
+    return out->SetInt(r);
+  }
+  SubtractSlow(a, b, out);
+}
+inline void Multiply(const Value& a, const Value& b, Value* out) {
+  int64_t r;
+  if (a.is_int() && b.is_int() && !__builtin_mul_overflow(a.int_value(), b.int_value(), &r)) {
+    return out->SetInt(r);
+  }
+  MultiplySlow(a, b, out);
+}
 void Divide(const Value& a, const Value& b, Value* out);
 void Remainder(const Value& a, const Value& b, Value* out);
-// Unary minus: -(INT64_MIN) becomes REAL 9.223372036854775808e18; text via
-// the arithmetic conversion; NULL stays NULL.
+// Unary minus, computed as 0 - a: -(INT64_MIN) becomes REAL
+// 9.223372036854775808e18; text via the arithmetic conversion ('abc' → 0);
+// NULL stays NULL.
 void Negate(const Value& a, Value* out);
 // Bit operators & | << >> and ~ on ValueToInt64 of the operands; NULL if any
-// operand is NULL; shifts by >= 64 or negative amounts as SQLite defines.
+// operand is NULL. A negative shift amount shifts the other way; shifting by
+// 64 or more gives 0, except -1 for a right shift of a negative number
+// (1 << 64 = 0, 1 << -1 = 0, -1 >> 70 = -1); >> is arithmetic.
 void BitAnd(const Value& a, const Value& b, Value* out);
 void BitOr(const Value& a, const Value& b, Value* out);
 void ShiftLeft(const Value& a, const Value& b, Value* out);
 void ShiftRight(const Value& a, const Value& b, Value* out);
 void BitNot(const Value& a, Value* out);
-// a || b: NULL if either is NULL, else the text renderings concatenated.
+// a || b: NULL if either is NULL, else the text renderings (blob bytes as
+// they are) concatenated; the result is TEXT.
 void Concat(const Value& a, const Value& b, Value* out);
 
 }  // namespace basalt

@@ -94,7 +94,10 @@ TEST_F(PrintfDifferential, SqlFunction) {
     ++cases;
     if (want.text() != got && ++failures <= 25) {
       std::string a;
-      for (size_t i = 1; i < args.size(); ++i) a += " " + Describe(args[i]);
+      for (size_t i = 1; i < args.size(); ++i) {
+        a += ' ';
+        a += Describe(args[i]);
+      }
       ADD_FAILURE() << "printf('" << fmt << "'," << a << "): sqlite '" << want.text() << "', ours '"
                     << got << "'";
     }

@@ -44,7 +44,10 @@ class Differential : public ::testing::Test {
     if (SameValue(want, got)) return;
     if (++failures_ <= 20) {
       std::string a;
-      for (const Value& v : args) a += " " + Describe(v);
+      for (const Value& v : args) {
+        a += ' ';
+        a += Describe(v);
+      }
       ADD_FAILURE() << what << " with" << a << ": sqlite " << Describe(want) << ", ours "
                     << Describe(got);
     }
