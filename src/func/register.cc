@@ -1,0 +1,53 @@
+// RegisterBuiltinFunctions: turns the family tables into FunctionDefs.
+#include <memory>
+
+#include "func/builtins.h"
+#include "func/func_internal.h"
+
+namespace basalt {
+namespace {
+
+void AddOne(FunctionRegistry* reg, const func::BuiltinSpec& s, int nargs) {
+  auto def = std::make_unique<FunctionDef>();
+  def->name = s.name;
+  def->nargs = nargs;
+  def->flags = s.flags;
+  def->scalar = s.scalar;
+  def->step = s.step;
+  def->final = s.final;
+  def->value = s.value;
+  def->inverse = s.inverse;
+  reg->Add(std::move(def));
+}
+
+void AddTable(FunctionRegistry* reg, std::span<const func::BuiltinSpec> table) {
+  for (const func::BuiltinSpec& s : table) {
+    if (s.nargs == -1 && s.min_args > 0) {
+      // "At least min_args": one def per accepted count, so other counts are
+      // not found and the caller reports "wrong number of arguments".
+      for (int n = s.min_args; n <= kMaxFunctionArgs; ++n) AddOne(reg, s, n);
+    } else {
+      AddOne(reg, s, s.nargs);
+    }
+  }
+}
+
+}  // namespace
+
+void RegisterLikeFunctions(FunctionRegistry* reg, bool case_sensitive_like) {
+  AddTable(reg, func::LikeFunctions(case_sensitive_like));
+}
+
+void RegisterBuiltinFunctions(FunctionRegistry* reg, bool case_sensitive_like) {
+  AddTable(reg, func::StringFunctions());
+  AddTable(reg, func::EncodeFunctions());
+  AddTable(reg, func::NumericFunctions());
+  AddTable(reg, func::MiscFunctions());
+  AddTable(reg, func::MathFunctions());
+  AddTable(reg, func::AggregateFunctions());
+  AddTable(reg, func::DateTimeFunctions());
+  AddTable(reg, func::PatternFunctions());
+  RegisterLikeFunctions(reg, case_sensitive_like);
+}
+
+}  // namespace basalt

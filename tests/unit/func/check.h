@@ -1,0 +1,26 @@
+// Differential checking of one call against the referee.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness.h"
+#include "oracle.h"
+
+namespace basalt::functest {
+
+// The referee shared by all tests (null when libsqlite3 is unavailable).
+Oracle* SharedOracle();
+
+// "SELECT name(?1, ..., ?n)".
+std::string CallSql(const std::string& name, size_t nargs);
+
+// Evaluates name(args) both ways; returns an empty string when they agree,
+// else a description of the difference.
+std::string CompareCall(FuncHarness* h, const std::string& name, const std::vector<Value>& args);
+
+// Same for an aggregate over rows ("SELECT name(column1, ...) FROM (VALUES ...)").
+std::string CompareAggregate(FuncHarness* h, const std::string& name,
+                             const std::vector<std::vector<Value>>& rows);
+
+}  // namespace basalt::functest
