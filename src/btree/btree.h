@@ -245,6 +245,10 @@ class BtCursor {
   Status SavePosition();
   void Trip(int code);
   // modify.cc
+  Status DoInsertRow(int64_t rowid, const uint8_t* data, uint32_t n);
+  Status DoInsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx);
+  Status DoDelete();
+  Status AfterFailure(Status st);
   Status SaveOtherCursors();
   Status CheckWritable();
   Status InsertCellAtLeaf(const uint8_t* cell, uint32_t size, bool replace);

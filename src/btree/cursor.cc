@@ -53,6 +53,7 @@ Status BtCursor::MoveToRoot() {
   skip_next_ = 0;
   hint_valid_ = false;
   if (state_ == State::kFault) return Status(fault_);
+  state_ = State::kInvalid;  // until a caller positions the cursor
   Pager& pager = *bt_->pager;
   if (root_ == 0 || (root_ == 1 && pager.page_count() == 0)) {
     // A dropped tree, or sqlite_schema of a database with no pages: empty.
@@ -372,6 +373,7 @@ Status BtCursor::SeekIndex(SearchComparator cmp, void* ctx, int* res) {
 
 Status BtCursor::ParseCurrent() {
   if (info_valid_) return Status();
+  if (depth_ < 0) return Status(kMisuse, "cursor is not on an entry");
   const Level& lv = path_[depth_];
   uint8_t* cell = nullptr;
   TRY(CellAt(*bt_, lv.node, lv.idx, &cell));
@@ -381,7 +383,7 @@ Status BtCursor::ParseCurrent() {
 }
 
 int64_t BtCursor::rowid() {
-  if (state_ != State::kValid) return 0;
+  if (state_ != State::kValid || depth_ < 0) return 0;
   const Level& lv = path_[depth_];
   if (info_valid_) return info_.key;
   uint8_t* cell = nullptr;
@@ -390,12 +392,12 @@ int64_t BtCursor::rowid() {
 }
 
 uint32_t BtCursor::payload_size() {
-  if (state_ != State::kValid || !ParseCurrent().ok()) return 0;
+  if (state_ != State::kValid || depth_ < 0 || !ParseCurrent().ok()) return 0;
   return info_.payload_size;
 }
 
 std::span<const uint8_t> BtCursor::local_payload() {
-  if (state_ != State::kValid || !ParseCurrent().ok()) return {};
+  if (state_ != State::kValid || depth_ < 0 || !ParseCurrent().ok()) return {};
   return {info_.payload, info_.local};
 }
 
@@ -464,9 +466,8 @@ Status BtCursor::EnsureRestored() {
 
 Status BtCursor::Restore(bool* gone) {
   if (bt_ == nullptr) return Status(kMisuse);
-  bool was_saved = state_ == State::kRequireSeek;
   TRY(EnsureRestored());
-  if (gone) *gone = state_ != State::kValid || (was_saved && skip_next_ != 0) || skip_next_ != 0;
+  if (gone) *gone = state_ != State::kValid || skip_next_ != 0;
   return Status();
 }
 
@@ -489,6 +490,9 @@ Status BtCursor::Count(int64_t* n) {
   TRY(InitNode(*bt_, std::move(ref), &stack[0].node));
   stack[0].next_child = 0;
   int64_t total = 0;
+  // Each page once: a page reached twice means a corrupt (cyclic) tree.
+  std::vector<bool> seen(size_t(pager.page_count()) + 1);
+  seen[root_] = true;
   while (top >= 0) {
     Frame& f = stack[top];
     if (f.node.leaf) {
@@ -507,7 +511,10 @@ Status BtCursor::Count(int64_t* n) {
     if (f.next_child < f.node.ncell) TRY(CellAt(*bt_, f.node, f.next_child, &cell));
     Pgno child = ChildAt(f.node, cell);
     ++f.next_child;
-    if (top + 1 >= kMaxDepth || child < 2 || child > pager.page_count()) return CORRUPT();
+    if (top + 1 >= kMaxDepth || child < 2 || child > pager.page_count() || seen[child]) {
+      return CORRUPT();
+    }
+    seen[child] = true;
     TRY(pager.Get(child, &ref));
     ++top;
     TRY(InitNode(*bt_, std::move(ref), &stack[top].node));

@@ -74,7 +74,7 @@ Status BtCursor::InsertCellAtLeaf(const uint8_t* cell, uint32_t size, bool repla
   return Status();
 }
 
-Status BtCursor::InsertRow(int64_t key, const uint8_t* data, uint32_t n) {
+Status BtCursor::DoInsertRow(int64_t key, const uint8_t* data, uint32_t n) {
   TRY(CheckWritable());
   if (!intkey_) return Status(kMisuse, "InsertRow on an index tree");
   TRY(SaveOtherCursors());
@@ -150,7 +150,7 @@ Status BtCursor::ReplaceCell(int level, const uint8_t* cell, uint32_t size) {
   return Status();
 }
 
-Status BtCursor::InsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx) {
+Status BtCursor::DoInsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx) {
   TRY(CheckWritable());
   if (intkey_) return Status(kMisuse, "InsertKey on a table tree");
   TRY(SaveOtherCursors());
@@ -183,7 +183,7 @@ Status BtCursor::InsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp,
   return InsertCellAtLeaf(buf + 4, std::max<uint32_t>(len, kMinCellSize), false);
 }
 
-Status BtCursor::Delete() {
+Status BtCursor::DoDelete() {
   TRY(CheckWritable());
   if (state_ == State::kRequireSeek) TRY(EnsureRestored());
   if (state_ != State::kValid || skip_next_ != 0) {
@@ -268,5 +268,25 @@ Status BtCursor::Delete() {
   skip_next_ = 0;
   return Status();
 }
+
+// A failed change leaves the cursor unpositioned (the tree may be corrupt).
+Status BtCursor::AfterFailure(Status st) {
+  if (!st.ok() && state_ != State::kFault) {
+    ReleasePath();
+    state_ = State::kInvalid;
+    skip_next_ = 0;
+  }
+  return st;
+}
+
+Status BtCursor::InsertRow(int64_t rowid, const uint8_t* data, uint32_t n) {
+  return AfterFailure(DoInsertRow(rowid, data, n));
+}
+
+Status BtCursor::InsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx) {
+  return AfterFailure(DoInsertKey(key, n, cmp, ctx));
+}
+
+Status BtCursor::Delete() { return AfterFailure(DoDelete()); }
 
 }  // namespace basalt

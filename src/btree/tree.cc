@@ -335,8 +335,12 @@ Status Btree::CopyImage(std::string* out) {
 namespace btree_detail {
 
 namespace {
-Status ClearPage(BtShared& bt, Pgno pgno, int depth, bool free_it, bool intkey, int64_t* entries) {
+Status ClearPage(BtShared& bt, Pgno pgno, int depth, bool free_it, bool intkey,
+                 std::vector<bool>& seen, int64_t* entries) {
   if (depth > 20 || pgno < 1 || pgno > bt.pager->page_count()) return CORRUPT();
+  // A page reached twice means a cycle or shared subtree: corrupt.
+  if (seen[pgno]) return CORRUPT();
+  seen[pgno] = true;
   Node n;
   {
     PageRef ref;
@@ -350,9 +354,9 @@ Status ClearPage(BtShared& bt, Pgno pgno, int depth, bool free_it, bool intkey, 
     CellInfo info;
     TRY(ParseCell(bt, n, cell, &info));
     TRY(FreeOverflow(bt, info));
-    if (!n.leaf) TRY(ClearPage(bt, Get32(cell), depth + 1, true, intkey, entries));
+    if (!n.leaf) TRY(ClearPage(bt, Get32(cell), depth + 1, true, intkey, seen, entries));
   }
-  if (!n.leaf) TRY(ClearPage(bt, RightChild(n), depth + 1, true, intkey, entries));
+  if (!n.leaf) TRY(ClearPage(bt, RightChild(n), depth + 1, true, intkey, seen, entries));
   if (entries && (n.leaf || !n.intkey)) *entries += n.ncell;
   if (free_it) {
     if (pgno == 1) return CORRUPT();
@@ -374,7 +378,8 @@ Status FreeTreePages(BtShared& bt, Pgno root, bool keep_root, int64_t* entries) 
     TRY(InitNode(bt, std::move(ref), &n));
     intkey = n.intkey;
   }
-  return ClearPage(bt, root, 0, !keep_root, intkey, entries);
+  std::vector<bool> seen(size_t(bt.pager->page_count()) + 1);
+  return ClearPage(bt, root, 0, !keep_root, intkey, seen, entries);
 }
 
 }  // namespace btree_detail
