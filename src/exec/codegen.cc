@@ -83,6 +83,8 @@ Result<std::unique_ptr<Program>> CompileStatement(ast::Stmt* stmt, CompileContex
       prog->column_names = info->names;
       for (size_t i = 0; i < info->result->size(); ++i) {
         const ast::Expr* e = (*info->result)[i];
+        char aff = Resolver::ExprAffinity(e);
+        prog->column_affinities.push_back(aff < 'A' ? 'A' : aff);
         prog->column_decltypes.push_back(s->prior ? std::string() : DeclTypeOf(e));
         if (e->kind == ast::ExprKind::kResolvedColumn && e->tab != nullptr && !s->prior) {
           prog->column_tables.push_back(e->tab->name);
@@ -116,6 +118,75 @@ Result<std::unique_ptr<Program>> CompileStatement(ast::Stmt* stmt, CompileContex
   cg.FixLabels();
   prog->n_cursors = ctx->n_cursors;
   prog->n_aggs = std::max(prog->n_aggs, 0);
+  return prog;
+}
+
+}  // namespace basalt
+
+namespace basalt {
+
+Result<std::unique_ptr<Program>> CompileIndexBuild(const Index* idx, CompileContext* ctx) {
+  auto prog = std::make_unique<Program>();
+  Codegen cg(ctx, prog.get());
+  const Table* tab = idx->table;
+  int ncol = static_cast<int>(tab->columns.size());
+  int tc = ctx->AllocCursor();
+  int ic = ctx->AllocCursor();
+  CursorInfo* ci = prog->arena.New<CursorInfo>();
+  ci->n_columns = ncol;
+  ci->table = tab;
+  int a = cg.Op(Opcode::kOpenRead, tc, static_cast<int>(tab->root), 0);
+  prog->at(a).p4type = P4Type::kCursorInfo;
+  prog->at(a).p4.cursor = ci;
+  CursorInfo* ici = prog->arena.New<CursorInfo>();
+  ici->key_info = &idx->key_info;
+  ici->n_columns = idx->n_key_columns() + 1;
+  a = cg.Op(Opcode::kOpenWrite, ic, static_cast<int>(idx->root), 0);
+  prog->at(a).p4type = P4Type::kCursorInfo;
+  prog->at(a).p4.cursor = ici;
+  int done = cg.MakeLabel();
+  cg.Op(Opcode::kRewind, tc, done);
+  int top = prog->pc();
+  int next = cg.MakeLabel();
+  int base = cg.AllocReg(ncol + 1);
+  Codegen::DmlTarget t;
+  t.table = tab;
+  t.cursor = tc;
+  cg.CodeReadRow(&t, base);
+  if (!idx->where_sql.empty()) {
+    size_t mark = cg.redirects_.size();
+    ast::Expr* w = cg.ParseTableExpr(tab, idx->where_sql, base);
+    if (w == nullptr) return ctx->error;
+    cg.CodeJumpIf(w, next, false, true);
+    cg.redirects_.resize(mark);
+  }
+  int n = static_cast<int>(idx->columns.size());
+  int keys = cg.AllocReg(n + 2);
+  cg.CodeIndexKey(idx, base, keys);
+  if (idx->unique) {
+    int ok = cg.MakeLabel();
+    a = cg.Op(Opcode::kNoConflict, ic, ok, keys);
+    prog->at(a).p4type = P4Type::kInt;
+    prog->at(a).p4.i64 = n;
+    std::string cols;
+    for (int col : idx->columns) {
+      if (!cols.empty()) cols += ", ";
+      cols += tab->name + "." + (col >= 0 ? tab->columns[static_cast<size_t>(col)].name
+                                          : std::string("rowid"));
+    }
+    cg.OpP4Str(Opcode::kHalt, kConstraintUnique, 2, 0, "UNIQUE constraint failed: " + cols);
+    cg.ResolveLabel(ok);
+  }
+  cg.Op(Opcode::kMakeRecord, keys, n + 1, keys + n + 1);
+  cg.Op(Opcode::kIdxInsert, ic, keys + n + 1);
+  cg.ResolveLabel(next);
+  cg.Op(Opcode::kNext, tc, top);
+  cg.ResolveLabel(done);
+  cg.Op(Opcode::kHalt, 0, 0);
+  if (ctx->failed()) return ctx->error;
+  cg.FixLabels();
+  prog->n_cursors = ctx->n_cursors;
+  prog->writes = true;
   return prog;
 }
 

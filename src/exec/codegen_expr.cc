@@ -9,6 +9,7 @@ namespace basalt {
 
 using ast::Expr;
 using ast::ExprKind;
+using ast::ExprList;
 using ast::Op;
 
 namespace {

@@ -95,6 +95,7 @@ class Program {
   std::vector<std::string> column_decltypes;  // "" when not a direct column
   std::vector<std::string> column_tables;     // origin table ("" if none)
   std::vector<std::string> column_origins;    // origin column ("" if none)
+  std::vector<char> column_affinities;        // 'A'..'E' per result column
   std::vector<std::string> param_names;       // index i → name of parameter i+1
   Arena arena;  // strings, key infos, function calls and values pointed to by P4
 

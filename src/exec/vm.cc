@@ -134,13 +134,13 @@ StepResult Vm::Run() {
         pc_ = static_cast<int>(r[in.p1].int_value());
         continue;
       case Opcode::kInitCoroutine:
-        r[in.p1].SetInt(in.p3);
+        r[in.p1].SetInt(in.p3 - 1);  // Yield resumes after the saved address
         pc_ = in.p2 ? in.p2 : pc_ + 1;
         continue;
       case Opcode::kYield: {
         int target = static_cast<int>(r[in.p1].int_value());
         r[in.p1].SetInt(pc_);
-        pc_ = target;
+        pc_ = target + 1;
         continue;
       }
       case Opcode::kEndCoroutine: {

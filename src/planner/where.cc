@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "parser/parser.h"
 #include "planner/walk.h"
 
 namespace basalt {
@@ -274,8 +275,15 @@ void WherePlanner::BestAccess(int src, SourceMask ready, WherePlan* plan, LoopPl
       if (p.cost < best.cost) best = p;
     }
   }
-  // Indexes.
+  // Indexes (none with NOT INDEXED; only the named one with INDEXED BY).
+  const ast::FromItem* item = s.item;
+  bool forced = item != nullptr && !item->indexed_by.empty();
+  if (forced) {
+    best.cost = 1e300;  // the named index must be used
+  }
   for (const Index* idx : tab->indexes) {
+    if (item != nullptr && item->not_indexed) break;
+    if (forced && !EqualsIgnoreCase(idx->name, item->indexed_by)) continue;
     if (!idx->where_sql.empty()) continue;  // partial indexes: not used yet
     LoopPlan p;
     p.src = src;
@@ -340,6 +348,13 @@ void WherePlanner::BestAccess(int src, SourceMask ready, WherePlan* plan, LoopPl
     bool cov = covers(idx);
     if (p.eq.empty() && p.lower == nullptr && p.upper == nullptr) {
       // A full index scan: only worth it when covering (fewer columns).
+      if (forced) {
+        p.covering = cov;
+        p.rows = kDefaultRows;
+        p.cost = kDefaultRows * 3.5;
+        if (p.cost < best.cost) best = p;
+        continue;
+      }
       if (!cov || idx->columns.size() >= tab->columns.size()) continue;
       p.covering = true;
       p.rows = kDefaultRows;
@@ -536,8 +551,10 @@ bool WherePlanner::Plan(const PlanRequest& req, WherePlan* plan) {
       } else if (n == 1 && outer.access == AccessKind::kFullScan && req.group_by == nullptr) {
         // Try an index whose order gives the ORDER BY.
         const Table* tab = srcs[static_cast<size_t>(outer.src)].table;
+        const ast::FromItem* fi = srcs[static_cast<size_t>(outer.src)].item;
         for (const Index* idx : tab->indexes) {
           if (!idx->where_sql.empty()) continue;
+          if (fi != nullptr && (fi->not_indexed || !fi->indexed_by.empty())) break;
           LoopPlan lp;
           lp.src = outer.src;
           lp.access = AccessKind::kIndex;
