@@ -45,27 +45,31 @@ ast::Stmt* Parser::Impl::ParseCreateTable(const char* start, bool temp) {
   if (!ParseFullName(&s->schema, &s->name, &name_tok)) return nullptr;
   if (T() == Tk::kAs) {
     Advance();
-    s->as_select = ParseSelect(2);
+    s->as_select = ParseSelect(base_ + 2);
     return s->as_select ? s : nullptr;
   }
   if (!Expect(Tk::kLp)) return nullptr;
   in_schema_ddl_ = true;
   last_fk_ = nullptr;
   constraint_name_ = {};
-  int d = 3;
+  // LALR depths: create_table ( columnlist , conslist ) — the first column
+  // name sits at base+3, later ones at base+5; table constraints at base+5/+7.
+  int d = base_ + 2;
   for (;;) {
     ColumnDef* col = ParseColumnDef(d);
     if (!col) return nullptr;
     s->columns.push_back(*arena_, col);
-    d = 5;
+    d = base_ + 4;
     if (T() != Tk::kComma) break;
     Advance();
     Tk t = T();
     if (t == Tk::kConstraint || t == Tk::kPrimary || t == Tk::kUnique || t == Tk::kCheck ||
         t == Tk::kForeign) {
       // Table constraints; commas between them are optional.
+      int k = base_ + 4;
       for (;;) {
-        if (!ParseTableConstraint(s, 6)) return nullptr;
+        if (!ParseTableConstraint(s, k)) return nullptr;
+        k = base_ + 6;
         if (T() == Tk::kComma) {
           Advance();
           constraint_name_ = {};
@@ -96,9 +100,16 @@ ast::Stmt* Parser::Impl::ParseCreateTable(const char* start, bool temp) {
   return s;
 }
 
-// WITHOUT ROWID | STRICT, separated by commas.
+// WITHOUT ROWID | STRICT, separated by commas (the grammar lets the list
+// start with a comma: `CREATE TABLE t(a), STRICT`).
 bool Parser::Impl::ParseTableOptions(ast::CreateTableStmt* t) {
+  bool first = true;
   do {
+    if (first && T() == Tk::kComma) {
+      first = false;
+      continue;
+    }
+    first = false;
     if (T() == Tk::kWithout) {
       Advance();
       if (!IsNmToken(T())) {
@@ -129,9 +140,9 @@ bool Parser::Impl::ParseTableOptions(ast::CreateTableStmt* t) {
 }
 
 // The declared type: raw text of the type tokens, then SQLite's clean-ups.
-bool Parser::Impl::ParseTypeName(std::string_view* out) {
+bool Parser::Impl::ParseTypeName(std::string_view* out, int d) {
   std::string_view raw;
-  if (!ParseTypeToken(&raw)) return false;
+  if (!ParseTypeToken(&raw, d)) return false;
   if (raw.size() >= 16 && EndsWithIgnoreCase(raw, "always")) {
     raw = TrimRight(raw.substr(0, raw.size() - 6));
     if (raw.size() >= 9 && EndsWithIgnoreCase(raw, "generated")) {
@@ -154,7 +165,7 @@ ColumnDef* Parser::Impl::ParseColumnDef(int d) {
   auto* col = arena_->New<ColumnDef>();
   if (!ParseNm(&col->name)) return nullptr;
   constraint_name_ = {};
-  if (!ParseTypeName(&col->type)) return nullptr;
+  if (!ParseTypeName(&col->type, d + 1)) return nullptr;
   if (!ParseColumnConstraints(col, d + 2)) return nullptr;
   return col;
 }
@@ -167,10 +178,10 @@ Expr* Parser::Impl::ParseDefaultValue(int d) {
     case Tk::kLp: {
       Advance();
       const char* inner = prev_end_;
-      Expr* e = ParseExpr(d + 2);
+      Expr* e = ParseExpr(d + 1);
       if (!e) return nullptr;
       std::string_view text = InnerSpan(inner);
-      if (!Expect(Tk::kRp)) return nullptr;
+      if (!ExpectAt(Tk::kRp, d + 3)) return nullptr;
       e->span = text;
       return e;
     }
@@ -250,7 +261,8 @@ Expr* Parser::Impl::ParseTerm(const char* start) {
 }
 
 bool Parser::Impl::ParseColumnConstraints(ColumnDef* col, int d) {
-  bool has_default = false, generated = false;
+  bool has_default = false, generated = false, primary_key = false;
+  const char* kGeneratedPk = "generated columns cannot be part of the PRIMARY KEY";
   for (;;) {
     ColumnConstraint* c = nullptr;
     auto make = [&](ConstraintKind kind) {
@@ -317,6 +329,8 @@ bool Parser::Impl::ParseColumnConstraints(ColumnDef* col, int d) {
           Advance();
           c->autoincrement = true;
         }
+        if (generated) Error(kGeneratedPk);
+        primary_key = true;
         break;
       case Tk::kUnique:
         Advance();
@@ -325,13 +339,13 @@ bool Parser::Impl::ParseColumnConstraints(ColumnDef* col, int d) {
         break;
       case Tk::kCheck: {
         Advance();
-        if (!Expect(Tk::kLp)) return false;
+        if (!ExpectAt(Tk::kLp, d + 2)) return false;
         make(ConstraintKind::kCheck);
         const char* inner = prev_end_;
         c->expr = ParseExpr(d + 2);
         if (!c->expr) return false;
         std::string_view text = InnerSpan(inner);
-        if (!Expect(Tk::kRp)) return false;
+        if (!ExpectAt(Tk::kRp, d + 4)) return false;
         c->expr->span = text;
         break;
       }
@@ -354,18 +368,21 @@ bool Parser::Impl::ParseColumnConstraints(ColumnDef* col, int d) {
         break;
       case Tk::kGenerated:
       case Tk::kAs: {
+        int g = d;  // depth before `generated`
         if (T() == Tk::kGenerated) {
           Advance();
           if (!Expect(Tk::kAlways)) return false;
           if (!Expect(Tk::kAs)) return false;
+          g = d + 3;
         } else {
           Advance();
+          g = d + 1;
         }
-        if (!Expect(Tk::kLp)) return false;
+        if (!ExpectAt(Tk::kLp, g + 1)) return false;
         make(ConstraintKind::kGenerated);
-        c->expr = ParseExpr(d + 3);
-        if (!c->expr || !Expect(Tk::kRp)) return false;
-        bool bad = has_default;
+        c->expr = ParseExpr(g + 1);
+        if (!c->expr || !ExpectAt(Tk::kRp, g + 3)) return false;
+        bool bad = has_default || generated;  // a second AS (...) is an error too
         if (IsIdToken(T())) {
           std::string_view kind = cur_.text();
           Advance();
@@ -375,7 +392,11 @@ bool Parser::Impl::ParseColumnConstraints(ColumnDef* col, int d) {
             bad = true;
           }
         }
-        if (bad) Error("error in generated column \"" + std::string(col->name) + "\"");
+        if (bad) {
+          Error("error in generated column \"" + std::string(col->name) + "\"");
+        } else if (primary_key) {
+          Error(kGeneratedPk);
+        }
         generated = true;
         break;
       }
@@ -476,7 +497,7 @@ bool Parser::Impl::ParseTableConstraint(ast::CreateTableStmt* t, int d) {
   switch (T()) {
     case Tk::kPrimary:
       Advance();
-      if (!Expect(Tk::kKey) || !Expect(Tk::kLp)) return false;
+      if (!Expect(Tk::kKey) || !ExpectAt(Tk::kLp, d + 3)) return false;
       c->kind = ConstraintKind::kPrimaryKey;
       c->columns = ParseSortList(d + 3);
       if (!c->columns) return false;
@@ -496,13 +517,13 @@ bool Parser::Impl::ParseTableConstraint(ast::CreateTableStmt* t, int d) {
       break;
     case Tk::kCheck: {
       Advance();
-      if (!Expect(Tk::kLp)) return false;
+      if (!ExpectAt(Tk::kLp, d + 2)) return false;
       c->kind = ConstraintKind::kCheck;
       const char* inner = prev_end_;
       c->check = ParseExpr(d + 2);
       if (!c->check) return false;
       std::string_view text = InnerSpan(inner);
-      if (!Expect(Tk::kRp)) return false;
+      if (!ExpectAt(Tk::kRp, d + 4)) return false;
       c->check->span = text;
       if (!ParseOnConf(&c->on_conflict)) return false;
       break;

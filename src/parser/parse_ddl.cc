@@ -53,11 +53,11 @@ ast::Stmt* Parser::Impl::ParseCreateIndex(const char* start, bool unique) {
   Token name_tok;
   if (!ParseFullName(&s->schema, &s->name, &name_tok)) return nullptr;
   if (!Expect(Tk::kOn) || !ParseNm(&s->table) || !Expect(Tk::kLp)) return nullptr;
-  s->columns = ParseSortList(9);
-  if (!s->columns || !Expect(Tk::kRp)) return nullptr;
+  s->columns = ParseSortList(base_ + 9);
+  if (!s->columns || !ExpectAt(Tk::kRp, base_ + 11)) return nullptr;
   if (T() == Tk::kWhere) {
     Advance();
-    s->where = ParseExpr(11);
+    s->where = ParseExpr(base_ + 12);
     if (!s->where) return nullptr;
   }
   // SQLite stores the text up to the ';' (or the end), comments included.
@@ -79,7 +79,7 @@ ast::Stmt* Parser::Impl::ParseCreateView(const char* start, bool temp) {
     if (!ParseEidList(&s->columns) || !Expect(Tk::kRp)) return nullptr;
   }
   if (!Expect(Tk::kAs)) return nullptr;
-  s->select = ParseSelect(8);
+  s->select = ParseSelect(base_ + 8);
   if (!s->select) return nullptr;
   // Up to the ';' or the end, trailing whitespace trimmed.
   s->body_text = SpanToCurrent(name_tok.z);
@@ -143,15 +143,17 @@ ast::Stmt* Parser::Impl::ParseCreateTrigger(const char* start, bool temp) {
   }
   if (T() == Tk::kWhen) {
     Advance();
-    s->when = ParseExpr(4);
+    s->when = ParseExpr(base_ + 12);
     if (!s->when) return nullptr;
   }
   if (!Expect(Tk::kBegin)) return nullptr;
   in_trigger_ = true;
+  int d = base_ + 3;  // createkw trigger_decl BEGIN [trigger_cmd_list]
   do {
-    ast::Stmt* cmd = ParseTriggerCommand();
+    ast::Stmt* cmd = ParseTriggerCommand(d);
     if (!cmd || !Expect(Tk::kSemi)) return nullptr;
     s->body.push_back(*arena_, cmd);
+    d = base_ + 4;
   } while (T() != Tk::kEnd);
   in_trigger_ = false;
   Advance();  // END
@@ -159,24 +161,24 @@ ast::Stmt* Parser::Impl::ParseCreateTrigger(const char* start, bool temp) {
   return s;
 }
 
-ast::Stmt* Parser::Impl::ParseTriggerCommand() {
+ast::Stmt* Parser::Impl::ParseTriggerCommand(int d) {
   const char* start = cur_.z;
   ast::Stmt* st;
   switch (T()) {
     case Tk::kUpdate:
-      st = ParseUpdate(nullptr, start, true);
+      st = ParseUpdate(nullptr, d, true);
       break;
     case Tk::kInsert:
     case Tk::kReplace:
-      st = ParseInsert(nullptr, start, true);
+      st = ParseInsert(nullptr, d + 1, true);
       break;
     case Tk::kDelete:
-      st = ParseDelete(nullptr, start, true);
+      st = ParseDelete(nullptr, d, true);
       break;
     case Tk::kSelect:
     case Tk::kValues:
     case Tk::kWith: {
-      ast::Select* sel = ParseSelect(5);
+      ast::Select* sel = ParseSelect(d + 1);
       if (!sel) return nullptr;
       auto* ss = arena_->New<ast::SelectStmt>();
       ss->select = sel;
@@ -285,7 +287,7 @@ ast::Stmt* Parser::Impl::ParseAlter(const char* start) {
       s->action = ast::AlterTableStmt::kAddColumn;
       last_fk_ = nullptr;
       in_schema_ddl_ = true;
-      s->column = ParseColumnDef(5);
+      s->column = ParseColumnDef(base_ + 5);
       return s->column ? s : nullptr;
     case Tk::kDrop:
       Advance();

@@ -15,20 +15,20 @@ using ast::FromItem;
 using parser::Tk;
 
 ast::Stmt* Parser::Impl::ParseWithStatement(const char* start) {
-  ast::With* with = ParseWith(0);
+  ast::With* with = ParseWith(base_);
   if (!with) return nullptr;
   switch (T()) {
     case Tk::kInsert:
     case Tk::kReplace:
-      return ParseInsert(with, start, false);
+      return ParseInsert(with, base_ + 1, false);
     case Tk::kUpdate:
-      return ParseUpdate(with, start, false);
+      return ParseUpdate(with, base_ + 1, false);
     case Tk::kDelete:
-      return ParseDelete(with, start, false);
+      return ParseDelete(with, base_ + 1, false);
     default:
       break;
   }
-  ast::Select* s = ParseSelectBody(with->recursive ? 3 : 2, with);
+  ast::Select* s = ParseSelectBody(base_ + (with->recursive ? 3 : 2), with);
   if (!s) return nullptr;
   s->span = SpanFrom(start);
   auto* st = arena_->New<ast::SelectStmt>();
@@ -80,9 +80,10 @@ bool Parser::Impl::ParseIndexedOpt(FromItem* item, bool in_trigger) {
   return true;
 }
 
+// RETURNING result-columns; `d` is the LALR depth before RETURNING.
 bool Parser::Impl::ParseReturning(ExprList** out, int d) {
   Advance();  // RETURNING
-  *out = ParseResultColumns(d);
+  *out = ParseResultColumns(d + 1);
   return *out != nullptr;
 }
 
@@ -111,7 +112,7 @@ bool Parser::Impl::ParseSetList(ExprList** out, int d) {
         size_t m = value->kind == ast::ExprKind::kVector ? value->list->size() : 1;
         if (m != n) {
           Error(std::to_string(n) + " columns assigned " + std::to_string(m) + " values");
-          return true;
+          n = 0;
         }
         for (size_t i = 0; i < n; ++i) {
           Expr* el = value->kind == ast::ExprKind::kVector ? (*value->list)[i] : value;
@@ -134,11 +135,12 @@ bool Parser::Impl::ParseSetList(ExprList** out, int d) {
 // Upsert clauses and the trailing RETURNING of an INSERT:
 //   ON CONFLICT [(target) [WHERE e]] DO NOTHING | DO UPDATE SET ... [WHERE e]
 // Clauses with a target may be followed by more; a target-less one is last.
+// `d` is the LALR depth before the (right-recursive) upsert.
 bool Parser::Impl::ParseUpsert(ast::InsertStmt* ins, int d) {
   ast::Upsert** link = &ins->upsert;
   for (;;) {
     if (T() == Tk::kReturning) {
-      if (!ParseReturning(&ins->returning, d + 1)) return false;
+      if (!ParseReturning(&ins->returning, d)) return false;
       break;
     }
     if (T() != Tk::kOn) break;
@@ -147,46 +149,66 @@ bool Parser::Impl::ParseUpsert(ast::InsertStmt* ins, int d) {
     auto* u = arena_->New<ast::Upsert>();
     *link = u;
     link = &u->next;
-    bool has_target = false;
     if (T() == Tk::kLp) {
       Advance();
-      u->target = ParseSortList(d + 4);
-      if (!u->target || !Expect(Tk::kRp)) return false;
+      u->target = ParseSortList(d + 3);
+      if (!u->target || !ExpectAt(Tk::kRp, d + 5)) return false;
       if (T() == Tk::kWhere) {
         Advance();
-        u->target_where = ParseExpr(d + 7);
+        u->target_where = ParseExpr(d + 6);
         if (!u->target_where) return false;
       }
-      has_target = true;
+      if (!ExpectAt(Tk::kDo, d + 7)) return false;
+      if (T() == Tk::kNothing) {
+        Advance();
+        d += 8;
+      } else if (T() == Tk::kUpdate) {
+        Advance();
+        if (!Expect(Tk::kSet)) return false;
+        u->do_nothing = false;
+        if (!ParseSetList(&u->sets, d + 9)) return false;
+        if (T() == Tk::kWhere) {
+          Advance();
+          u->where = ParseExpr(d + 11);
+          if (!u->where) return false;
+        }
+        d += 11;
+      } else {
+        SyntaxError();
+        return false;
+      }
+      continue;
     }
+    // Without a target: the last clause, then an optional RETURNING.
     if (!Expect(Tk::kDo)) return false;
     if (T() == Tk::kNothing) {
       Advance();
+      d += 4;
     } else if (T() == Tk::kUpdate) {
       Advance();
       if (!Expect(Tk::kSet)) return false;
       u->do_nothing = false;
-      if (!ParseSetList(&u->sets, d + 10)) return false;
+      if (!ParseSetList(&u->sets, d + 5)) return false;
       if (T() == Tk::kWhere) {
         Advance();
-        u->where = ParseExpr(d + 12);
+        u->where = ParseExpr(d + 7);
         if (!u->where) return false;
       }
+      d += 7;
     } else {
       SyntaxError();
       return false;
     }
-    if (!has_target) {
-      if (T() == Tk::kReturning && !ParseReturning(&ins->returning, d + 1)) return false;
-      break;
-    }
+    if (T() == Tk::kReturning && !ParseReturning(&ins->returning, d)) return false;
+    break;
   }
   if (ins->returning && in_trigger_) Error("cannot use RETURNING in a trigger");
   return true;
 }
 
-ast::Stmt* Parser::Impl::ParseInsert(ast::With* with, const char* start, bool in_trigger) {
-  (void)start;
+// INSERT [OR action] | REPLACE  INTO table [(cols)] select|DEFAULT VALUES ...
+// `d`: LALR depth before INSERT/REPLACE (after `with`, or the trigger's scanpt).
+ast::Stmt* Parser::Impl::ParseInsert(ast::With* with, int d, bool in_trigger) {
   auto* s = arena_->New<ast::InsertStmt>();
   s->with = with;
   if (T() == Tk::kReplace) {
@@ -208,26 +230,27 @@ ast::Stmt* Parser::Impl::ParseInsert(ast::With* with, const char* start, bool in
     Advance();
     if (!ParseIdList(&s->columns) || !Expect(Tk::kRp)) return nullptr;
   }
-  int d = in_trigger ? 8 : 5;
   if (T() == Tk::kDefault && !in_trigger) {
     Advance();
     if (!Expect(Tk::kValues)) return nullptr;
     s->default_values = true;
-    if (T() == Tk::kReturning && !ParseReturning(&s->returning, d)) return nullptr;
+    if (T() == Tk::kReturning && !ParseReturning(&s->returning, d + 6)) return nullptr;
     return s;
   }
   if (!StartsSelect(T())) return SyntaxError();
-  s->select = ParseSelect(d);
+  s->select = ParseSelect(d + 4);
   if (!s->select) return nullptr;
   bool saved = in_trigger_;
   in_trigger_ = in_trigger;
-  bool ok = ParseUpsert(s, d + 1);
+  bool ok = ParseUpsert(s, d + 5);
   in_trigger_ = saved;
   return ok ? s : nullptr;
 }
 
-ast::Stmt* Parser::Impl::ParseUpdate(ast::With* with, const char* start, bool in_trigger) {
-  (void)start;
+// UPDATE [OR action] table [INDEXED BY..] SET ... [FROM ...] [WHERE e]
+//   [RETURNING ...] [ORDER BY ...] [LIMIT ...]
+// `d`: LALR depth before UPDATE.
+ast::Stmt* Parser::Impl::ParseUpdate(ast::With* with, int d, bool in_trigger) {
   auto* s = arena_->New<ast::UpdateStmt>();
   s->with = with;
   Advance();  // UPDATE
@@ -237,32 +260,34 @@ ast::Stmt* Parser::Impl::ParseUpdate(ast::With* with, const char* start, bool in
   if (!ParseXFullName(s->target, in_trigger, true)) return nullptr;
   if (!ParseIndexedOpt(s->target, in_trigger)) return nullptr;
   if (!Expect(Tk::kSet)) return nullptr;
-  int d = in_trigger ? 4 : 1;
   if (!ParseSetList(&s->sets, d + 5)) return nullptr;
   if (T() == Tk::kFrom) {
     Advance();
     s->from = ParseFromList(d + 7, false);
     if (!s->from) return nullptr;
   }
+  int r = d + 7;  // before RETURNING
   if (T() == Tk::kWhere) {
     Advance();
     s->where = ParseExpr(d + 8);
     if (!s->where) return nullptr;
+    r = d + 9;
   }
   if (in_trigger) return s;
-  if (T() == Tk::kReturning && !ParseReturning(&s->returning, d + 9)) return nullptr;
+  if (T() == Tk::kReturning && !ParseReturning(&s->returning, r)) return nullptr;
   if (T() == Tk::kOrder) {
     Advance();
     if (!Expect(Tk::kBy)) return nullptr;
     s->order_by = ParseSortList(d + 10);
     if (!s->order_by) return nullptr;
   }
-  if (T() == Tk::kLimit && !ParseLimit(&s->limit, &s->offset, d + 11)) return nullptr;
+  if (T() == Tk::kLimit && !ParseLimit(&s->limit, &s->offset, d + 9)) return nullptr;
   return s;
 }
 
-ast::Stmt* Parser::Impl::ParseDelete(ast::With* with, const char* start, bool in_trigger) {
-  (void)start;
+// DELETE FROM table [INDEXED BY..] [WHERE e] [RETURNING ...] [ORDER BY ...] [LIMIT ...]
+// `d`: LALR depth before DELETE.
+ast::Stmt* Parser::Impl::ParseDelete(ast::With* with, int d, bool in_trigger) {
   auto* s = arena_->New<ast::DeleteStmt>();
   s->with = with;
   Advance();  // DELETE
@@ -270,21 +295,22 @@ ast::Stmt* Parser::Impl::ParseDelete(ast::With* with, const char* start, bool in
   s->target = arena_->New<FromItem>();
   if (!ParseXFullName(s->target, in_trigger, true)) return nullptr;
   if (!ParseIndexedOpt(s->target, in_trigger)) return nullptr;
-  int d = in_trigger ? 4 : 1;
+  int r = d + 4;  // before RETURNING
   if (T() == Tk::kWhere) {
     Advance();
     s->where = ParseExpr(d + 5);
     if (!s->where) return nullptr;
+    r = d + 6;
   }
   if (in_trigger) return s;
-  if (T() == Tk::kReturning && !ParseReturning(&s->returning, d + 6)) return nullptr;
+  if (T() == Tk::kReturning && !ParseReturning(&s->returning, r)) return nullptr;
   if (T() == Tk::kOrder) {
     Advance();
     if (!Expect(Tk::kBy)) return nullptr;
     s->order_by = ParseSortList(d + 7);
     if (!s->order_by) return nullptr;
   }
-  if (T() == Tk::kLimit && !ParseLimit(&s->limit, &s->offset, d + 8)) return nullptr;
+  if (T() == Tk::kLimit && !ParseLimit(&s->limit, &s->offset, d + 6)) return nullptr;
   return s;
 }
 

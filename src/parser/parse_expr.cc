@@ -373,12 +373,25 @@ Expr* Parser::Impl::ParseIn(Expr* left, bool negated, const char* start, int d) 
       e->select = ParseSelect(d + 3);
       if (!e->select) return nullptr;
     } else if (T() == Tk::kRp) {
+      if (!CheckDepth(d + 4)) return nullptr;  // the empty exprlist
       e->list = arena_->New<ExprList>();
     } else {
       e->list = ParseNExprList(d + 3);
       if (!e->list) return nullptr;
     }
-    if (!Expect(Tk::kRp)) return nullptr;
+    if (!ExpectAt(Tk::kRp, d + 5)) return nullptr;
+    if (left->kind == ExprKind::kVector && e->list && e->list->size() > 0) {
+      // A row value on the left needs row values of the same size on the right.
+      size_t want = left->list->size();
+      for (const ast::ExprItem& it : e->list->items) {
+        size_t got = it.expr->kind == ExprKind::kVector ? it.expr->list->size() : 1;
+        if (got != want) {
+          Error("IN(...) element has " + std::to_string(got) + (got > 1 ? " terms" : " term") +
+                " - expected " + std::to_string(want));
+          break;
+        }
+      }
+    }
   } else if (IsNmToken(T())) {
     if (!ParseFullName(&e->schema, &e->text)) return nullptr;
     if (T() == Tk::kLp) {  // table-valued function
@@ -389,7 +402,7 @@ Expr* Parser::Impl::ParseIn(Expr* left, bool negated, const char* start, int d) 
         e->list = ParseNExprList(d + 5);
         if (!e->list) return nullptr;
       }
-      if (!Expect(Tk::kRp)) return nullptr;
+      if (!ExpectAt(Tk::kRp, d + 7)) return nullptr;
     }
   } else {
     return SyntaxError();
@@ -593,13 +606,13 @@ Expr* Parser::Impl::ParsePrimary(int d) {
     case Tk::kCase:
       return ParseCase(d);
     case Tk::kRaise:
-      return ParseRaise();
+      return ParseRaise(d);
     case Tk::kExists: {
       Advance();
       if (!CheckDepth(d + 2) || !Expect(Tk::kLp)) return nullptr;
       Expr* e = NewExpr(ExprKind::kExists, start);
       e->select = ParseSelect(d + 2);
-      if (!e->select || !Expect(Tk::kRp)) return nullptr;
+      if (!e->select || !ExpectAt(Tk::kRp, d + 4)) return nullptr;
       SetHeight(e);
       Finish(e, start);
       return e;
@@ -669,8 +682,10 @@ Expr* Parser::Impl::ParseIdentifierExpr(int d) {
 Expr* Parser::Impl::ParseFunctionTail(Expr* f, std::string_view raw_name, int d) {
   const char* start = f->span.data();
   if (T() == Tk::kStar) {
+    if (!CheckDepth(d + 3)) return nullptr;
     Advance();
     f->flags |= ast::kStarArg;
+    if (!ExpectAt(Tk::kRp, d + 4)) return nullptr;
   } else {
     if (T() == Tk::kDistinct) {
       f->flags |= ast::kDistinct;
@@ -682,17 +697,20 @@ Expr* Parser::Impl::ParseFunctionTail(Expr* f, std::string_view raw_name, int d)
       f->list = ParseNExprList(d + 3);
       if (!f->list) return nullptr;
     }
+    if (!ExpectAt(Tk::kRp, d + 5)) return nullptr;
   }
-  if (!Expect(Tk::kRp)) return nullptr;
   if (T() == Tk::kFilter || T() == Tk::kOver) {
     if (!ParseFilterOver(f, d)) return nullptr;
   }
   Finish(f, start);
   if (f->list && f->list->size() > static_cast<size_t>(parser::kMaxFunctionArgs)) {
     Error("too many arguments on function " + std::string(raw_name));
-    return f;
+  } else {
+    SetHeight(f);
   }
-  SetHeight(f);
+  if (f->over && f->has(ast::kDistinct)) {
+    Error("DISTINCT is not supported for window functions");
+  }
   return f;
 }
 
@@ -717,7 +735,7 @@ Expr* Parser::Impl::ParseParenthesized(int d) {
   if (StartsSelect(T())) {
     Expr* e = NewExpr(ExprKind::kSubquery, start);
     e->select = ParseSelect(d + 1);
-    if (!e->select || !Expect(Tk::kRp)) return nullptr;
+    if (!e->select || !ExpectAt(Tk::kRp, d + 3)) return nullptr;
     SetHeight(e);
     Finish(e, start);
     return e;
@@ -735,12 +753,12 @@ Expr* Parser::Impl::ParseParenthesized(int d) {
       if (!e) return nullptr;
       v->list->items.push_back(*arena_, Item(e));
     }
-    if (!Expect(Tk::kRp)) return nullptr;
+    if (!ExpectAt(Tk::kRp, d + 5)) return nullptr;
     SetHeight(v);
     Finish(v, start);
     return v;
   }
-  if (!CheckDepth(d + 2) || !Expect(Tk::kRp)) return nullptr;
+  if (!ExpectAt(Tk::kRp, d + 3)) return nullptr;
   first->flags |= ast::kParenthesized;
   Finish(first, start);
   return first;
@@ -773,7 +791,7 @@ Expr* Parser::Impl::ParseCase(int d) {
     e->right = ParseExpr(d + 4);
     if (!e->right) return nullptr;
   }
-  if (!Expect(Tk::kEnd)) return nullptr;
+  if (!ExpectAt(Tk::kEnd, d + 5)) return nullptr;
   SetHeight(e);
   Finish(e, start);
   return e;
@@ -786,27 +804,28 @@ Expr* Parser::Impl::ParseCast(int d) {
   if (!CheckDepth(d + 2) || !Expect(Tk::kLp)) return nullptr;
   Expr* e = NewExpr(ExprKind::kCast, start);
   e->left = ParseExpr(d + 2);
-  if (!e->left || !Expect(Tk::kAs)) return nullptr;
+  if (!e->left || !ExpectAt(Tk::kAs, d + 4)) return nullptr;
   std::string_view type;
-  if (!ParseTypeToken(&type)) return nullptr;
+  if (!ParseTypeToken(&type, d + 4)) return nullptr;
   e->text = parser::DequoteSpan(arena_, type);
-  if (!Expect(Tk::kRp)) return nullptr;
+  if (!ExpectAt(Tk::kRp, d + 6)) return nullptr;
   e->height = e->left->height + 1;  // computed, not checked, as in SQLite
   Finish(e, start);
   return e;
 }
 
 // RAISE ( IGNORE ) | RAISE ( ROLLBACK|ABORT|FAIL , message )
-Expr* Parser::Impl::ParseRaise() {
+Expr* Parser::Impl::ParseRaise(int d) {
   const char* start = cur_.z;
   Advance();  // RAISE
-  if (!Expect(Tk::kLp)) return nullptr;
+  if (!ExpectAt(Tk::kLp, d + 2)) return nullptr;
   Expr* e = NewExpr(ExprKind::kRaise, start);
   switch (T()) {
     case Tk::kIgnore:
       e->op = Op::kRaiseIgnore;
+      if (!CheckDepth(d + 3)) return nullptr;
       Advance();
-      if (!Expect(Tk::kRp)) return nullptr;
+      if (!ExpectAt(Tk::kRp, d + 4)) return nullptr;
       Finish(e, start);
       return e;
     case Tk::kRollback:
@@ -821,27 +840,39 @@ Expr* Parser::Impl::ParseRaise() {
     default:
       return SyntaxError();
   }
+  if (!CheckDepth(d + 3)) return nullptr;
   Advance();
-  if (!Expect(Tk::kComma)) return nullptr;
+  if (!ExpectAt(Tk::kComma, d + 4)) return nullptr;
+  if (IsNmToken(T()) && !CheckDepth(d + 5)) return nullptr;
   if (!ParseNm(&e->text)) return nullptr;
-  if (!Expect(Tk::kRp)) return nullptr;
+  if (!ExpectAt(Tk::kRp, d + 6)) return nullptr;
   Finish(e, start);
   return e;
 }
 
 // typetoken: [ids... [( signed [, signed] )]]; returns the raw text.
-bool Parser::Impl::ParseTypeToken(std::string_view* out) {
+bool Parser::Impl::ParseTypeToken(std::string_view* out, int d) {
   *out = {};
   if (!IsIdsToken(T())) return true;
   const char* start = cur_.z;
-  while (IsIdsToken(T())) Advance();
+  if (!CheckDepth(d + 1)) return false;
+  Advance();
+  while (IsIdsToken(T())) {
+    if (!CheckDepth(d + 2)) return false;
+    Advance();
+  }
   if (T() == Tk::kLp) {
+    if (!CheckDepth(d + 2)) return false;
     Advance();
     if (!ParseSignedNumber()) return false;
-    if (Accept(Tk::kComma)) {
+    if (T() == Tk::kComma) {
+      if (!CheckDepth(d + 4)) return false;
+      Advance();
       if (!ParseSignedNumber()) return false;
+      if (!ExpectAt(Tk::kRp, d + 6)) return false;
+    } else if (!ExpectAt(Tk::kRp, d + 4)) {
+      return false;
     }
-    if (!Expect(Tk::kRp)) return false;
   }
   *out = SpanFrom(start);
   return true;

@@ -134,13 +134,15 @@ ast::Stmt* Parser::Impl::ParsePragma() {
 ast::Stmt* Parser::Impl::ParseVacuum() {
   Advance();
   auto* s = arena_->New<ast::VacuumStmt>();
+  int d = base_ + 2;
   if (IsNmToken(T())) {
     s->schema = NameOf(cur_);
     Advance();
+    d += 1;
   }
   if (T() == Tk::kInto) {
     Advance();
-    s->into = ParseExpr(3);
+    s->into = ParseExpr(d);
     if (!s->into) return nullptr;
   }
   return s;
@@ -167,13 +169,13 @@ ast::Stmt* Parser::Impl::ParseAttach() {
   Advance();
   auto* s = arena_->New<ast::AttachStmt>();
   if (T() == Tk::kDatabase) Advance();
-  s->file = ParseExpr(2);
+  s->file = ParseExpr(base_ + 2);
   if (!s->file || !Expect(Tk::kAs)) return nullptr;
-  s->name = ParseExpr(4);
+  s->name = ParseExpr(base_ + 4);
   if (!s->name) return nullptr;
   if (T() == Tk::kKey) {
     Advance();
-    s->key = ParseExpr(6);
+    s->key = ParseExpr(base_ + 6);
     if (!s->key) return nullptr;
   }
   return s;
@@ -184,7 +186,7 @@ ast::Stmt* Parser::Impl::ParseDetach() {
   Advance();
   auto* s = arena_->New<ast::DetachStmt>();
   if (T() == Tk::kDatabase) Advance();
-  s->name = ParseExpr(2);
+  s->name = ParseExpr(base_ + 2);
   if (!s->name) return nullptr;
   return s;
 }

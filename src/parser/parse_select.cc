@@ -75,9 +75,15 @@ ast::With* Parser::Impl::ParseWith(int d) {
       if (!Expect(Tk::kMaterialized)) return nullptr;
       cte->materialized = 0;
     }
-    if (!Expect(Tk::kLp)) return nullptr;
+    if (!ExpectAt(Tk::kLp, depth)) return nullptr;
     cte->select = ParseSelect(depth);
-    if (!cte->select || !Expect(Tk::kRp)) return nullptr;
+    if (!cte->select || !ExpectAt(Tk::kRp, depth + 2)) return nullptr;
+    for (const ast::Cte* prior : with->ctes) {
+      if (EqualsIgnoreCase(prior->name, cte->name)) {
+        Error("duplicate WITH table name: " + std::string(cte->name));
+        break;
+      }
+    }
     with->ctes.push_back(*arena_, cte);
     depth = d + 7;
   } while (Accept(Tk::kComma));
@@ -148,13 +154,13 @@ Select* Parser::Impl::ParseValues(int d) {
   const char* start = cur_.z;
   Advance();  // VALUES
   Select* s = arena_->New<Select>();
-  int depth = d + 2;
+  int depth = d + 2;  // VALUES ( exprs ) | values , ( exprs )
   do {
-    if (!Expect(Tk::kLp)) return nullptr;
+    if (!ExpectAt(Tk::kLp, depth)) return nullptr;
     ExprList* row = ParseNExprList(depth);
-    if (!row || !Expect(Tk::kRp)) return nullptr;
+    if (!row || !ExpectAt(Tk::kRp, depth + 2)) return nullptr;
     s->values.push_back(*arena_, row);
-    depth = d + 4;
+    depth = d + 3;
   } while (Accept(Tk::kComma));
   s->span = SpanFrom(start);
   return s;
@@ -171,7 +177,7 @@ Select* Parser::Impl::ParseOneSelect(int d) {
   } else if (T() == Tk::kAll) {
     Advance();
   }
-  s->columns = ParseResultColumns(d);
+  s->columns = ParseResultColumns(d + 2);
   if (!s->columns) return nullptr;
   if (T() == Tk::kFrom) {
     Advance();
@@ -206,7 +212,9 @@ Select* Parser::Impl::ParseOneSelect(int d) {
     if (!s->order_by) return nullptr;
   }
   if (T() == Tk::kLimit) {
-    if (!ParseLimit(&s->limit, &s->offset, d + 9 + extra)) return nullptr;
+    if (!ParseLimit(&s->limit, &s->offset, d + 8 + extra)) return nullptr;
+  } else if (!CheckDepth(d + 9 + extra)) {  // the empty limit_opt
+    return nullptr;
   }
   s->span = SpanFrom(start);
   return s;
@@ -219,12 +227,13 @@ ExprList* Parser::Impl::ParseResultColumns(int d) {
     const char* start = cur_.z;
     ast::ExprItem item;
     if (T() == Tk::kStar) {
-      if (!CheckDepth(d + 4)) return nullptr;
+      if (!CheckDepth(d + 3)) return nullptr;
       Advance();
       item.expr = NewExpr(ast::ExprKind::kStar, start);
       Finish(item.expr, start);
-    } else if (IsNmToken(T()) && Peek(1).type == Tk::kDot && Peek(2).type == Tk::kStar) {
-      if (!CheckDepth(d + 6)) return nullptr;
+    } else if (IsNmToken(T()) && !StartsExprAsKeyword(T()) && Peek(1).type == Tk::kDot &&
+               Peek(2).type == Tk::kStar) {
+      if (!CheckDepth(d + 5)) return nullptr;
       item.expr = NewExpr(ast::ExprKind::kStar, start);
       item.expr->table = NameOf(cur_);
       Advance();
@@ -232,8 +241,8 @@ ExprList* Parser::Impl::ParseResultColumns(int d) {
       Advance();
       Finish(item.expr, start);
     } else {
-      item.expr = ParseExpr(d + 4);
-      if (!item.expr) return nullptr;
+      item.expr = ParseExpr(d + 2);
+      if (!item.expr || !CheckDepth(d + 5)) return nullptr;  // scanpt, as
       item.expr->span = SpanToCurrent(start);
       if (T() == Tk::kAs) {
         Advance();
@@ -284,7 +293,7 @@ FromList* Parser::Impl::ParseFromList(int d, bool nested) {
         item->nested = ParseFromList(depth + 1, true);
         if (!item->nested) return nullptr;
       }
-      if (!Expect(Tk::kRp)) return nullptr;
+      if (!ExpectAt(Tk::kRp, depth + 3)) return nullptr;
       depth += 3;
     } else if (IsNmToken(T())) {
       if (!CheckDepth(depth + 1)) return nullptr;
@@ -298,7 +307,7 @@ FromList* Parser::Impl::ParseFromList(int d, bool nested) {
           item->func_args = ParseNExprList(depth + 1);
           if (!item->func_args) return nullptr;
         }
-        if (!Expect(Tk::kRp)) return nullptr;
+        if (!ExpectAt(Tk::kRp, depth + 3)) return nullptr;
         depth += 3;
       }
     } else {
@@ -328,6 +337,7 @@ FromList* Parser::Impl::ParseFromList(int d, bool nested) {
     }
     // ON expr | USING (columns)
     const char* constraint = nullptr;
+    if (!CheckDepth(depth + 1)) return nullptr;  // on_using (possibly empty)
     if (T() == Tk::kOn) {
       Advance();
       item->on = ParseExpr(depth + 1);
@@ -443,6 +453,7 @@ ExprList* Parser::Impl::ParseSortList(int d) {
 
 // LIMIT expr [OFFSET expr | , expr]  — in `LIMIT a, b` a is the offset.
 bool Parser::Impl::ParseLimit(Expr** limit, Expr** offset, int d) {
+  if (!CheckDepth(d + 1)) return false;
   Advance();  // LIMIT
   Expr* first = ParseExpr(d + 1);
   if (!first) return false;

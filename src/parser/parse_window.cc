@@ -17,18 +17,22 @@ using ast::Window;
 using parser::Tk;
 
 bool Parser::Impl::ParseFilterOver(ast::Expr* f, int d) {
+  // filter_over sits at d + 6, after `name ( distinct exprlist )`.
+  int o = d + 6;
   if (T() == Tk::kFilter) {
     Advance();
-    if (!Expect(Tk::kLp) || !Expect(Tk::kWhere)) return false;
-    f->filter = ParseExpr(d + 9);
-    if (!f->filter || !Expect(Tk::kRp)) return false;
+    if (!ExpectAt(Tk::kLp, d + 7) || !ExpectAt(Tk::kWhere, d + 8)) return false;
+    f->filter = ParseExpr(d + 8);
+    if (!f->filter || !ExpectAt(Tk::kRp, d + 10)) return false;
+    o = d + 7;
   }
   if (T() == Tk::kOver) {
     Advance();
     if (T() == Tk::kLp) {
+      if (!CheckDepth(o + 1)) return false;
       Advance();
-      f->over = ParseWindowBody(d + 8);
-      if (!f->over || !Expect(Tk::kRp)) return false;
+      f->over = ParseWindowBody(o + 1);
+      if (!f->over || !ExpectAt(Tk::kRp, o + 3)) return false;
     } else if (IsNmToken(T())) {
       f->over = arena_->New<Window>();
       f->over->name = cur_.text();
@@ -67,8 +71,11 @@ Window* Parser::Impl::ParseWindowBody(int d) {
     w->order = ParseSortList(d + 2);
     if (!w->order) return nullptr;
   }
+  int f = w->partition ? d + 4 : w->order ? d + 3 : d;  // before frame_opt
   if (T() == Tk::kRange || T() == Tk::kRows || T() == Tk::kGroups) {
-    if (!ParseFrame(w, d + 4)) return nullptr;
+    if (!ParseFrame(w, f)) return nullptr;
+  } else if (!CheckDepth(f + 1)) {  // the empty frame_opt
+    return nullptr;
   }
   return w;
 }

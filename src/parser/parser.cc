@@ -323,7 +323,7 @@ ast::Stmt* Parser::Impl::ParseCommand(const char* start) {
   switch (T()) {
     case Tk::kSelect:
     case Tk::kValues: {
-      ast::Select* s = ParseSelect(0);
+      ast::Select* s = ParseSelect(base_);
       if (!s) return nullptr;
       auto* st = arena_->New<ast::SelectStmt>();
       st->select = s;
@@ -333,11 +333,11 @@ ast::Stmt* Parser::Impl::ParseCommand(const char* start) {
       return ParseWithStatement(start);
     case Tk::kInsert:
     case Tk::kReplace:
-      return ParseInsert(nullptr, start, false);
+      return ParseInsert(nullptr, base_ + 1, false);
     case Tk::kUpdate:
-      return ParseUpdate(nullptr, start, false);
+      return ParseUpdate(nullptr, base_ + 1, false);
     case Tk::kDelete:
-      return ParseDelete(nullptr, start, false);
+      return ParseDelete(nullptr, base_ + 1, false);
     case Tk::kCreate:
       return ParseCreate(start);
     case Tk::kDrop:
@@ -392,6 +392,7 @@ Result<ast::Stmt*> Parser::ParseStatement() {
   p.in_trigger_ = false;
   p.bad_hex_ = nullptr;
   p.bad_hex_negated_ = false;
+  p.base_ = 0;
   const char* start = p.cur_.z;
   uint8_t explain = 0;
   if (p.T() == Tk::kExplain) {
@@ -402,6 +403,7 @@ Result<ast::Stmt*> Parser::ParseStatement() {
       if (!p.Expect(Tk::kPlan)) return p.error_;
       explain = 2;
     }
+    p.base_ = 1;
   }
   ast::Stmt* stmt = p.ParseCommand(start);
   if (!p.failed_) {

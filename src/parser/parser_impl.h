@@ -101,6 +101,16 @@ struct Parser::Impl {
     Advance();
     return true;
   }
+  // Expect(t) for a token the LALR parser would push at stack depth `depth`.
+  bool ExpectAt(Tk t, int depth) {
+    if (cur_.type != t) {
+      SyntaxError();
+      return false;
+    }
+    if (!CheckDepth(depth)) return false;
+    Advance();
+    return true;
+  }
   bool Expect(Tk t) {
     if (cur_.type == t) {
       Advance();
@@ -115,7 +125,11 @@ struct Parser::Impl {
   // ---- errors (parser.cc) ----
   std::nullptr_t SyntaxError();               // at the current token
   std::nullptr_t Error(std::string message);  // a rule's own error, raised now
-  std::nullptr_t Overflow() { return Error("parser stack overflow"); }
+  // The LALR stack overflows while shifting the current (valid) token: final.
+  std::nullptr_t Overflow() {
+    Fail(Status(kError, "parser stack overflow"));
+    return nullptr;
+  }
   bool CheckDepth(int depth) {
     if (depth > parser::kMaxStackDepth) {
       Overflow();
@@ -136,6 +150,10 @@ struct Parser::Impl {
   static bool IsIdOrIndexed(Tk t) { return IsIdToken(t) || t == Tk::kIndexed; }
   // `nm`: id | STRING | JOIN_KW.
   static bool IsNmToken(Tk t) { return IsIdOrIndexed(t) || t == Tk::kString || IsJoinKw(t); }
+  // Fallback keywords that still act as keywords where an expression starts.
+  static bool StartsExprAsKeyword(Tk t) {
+    return t == Tk::kCast || t == Tk::kRaise || (parser::TokenFlags(t) & parser::kCtimeKw) != 0;
+  }
   // `ids`: ID | STRING.
   static bool IsIdsToken(Tk t) { return IsIdToken(t) || t == Tk::kString; }
 
@@ -186,7 +204,7 @@ struct Parser::Impl {
   ast::Expr* ParseFunctionTail(ast::Expr* f, std::string_view raw_name, int d);
   ast::Expr* ParseCase(int d);
   ast::Expr* ParseCast(int d);
-  ast::Expr* ParseRaise();
+  ast::Expr* ParseRaise(int d);
   ast::Expr* ParseIn(ast::Expr* left, bool negated, const char* start, int d);
   ast::Expr* ParseBetween(ast::Expr* left, bool negated, const char* start, int d);
   ast::Expr* ParseLike(ast::Expr* left, bool negated, const char* start, int d);
@@ -196,9 +214,9 @@ struct Parser::Impl {
   // nexprlist: expr, expr, ... (d = depth before the first expr; later ones
   // are at d + 2).
   ast::ExprList* ParseNExprList(int d);
-  bool ParseTypeToken(std::string_view* out);  // optional type name (CAST, columns)
-  ast::Expr* ParseSignedNumber();              // [+|-] INTEGER|FLOAT
-  ast::Expr* ParseTerm(const char* start);     // literal term (DEFAULT)
+  bool ParseTypeToken(std::string_view* out, int d);  // optional type name (CAST, columns)
+  ast::Expr* ParseSignedNumber();                     // [+|-] INTEGER|FLOAT
+  ast::Expr* ParseTerm(const char* start);            // literal term (DEFAULT)
 
   // ---- windows (parse_window.cc) ----
   ast::Window* ParseWindowBody(int d);            // inside '(' ... ')'
@@ -220,9 +238,10 @@ struct Parser::Impl {
   static bool StartsSelect(Tk t) { return t == Tk::kSelect || t == Tk::kValues || t == Tk::kWith; }
 
   // ---- DML (parse_dml.cc) ----
-  ast::Stmt* ParseInsert(ast::With* with, const char* start, bool in_trigger);
-  ast::Stmt* ParseUpdate(ast::With* with, const char* start, bool in_trigger);
-  ast::Stmt* ParseDelete(ast::With* with, const char* start, bool in_trigger);
+  // `d`: LALR depth before the INSERT/UPDATE/DELETE keyword.
+  ast::Stmt* ParseInsert(ast::With* with, int d, bool in_trigger);
+  ast::Stmt* ParseUpdate(ast::With* with, int d, bool in_trigger);
+  ast::Stmt* ParseDelete(ast::With* with, int d, bool in_trigger);
   ast::Stmt* ParseWithStatement(const char* start);  // WITH ... SELECT/INSERT/...
   bool ParseXFullName(ast::FromItem* item, bool in_trigger, bool allow_alias);
   bool ParseIndexedOpt(ast::FromItem* item, bool in_trigger);
@@ -233,10 +252,10 @@ struct Parser::Impl {
 
   // ---- CREATE TABLE (parse_create_table.cc) ----
   ast::Stmt* ParseCreateTable(const char* start, bool temp);
-  ast::ColumnDef* ParseColumnDef(int d);
+  ast::ColumnDef* ParseColumnDef(int d);  // d: depth before the column name
   bool ParseColumnConstraints(ast::ColumnDef* col, int d);
   bool ParseTableConstraint(ast::CreateTableStmt* t, int d);
-  bool ParseTypeName(std::string_view* out);
+  bool ParseTypeName(std::string_view* out, int d);
   ast::ForeignKey* ParseReferences();  // after REFERENCES
   bool ParseDeferrable(int8_t* out);   // [NOT] DEFERRABLE [INITIALLY ...]
   ast::Expr* ParseDefaultValue(int d);
@@ -248,7 +267,7 @@ struct Parser::Impl {
   ast::Stmt* ParseCreateView(const char* start, bool temp);
   ast::Stmt* ParseCreateTrigger(const char* start, bool temp);
   ast::Stmt* ParseCreateVirtualTable(const char* start);
-  ast::Stmt* ParseTriggerCommand();
+  ast::Stmt* ParseTriggerCommand(int d);
   ast::Stmt* ParseDrop(const char* start);
   ast::Stmt* ParseAlter(const char* start);
 
@@ -291,6 +310,7 @@ struct Parser::Impl {
   bool bad_hex_negated_ = false;
   bool in_schema_ddl_ = false;          // CREATE TABLE/VIEW/TRIGGER: no code is generated
   bool in_trigger_ = false;             // parsing a trigger body
+  int base_ = 0;                        // LALR symbols below the command (1 after EXPLAIN)
   std::string deferred_;                // first deferred error of the statement
   ast::ForeignKey* last_fk_ = nullptr;  // most recent FK of the CREATE TABLE being parsed
   std::string_view constraint_name_;    // pending CONSTRAINT name (SQLite keeps it for CHECK)

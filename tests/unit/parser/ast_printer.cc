@@ -1,5 +1,8 @@
 #include "ast_printer.h"
 
+// GCC 12 reports false -Wrestrict positives for std::string operator+.
+#pragma GCC diagnostic ignored "-Wrestrict"
+
 #include <cstdio>
 
 namespace basalt::testing {

@@ -1,0 +1,138 @@
+// Developer tool for the parser (not part of ctest):
+//   parser_tool check            stdin: NUL-separated SQL texts; prints one line per
+//                                text: "OK" or "ERR <message>" (first statement only,
+//                                like sqlite3_prepare)
+//   parser_tool slt FILE...      parses every SQL record of sqllogictest files and
+//                                reports records that fail to parse
+//   parser_tool bench FILE N     parses the NUL-separated statements of FILE N times
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "parser/parser.h"
+
+namespace {
+
+std::string ParseOne(const std::string& sql) {
+  basalt::Arena arena;
+  basalt::Parser p(&arena, sql);
+  auto r = p.ParseStatement();
+  if (!r.ok()) return "ERR " + r.status().message();
+  return "OK";
+}
+
+std::vector<std::string> SplitNul(const std::string& all) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (pos <= all.size()) {
+    size_t e = all.find('\0', pos);
+    if (e == std::string::npos) e = all.size();
+    if (e > pos || e < all.size()) out.push_back(all.substr(pos, e - pos));
+    pos = e + 1;
+  }
+  return out;
+}
+
+int Check() {
+  std::stringstream ss;
+  ss << std::cin.rdbuf();
+  for (const std::string& sql : SplitNul(ss.str())) {
+    std::string r = ParseOne(sql);
+    for (char& c : r) {
+      if (c == '\n') c = ' ';
+    }
+    std::cout << r << "\n";
+  }
+  return 0;
+}
+
+// sqllogictest records: a "statement ..." or "query ..." line, then SQL lines up to a
+// blank line or "----". Records after "onlyif <not sqlite>" or "skipif sqlite" are
+// skipped.
+int Slt(int argc, char** argv) {
+  long total = 0, failed = 0, errors_expected = 0, skipped = 0;
+  for (int i = 0; i < argc; ++i) {
+    std::ifstream in(argv[i]);
+    std::string line;
+    bool skip_next = false;
+    while (std::getline(in, line)) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line.rfind("onlyif", 0) == 0) {
+        if (line.find("sqlite") == std::string::npos) skip_next = true;
+        continue;
+      }
+      if (line.rfind("skipif", 0) == 0) {
+        if (line.find("sqlite") != std::string::npos) skip_next = true;
+        continue;
+      }
+      bool is_stmt = line.rfind("statement", 0) == 0;
+      bool is_query = line.rfind("query", 0) == 0;
+      if (!is_stmt && !is_query) continue;
+      bool expect_error = is_stmt && line.find("error") != std::string::npos;
+      std::string sql, l;
+      while (std::getline(in, l)) {
+        if (!l.empty() && l.back() == '\r') l.pop_back();
+        if (l.empty() || l == "----") break;
+        sql += l;
+        sql += "\n";
+      }
+      if (skip_next) {
+        skip_next = false;
+        ++skipped;
+        continue;
+      }
+      ++total;
+      std::string r = ParseOne(sql);
+      if (r != "OK") {
+        if (expect_error) {
+          ++errors_expected;
+        } else {
+          ++failed;
+          std::cout << argv[i] << ": " << r << "\n  " << sql.substr(0, 300) << "\n";
+        }
+      }
+    }
+  }
+  std::cout << "records: " << total << "  failed: " << failed
+            << "  errors in 'statement error' records: " << errors_expected
+            << "  skipped (non-sqlite): " << skipped << "\n";
+  return failed ? 1 : 0;
+}
+
+int Bench(const char* file, int n) {
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::vector<std::string> stmts = SplitNul(ss.str());
+  basalt::Arena arena;
+  auto t0 = std::chrono::steady_clock::now();
+  long count = 0, errors = 0;
+  for (int k = 0; k < n; ++k) {
+    for (const std::string& sql : stmts) {
+      basalt::Parser p(&arena, sql);
+      auto r = p.ParseStatement();
+      if (!r.ok()) ++errors;
+      ++count;
+      arena.Reset();
+    }
+  }
+  double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%ld statements, %ld errors, %.3f s, %.0f ns/statement\n", count, errors, sec,
+              sec * 1e9 / static_cast<double>(count));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc >= 2 && std::strcmp(argv[1], "check") == 0) return Check();
+  if (argc >= 2 && std::strcmp(argv[1], "slt") == 0) return Slt(argc - 2, argv + 2);
+  if (argc >= 4 && std::strcmp(argv[1], "bench") == 0) return Bench(argv[2], std::atoi(argv[3]));
+  std::fprintf(stderr, "usage: parser_tool check | slt FILE... | bench FILE N\n");
+  return 2;
+}
