@@ -88,6 +88,13 @@ struct CellInfo {
   uint32_t local = 0;                // bytes of payload on the page
   uint16_t size = 0;                 // bytes the cell occupies on the page
 };
+// The overflow pages of one payload, found so far (so that reads at large
+// offsets do not walk the chain from its start each time).
+struct OverflowCache {
+  uint64_t seq = 0;  // BtShared::change_seq when filled
+  Pgno first = 0;    // first overflow page of the payload
+  std::vector<Pgno> pages;
+};
 }  // namespace btree_detail
 
 class Btree {
@@ -237,6 +244,7 @@ class BtCursor {
   Status NextSlow();
   Status PrevSlow();
   Status SeekRowidInternal(int64_t rowid, int* res);
+  Status SeekInLeaf(int64_t rowid, int* res, bool* done);
   Status SeekIndexInternal(SearchComparator cmp, void* ctx, int* res);
   Status CompareCell(const Node& n, const uint8_t* cell, SearchComparator cmp, void* ctx, int* c);
   Status ParseCurrent();
@@ -274,6 +282,7 @@ class BtCursor {
   KeyComparator key_cmp_ = nullptr;
   void* key_ctx_ = nullptr;
   std::vector<uint8_t> key_buf_;  // assembles keys that spill to overflow pages
+  btree_detail::OverflowCache ovfl_cache_;
   // Result of the last SeekRowid, reused by an InsertRow of the same rowid.
   bool hint_valid_ = false;
   int hint_res_ = 0;

@@ -62,6 +62,8 @@ struct BtShared {
   bool ephemeral = false;
   bool read_only = false;
   BtCursor* cursors = nullptr;  // every open cursor
+  // Bumped before any change to page contents (invalidates OverflowCaches).
+  uint64_t change_seq = 1;
 
   // Scratch space, reused by every modification.
   std::vector<uint8_t> cell_buf;  // one cell being built
@@ -175,9 +177,10 @@ Status ReadFreelistCount(BtShared& bt, uint32_t* n);
 // (after a 4-byte child pointer) exactly *size + 4.
 Status BuildCell(BtShared& bt, bool intkey, int64_t rowid, const uint8_t* data, uint32_t n,
                  uint8_t* out, uint32_t* size);
-// Copies payload bytes [offset, offset + n) of a parsed cell.
+// Copies payload bytes [offset, offset + n) of a parsed cell, using and
+// extending `cache` (optional) to skip along the overflow chain.
 Status ReadCellPayload(BtShared& bt, const CellInfo& info, uint32_t offset, uint32_t n,
-                       uint8_t* buf);
+                       uint8_t* buf, OverflowCache* cache = nullptr);
 // Frees the overflow chain of a parsed cell (if any).
 Status FreeOverflow(BtShared& bt, const CellInfo& info);
 // Overflow pages a payload of this size and local part needs.

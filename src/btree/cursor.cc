@@ -280,11 +280,42 @@ Status BtCursor::SeekRowidInternal(int64_t rowid, int* res) {
   }
 }
 
+// When the cursor's leaf already spans `rowid`, searches only that leaf.
+Status BtCursor::SeekInLeaf(int64_t rowid, int* res, bool* done) {
+  *done = false;
+  if (state_ != State::kValid || skip_next_ != 0 || depth_ < 0) return Status();
+  Level& lv = path_[depth_];
+  const Node& n = lv.node;
+  if (!n.leaf || n.ncell == 0) return Status();
+  uint8_t* cell = nullptr;
+  TRY(CellAt(*bt_, n, 0, &cell));
+  if (rowid < CellRowid(n, cell)) return Status();
+  TRY(CellAt(*bt_, n, n.ncell - 1, &cell));
+  if (rowid > CellRowid(n, cell)) return Status();
+  int lo = 0, hi = n.ncell - 1;
+  while (lo < hi) {
+    int mid = (lo + hi) >> 1;
+    TRY(CellAt(*bt_, n, mid, &cell));
+    if (CellRowid(n, cell) < rowid) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  TRY(CellAt(*bt_, n, lo, &cell));
+  lv.idx = lo;
+  *res = CellRowid(n, cell) == rowid ? 0 : 1;
+  *done = true;
+  return Status();
+}
+
 Status BtCursor::SeekRowid(int64_t rowid, int* res) {
   if (bt_ == nullptr || !intkey_) return Status(kMisuse);
   if (state_ == State::kFault) return Status(fault_);
   info_valid_ = false;
-  Status st = SeekRowidInternal(rowid, res);
+  bool done;
+  Status st = SeekInLeaf(rowid, res, &done);
+  if (st.ok() && !done) st = SeekRowidInternal(rowid, res);
   if (!st.ok()) {
     state_ = State::kInvalid;
     return st;
@@ -407,13 +438,13 @@ Status BtCursor::ReadPayload(uint32_t offset, uint32_t n, uint8_t* buf) {
     return Status(kMisuse, "cursor is not on an entry");
   }
   TRY(ParseCurrent());
-  return ReadCellPayload(*bt_, info_, offset, n, buf);
+  return ReadCellPayload(*bt_, info_, offset, n, buf, &ovfl_cache_);
 }
 
 Status BtCursor::CurrentKey(std::vector<uint8_t>* out) {
   TRY(ParseCurrent());
   out->resize(info_.payload_size);
-  return ReadCellPayload(*bt_, info_, 0, info_.payload_size, out->data());
+  return ReadCellPayload(*bt_, info_, 0, info_.payload_size, out->data(), &ovfl_cache_);
 }
 
 Status BtCursor::SavePosition() {

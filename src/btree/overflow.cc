@@ -51,7 +51,7 @@ Status BuildCell(BtShared& bt, bool intkey, int64_t rowid, const uint8_t* data, 
 }
 
 Status ReadCellPayload(BtShared& bt, const CellInfo& info, uint32_t offset, uint32_t n,
-                       uint8_t* buf) {
+                       uint8_t* buf, OverflowCache* cache) {
   if (uint64_t(offset) + n > info.payload_size) return CORRUPT();
   if (offset < info.local) {
     uint32_t k = std::min(n, info.local - offset);
@@ -62,11 +62,23 @@ Status ReadCellPayload(BtShared& bt, const CellInfo& info, uint32_t offset, uint
   }
   if (n == 0) return Status();
   const uint32_t per_page = bt.usable - kOverflowHeader;
-  uint32_t pages_left = OverflowPageCount(bt, info);
-  Pgno pgno = Get32(info.payload + info.local);
-  uint32_t pos = info.local;  // payload offset of the current page's first byte
+  const uint32_t total = OverflowPageCount(bt, info);
+  const Pgno first = Get32(info.payload + info.local);
+  if (cache != nullptr && (cache->seq != bt.change_seq || cache->first != first)) {
+    cache->seq = bt.change_seq;
+    cache->first = first;
+    cache->pages.assign(1, first);
+  }
+  // Start from the page holding `offset`, or the furthest one known.
+  uint32_t i = 0;
+  Pgno pgno = first;
+  if (cache != nullptr) {
+    i = std::min<uint32_t>((offset - info.local) / per_page, uint32_t(cache->pages.size()) - 1);
+    pgno = cache->pages[i];
+  }
+  uint32_t pos = info.local + i * per_page;  // payload offset of page i's first byte
   while (n > 0) {
-    if (pages_left-- == 0 || pgno < 2 || pgno > bt.pager->page_count()) return CORRUPT();
+    if (i >= total || pgno < 2 || pgno > bt.pager->page_count()) return CORRUPT();
     PageRef page;
     TRY(bt.pager->Get(pgno, &page));
     const uint8_t* d = page.data();
@@ -78,8 +90,10 @@ Status ReadCellPayload(BtShared& bt, const CellInfo& info, uint32_t offset, uint
       offset += k;
       n -= k;
     }
-    pos += per_page;
     pgno = Get32(d);
+    ++i;
+    pos += per_page;
+    if (cache != nullptr && i == cache->pages.size() && i < total) cache->pages.push_back(pgno);
   }
   return Status();
 }

@@ -26,6 +26,7 @@ void BtShared::SetUsable(uint32_t page, uint32_t reserved) {
 }
 
 Status BtShared::SaveCursors(Pgno root, const BtCursor* except) {
+  ++change_seq;
   for (BtCursor* c = cursors; c != nullptr; c = c->next_) {
     if (c == except || (root != 0 && c->root_ != root)) continue;
     if (c->state_ == BtCursor::State::kValid) {
@@ -39,6 +40,7 @@ Status BtShared::SaveCursors(Pgno root, const BtCursor* except) {
 }
 
 void BtShared::TripCursors(Pgno root, int code) {
+  ++change_seq;
   for (BtCursor* c = cursors; c != nullptr; c = c->next_) {
     if (root == 0 || c->root_ == root) c->Trip(code);
   }
@@ -275,6 +277,7 @@ Result<Pgno> Btree::CreateTree(TreeKind kind) {
 Status Btree::DropTree(Pgno root) {
   if (!in_write_transaction()) return Status(kMisuse, "DropTree outside a write transaction");
   if (root < 2 || root > page_count()) return root == 1 ? Status(kMisuse) : CORRUPT();
+  ++s_->change_seq;
   for (BtCursor* c = s_->cursors; c != nullptr; c = c->next_) {
     if (c->root_ == root) {
       c->ReleasePath();

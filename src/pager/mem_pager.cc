@@ -27,6 +27,8 @@
 //   I3. For j < kMaskLevels, bit j of a frame's saved_mask is set iff
 //       levels_[j].saved holds an entry for it. Deeper levels may hold
 //       duplicates; they are undone newest first, so the oldest image wins.
+//       Truncate() saves the pages it drops at the current level, so a page
+//       dropped and later re-appended by a newer level is still restorable.
 //   I4. Undoing levels top..k in that order restores every page to its image
 //       when level k opened: a page changed since then was saved in the
 //       lowest level >= k in which it was written, with the image it had

@@ -104,27 +104,34 @@ TEST(Compat, SqliteAcceptsOurDatabase) {
     Btree& bt = b.bt();
     Pgno t = b.AddSchema("table", "t", "t", TreeKind::kTable, "CREATE TABLE t(a INTEGER, b TEXT)");
     Pgno ta = b.AddSchema("index", "t_a", "t", TreeKind::kIndex, "CREATE INDEX t_a ON t(a)");
+    Pgno tb = b.AddSchema("index", "t_b", "t", TreeKind::kIndex, "CREATE INDEX t_b ON t(b)");
     Pgno u = b.AddSchema("table", "u", "u", TreeKind::kTable, "CREATE TABLE u(x TEXT)");
     Pgno gone = b.AddSchema("table", "gone", "gone", TreeKind::kTable, "CREATE TABLE gone(y)");
 
-    BtCursor ct, cta, cu, cg;
+    BtCursor ct, cta, ctb, cu, cg;
     ASSERT_OK(bt.OpenCursor(t, true, &ct));
     ASSERT_OK(bt.OpenCursor(ta, true, &cta, RecordKeyCompare));
+    ASSERT_OK(bt.OpenCursor(tb, true, &ctb, RecordKeyCompare));
     ASSERT_OK(bt.OpenCursor(u, true, &cu));
     ASSERT_OK(bt.OpenCursor(gone, true, &cg));
     std::mt19937 rng(page_size);
     const int kRows = 3000;
-    std::map<int64_t, int64_t> a_of;  // rowid -> a
+    std::map<int64_t, int64_t> a_of;      // rowid -> a
+    std::map<int64_t, std::string> b_of;  // rowid -> b
     for (int64_t r = 1; r <= kRows; ++r) {
       int64_t a = int64_t(rng() % 1000) - 200;
       size_t len = r % 97 == 0 ? 20000 + rng() % 30000 : rng() % 200;
       std::string text = MakeValue(r, len);
+      b_of[r] = text;
       std::string rec = EncodeRecordForTest({Field::Int(a), Field::Text(text)});
       ASSERT_OK(
           ct.InsertRow(r, reinterpret_cast<const uint8_t*>(rec.data()), uint32_t(rec.size())));
       std::string key = EncodeRecordForTest({Field::Int(a), Field::Int(r)});
       ASSERT_OK(cta.InsertKey(reinterpret_cast<const uint8_t*>(key.data()), uint32_t(key.size()),
                               RecordSearch, &key));
+      std::string bkey = EncodeRecordForTest({Field::Text(text), Field::Int(r)});
+      ASSERT_OK(ctb.InsertKey(reinterpret_cast<const uint8_t*>(bkey.data()), uint32_t(bkey.size()),
+                              RecordSearch, &bkey));
       a_of[r] = a;
     }
     // Delete a third of t (rows and index entries): pages go to the freelist.
@@ -137,6 +144,10 @@ TEST(Compat, SqliteAcceptsOurDatabase) {
       ASSERT_OK(cta.SeekIndex(RecordSearch, &key, &res));
       ASSERT_EQ(res, 0);
       ASSERT_OK(cta.Delete());
+      std::string bkey = EncodeRecordForTest({Field::Text(b_of[r]), Field::Int(r)});
+      ASSERT_OK(ctb.SeekIndex(RecordSearch, &bkey, &res));
+      ASSERT_EQ(res, 0);
+      ASSERT_OK(ctb.Delete());
     }
     int64_t rows_t = kRows - kRows / 3;
     for (int64_t r = 1; r <= 500; ++r) {
@@ -150,7 +161,7 @@ TEST(Compat, SqliteAcceptsOurDatabase) {
     b.RemoveLastSchemaRow();
     ASSERT_OK(bt.DropTree(gone));
     ASSERT_OK(bt.Commit());
-    EXPECT_INTEGRITY(bt, {{t}, {ta, RecordKeyCompare}, {u}});
+    EXPECT_INTEGRITY(bt, {{t}, {ta, RecordKeyCompare}, {tb, RecordKeyCompare}, {u}});
     uint32_t free_pages;
     ASSERT_OK(bt.FreelistCount(&free_pages));
     EXPECT_GT(free_pages, 0u);
@@ -166,7 +177,13 @@ TEST(Compat, SqliteAcceptsOurDatabase) {
     }
     EXPECT_EQ(RunSqlite(path, "SELECT count(*) FROM t INDEXED BY t_a WHERE a BETWEEN 10 AND 20"),
               std::to_string(between));
-    EXPECT_EQ(RunSqlite(path, "SELECT count(*) FROM sqlite_schema"), "3");
+    int64_t from_m = 0;
+    for (auto& [r, v] : b_of) {
+      if (r % 3 != 0 && v >= "m") ++from_m;
+    }
+    EXPECT_EQ(RunSqlite(path, "SELECT count(*) FROM t INDEXED BY t_b WHERE b >= 'm'"),
+              std::to_string(from_m));
+    EXPECT_EQ(RunSqlite(path, "SELECT count(*) FROM sqlite_schema"), "4");
     EXPECT_EQ(RunSqlite(path, "PRAGMA freelist_count"), std::to_string(free_pages));
     EXPECT_EQ(RunSqlite(path, "PRAGMA page_size"), std::to_string(page_size));
     // sqlite3 can keep writing to it.
@@ -177,7 +194,7 @@ TEST(Compat, SqliteAcceptsOurDatabase) {
     // And we read back what sqlite3 wrote.
     auto back = Btree::OpenImage(ReadFile(path));
     ASSERT_TRUE(back.ok());
-    EXPECT_INTEGRITY(**back, {{t}, {ta, RecordKeyCompare}, {u}});
+    EXPECT_INTEGRITY(**back, {{t}, {ta, RecordKeyCompare}, {tb, RecordKeyCompare}, {u}});
     BtCursor c;
     ASSERT_OK((*back)->BeginTransaction(false));
     ASSERT_OK((*back)->OpenCursor(t, false, &c));

@@ -273,6 +273,14 @@ TEST_F(TableTest, OverflowPayloads) {
     ASSERT_OK(cur_.ReadPayload(off, 10, reinterpret_cast<uint8_t*>(part.data())));
     EXPECT_EQ(part, v.substr(off, 10)) << off;
   }
+  // Random ranges, in any order (the cursor caches the overflow chain).
+  for (int i = 0; i < 300; ++i) {
+    uint32_t off = uint32_t(rng() % v.size());
+    uint32_t len = std::min<uint32_t>(uint32_t(rng() % 3000), uint32_t(v.size()) - off);
+    std::string part(len, '\0');
+    ASSERT_OK(cur_.ReadPayload(off, len, reinterpret_cast<uint8_t*>(part.data())));
+    ASSERT_EQ(part, v.substr(off, len)) << off << "+" << len;
+  }
   uint8_t b;
   EXPECT_EQ(cur_.ReadPayload(uint32_t(v.size()), 1, &b).code(), kCorrupt);
   auto local = cur_.local_payload();
