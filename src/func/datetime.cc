@@ -221,12 +221,16 @@ bool ToLocaltime(DateTime* p, FuncContext* ctx) {
 // Local time → UTC: search for the UTC instant whose local rendering is the
 // current value (at most four rounds, as SQLite does). A no-op once the value
 // is known to be UTC (an explicit timezone, 'Z', or an earlier 'utc').
+// SQLite 3.40 keeps the per-round error in a 32-bit int, so a huge error
+// (a probe before 0000-01-01, where toLocaltime falls back to year 0) wraps;
+// the referee's results for such inputs are only reproduced with the same
+// truncation.
 bool ToUtc(DateTime* p, FuncContext* ctx) {
   if (p->tz_set) return true;
   ComputeJd(p);
   int64_t orig = p->jd_ms;
   int64_t guess = orig;
-  int64_t err = 0;
+  int32_t err = 0;
   int rounds = 0;
   do {
     DateTime probe;
@@ -235,7 +239,7 @@ bool ToUtc(DateTime* p, FuncContext* ctx) {
     probe.valid_jd = true;
     if (!ToLocaltime(&probe, ctx)) return false;
     ComputeJd(&probe);
-    err = probe.jd_ms - orig;
+    err = static_cast<int32_t>(probe.jd_ms - orig);
   } while (err != 0 && rounds++ < 3);
   *p = DateTime{};
   p->jd_ms = guess;

@@ -1,5 +1,6 @@
 #include "check.h"
 
+#include <cstdlib>
 #include <memory>
 
 namespace basalt::functest {
@@ -7,6 +8,17 @@ namespace basalt::functest {
 Oracle* SharedOracle() {
   static std::unique_ptr<Oracle> oracle = Oracle::Open();
   return oracle.get();
+}
+
+int DiffScale() {
+  const char* s = std::getenv("BASALT_FUNC_DIFF_SCALE");
+  int n = s ? std::atoi(s) : 1;
+  return n > 0 ? n : 1;
+}
+
+uint64_t DiffSeed() {
+  const char* s = std::getenv("BASALT_FUNC_DIFF_SEED");
+  return s ? std::strtoull(s, nullptr, 10) : 0;
 }
 
 std::string CallSql(const std::string& name, size_t nargs) {

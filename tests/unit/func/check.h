@@ -1,6 +1,7 @@
 // Differential checking of one call against the referee.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,12 @@ namespace basalt::functest {
 
 // The referee shared by all tests (null when libsqlite3 is unavailable).
 Oracle* SharedOracle();
+
+// Multiplier for the random iteration counts: BASALT_FUNC_DIFF_SCALE in the
+// environment (default 1), for long soak runs.
+int DiffScale();
+// Seed offset: BASALT_FUNC_DIFF_SEED (default 0), to explore other sequences.
+uint64_t DiffSeed();
 
 // "SELECT name(?1, ..., ?n)".
 std::string CallSql(const std::string& name, size_t nargs);
