@@ -156,6 +156,8 @@ class Codegen {
   // Columns each source's rows are read for (covering-index decisions).
   void UsedColumns(ast::Select* s, std::vector<Source>* sources,
                    std::vector<std::vector<bool>>* used);
+  void MarkUsedColumns(ast::Expr* e, std::vector<Source>* sources,
+                       std::vector<std::vector<bool>>* used);
 
   // ---- aggregates (codegen_agg.cc) ----
   bool CodeAggregateSelect(ast::Select* s, SelectInfo* info, SelectDest* dest,

@@ -65,7 +65,8 @@ bool Codegen::CodeUpdate(ast::UpdateStmt* st, Scope* outer) {
   {
     WhereLoops w;
     std::vector<std::vector<bool>> used(1);
-    used[0].assign(static_cast<size_t>(ncol), true);
+    used[0].assign(static_cast<size_t>(ncol), false);
+    MarkUsedColumns(st->where, &srcs, &used);
     if (!PlanLoops(&w, &srcs, st->where, nullptr, nullptr, &used)) return false;
     if (!WhereBegin(&w)) return false;
     int r = AllocReg(2);

@@ -36,6 +36,29 @@ void Codegen::UsedColumns(ast::Select* s, std::vector<Source>* sources,
   if (s != nullptr) WalkSelectExprs(s, mark);
 }
 
+void Codegen::MarkUsedColumns(Expr* e, std::vector<Source>* sources,
+                              std::vector<std::vector<bool>>* used) {
+  if (used->size() < sources->size()) {
+    used->resize(sources->size());
+    for (size_t i = 0; i < sources->size(); ++i) {
+      const Source& src = (*sources)[i];
+      if (src.table && (*used)[i].empty()) (*used)[i].assign(src.table->columns.size(), false);
+    }
+  }
+  auto mark = [&](Expr* x) {
+    if (x->kind == ExprKind::kResolvedColumn) {
+      for (size_t i = 0; i < sources->size(); ++i) {
+        const Source& src = (*sources)[i];
+        if (src.cursor == x->cursor && src.table && x->column >= 0) {
+          (*used)[i][static_cast<size_t>(x->column)] = true;
+        }
+      }
+    }
+    return true;
+  };
+  if (e != nullptr) WalkExpr(e, mark);
+}
+
 int Codegen::CodeInListIndex(Expr* in, int* has_null, char aff, const Collation* coll) {
   if (in->select != nullptr) {
     char a;
@@ -304,12 +327,34 @@ bool Codegen::WhereBegin(WhereLoops* w) {
             prog_->at(a).p4.i64 = n;
           };
           char range_aff = 'A';
+          bool desc_col = false;
           if (neq < static_cast<int>(idx->columns.size())) {
             int col = idx->columns[static_cast<size_t>(neq)];
             if (col >= 0) range_aff = static_cast<char>(tab->columns[static_cast<size_t>(col)].affinity);
+            desc_col = idx->desc[static_cast<size_t>(neq)] != 0;
           }
-          WhereTerm* first = lp.reverse ? lp.upper : lp.lower;
-          WhereTerm* last = lp.reverse ? lp.lower : lp.upper;
+          // Bounds in index order: a DESC column reverses the value order, and
+          // its NULLs sort last instead of first.
+          auto flip = [&](TermOp op) {
+            if (!desc_col) return op;
+            switch (op) {
+              case TermOp::kLt: return TermOp::kGt;
+              case TermOp::kLe: return TermOp::kGe;
+              case TermOp::kGt: return TermOp::kLt;
+              case TermOp::kGe: return TermOp::kLe;
+              default: return op;
+            }
+          };
+          WhereTerm* lo_term = desc_col ? lp.upper : lp.lower;
+          WhereTerm* hi_term = desc_col ? lp.lower : lp.upper;
+          TermOp lo_op = lo_term ? flip(lo_term->op) : TermOp::kNone;
+          TermOp hi_op = hi_term ? flip(hi_term->op) : TermOp::kNone;
+          bool has_range = lo_term != nullptr || hi_term != nullptr;
+          bool nulls_low = !desc_col;
+          WhereTerm* first = lp.reverse ? hi_term : lo_term;
+          WhereTerm* last = lp.reverse ? lo_term : hi_term;
+          TermOp first_op = lp.reverse ? hi_op : lo_op;
+          TermOp last_op = lp.reverse ? lo_op : hi_op;
           // Start position.
           if (first != nullptr) {
             CodeExpr(first->rhs, keys + neq);
@@ -318,16 +363,16 @@ bool Codegen::WhereBegin(WhereLoops* w) {
             apply_aff(neq + 1);
             Opcode op;
             if (!lp.reverse) {
-              op = first->op == TermOp::kGt ? Opcode::kSeekGT : Opcode::kSeekGE;
+              op = first_op == TermOp::kGt ? Opcode::kSeekGT : Opcode::kSeekGE;
             } else {
-              op = first->op == TermOp::kLt ? Opcode::kSeekLT : Opcode::kSeekLE;
+              op = first_op == TermOp::kLt ? Opcode::kSeekLT : Opcode::kSeekLE;
             }
             seek(op, neq + 1, range_brk);
-          } else if (!lp.reverse && last != nullptr) {
-            // Skip the NULLs at the front of the range.
+          } else if (has_range && nulls_low != lp.reverse) {
+            // The NULLs of the range column are where the scan starts: skip them.
             Op(Opcode::kNull, 0, keys + neq);
             apply_aff(neq);
-            seek(Opcode::kSeekGT, neq + 1, range_brk);
+            seek(lp.reverse ? Opcode::kSeekLT : Opcode::kSeekGT, neq + 1, range_brk);
           } else if (neq > 0) {
             apply_aff(neq);
             seek(lp.reverse ? Opcode::kSeekLE : Opcode::kSeekGE, neq, range_brk);
@@ -353,17 +398,17 @@ bool Codegen::WhereBegin(WhereLoops* w) {
             }
             end_n = neq + 1;
             if (!lp.reverse) {
-              end_op = last->op == TermOp::kLt ? Opcode::kIdxGE : Opcode::kIdxGT;
+              end_op = last_op == TermOp::kLt ? Opcode::kIdxGE : Opcode::kIdxGT;
             } else {
-              end_op = last->op == TermOp::kGt ? Opcode::kIdxLE : Opcode::kIdxLT;
+              end_op = last_op == TermOp::kGt ? Opcode::kIdxLE : Opcode::kIdxLT;
             }
-          } else if (lp.reverse && first != nullptr) {
-            // Reverse scan without a lower bound: stop at the NULLs.
+          } else if (has_range && nulls_low == lp.reverse) {
+            // The NULLs are where the scan ends: stop at them.
             end_key = AllocReg(neq + 1);
             for (int i = 0; i < neq; ++i) Op(Opcode::kSCopy, keys + i, end_key + i);
             Op(Opcode::kNull, 0, end_key + neq);
             end_n = neq + 1;
-            end_op = Opcode::kIdxLE;
+            end_op = lp.reverse ? Opcode::kIdxLE : Opcode::kIdxGE;
           } else if (neq > 0) {
             end_key = keys;
             end_n = neq;
