@@ -14,6 +14,8 @@
 //  - the right operand of a LIKE-family operator and of ESCAPE bind tighter
 //    than the equality level.
 #include <cstring>
+#include <new>
+#include <type_traits>
 
 #include "parser/parser_impl.h"
 
@@ -28,8 +30,18 @@ using parser::Tk;
 
 // ---- node helpers -------------------------------------------------------------
 
+namespace {
+// A node with every field at its default, copied into new nodes: a fixed-size
+// memcpy compiles to a few vector stores, cheaper than value-initialising the
+// large node field by field (or with `rep stos`).
+const Expr kBlankExpr{};
+}  // namespace
+
 Expr* Parser::Impl::NewExpr(ExprKind kind, const char* start) {
-  Expr* e = arena_->New<Expr>();
+  static_assert(std::is_trivially_copyable_v<Expr> && std::is_trivially_destructible_v<Expr>);
+  void* mem = arena_->Allocate(sizeof(Expr), alignof(Expr));
+  std::memcpy(mem, &kBlankExpr, sizeof(Expr));
+  Expr* e = std::launder(static_cast<Expr*>(mem));
   e->kind = kind;
   e->span = std::string_view(start, 0);
   e->height = 1;
@@ -160,6 +172,7 @@ Expr* Parser::Impl::ParseBinary(int min_prec, int d, bool stop_at_and) {
   const char* start = cur_.z;
   Expr* left = ParseUnary(d);
   if (!left) return nullptr;
+  if (left->kind == ExprKind::kStar) return left;  // `t.*` result column: nothing follows
   for (;;) {
     Op op = Op::kNone;
     int prec;
@@ -576,14 +589,8 @@ Expr* Parser::Impl::ParsePrimary(int d) {
     case Tk::kInteger:
     case Tk::kFloat:
       return ParseNumber(start);
-    case Tk::kString: {
-      if (Peek(1).type == Tk::kDot) return ParseIdentifierExpr(d);
-      Expr* e = NewExpr(ExprKind::kString, start);
-      e->text = NameOf(cur_);
-      Advance();
-      Finish(e, start);
-      return e;
-    }
+    case Tk::kString:
+      return ParseIdentifierExpr(d);
     case Tk::kBlob: {
       Expr* e = NewExpr(ExprKind::kBlob, start);
       e->text = parser::DecodeBlob(arena_, cur_.text());
@@ -633,34 +640,41 @@ Expr* Parser::Impl::ParsePrimary(int d) {
   }
 }
 
-// id | JOIN_KW | nm.nm | nm.nm.nm | id(args...) — the current token is an
-// identifier-like token (or a string followed by '.').
+// id | JOIN_KW | 'string' | nm.nm | nm.nm.nm | id(args...), and `nm.*` when it
+// starts a result column (star_start_). The current token is the first word.
 Expr* Parser::Impl::ParseIdentifierExpr(int d) {
   const char* start = cur_.z;
   Token first = cur_;
-  Tk next = Peek(1).type;
-  if (next == Tk::kLp && IsIdOrIndexed(first.type)) {
-    if (!CheckDepth(d + 3)) return nullptr;
-    Advance();
+  Advance();
+  if (T() == Tk::kLp && IsIdOrIndexed(first.type)) {
+    if (!CheckDepth(d + 2)) return nullptr;
     Advance();
     Expr* f = NewExpr(ExprKind::kFunction, start);
     f->text = NameOf(first);
     return ParseFunctionTail(f, first.text(), d);
   }
-  Expr* e = NewExpr(ExprKind::kColumn, start);
-  if (next == Tk::kDot) {
-    std::string_view a = NameOf(first);
+  if (T() == Tk::kDot) {
+    if (!CheckDepth(d + 2)) return nullptr;
     Advance();
-    Advance();
-    if (!CheckDepth(d + 3)) return nullptr;
+    if (T() == Tk::kStar && start == star_start_) {
+      if (!CheckDepth(d + 3)) return nullptr;
+      Advance();
+      Expr* e = NewExpr(ExprKind::kStar, start);
+      e->table = NameOf(first);
+      Finish(e, start);
+      return e;
+    }
     if (!IsNmToken(T())) return SyntaxError();
-    Token second = cur_;
-    std::string_view b = NameOf(second);
+    if (!CheckDepth(d + 3)) return nullptr;
+    Expr* e = NewExpr(ExprKind::kColumn, start);
+    std::string_view a = NameOf(first);
+    std::string_view b = NameOf(cur_);
     Advance();
     if (T() == Tk::kDot) {
+      if (!CheckDepth(d + 4)) return nullptr;
       Advance();
-      if (!CheckDepth(d + 5)) return nullptr;
       if (!IsNmToken(T())) return SyntaxError();
+      if (!CheckDepth(d + 5)) return nullptr;
       e->schema = a;
       e->table = b;
       e->text = NameOf(cur_);
@@ -669,11 +683,17 @@ Expr* Parser::Impl::ParseIdentifierExpr(int d) {
       e->table = a;
       e->text = b;
     }
-  } else {
-    e->text = NameOf(first);
-    if (first.z[0] == '"') e->flags |= ast::kDoubleQuoted;
-    Advance();
+    Finish(e, start);
+    return e;
   }
+  Expr* e;
+  if (first.type == Tk::kString) {
+    e = NewExpr(ExprKind::kString, start);
+  } else {
+    e = NewExpr(ExprKind::kColumn, start);
+    if (first.z[0] == '"') e->flags |= ast::kDoubleQuoted;
+  }
+  e->text = NameOf(first);
   Finish(e, start);
   return e;
 }

@@ -231,18 +231,16 @@ ExprList* Parser::Impl::ParseResultColumns(int d) {
       Advance();
       item.expr = NewExpr(ast::ExprKind::kStar, start);
       Finish(item.expr, start);
-    } else if (IsNmToken(T()) && !StartsExprAsKeyword(T()) && Peek(1).type == Tk::kDot &&
-               Peek(2).type == Tk::kStar) {
-      if (!CheckDepth(d + 5)) return nullptr;
-      item.expr = NewExpr(ast::ExprKind::kStar, start);
-      item.expr->table = NameOf(cur_);
-      Advance();
-      Advance();
-      Advance();
-      Finish(item.expr, start);
     } else {
+      star_start_ = start;  // `t.*` may start here
       item.expr = ParseExpr(d + 2);
-      if (!item.expr || !CheckDepth(d + 5)) return nullptr;  // scanpt, as
+      star_start_ = nullptr;
+      if (!item.expr) return nullptr;
+      if (item.expr->kind == ast::ExprKind::kStar) {
+        list->items.push_back(*arena_, item);
+        continue;
+      }
+      if (!CheckDepth(d + 5)) return nullptr;  // scanpt, as
       item.expr->span = SpanToCurrent(start);
       if (T() == Tk::kAs) {
         Advance();

@@ -15,8 +15,7 @@ using parser::Token;
 Parser::Impl::Impl(Arena* arena, std::string_view sql)
     : arena_(arena), begin_(sql.data()), end_(sql.data() + sql.size()), scan_(sql.data()) {
   prev_end_ = begin_;
-  cur_ = ScanRaw(&scan_, last_scanned_);
-  last_scanned_ = cur_.type;
+  cur_ = ScanRaw(&scan_, Tk::kSemi);
 }
 
 // WINDOW, OVER and FILTER are keywords only in context, decided from the
@@ -60,19 +59,14 @@ Tk Parser::Impl::Classify(Tk raw, const char* after, Tk prev) {
 
 Token Parser::Impl::ScanRaw(const char** pos, Tk prev) {
   Token t;
-  for (;;) {
-    t.z = *pos;
-    t.n = parser::ScanToken(t.z, end_, &t.type);
-    *pos += t.n;
-    if (t.type != Tk::kSpace) break;
-  }
+  parser::NextToken(pos, end_, &t);
   if ((parser::TokenFlags(t.type) & parser::kContextual) != 0) {
     t.type = Classify(t.type, *pos, prev);
   }
   return t;
 }
 
-void Parser::Impl::Advance() {
+void Parser::Impl::AdvanceSlow() {
   if (failed_) return;
   if (has_pending_) {
     // The token at which a rule raised its error is valid: the error stands.
@@ -87,19 +81,14 @@ void Parser::Impl::Advance() {
     return;
   }
   if (cur_.type == Tk::kEof) return;
-  cur_ = ScanRaw(&scan_, last_scanned_);
-  last_scanned_ = cur_.type;
+  cur_ = ScanRaw(&scan_, cur_.type);
 }
 
 const Token& Parser::Impl::Peek(int k) {
   while (nahead_ < k) {
     Token t;
-    if (nahead_ > 0 ? ahead_[nahead_ - 1].type == Tk::kEof : cur_.type == Tk::kEof) {
-      t = nahead_ > 0 ? ahead_[nahead_ - 1] : cur_;
-    } else {
-      t = ScanRaw(&scan_, last_scanned_);
-      last_scanned_ = t.type;
-    }
+    const Token& last = nahead_ > 0 ? ahead_[nahead_ - 1] : cur_;
+    t = last.type == Tk::kEof ? last : ScanRaw(&scan_, last.type);
     ahead_[nahead_++] = t;
   }
   return ahead_[k - 1];

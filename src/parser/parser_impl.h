@@ -94,7 +94,21 @@ struct Parser::Impl {
   // ---- token stream (parser.cc) ----
   Tk T() const { return cur_.type; }
   const Token& Cur() const { return cur_; }
-  void Advance();            // consume the current token
+  // Consumes the current token.
+  void Advance() {
+    if (nahead_ != 0 || has_pending_ || failed_) {
+      AdvanceSlow();
+      return;
+    }
+    prev_end_ = cur_.z + cur_.n;
+    if (cur_.type == Tk::kEof) return;
+    Tk prev = cur_.type;
+    parser::NextToken(&scan_, end_, &cur_);
+    if ((parser::TokenFlags(cur_.type) & parser::kContextual) != 0) {
+      cur_.type = Classify(cur_.type, scan_, prev);
+    }
+  }
+  void AdvanceSlow();
   const Token& Peek(int k);  // k-th token after the current one (1-based)
   bool Accept(Tk t) {
     if (cur_.type != t) return false;
@@ -119,7 +133,7 @@ struct Parser::Impl {
     SyntaxError();
     return false;
   }
-  Token ScanRaw(const char** pos, Tk prev);  // next non-space token from *pos
+  Token ScanRaw(const char** pos, Tk prev);  // next token from *pos, classified
   Tk Classify(Tk raw, const char* after, Tk prev);
 
   // ---- errors (parser.cc) ----
@@ -292,8 +306,7 @@ struct Parser::Impl {
   Arena* arena_;
   const char* begin_;
   const char* end_;
-  const char* scan_;             // where the tokenizer resumes
-  Tk last_scanned_ = Tk::kSemi;  // type of the last token scanned (for OVER/FILTER)
+  const char* scan_;  // where the tokenizer resumes
   Token cur_;
   Token ahead_[4];
   int nahead_ = 0;
@@ -308,9 +321,11 @@ struct Parser::Impl {
   std::string pending_;
   ast::Expr* bad_hex_ = nullptr;  // first hex literal too big for 64 bits
   bool bad_hex_negated_ = false;
-  bool in_schema_ddl_ = false;          // CREATE TABLE/VIEW/TRIGGER: no code is generated
-  bool in_trigger_ = false;             // parsing a trigger body
-  int base_ = 0;                        // LALR symbols below the command (1 after EXPLAIN)
+  bool in_schema_ddl_ = false;  // CREATE TABLE/VIEW/TRIGGER: no code is generated
+  bool in_trigger_ = false;     // parsing a trigger body
+  int base_ = 0;
+  const char* star_start_ = nullptr;  // where a result column starts (`t.*` allowed) // LALR
+                                      // symbols below the command (1 after EXPLAIN)
   std::string deferred_;                // first deferred error of the statement
   ast::ForeignKey* last_fk_ = nullptr;  // most recent FK of the CREATE TABLE being parsed
   std::string_view constraint_name_;    // pending CONSTRAINT name (SQLite keeps it for CHECK)

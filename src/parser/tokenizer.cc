@@ -269,7 +269,9 @@ uint32_t ScanVariable(Cursor c, Tk* type) {
 bool IsIdChar(unsigned char c) { return Has(c, kBitId); }
 bool IsSpaceChar(unsigned char c) { return Has(c, kBitSpace); }
 
-uint32_t ScanToken(const char* z, const char* end, Tk* type) {
+namespace {
+
+inline uint32_t Scan(const char* z, const char* end, Tk* type) {
   if (z >= end) {
     *type = Tk::kEof;
     return 0;
@@ -466,6 +468,31 @@ uint32_t ScanToken(const char* z, const char* end, Tk* type) {
     default:
       *type = Tk::kIllegal;
       return 1;
+  }
+}
+
+}  // namespace
+
+uint32_t ScanToken(const char* z, const char* end, Tk* type) { return Scan(z, end, type); }
+
+void NextToken(const char** pos, const char* end, Token* out) {
+  const char* z = *pos;
+  for (;;) {
+    // Whitespace runs are skipped here without dispatching on them.
+    if (z < end && kTables.cls[static_cast<unsigned char>(*z)] == kCcSpace) {
+      ++z;
+      while (z < end && Has(static_cast<unsigned char>(*z), kBitSpace)) ++z;
+    }
+    Tk t;
+    uint32_t n = Scan(z, end, &t);
+    if (t != Tk::kSpace) {
+      out->z = z;
+      out->n = n;
+      out->type = t;
+      *pos = z + n;
+      return;
+    }
+    z += n;
   }
 }
 

@@ -24,6 +24,10 @@ struct Token {
 // FILTER come back as keywords; the token stream decides from context).
 uint32_t ScanToken(const char* z, const char* end, Tk* type);
 
+// The next token that is not whitespace or a comment, starting at *pos;
+// advances *pos past it.
+void NextToken(const char** pos, const char* end, Token* out);
+
 // Character predicates shared with the parser.
 bool IsIdChar(unsigned char c);     // may appear inside an identifier
 bool IsSpaceChar(unsigned char c);  // SQLite's isspace: \t \n \v \f \r and ' '

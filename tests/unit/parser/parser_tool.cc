@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -110,6 +111,12 @@ int Bench(const char* file, int n) {
   ss << in.rdbuf();
   std::vector<std::string> stmts = SplitNul(ss.str());
   basalt::Arena arena;
+  auto cpu = [] {
+    timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+  };
+  double c0 = cpu();
   auto t0 = std::chrono::steady_clock::now();
   long count = 0, errors = 0;
   for (int k = 0; k < n; ++k) {
@@ -122,8 +129,9 @@ int Bench(const char* file, int n) {
     }
   }
   double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("%ld statements, %ld errors, %.3f s, %.0f ns/statement\n", count, errors, sec,
-              sec * 1e9 / static_cast<double>(count));
+  double cpu_sec = cpu() - c0;
+  std::printf("%ld statements, %ld errors, %.3f s wall, %.3f s cpu, %.0f ns/statement (cpu)\n",
+              count, errors, sec, cpu_sec, cpu_sec * 1e9 / static_cast<double>(count));
   return 0;
 }
 
