@@ -386,7 +386,9 @@ struct ColumnDef {
   std::string_view type;  // declared type as SQLite records it: the source text from
                           // the first to the last type token (inner spacing kept,
                           // "VARCHAR (10)"), a trailing "GENERATED ALWAYS" removed,
-                          // then dequoted the way SQLite does ("'abc' def" -> abc)
+                          // then dequoted the way SQLite does ("'abc' def" -> abc);
+                          // INT INTEGER REAL TEXT BLOB ANY in any case come out in
+                          // upper case, as SQLite records them
   ArenaVec<ColumnConstraint*> constraints;
 };
 

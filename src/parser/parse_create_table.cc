@@ -156,6 +156,13 @@ bool Parser::Impl::ParseTypeName(std::string_view* out, int d) {
       if (parser::IsQuoteChar(raw[i])) inner_quote = true;
     }
     if (!inner_quote) raw = raw.substr(1, raw.size() - 2);
+    // The standard type names are recorded in upper case.
+    for (std::string_view std_type : {"INT", "INTEGER", "REAL", "TEXT", "BLOB", "ANY"}) {
+      if (EqualsIgnoreCase(raw, std_type)) {
+        *out = std_type;
+        return true;
+      }
+    }
   }
   *out = parser::DequoteSpan(arena_, raw);
   return true;

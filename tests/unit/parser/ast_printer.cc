@@ -158,14 +158,17 @@ std::string PrintExpr(const Expr* e) {
     case ExprKind::kNull:
       return "NULL";
     case ExprKind::kInteger:
-      return std::to_string(e->ival);
-    case ExprKind::kReal: {
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%.17g", e->rval);
-      return std::string("R") + buf;
+      return e->ival < 0 ? "(" + std::to_string(e->ival) + ")" : std::to_string(e->ival);
+    case ExprKind::kReal:
+      return std::string(e->text);
+    case ExprKind::kString: {
+      std::string out = "'";
+      for (char c : e->text) {
+        out += c;
+        if (c == '\'') out += '\'';
+      }
+      return out + "'";
     }
-    case ExprKind::kString:
-      return "'" + std::string(e->text) + "'";
     case ExprKind::kBlob: {
       std::string out = "X'";
       for (unsigned char c : e->text) {

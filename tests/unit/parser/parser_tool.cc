@@ -2,6 +2,7 @@
 //   parser_tool check            stdin: NUL-separated SQL texts; prints one line per
 //                                text: "OK" or "ERR <message>" (first statement only,
 //                                like sqlite3_prepare)
+//   parser_tool complete         stdin as for check; prints 1 or 0 per text (IsComplete)
 //   parser_tool slt FILE...      parses every SQL record of sqllogictest files and
 //                                reports records that fail to parse
 //   parser_tool bench FILE N     parses the NUL-separated statements of FILE N times
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "ast_printer.h"
 #include "parser/parser.h"
 
 namespace {
@@ -37,6 +39,62 @@ std::vector<std::string> SplitNul(const std::string& all) {
     pos = e + 1;
   }
   return out;
+}
+
+// Prints the first result column of each SELECT fully parenthesised, or with
+// `spans` the spans of all result columns (CREATE TABLE: DEFAULT texts).
+int Print(bool spans) {
+  std::stringstream ss;
+  ss << std::cin.rdbuf();
+  for (const std::string& sql : SplitNul(ss.str())) {
+    basalt::Arena arena;
+    basalt::Parser p(&arena, sql);
+    auto r = p.ParseStatement();
+    std::string out;
+    if (!r.ok()) {
+      out = "ERR " + r.status().message();
+    } else if (*r && (*r)->kind == basalt::ast::StmtKind::kSelect) {
+      const basalt::ast::ExprList* cols = (*r)->As<basalt::ast::SelectStmt>()->select->columns;
+      if (spans) {
+        for (size_t i = 0; i < cols->size(); ++i) {
+          if (i) out += '\x1f';
+          out += std::string((*cols)[i]->span);
+        }
+      } else {
+        out = basalt::testing::PrintExpr((*cols)[0]);
+      }
+    } else if (*r && (*r)->kind == basalt::ast::StmtKind::kCreateTable && spans) {
+      // DEFAULT texts, one per column ("" without a default).
+      const auto* t = (*r)->As<basalt::ast::CreateTableStmt>();
+      for (size_t i = 0; i < t->columns.size(); ++i) {
+        if (i) out += '\x1f';
+        for (const auto* c : t->columns[i]->constraints) {
+          if (c->kind == basalt::ast::ConstraintKind::kDefault) out = out + std::string(c->expr->span);
+        }
+      }
+    }
+    std::string escaped;  // one line per text: \ and newline escaped
+    for (char c : out) {
+      if (c == '\\') {
+        escaped += "\\\\";
+      } else if (c == '\n') {
+        escaped += "\\n";
+      } else {
+        escaped += c;
+      }
+    }
+    std::cout << escaped << "\n";
+  }
+  return 0;
+}
+
+int Complete() {
+  std::stringstream ss;
+  ss << std::cin.rdbuf();
+  for (const std::string& sql : SplitNul(ss.str())) {
+    std::cout << (basalt::Parser::IsComplete(sql) ? 1 : 0) << "\n";
+  }
+  return 0;
 }
 
 int Check() {
@@ -139,8 +197,11 @@ int Bench(const char* file, int n) {
 
 int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "check") == 0) return Check();
+  if (argc >= 2 && std::strcmp(argv[1], "complete") == 0) return Complete();
+  if (argc >= 2 && std::strcmp(argv[1], "print") == 0) return Print(false);
+  if (argc >= 2 && std::strcmp(argv[1], "spans") == 0) return Print(true);
   if (argc >= 2 && std::strcmp(argv[1], "slt") == 0) return Slt(argc - 2, argv + 2);
   if (argc >= 4 && std::strcmp(argv[1], "bench") == 0) return Bench(argv[2], std::atoi(argv[3]));
-  std::fprintf(stderr, "usage: parser_tool check | slt FILE... | bench FILE N\n");
+  std::fprintf(stderr, "usage: parser_tool check | complete | slt FILE... | bench FILE N\n");
   return 2;
 }
