@@ -154,6 +154,30 @@ TEST_F(Differential, TextToNumber) {
   EXPECT_EQ(failures_, 0);
 }
 
+// Long significands (digits past the 18th only move the exponent) and huge
+// exponents (Inf, 0, the 308..341 two-step scaling).
+TEST_F(Differential, TextToNumberExtremes) {
+  RandomValues rv(8);
+  for (int iter = 0; iter < 3000; ++iter) {
+    std::string s = rv.Chance(50) ? "-" : "";
+    int digits = 1 + static_cast<int>(rv.Below(rv.Chance(50) ? 400 : 40));
+    for (int i = 0; i < digits; ++i) s += static_cast<char>('0' + rv.Below(10));
+    if (rv.Chance(50)) s.insert(s.size() - rv.Below(static_cast<uint64_t>(digits)), ".");
+    if (rv.Chance(80)) {
+      int e = static_cast<int>(rv.Below(rv.Chance(50) ? 800 : 100000)) - (rv.Chance(50) ? 0 : 400);
+      s += 'e';
+      s += std::to_string(rv.Chance(50) ? e : -e);
+    }
+    std::vector<Value> args = {Value::Text(s)};
+    Check("CAST(?1 AS REAL)", args, Ref("SELECT CAST(?1 AS REAL)", args),
+          Value::Real(ValueToDouble(args[0])));
+    Value got = args[0];
+    CastValue(&got, Affinity::kNumeric);
+    Check("CAST(?1 AS NUMERIC)", args, Ref("SELECT CAST(?1 AS NUMERIC)", args), got);
+  }
+  EXPECT_EQ(failures_, 0);
+}
+
 // REAL to text and back: "%!.15g" and its round trip.
 TEST_F(Differential, RealToTextRoundTrip) {
   RandomValues rv(4242);
