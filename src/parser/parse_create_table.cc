@@ -40,7 +40,7 @@ ast::Stmt* Parser::Impl::ParseCreateTable(const char* start, bool temp) {
   (void)start;
   auto* s = arena_->New<ast::CreateTableStmt>();
   s->temp = temp;
-  if (!ParseIfNotExists()) return nullptr;
+  if (!ParseIfNotExists(&s->if_not_exists)) return nullptr;
   Token name_tok;
   if (!ParseFullName(&s->schema, &s->name, &name_tok)) return nullptr;
   if (T() == Tk::kAs) {
@@ -149,13 +149,15 @@ bool Parser::Impl::ParseTypeName(std::string_view* out, int d) {
       raw = TrimRight(raw.substr(0, raw.size() - 9));
     }
   }
-  if (raw.size() >= 3 && parser::IsQuoteChar(raw[0])) {
-    // A type that is one quoted word loses its quotes.
-    bool inner_quote = false;
-    for (size_t i = 1; i + 1 < raw.size(); ++i) {
-      if (parser::IsQuoteChar(raw[i])) inner_quote = true;
+  if (raw.size() >= 3) {
+    if (parser::IsQuoteChar(raw[0])) {
+      // A type that is one quoted word loses its quotes.
+      bool inner_quote = false;
+      for (size_t i = 1; i + 1 < raw.size(); ++i) {
+        if (parser::IsQuoteChar(raw[i])) inner_quote = true;
+      }
+      if (!inner_quote) raw = raw.substr(1, raw.size() - 2);
     }
-    if (!inner_quote) raw = raw.substr(1, raw.size() - 2);
     // The standard type names are recorded in upper case.
     for (std::string_view std_type : {"INT", "INTEGER", "REAL", "TEXT", "BLOB", "ANY"}) {
       if (EqualsIgnoreCase(raw, std_type)) {

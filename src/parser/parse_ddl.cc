@@ -49,7 +49,7 @@ ast::Stmt* Parser::Impl::ParseCreateIndex(const char* start, bool unique) {
   (void)start;
   auto* s = arena_->New<ast::CreateIndexStmt>();
   s->unique = unique;
-  if (!ParseIfNotExists()) return nullptr;
+  if (!ParseIfNotExists(&s->if_not_exists)) return nullptr;
   Token name_tok;
   if (!ParseFullName(&s->schema, &s->name, &name_tok)) return nullptr;
   if (!Expect(Tk::kOn) || !ParseNm(&s->table) || !Expect(Tk::kLp)) return nullptr;
@@ -71,7 +71,7 @@ ast::Stmt* Parser::Impl::ParseCreateView(const char* start, bool temp) {
   auto* s = arena_->New<ast::CreateViewStmt>();
   s->temp = temp;
   in_schema_ddl_ = true;
-  if (!ParseIfNotExists()) return nullptr;
+  if (!ParseIfNotExists(&s->if_not_exists)) return nullptr;
   Token name_tok;
   if (!ParseFullName(&s->schema, &s->name, &name_tok)) return nullptr;
   if (T() == Tk::kLp) {
@@ -94,7 +94,7 @@ ast::Stmt* Parser::Impl::ParseCreateTrigger(const char* start, bool temp) {
   auto* s = arena_->New<ast::CreateTriggerStmt>();
   s->temp = temp;
   in_schema_ddl_ = true;
-  if (!ParseIfNotExists()) return nullptr;
+  if (!ParseIfNotExists(&s->if_not_exists)) return nullptr;
   Token name_tok;
   if (!ParseFullName(&s->schema, &s->name, &name_tok)) return nullptr;
   switch (T()) {
@@ -197,7 +197,7 @@ ast::Stmt* Parser::Impl::ParseTriggerCommand(int d) {
 ast::Stmt* Parser::Impl::ParseCreateVirtualTable(const char* start) {
   (void)start;
   auto* s = arena_->New<ast::CreateVirtualTableStmt>();
-  if (!ParseIfNotExists()) return nullptr;
+  if (!ParseIfNotExists(&s->if_not_exists)) return nullptr;
   Token name_tok;
   if (!ParseFullName(&s->schema, &s->name, &name_tok)) return nullptr;
   if (!Expect(Tk::kUsing) || !ParseNm(&s->module)) return nullptr;

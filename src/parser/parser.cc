@@ -213,9 +213,10 @@ bool Parser::Impl::ParseEidList(ast::IdList** out) {
   return true;
 }
 
-bool Parser::Impl::ParseIfNotExists() {
+bool Parser::Impl::ParseIfNotExists(bool* present) {
   if (T() != Tk::kIf) return true;
   Advance();
+  *present = true;
   return Expect(Tk::kNot) && Expect(Tk::kExists);
 }
 

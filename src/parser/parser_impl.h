@@ -179,7 +179,7 @@ struct Parser::Impl {
   bool ParseFullName(std::string_view* schema, std::string_view* name, Token* raw = nullptr);
   bool ParseIdList(ast::IdList** out);         // idlist: nm, nm, ...
   bool ParseEidList(ast::IdList** out);        // eidlist (after '('), to ')'
-  bool ParseIfNotExists();                     // [IF NOT EXISTS]
+  bool ParseIfNotExists(bool* present);        // [IF NOT EXISTS]
   bool ParseIfExists();                        // [IF EXISTS]
   ast::ConflictAction ParseResolveType();      // after OR / ON CONFLICT
   bool ParseOnConf(ast::ConflictAction* out);  // [ON CONFLICT resolvetype]
@@ -324,8 +324,8 @@ struct Parser::Impl {
   bool in_schema_ddl_ = false;  // CREATE TABLE/VIEW/TRIGGER: no code is generated
   bool in_trigger_ = false;     // parsing a trigger body
   int base_ = 0;
-  const char* star_start_ = nullptr;  // where a result column starts (`t.*` allowed) // LALR
-                                      // symbols below the command (1 after EXPLAIN)
+  const char* star_start_ = nullptr;    // where a result column starts (`t.*` allowed) // LALR
+                                        // symbols below the command (1 after EXPLAIN)
   std::string deferred_;                // first deferred error of the statement
   ast::ForeignKey* last_fk_ = nullptr;  // most recent FK of the CREATE TABLE being parsed
   std::string_view constraint_name_;    // pending CONSTRAINT name (SQLite keeps it for CHECK)

@@ -69,7 +69,8 @@ int Print(bool spans) {
       for (size_t i = 0; i < t->columns.size(); ++i) {
         if (i) out += '\x1f';
         for (const auto* c : t->columns[i]->constraints) {
-          if (c->kind == basalt::ast::ConstraintKind::kDefault) out = out + std::string(c->expr->span);
+          if (c->kind == basalt::ast::ConstraintKind::kDefault)
+            out = out + std::string(c->expr->span);
         }
       }
     }
