@@ -50,4 +50,22 @@ void RegisterBuiltinFunctions(FunctionRegistry* reg, bool case_sensitive_like) {
   RegisterLikeFunctions(reg, case_sensitive_like);
 }
 
+namespace {
+// Never destroyed: connections may outlive static destruction order.
+const FunctionRegistry* BuildShared(bool case_sensitive_like) {
+  auto* reg = new FunctionRegistry();
+  RegisterBuiltinFunctions(reg, case_sensitive_like);
+  return reg;
+}
+}  // namespace
+
+const FunctionRegistry& SharedBuiltinFunctions(bool case_sensitive_like) {
+  if (case_sensitive_like) {
+    static const FunctionRegistry* const kSensitive = BuildShared(true);
+    return *kSensitive;
+  }
+  static const FunctionRegistry* const kInsensitive = BuildShared(false);
+  return *kInsensitive;
+}
+
 }  // namespace basalt

@@ -2,7 +2,9 @@
 // headline rules, and edge cases checked against the referee.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -300,6 +302,30 @@ TEST_F(ScalarTest, MathAgainstReferee) {
 TEST_F(ScalarTest, LikelihoodReturnsItsFirstArgument) {
   Value v = Get("likelihood", {T("x"), R(0.5)});
   EXPECT_EQ(v.text(), "x");
+}
+
+}  // namespace
+}  // namespace basalt::functest
+
+namespace basalt::functest {
+namespace {
+
+TEST(Registration, SharedRegistryAndCost) {
+  const FunctionRegistry& a = SharedBuiltinFunctions(false);
+  const FunctionRegistry& b = SharedBuiltinFunctions(true);
+  EXPECT_EQ(&a, &SharedBuiltinFunctions(false));
+  EXPECT_NE(&a, &b);
+  EXPECT_NE(a.Find("like", 2)->scalar, b.Find("like", 2)->scalar);
+  EXPECT_EQ(a.Find("glob", 2)->scalar, b.Find("glob", 2)->scalar);
+  auto t0 = std::chrono::steady_clock::now();
+  const int kRounds = 50;
+  for (int i = 0; i < kRounds; ++i) {
+    FunctionRegistry reg;
+    RegisterBuiltinFunctions(&reg, false);
+  }
+  auto t1 = std::chrono::steady_clock::now();
+  std::printf("[registration] RegisterBuiltinFunctions: %.1f us\n",
+              std::chrono::duration<double, std::micro>(t1 - t0).count() / kRounds);
 }
 
 }  // namespace
