@@ -5,6 +5,14 @@
 namespace basalt {
 
 bool Codegen::CodeDelete(ast::DeleteStmt* st, Scope* outer) {
+  size_t cte_mark = resolver_.cte_mark();
+  if (!resolver_.PushWith(st->with, outer)) return false;
+  bool ok = CodeDeleteBody(st, outer);
+  resolver_.PopWith(cte_mark);
+  return ok;
+}
+
+bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
   ast::FromItem* target = st->target;
   Table* tab = ctx_->FindTable(target->schema, target->name);
   if (tab == nullptr) return ctx_->Error("no such table: " + std::string(target->name));

@@ -56,6 +56,14 @@ OnConflict ToOnConflict(ast::ConflictAction a) {
 }
 
 bool Codegen::CodeInsert(ast::InsertStmt* st, Scope* outer) {
+  size_t cte_mark = resolver_.cte_mark();
+  if (!resolver_.PushWith(st->with, outer)) return false;
+  bool ok = CodeInsertBody(st, outer);
+  resolver_.PopWith(cte_mark);
+  return ok;
+}
+
+bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   Table* tab = ctx_->FindTable(st->schema, st->table);
   if (tab == nullptr) {
     return ctx_->Error("no such table: " + (st->schema.empty() ? std::string(st->table)

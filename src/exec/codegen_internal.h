@@ -169,6 +169,9 @@ class Codegen {
   bool CodeInsert(ast::InsertStmt* st, Scope* outer);
   bool CodeUpdate(ast::UpdateStmt* st, Scope* outer);
   bool CodeDelete(ast::DeleteStmt* st, Scope* outer);
+  bool CodeInsertBody(ast::InsertStmt* st, Scope* outer);
+  bool CodeUpdateBody(ast::UpdateStmt* st, Scope* outer);
+  bool CodeDeleteBody(ast::DeleteStmt* st, Scope* outer);
 
   // Cursors a DML statement writes through.
   struct DmlTarget {

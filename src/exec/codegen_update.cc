@@ -15,6 +15,14 @@ bool IsRowidName(std::string_view n) {
 }  // namespace
 
 bool Codegen::CodeUpdate(ast::UpdateStmt* st, Scope* outer) {
+  size_t cte_mark = resolver_.cte_mark();
+  if (!resolver_.PushWith(st->with, outer)) return false;
+  bool ok = CodeUpdateBody(st, outer);
+  resolver_.PopWith(cte_mark);
+  return ok;
+}
+
+bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   ast::FromItem* target = st->target;
   Table* tab = ctx_->FindTable(target->schema, target->name);
   if (tab == nullptr) return ctx_->Error("no such table: " + std::string(target->name));

@@ -77,12 +77,9 @@ Result<std::unique_ptr<VmCursor>> VmCursor::OpenEphemeral(const KeyInfo* key_inf
   c->write_gen_ = write_gen;
   c->key_info_ = key_info;
   c->n_columns_ = n_columns;
-  if (key_info != nullptr) {
-    ASSIGN_OR_RETURN(Pgno root, c->bt_->CreateTree(TreeKind::kIndex));
-    c->root_ = root;
-  } else {
-    c->root_ = 1;
-  }
+  ASSIGN_OR_RETURN(Pgno root,
+                   c->bt_->CreateTree(key_info != nullptr ? TreeKind::kIndex : TreeKind::kTable));
+  c->root_ = root;
   c->cur_ = std::make_unique<BtCursor>();
   TRY(c->bt_->OpenCursor(c->root_, true, c->cur_.get(), key_info ? KeyCompare : nullptr,
                          const_cast<KeyInfo*>(key_info)));

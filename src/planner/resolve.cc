@@ -556,11 +556,9 @@ bool Resolver::ExpandResultColumns(Select* s, SelectInfo* info) {
 
 // ---- SELECT -------------------------------------------------------------------
 
-bool Resolver::ResolveSelect(Select* s, Scope* outer) {
-  if (s->aux != nullptr && InfoOf(s)->resolved) return true;
-  size_t cte_mark = ctes_.size();
-  if (s->with != nullptr) {
-    for (ast::Cte* cte : s->with->ctes) {
+bool Resolver::PushWith(ast::With* with, Scope* outer) {
+  if (with != nullptr) {
+    for (ast::Cte* cte : with->ctes) {
       CteEntry* ce = ctx_->arena->New<CteEntry>();
       ce->cte = cte;
       ce->id = static_cast<int>(all_ctes_.size());
@@ -570,7 +568,7 @@ bool Resolver::ResolveSelect(Select* s, Scope* outer) {
       // body is a compound whose recursive arms refer to the CTE itself.
       ce->resolving = true;
       Select* body = cte->select;
-      bool recursive_shape = s->with->recursive && body->prior != nullptr;
+      bool recursive_shape = with->recursive && body->prior != nullptr;
       if (recursive_shape) {
         // The initial (non-recursive) arms give the column list.
         Select* first = body;
@@ -616,6 +614,13 @@ bool Resolver::ResolveSelect(Select* s, Scope* outer) {
       ce->cursor = ctx_->AllocCursor();
     }
   }
+  return true;
+}
+
+bool Resolver::ResolveSelect(Select* s, Scope* outer) {
+  if (s->aux != nullptr && InfoOf(s)->resolved) return true;
+  size_t cte_mark = ctes_.size();
+  if (!PushWith(s->with, outer)) return false;
   bool ok = s->prior ? ResolveCompound(s, outer) : ResolveCore(s, outer);
   ctes_.resize(cte_mark);
   return ok;

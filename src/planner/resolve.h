@@ -49,6 +49,11 @@ class Resolver {
 
   const Collation* FindCollation(std::string_view name);
 
+  // Makes the CTEs of a WITH clause visible (resolving their bodies);
+  // PopWith(mark) hides those pushed since cte_mark() returned mark.
+  bool PushWith(ast::With* with, Scope* outer);
+  size_t cte_mark() const { return ctes_.size(); }
+  void PopWith(size_t mark) { ctes_.resize(mark); }
   std::vector<CteEntry*>& ctes() { return ctes_; }
   std::vector<CteEntry*>& all_ctes() { return all_ctes_; }
 
