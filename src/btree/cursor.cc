@@ -87,9 +87,9 @@ Status BtCursor::DescendLeftmost() {
   while (!path_[depth_].node.leaf) {
     Level& lv = path_[depth_];
     lv.idx = 0;
-    uint8_t* cell = nullptr;
-    TRY(CellAt(*bt_, lv.node, 0, &cell));
-    TRY(MoveToChild(Get32(cell)));
+    uint8_t* cell = nullptr;  // none: a root with only a right-most child
+    if (lv.node.ncell > 0) TRY(CellAt(*bt_, lv.node, 0, &cell));
+    TRY(MoveToChild(ChildAt(lv.node, cell)));
   }
   path_[depth_].idx = 0;
   return Status();
@@ -108,7 +108,7 @@ Status BtCursor::DescendRightmost() {
 Status BtCursor::First() {
   if (bt_ == nullptr) return Status(kMisuse);
   TRY(MoveToRoot());
-  if (depth_ < 0 || path_[0].node.ncell == 0) {
+  if (depth_ < 0 || (path_[0].node.leaf && path_[0].node.ncell == 0)) {
     state_ = State::kInvalid;
     return Status();
   }
@@ -120,7 +120,7 @@ Status BtCursor::First() {
 Status BtCursor::Last() {
   if (bt_ == nullptr) return Status(kMisuse);
   TRY(MoveToRoot());
-  if (depth_ < 0 || path_[0].node.ncell == 0) {
+  if (depth_ < 0 || (path_[0].node.leaf && path_[0].node.ncell == 0)) {
     state_ = State::kInvalid;
     return Status();
   }

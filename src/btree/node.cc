@@ -32,7 +32,7 @@ uint8_t* Scratch::Allocate(size_t n) {
     ++block_;
     used_ = 0;
   }
-  size_t size = std::max<size_t>(n, 256 * 1024);
+  size_t size = std::max<size_t>(n, 64 * 1024);
   blocks_.push_back(std::make_unique<uint8_t[]>(size));
   sizes_.push_back(size);
   block_ = blocks_.size() - 1;

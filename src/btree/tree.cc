@@ -12,7 +12,8 @@ using namespace btfmt;
 using btree_detail::Node;
 
 int MemcmpKeyCompare(void*, const uint8_t* a, uint32_t na, const uint8_t* b, uint32_t nb) {
-  int c = std::memcmp(a, b, std::min(na, nb));
+  uint32_t n = std::min(na, nb);
+  int c = n == 0 ? 0 : std::memcmp(a, b, n);
   if (c != 0) return c;
   return na < nb ? -1 : (na > nb ? 1 : 0);
 }

@@ -48,7 +48,7 @@ inline std::string Payload(BtCursor& c) {
 // A payload that encodes its rowid and length so corruption shows.
 inline std::string MakeValue(int64_t key, size_t len) {
   std::string v(len, '\0');
-  for (size_t i = 0; i < len; ++i) v[i] = char('a' + (key * 7 + int64_t(i)) % 26);
+  for (size_t i = 0; i < len; ++i) v[i] = char('a' + (uint64_t(key) * 7 + i) % 26);
   return v;
 }
 

@@ -207,6 +207,65 @@ TEST(Compat, SqliteAcceptsOurDatabase) {
   }
 }
 
+// Enough schema rows that sqlite_schema (rooted at page 1) becomes a deep
+// tree, then shrinks again.
+TEST(Compat, LargeSchemaOnPage1) {
+  if (!HaveSqlite()) GTEST_SKIP() << "no " << kSqlite;
+  Builder b(512);
+  std::vector<Pgno> roots;
+  for (int i = 0; i < 300; ++i) {
+    std::string name = "table_with_a_longish_name_" + std::to_string(i);
+    roots.push_back(b.AddSchema(
+        "table", name, name, TreeKind::kTable,
+        "CREATE TABLE " + name + "(a, b, c, d TEXT DEFAULT '" + std::string(i % 40, 'q') + "')"));
+  }
+  ASSERT_OK(b.bt().Commit());
+  std::string path = TempPath("schema");
+  WriteFile(path, b.Image());
+  EXPECT_EQ(RunSqlite(path, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(RunSqlite(path, "SELECT count(*) FROM sqlite_schema"), "300");
+  EXPECT_EQ(RunSqlite(path, "SELECT count(*) FROM table_with_a_longish_name_299"), "0");
+  // sqlite3 drops most of them; we read what is left.
+  std::string drops;
+  for (int i = 0; i < 300; ++i) {
+    if (i % 50 != 0) drops += "DROP TABLE table_with_a_longish_name_" + std::to_string(i) + ";";
+  }
+  EXPECT_EQ(RunSqlite(path, drops + "PRAGMA integrity_check"), "ok");
+  auto back = Btree::OpenImage(ReadFile(path));
+  ASSERT_TRUE(back.ok());
+  BtCursor s;
+  ASSERT_OK((*back)->BeginTransaction(true));
+  ASSERT_OK((*back)->OpenCursor(1, true, &s));
+  int64_t n;
+  ASSERT_OK(s.Count(&n));
+  EXPECT_EQ(n, 6);
+  s.Close();
+  ASSERT_OK((*back)->Commit());
+  unlink(path.c_str());
+}
+
+// Page 1 as an interior page with no cells and one child (the child's cell
+// does not fit on page 1): sqlite3 must accept that too.
+TEST(Compat, EmptyInteriorPage1) {
+  if (!HaveSqlite()) GTEST_SKIP() << "no " << kSqlite;
+  Builder b(512);
+  std::string pad(380, 'p');
+  b.AddSchema("table", "one", "one", TreeKind::kTable, "CREATE TABLE one(a DEFAULT '" + pad + "')");
+  Pgno two = b.AddSchema("table", "two", "two", TreeKind::kTable,
+                         "CREATE TABLE two(a DEFAULT '" + pad + "')");
+  b.RemoveLastSchemaRow();
+  ASSERT_OK(b.bt().DropTree(two));
+  ASSERT_OK(b.bt().Commit());
+  std::string img = b.Image();
+  ASSERT_EQ(uint8_t(img[100]), 5);  // page 1: table interior
+  ASSERT_EQ(uint8_t(img[104]), 0);  // with no cells
+  std::string path = TempPath("empty1");
+  WriteFile(path, img);
+  EXPECT_EQ(RunSqlite(path, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(RunSqlite(path, "SELECT name FROM sqlite_schema"), "one");
+  unlink(path.c_str());
+}
+
 TEST(Compat, WeReadSqliteDatabase) {
   if (!HaveSqlite()) GTEST_SKIP() << "no " << kSqlite;
   std::string path = TempPath("theirs");

@@ -372,3 +372,93 @@ TEST_F(TableTest, RollbackAndSavepoints) {
 
 }  // namespace
 }  // namespace basalt::testing
+
+namespace basalt::testing {
+namespace {
+
+// Page 1 holds 100 bytes less than other pages: its tree grows and shrinks
+// through states other roots never see (an interior root with no cells
+// whose only child does not fit back into it).
+TEST(Page1Root, GrowAndShrink) {
+  for (int seed = 0; seed < 20; ++seed) {
+    auto bt = NewDb(512);
+    ASSERT_OK(bt->BeginTransaction(true));
+    BtCursor c;
+    ASSERT_OK(bt->OpenCursor(1, true, &c));
+    std::mt19937 rng(seed);
+    std::map<int64_t, std::string> model;
+    int n = 3 + seed * 3;
+    for (int64_t k = 0; k < n; ++k) {
+      std::string v = MakeValue(k, 60 + rng() % 120);
+      ASSERT_OK(c.InsertRow(k, reinterpret_cast<const uint8_t*>(v.data()), uint32_t(v.size())));
+      model[k] = v;
+    }
+    EXPECT_INTEGRITY(*bt, {});
+    std::vector<int64_t> keys;
+    for (auto& kv : model) keys.push_back(kv.first);
+    std::shuffle(keys.begin(), keys.end(), rng);
+    for (int64_t k : keys) {
+      int res;
+      ASSERT_OK(c.SeekRowid(k, &res));
+      ASSERT_EQ(res, 0);
+      ASSERT_OK(c.Delete());
+      model.erase(k);
+      EXPECT_INTEGRITY(*bt, {});
+      int64_t count;
+      ASSERT_OK(c.Count(&count));
+      ASSERT_EQ(count, int64_t(model.size()));
+    }
+    uint32_t free_pages;
+    ASSERT_OK(bt->FreelistCount(&free_pages));
+    EXPECT_EQ(free_pages + 1, bt->page_count());
+  }
+}
+
+TEST(Page1Root, BigCellThatDoesNotFitPage1) {
+  auto bt = NewDb(512);
+  ASSERT_OK(bt->BeginTransaction(true));
+  BtCursor c;
+  ASSERT_OK(bt->OpenCursor(1, true, &c));
+  std::string v = MakeValue(1, 470);  // a 476-byte cell: more than page 1 holds
+  for (int64_t k = 1; k <= 2; ++k) {
+    ASSERT_OK(c.InsertRow(k, reinterpret_cast<const uint8_t*>(v.data()), uint32_t(v.size())));
+  }
+  EXPECT_INTEGRITY(*bt, {});
+  for (int64_t k = 1; k <= 2; ++k) {
+    int res;
+    ASSERT_OK(c.SeekRowid(k, &res));
+    ASSERT_EQ(res, 0);
+    ASSERT_OK(c.Delete());
+    EXPECT_INTEGRITY(*bt, {});
+  }
+  ASSERT_OK(c.First());
+  EXPECT_TRUE(c.eof());
+  ASSERT_OK(c.InsertRow(7, reinterpret_cast<const uint8_t*>(v.data()), uint32_t(v.size())));
+  EXPECT_INTEGRITY(*bt, {});
+  ASSERT_OK(c.First());
+  EXPECT_EQ(c.rowid(), 7);
+}
+
+TEST(Ephemeral, RootOneAndIndexTrees) {
+  auto r = Btree::OpenEphemeral(1024);
+  ASSERT_TRUE(r.ok());
+  Btree& bt = **r;
+  EXPECT_TRUE(bt.in_write_transaction());
+  BtCursor t;
+  ASSERT_OK(bt.OpenCursor(1, true, &t));
+  for (int64_t k = 0; k < 5000; ++k) {
+    std::string v = MakeValue(k, 50);
+    ASSERT_OK(t.InsertRow(k, reinterpret_cast<const uint8_t*>(v.data()), uint32_t(v.size())));
+  }
+  int64_t n;
+  ASSERT_OK(t.Count(&n));
+  EXPECT_EQ(n, 5000);
+  auto ix = bt.CreateTree(TreeKind::kIndex);
+  ASSERT_TRUE(ix.ok());
+  EXPECT_INTEGRITY(bt, {{*ix}});
+  ASSERT_OK(bt.Commit());  // no-op: still writable
+  EXPECT_TRUE(bt.in_write_transaction());
+}
+
+}  // namespace
+}  // namespace basalt::testing
