@@ -21,6 +21,21 @@
 
 namespace {
 
+// One output line per input text: backslashes and newlines escaped.
+std::string Escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 std::string ParseOne(const std::string& sql) {
   basalt::Arena arena;
   basalt::Parser p(&arena, sql);
@@ -74,17 +89,7 @@ int Print(bool spans) {
         }
       }
     }
-    std::string escaped;  // one line per text: \ and newline escaped
-    for (char c : out) {
-      if (c == '\\') {
-        escaped += "\\\\";
-      } else if (c == '\n') {
-        escaped += "\\n";
-      } else {
-        escaped += c;
-      }
-    }
-    std::cout << escaped << "\n";
+    std::cout << Escape(out) << "\n";
   }
   return 0;
 }
@@ -101,13 +106,7 @@ int Complete() {
 int Check() {
   std::stringstream ss;
   ss << std::cin.rdbuf();
-  for (const std::string& sql : SplitNul(ss.str())) {
-    std::string r = ParseOne(sql);
-    for (char& c : r) {
-      if (c == '\n') c = ' ';
-    }
-    std::cout << r << "\n";
-  }
+  for (const std::string& sql : SplitNul(ss.str())) std::cout << Escape(ParseOne(sql)) << "\n";
   return 0;
 }
 
