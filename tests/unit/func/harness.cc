@@ -2,9 +2,49 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <memory>
+
 #include "func/builtins.h"
 
 namespace basalt::functest {
+
+namespace {
+
+// Argument registers as the VM may present them: text and blobs pointing at
+// memory the value does not own (a page, a literal), in an exact-size heap
+// block with no NUL after it, so any read past size() is caught by
+// AddressSanitizer.
+class ArgRegisters {
+ public:
+  explicit ArgRegisters(const std::vector<Value>& args) : regs_(args.size()) {
+    for (size_t k = 0; k < args.size(); ++k) {
+      const Value& a = args[k];
+      if (a.is_string_like()) {
+        size_t n = a.size();
+        bytes_.emplace_back(new char[n ? n : 1]);
+        if (n) std::memcpy(bytes_.back().get(), a.data(), n);
+        if (a.is_text()) {
+          regs_[k].SetTextStatic(std::string_view(bytes_.back().get(), n));
+        } else {
+          regs_[k].SetBlobStatic(bytes_.back().get(), n);
+        }
+      } else {
+        regs_[k] = a;
+      }
+      argv_.push_back(&regs_[k]);
+    }
+  }
+  Value** argv() { return argv_.data(); }
+  int argc() const { return static_cast<int>(argv_.size()); }
+
+ private:
+  std::vector<Value> regs_;
+  std::vector<std::unique_ptr<char[]>> bytes_;
+  std::vector<Value*> argv_;
+};
+
+}  // namespace
 
 FuncHarness::FuncHarness(bool case_sensitive_like) {
   RegisterBuiltinFunctions(&reg_, case_sensitive_like);
@@ -20,15 +60,12 @@ CallResult FuncHarness::Call(const std::string& name, const std::vector<Value>& 
     r.message = "not found";
     return r;
   }
-  // Arguments are copied so each is a separate register, as in the VM.
-  std::vector<Value> regs(args);
-  std::vector<Value*> argv;
-  for (auto& v : regs) argv.push_back(&v);
+  ArgRegisters regs(args);
   FuncContext ctx;
   ctx.def = def;
   ctx.coll = coll;
   ctx.result = &r.value;
-  def->scalar(&ctx, static_cast<int>(argv.size()), argv.data());
+  def->scalar(&ctx, regs.argc(), regs.argv());
   if (ctx.is_error) {
     r.error = true;
     r.message = ctx.error_msg;
@@ -52,13 +89,11 @@ CallResult FuncHarness::Aggregate(const std::string& name,
   ctx.def = def;
   ctx.coll = coll;
   for (const auto& row : rows) {
-    std::vector<Value> regs(row);
-    std::vector<Value*> argv;
-    for (auto& v : regs) argv.push_back(&v);
+    ArgRegisters regs(row);
     Value dummy;
     ctx.result = &dummy;
     ctx.skip_flag = 0;
-    def->step(&ctx, static_cast<int>(argv.size()), argv.data());
+    def->step(&ctx, regs.argc(), regs.argv());
     if (skip_flags) skip_flags->push_back(ctx.skip_flag);
     if (ctx.is_error) break;
   }
