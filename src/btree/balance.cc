@@ -390,7 +390,7 @@ Status Balancer::Nonroot(int level) {
     TRY(AllocatePage(bt_, &ref));
     pgnos[npg++] = ref.pgno();
   }
-  for (int i = 1; i < npg; ++i) {  // insertion sort: at most 11 entries
+  for (int i = 1; i < npg; ++i) {  // insertion sort: a handful of entries
     for (int j = i; j > 0 && pgnos[j - 1] > pgnos[j]; --j) std::swap(pgnos[j - 1], pgnos[j]);
   }
 

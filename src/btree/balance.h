@@ -23,7 +23,9 @@ class Balancer {
   using CellRef = btree_detail::CellRef;
   using LogicalPage = btree_detail::LogicalPage;
   using Node = btree_detail::Node;
-  static constexpr int kMaxNew = 8;
+  // Greedy packing gives at most 2 * (content / page) + 1 pages; 3 full
+  // siblings plus one large new cell stay below this.
+  static constexpr int kMaxNew = 12;
 
   Status Materialize(int level);
   uint32_t Used(const LogicalPage& lp) const;

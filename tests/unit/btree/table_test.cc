@@ -225,6 +225,23 @@ TEST_F(TableTest, RandomInsertDelete) {
   }
 }
 
+TEST_F(TableTest, MixedHugeAndTinyCells) {
+  // Cells close to a whole page next to tiny ones: splits into many pages.
+  Open(512);
+  std::mt19937 rng(3);
+  for (int i = 0; i < 4000; ++i) {
+    int64_t key = int64_t(rng() % 3000);
+    size_t len = rng() % 2 ? 440 + rng() % 37 : rng() % 4;
+    if (rng() % 4 == 0) {
+      Remove(key);
+    } else {
+      Insert(key, MakeValue(key, len));
+    }
+    if (i % 1000 == 0) Verify();
+  }
+  Verify();
+}
+
 TEST_F(TableTest, DeletesMergePages) {
   Open(1024);
   for (int64_t k = 0; k < 5000; ++k) Insert(k, MakeValue(k, 40));
