@@ -11,7 +11,22 @@
 //    state owns; the VM then frees agg_mem itself. min()/max() set
 //    ctx->skip_flag = 1 when the row did not become the new extreme (the VM
 //    resets skip_flag to 0 before each step; SQLite uses it for bare columns).
-//  - value/inverse are provided where SQLite 3.40 has them (window frames).
+//  - value/inverse are provided where SQLite 3.40 has them (window frames:
+//    count, sum, total, avg, group_concat; min/max have value only). For
+//    "ROWS n PRECEDING" frames SQLite removes the departing row (inverse)
+//    before adding the new one (step); group_concat's output depends on that
+//    order, so the window code should keep it.
+//
+// Flags follow SQLite's function list. Two cautions for the planner:
+//  - date/time functions are kFuncDeterministic as in SQLite, yet 'now' (and
+//    no argument at all) reads the clock: they may be computed once per
+//    statement execution, never folded at prepare time. SQLite also rejects
+//    'now', 'localtime' and 'utc' inside CHECK constraints, index
+//    expressions and generated columns ("non-deterministic use of ..."),
+//    which these bodies cannot see; that check belongs to the resolver.
+//  - likelihood(X,P) requires P to be a literal between 0.0 and 1.0 ("second
+//    argument to likelihood() must be a constant between 0.0 and 1.0"),
+//    also a resolver check.
 #pragma once
 
 #include <cstdint>
