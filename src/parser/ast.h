@@ -187,7 +187,11 @@ struct FromItem {
   Select* subquery = nullptr;      // ( select ) [AS alias]
   ExprList* func_args = nullptr;   // table-valued function name(args)
   FromList* nested = nullptr;      // ( join-clause ) in parentheses
-  uint8_t join = kJoinComma;       // how this item joins to the items before it
+  uint8_t join = kJoinComma;       // how this item joins to the items before it.
+                                   // (parser) JOIN, INNER JOIN, CROSS JOIN and NATURAL
+                                   // JOIN carry kJoinInner (with kJoinCross /
+                                   // kJoinNatural); LEFT / RIGHT / FULL [OUTER] carry
+                                   // only their bits (and kJoinNatural if given)
   Expr* on = nullptr;
   IdList* using_cols = nullptr;
   std::string_view indexed_by;     // INDEXED BY name
@@ -228,6 +232,8 @@ enum class FrameExclude : uint8_t { kNoOthers, kCurrentRow, kGroup, kTies };
 struct Window {
   std::string_view name;   // name in WINDOW name AS (...), or OVER name
   std::string_view base;   // base window name inside ( )
+                           // (window names are kept as written, quotes included:
+                           // SQLite matches them without dequoting)
   ExprList* partition = nullptr;
   ExprList* order = nullptr;
   FrameUnit unit = FrameUnit::kNone;  // kNone: no frame clause
