@@ -75,14 +75,68 @@ void Sorter::Add(const uint8_t* rec, uint32_t n) {
   uint8_t* dst = chunks_.back().get() + chunk_used_;
   std::memcpy(dst, rec, n);
   chunk_used_ += n;
-  entries_.push_back({dst, n});
+  Entry e;
+  e.data = dst;
+  e.size = n;
+  e.type = static_cast<uint8_t>(Type::kNull);
+  e.len = 0;
+  e.i = 0;
+  FieldReader r{dst, n};
+  Value v;
+  bool bad = false;
+  if (r.Init() && r.Next(&v, &bad)) {
+    e.type = static_cast<uint8_t>(v.type());
+    switch (v.type()) {
+      case Type::kInteger: e.i = v.int_value(); break;
+      case Type::kReal: e.r = v.real_value(); break;
+      case Type::kText:
+      case Type::kBlob:
+        e.z = v.data();
+        e.len = v.size();
+        break;
+      default: break;
+    }
+  }
+  entries_.push_back(e);
+}
+
+int Sorter::CompareEntries(const Entry& a, const Entry& b, Status* st) const {
+  const KeyInfo& ki = *key_info_;
+  int c = 0;
+  Type ta = static_cast<Type>(a.type), tb = static_cast<Type>(b.type);
+  if (ta == Type::kInteger && tb == Type::kInteger) {
+    c = a.i < b.i ? -1 : (a.i > b.i ? 1 : 0);
+  } else if (ta == Type::kText && tb == Type::kText &&
+             (ki.colls == nullptr || ki.colls[0] == nullptr)) {
+    uint32_t m = a.len < b.len ? a.len : b.len;
+    c = m ? std::memcmp(a.z, b.z, m) : 0;
+    if (c == 0) c = a.len < b.len ? -1 : (a.len > b.len ? 1 : 0);
+  } else {
+    Value va, vb;
+    auto load = [](const Entry& e, Value* v) {
+      switch (static_cast<Type>(e.type)) {
+        case Type::kInteger: v->SetInt(e.i); break;
+        case Type::kReal: v->SetReal(e.r); break;
+        case Type::kText: v->SetTextStatic(std::string_view(e.z, e.len)); break;
+        case Type::kBlob: v->SetBlobStatic(e.z, e.len); break;
+        default: v->SetNull(); break;
+      }
+    };
+    load(a, &va);
+    load(b, &vb);
+    c = CompareValues(va, vb, ki.colls ? ki.colls[0] : nullptr);
+  }
+  if (c != 0) return (ki.desc && ki.desc[0]) ? (c < 0 ? 1 : -1) : c;
+  if (ki.n_fields <= 1) return 0;
+  return CompareRecordPrefix(a.data, a.size, b.data, b.size, ki, st);
 }
 
 Status Sorter::Sort() {
   Status st;
   const KeyInfo& ki = *key_info_;
+  (void)ki;
   std::stable_sort(entries_.begin(), entries_.end(), [&](const Entry& x, const Entry& y) {
-    return CompareRecordPrefix(x.data, x.size, y.data, y.size, ki, &st) < 0;
+    return CompareEntries(x, y, &st) < 0;
   });
   pos_ = 0;
   return st;

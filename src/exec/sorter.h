@@ -25,10 +25,20 @@ class Sorter {
   uint32_t size() const { return entries_[pos_].size; }
 
  private:
+  // The first key field is decoded once, when the record is added, so most
+  // comparisons never parse a record.
   struct Entry {
     const uint8_t* data;
     uint32_t size;
+    uint8_t type;  // Type of the first field
+    uint32_t len;  // text/blob length
+    union {
+      int64_t i;
+      double r;
+      const char* z;
+    };
   };
+  int CompareEntries(const Entry& a, const Entry& b, Status* st) const;
   const KeyInfo* key_info_;
   std::vector<std::unique_ptr<uint8_t[]>> chunks_;
   size_t chunk_used_ = 0;

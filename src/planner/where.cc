@@ -201,6 +201,16 @@ void WherePlanner::Classify(WhereTerm* t) {
 }
 
 void WherePlanner::BestAccess(int src, SourceMask ready, WherePlan* plan, LoopPlan* out) {
+  std::vector<LoopPlan> cands;
+  AllAccess(src, ready, plan, &cands);
+  *out = cands[0];
+  for (const LoopPlan& c : cands) {
+    if (c.cost < out->cost) *out = c;
+  }
+}
+
+void WherePlanner::AllAccess(int src, SourceMask ready, WherePlan* plan,
+                             std::vector<LoopPlan>* cands) {
   const Source& s = (*req_->sources)[static_cast<size_t>(src)];
   SourceMask self = SourceMask(1) << src;
   LoopPlan best;
@@ -211,7 +221,7 @@ void WherePlanner::BestAccess(int src, SourceMask ready, WherePlan* plan, LoopPl
   if (s.table == nullptr) {
     best.rows = 1000.0;
     best.cost = 1000.0;
-    *out = best;
+    cands->push_back(best);
     return;
   }
   const Table* tab = s.table;
@@ -263,7 +273,7 @@ void WherePlanner::BestAccess(int src, SourceMask ready, WherePlan* plan, LoopPl
       if (eq->op == TermOp::kIn && !eq->rhs->list) n = 25;
       p.rows = n;
       p.cost = n * 20.0;
-      if (p.cost < best.cost) best = p;
+      cands->push_back(p);
     } else if (lo != nullptr || hi != nullptr) {
       LoopPlan p;
       p.src = src;
@@ -272,15 +282,13 @@ void WherePlanner::BestAccess(int src, SourceMask ready, WherePlan* plan, LoopPl
       p.upper = hi;
       p.rows = kDefaultRows / ((lo && hi) ? 64.0 : 4.0);
       p.cost = p.rows * 3.0 + 20.0;
-      if (p.cost < best.cost) best = p;
+      cands->push_back(p);
     }
   }
   // Indexes (none with NOT INDEXED; only the named one with INDEXED BY).
   const ast::FromItem* item = s.item;
   bool forced = item != nullptr && !item->indexed_by.empty();
-  if (forced) {
-    best.cost = 1e300;  // the named index must be used
-  }
+  if (!forced) cands->push_back(best);
   for (const Index* idx : tab->indexes) {
     if (item != nullptr && item->not_indexed) break;
     if (forced && !EqualsIgnoreCase(idx->name, item->indexed_by)) continue;
@@ -352,24 +360,27 @@ void WherePlanner::BestAccess(int src, SourceMask ready, WherePlan* plan, LoopPl
         p.covering = cov;
         p.rows = kDefaultRows;
         p.cost = kDefaultRows * 3.5;
-        if (p.cost < best.cost) best = p;
+        cands->push_back(p);
         continue;
       }
-      if (!cov || idx->columns.size() >= tab->columns.size()) continue;
-      p.covering = true;
+      // Full index scans: a covering one reads less than the table; any
+      // may deliver rows in ORDER BY order.
+      p.covering = cov;
       p.rows = kDefaultRows;
-      p.cost = kDefaultRows * 2.9;
-      if (p.cost < best.cost) best = p;
+      p.cost = cov ? kDefaultRows * (idx->columns.size() < tab->columns.size() ? 2.9 : 3.1)
+                   : kDefaultRows * 7.0;
+      p.full_index_scan = true;
+      cands->push_back(p);
       continue;
     }
     rows *= in_mult;
     p.covering = cov;
     p.rows = rows;
     double log_n = 20.0;
-    p.cost = log_n * in_mult + rows * (cov ? 1.0 : 1.0 + log_n / 4.0);
-    if (p.cost < best.cost) best = p;
+    p.cost = log_n * in_mult + rows * (cov ? 1.0 : 5.0);
+    cands->push_back(p);
   }
-  *out = best;
+  if (cands->empty()) cands->push_back(best);
 }
 
 bool WherePlanner::OrderSatisfied(const LoopPlan& loop, const ast::ExprList* order,
@@ -529,66 +540,35 @@ bool WherePlanner::Plan(const PlanRequest& req, WherePlan* plan) {
     }
   }
   SourceMask ready = 0;
-  for (int s : order) {
+  for (size_t k = 0; k < order.size(); ++k) {
+    int s = order[k];
     LoopPlan lp;
-    BestAccess(s, ready, plan, &lp);
-    plan->loops.push_back(lp);
-    ready |= SourceMask(1) << s;
-  }
-  // ORDER BY / GROUP BY by index order (single source at the outer level).
-  if (!plan->loops.empty()) {
-    LoopPlan& outer = plan->loops[0];
-    bool rev = false;
-    const ast::ExprList* target = req.group_by ? req.group_by : req.order_by;
-    if (target != nullptr && srcs[static_cast<size_t>(outer.src)].table != nullptr) {
-      if (OrderSatisfied(outer, target, &rev)) {
-        if (req.group_by) {
-          plan->group_by_satisfied = true;
-        } else {
-          plan->order_by_satisfied = !(n > 1);
-          if (plan->order_by_satisfied) outer.reverse = rev;
-        }
-      } else if (n == 1 && outer.access == AccessKind::kFullScan && req.group_by == nullptr) {
-        // Try an index whose order gives the ORDER BY.
-        const Table* tab = srcs[static_cast<size_t>(outer.src)].table;
-        const ast::FromItem* fi = srcs[static_cast<size_t>(outer.src)].item;
-        for (const Index* idx : tab->indexes) {
-          if (!idx->where_sql.empty()) continue;
-          if (fi != nullptr && (fi->not_indexed || !fi->indexed_by.empty())) break;
-          LoopPlan lp;
-          lp.src = outer.src;
-          lp.access = AccessKind::kIndex;
-          lp.index = idx;
-          bool r = false;
-          if (OrderSatisfied(lp, target, &r)) {
-            bool cov = false;
-            {
-              const std::vector<bool>* used =
-                  req.used_columns && static_cast<size_t>(outer.src) < req.used_columns->size()
-                      ? &(*req.used_columns)[static_cast<size_t>(outer.src)]
-                      : nullptr;
-              if (used && !used->empty()) {
-                cov = true;
-                for (size_t c = 0; c < tab->columns.size(); ++c) {
-                  if (!(*used)[c] || static_cast<int>(c) == tab->rowid_alias) continue;
-                  if (std::find(idx->columns.begin(), idx->columns.end(), static_cast<int>(c)) ==
-                      idx->columns.end()) {
-                    cov = false;
-                  }
-                }
-              }
-            }
-            lp.covering = cov;
-            lp.reverse = r;
-            lp.rows = outer.rows;
-            lp.cost = outer.cost;
-            outer = lp;
-            plan->order_by_satisfied = true;
-            break;
-          }
+    if (k == 0 && n == 1 && req.order_by != nullptr && req.group_by == nullptr &&
+        srcs[static_cast<size_t>(s)].table != nullptr) {
+      // A single table with ORDER BY: weigh each access path with the cost
+      // of sorting its output unless it already delivers the order.
+      std::vector<LoopPlan> cands;
+      AllAccess(s, ready, plan, &cands);
+      double best_total = 0;
+      bool best_sat = false;
+      for (size_t i = 0; i < cands.size(); ++i) {
+        bool rev = false;
+        bool sat = OrderSatisfied(cands[i], req.order_by, &rev);
+        double rows = std::max(cands[i].rows, 2.0);
+        double total = cands[i].cost + (sat ? 0.0 : rows * std::log2(rows));
+        if (i == 0 || total < best_total) {
+          best_total = total;
+          lp = cands[i];
+          lp.reverse = sat && rev;
+          best_sat = sat;
         }
       }
+      plan->order_by_satisfied = best_sat;
+    } else {
+      BestAccess(s, ready, plan, &lp);
     }
+    plan->loops.push_back(lp);
+    ready |= SourceMask(1) << s;
   }
   return true;
 }

@@ -51,6 +51,7 @@ struct LoopPlan {
   WhereTerm* lower = nullptr;  // range bounds on the next column (or rowid)
   WhereTerm* upper = nullptr;
   bool reverse = false;        // scan backwards (ORDER BY ... DESC)
+  bool full_index_scan = false;  // every entry of `index` (no constraint)
   double rows = 0;             // estimated rows per outer iteration
   double cost = 0;
 };
@@ -86,6 +87,7 @@ class WherePlanner {
   void SplitAnd(ast::Expr* e, int on_source, WherePlan* plan);
   void Classify(WhereTerm* t);
   void BestAccess(int src, SourceMask ready, WherePlan* plan, LoopPlan* out);
+  void AllAccess(int src, SourceMask ready, WherePlan* plan, std::vector<LoopPlan>* cands);
   bool OrderSatisfied(const LoopPlan& loop, const ast::ExprList* order, bool* reverse) const;
 
   CompileContext* ctx_;
