@@ -36,8 +36,7 @@ std::string_view TrimRight(std::string_view s) {
 
 }  // namespace
 
-ast::Stmt* Parser::Impl::ParseCreateTable(const char* start, bool temp) {
-  (void)start;
+ast::Stmt* Parser::Impl::ParseCreateTable(bool temp) {
   auto* s = arena_->New<ast::CreateTableStmt>();
   s->temp = temp;
   if (!ParseIfNotExists(&s->if_not_exists)) return nullptr;

@@ -5,7 +5,7 @@ namespace basalt {
 
 using parser::Tk;
 
-ast::Stmt* Parser::Impl::ParseCreate(const char* start) {
+ast::Stmt* Parser::Impl::ParseCreate() {
   Advance();  // CREATE
   bool temp = false;
   if (T() == Tk::kTemp) {
@@ -15,13 +15,13 @@ ast::Stmt* Parser::Impl::ParseCreate(const char* start) {
   switch (T()) {
     case Tk::kTable:
       Advance();
-      return ParseCreateTable(start, temp);
+      return ParseCreateTable(temp);
     case Tk::kView:
       Advance();
-      return ParseCreateView(start, temp);
+      return ParseCreateView(temp);
     case Tk::kTrigger:
       Advance();
-      return ParseCreateTrigger(start, temp);
+      return ParseCreateTrigger(temp);
     default:
       break;
   }
@@ -31,22 +31,21 @@ ast::Stmt* Parser::Impl::ParseCreate(const char* start) {
       Advance();
       if (T() != Tk::kIndex) return SyntaxError();
       Advance();
-      return ParseCreateIndex(start, true);
+      return ParseCreateIndex(true);
     case Tk::kIndex:
       Advance();
-      return ParseCreateIndex(start, false);
+      return ParseCreateIndex(false);
     case Tk::kVirtual:
       Advance();
       if (!Expect(Tk::kTable)) return nullptr;
-      return ParseCreateVirtualTable(start);
+      return ParseCreateVirtualTable();
     default:
       return SyntaxError();
   }
 }
 
 // CREATE [UNIQUE] INDEX [IF NOT EXISTS] [schema.]name ON table (sortlist) [WHERE expr]
-ast::Stmt* Parser::Impl::ParseCreateIndex(const char* start, bool unique) {
-  (void)start;
+ast::Stmt* Parser::Impl::ParseCreateIndex(bool unique) {
   auto* s = arena_->New<ast::CreateIndexStmt>();
   s->unique = unique;
   if (!ParseIfNotExists(&s->if_not_exists)) return nullptr;
@@ -66,8 +65,7 @@ ast::Stmt* Parser::Impl::ParseCreateIndex(const char* start, bool unique) {
 }
 
 // CREATE [TEMP] VIEW [IF NOT EXISTS] [schema.]name [(columns)] AS select
-ast::Stmt* Parser::Impl::ParseCreateView(const char* start, bool temp) {
-  (void)start;
+ast::Stmt* Parser::Impl::ParseCreateView(bool temp) {
   auto* s = arena_->New<ast::CreateViewStmt>();
   s->temp = temp;
   in_schema_ddl_ = true;
@@ -89,8 +87,7 @@ ast::Stmt* Parser::Impl::ParseCreateView(const char* start, bool temp) {
 // CREATE [TEMP] TRIGGER [IF NOT EXISTS] [schema.]name [BEFORE|AFTER|INSTEAD OF]
 //   DELETE|INSERT|UPDATE [OF cols] ON table [FOR EACH ROW] [WHEN expr]
 //   BEGIN stmt; ... END
-ast::Stmt* Parser::Impl::ParseCreateTrigger(const char* start, bool temp) {
-  (void)start;
+ast::Stmt* Parser::Impl::ParseCreateTrigger(bool temp) {
   auto* s = arena_->New<ast::CreateTriggerStmt>();
   s->temp = temp;
   in_schema_ddl_ = true;
@@ -194,8 +191,7 @@ ast::Stmt* Parser::Impl::ParseTriggerCommand(int d) {
 
 // CREATE VIRTUAL TABLE [IF NOT EXISTS] [schema.]name USING module [(args)]
 // Each argument is any run of tokens with balanced parentheses, kept as text.
-ast::Stmt* Parser::Impl::ParseCreateVirtualTable(const char* start) {
-  (void)start;
+ast::Stmt* Parser::Impl::ParseCreateVirtualTable() {
   auto* s = arena_->New<ast::CreateVirtualTableStmt>();
   if (!ParseIfNotExists(&s->if_not_exists)) return nullptr;
   Token name_tok;
@@ -231,8 +227,7 @@ ast::Stmt* Parser::Impl::ParseCreateVirtualTable(const char* start) {
 }
 
 // DROP TABLE|VIEW|INDEX|TRIGGER [IF EXISTS] [schema.]name
-ast::Stmt* Parser::Impl::ParseDrop(const char* start) {
-  (void)start;
+ast::Stmt* Parser::Impl::ParseDrop() {
   Advance();  // DROP
   auto* s = arena_->New<ast::DropStmt>();
   switch (T()) {
@@ -262,8 +257,7 @@ ast::Stmt* Parser::Impl::ParseDrop(const char* start) {
 
 // ALTER TABLE [schema.]t RENAME TO n | RENAME [COLUMN] a TO b | ADD [COLUMN] def
 //   | DROP [COLUMN] c
-ast::Stmt* Parser::Impl::ParseAlter(const char* start) {
-  (void)start;
+ast::Stmt* Parser::Impl::ParseAlter() {
   Advance();  // ALTER
   if (!Expect(Tk::kTable)) return nullptr;
   auto* s = arena_->New<ast::AlterTableStmt>();

@@ -263,7 +263,7 @@ ast::Stmt* Parser::Impl::ParseUpdate(ast::With* with, int d, bool in_trigger) {
   if (!ParseSetList(&s->sets, d + 5)) return nullptr;
   if (T() == Tk::kFrom) {
     Advance();
-    s->from = ParseFromList(d + 7, false);
+    s->from = ParseFromList(d + 7);
     if (!s->from) return nullptr;
   }
   int r = d + 7;  // before RETURNING

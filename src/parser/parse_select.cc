@@ -181,7 +181,7 @@ Select* Parser::Impl::ParseOneSelect(int d) {
   if (!s->columns) return nullptr;
   if (T() == Tk::kFrom) {
     Advance();
-    s->from = ParseFromList(d + 4, false);
+    s->from = ParseFromList(d + 4);
     if (!s->from) return nullptr;
   }
   if (T() == Tk::kWhere) {
@@ -273,8 +273,7 @@ constexpr struct {
 }  // namespace
 
 // seltablist: items joined by ',' or [NATURAL] [LEFT|RIGHT|FULL] [OUTER]|INNER|CROSS JOIN
-FromList* Parser::Impl::ParseFromList(int d, bool nested) {
-  (void)nested;
+FromList* Parser::Impl::ParseFromList(int d) {
   FromList* list = arena_->New<FromList>();
   uint8_t join = ast::kJoinComma;
   for (;;) {
@@ -288,7 +287,7 @@ FromList* Parser::Impl::ParseFromList(int d, bool nested) {
         item->subquery = ParseSelect(depth + 1);
         if (!item->subquery) return nullptr;
       } else {
-        item->nested = ParseFromList(depth + 1, true);
+        item->nested = ParseFromList(depth + 1);
         if (!item->nested) return nullptr;
       }
       if (!ExpectAt(Tk::kRp, depth + 3)) return nullptr;

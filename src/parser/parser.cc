@@ -329,11 +329,11 @@ ast::Stmt* Parser::Impl::ParseCommand(const char* start) {
     case Tk::kDelete:
       return ParseDelete(nullptr, base_ + 1, false);
     case Tk::kCreate:
-      return ParseCreate(start);
+      return ParseCreate();
     case Tk::kDrop:
-      return ParseDrop(start);
+      return ParseDrop();
     case Tk::kAlter:
-      return ParseAlter(start);
+      return ParseAlter();
     case Tk::kBegin:
       return ParseBegin();
     case Tk::kCommit:

@@ -245,7 +245,7 @@ struct Parser::Impl {
   ast::Select* ParseOneSelect(int d);
   ast::Select* ParseValues(int d);
   ast::ExprList* ParseResultColumns(int d);
-  ast::FromList* ParseFromList(int d, bool nested);  // seltablist
+  ast::FromList* ParseFromList(int d);  // seltablist
   ast::ExprList* ParseSortList(int d);
   bool ParseLimit(ast::Expr** limit, ast::Expr** offset, int d);
   bool CheckCompound(ast::Select* last, int terms, int first_rows);
@@ -265,7 +265,7 @@ struct Parser::Impl {
   ast::ConflictAction ParseOrConf();  // [OR resolvetype]
 
   // ---- CREATE TABLE (parse_create_table.cc) ----
-  ast::Stmt* ParseCreateTable(const char* start, bool temp);
+  ast::Stmt* ParseCreateTable(bool temp);
   ast::ColumnDef* ParseColumnDef(int d);  // d: depth before the column name
   bool ParseColumnConstraints(ast::ColumnDef* col, int d);
   bool ParseTableConstraint(ast::CreateTableStmt* t, int d);
@@ -276,14 +276,14 @@ struct Parser::Impl {
   bool ParseTableOptions(ast::CreateTableStmt* t);
 
   // ---- other DDL (parse_ddl.cc) ----
-  ast::Stmt* ParseCreate(const char* start);
-  ast::Stmt* ParseCreateIndex(const char* start, bool unique);
-  ast::Stmt* ParseCreateView(const char* start, bool temp);
-  ast::Stmt* ParseCreateTrigger(const char* start, bool temp);
-  ast::Stmt* ParseCreateVirtualTable(const char* start);
+  ast::Stmt* ParseCreate();
+  ast::Stmt* ParseCreateIndex(bool unique);
+  ast::Stmt* ParseCreateView(bool temp);
+  ast::Stmt* ParseCreateTrigger(bool temp);
+  ast::Stmt* ParseCreateVirtualTable();
   ast::Stmt* ParseTriggerCommand(int d);
-  ast::Stmt* ParseDrop(const char* start);
-  ast::Stmt* ParseAlter(const char* start);
+  ast::Stmt* ParseDrop();
+  ast::Stmt* ParseAlter();
 
   // ---- everything else (parse_misc.cc) ----
   void ParseTransOpt();
