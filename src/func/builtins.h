@@ -30,6 +30,8 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <string_view>
 
 #include "catalog/function.h"
 
@@ -52,6 +54,13 @@ const FunctionRegistry& SharedBuiltinFunctions(bool case_sensitive_like);
 
 // Re-registers like() (2 and 3 arguments) for PRAGMA case_sensitive_like.
 void RegisterLikeFunctions(FunctionRegistry* reg, bool case_sensitive_like);
+
+// The compile-time options Basalt reports (PRAGMA compile_options, and the
+// sqlite_compileoption_get/used functions), without the "SQLITE_" prefix.
+std::span<const char* const> CompileOptions();
+// sqlite3_compileoption_used(): `name` with or without "SQLITE_", compared
+// case-insensitively up to an '=' value.
+bool CompileOptionUsed(std::string_view name);
 
 // SQLITE_MAX_FUNCTION_ARG: the parser rejects calls with more arguments
 // ("too many arguments on function X").

@@ -1,4 +1,4 @@
-// Encoding functions: typeof, hex, quote, char, unicode, zeroblob, soundex
+// Encoding functions: typeof, subtype, hex, quote, char, unicode, zeroblob, soundex
 // (lang_corefunc; soundex because the referee is built with SQLITE_SOUNDEX).
 #include "common/printf.h"
 #include "func/func_internal.h"
@@ -12,6 +12,9 @@ void TypeofFunc(FuncContext* ctx, int, Value** argv) {
   static constexpr std::string_view kNames[] = {"null", "integer", "real", "text", "blob"};
   ctx->result->SetTextStatic(kNames[static_cast<int>(argv[0]->type())]);
 }
+
+// subtype(X): the value's subtype (sqlite3_value_subtype), 0 normally.
+void SubtypeFunc(FuncContext* ctx, int, Value** argv) { ctx->result->SetInt(argv[0]->subtype()); }
 
 // hex(X): the bytes of X (numbers through their text) as upper-case hex.
 // NULL gives the empty string.
@@ -176,10 +179,10 @@ void SoundexFunc(FuncContext* ctx, int, Value** argv) {
 }
 
 constexpr BuiltinSpec kTable[] = {
-    Scalar("typeof", 1, kPure, TypeofFunc),   Scalar("hex", 1, kPure, HexFunc),
-    Scalar("quote", 1, kPure, QuoteFunc),     Scalar("char", -1, kPure, CharFunc),
-    Scalar("unicode", 1, kPure, UnicodeFunc), Scalar("zeroblob", 1, kPure, ZeroblobFunc),
-    Scalar("soundex", 1, kPure, SoundexFunc),
+    Scalar("typeof", 1, kPure, TypeofFunc),     Scalar("subtype", 1, kPure, SubtypeFunc),
+    Scalar("hex", 1, kPure, HexFunc),           Scalar("quote", 1, kPure, QuoteFunc),
+    Scalar("char", -1, kPure, CharFunc),        Scalar("unicode", 1, kPure, UnicodeFunc),
+    Scalar("zeroblob", 1, kPure, ZeroblobFunc), Scalar("soundex", 1, kPure, SoundexFunc),
 };
 
 }  // namespace

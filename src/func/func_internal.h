@@ -59,6 +59,7 @@ std::span<const BuiltinSpec> MiscFunctions();
 std::span<const BuiltinSpec> MathFunctions();
 std::span<const BuiltinSpec> AggregateFunctions();
 std::span<const BuiltinSpec> DateTimeFunctions();
+std::span<const BuiltinSpec> OptionFunctions();
 std::span<const BuiltinSpec> PatternFunctions();  // glob (like is registered apart)
 // like(2) and like(3) for the chosen case sensitivity.
 std::span<const BuiltinSpec> LikeFunctions(bool case_sensitive);

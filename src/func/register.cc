@@ -46,6 +46,7 @@ void RegisterBuiltinFunctions(FunctionRegistry* reg, bool case_sensitive_like) {
   AddTable(reg, func::MathFunctions());
   AddTable(reg, func::AggregateFunctions());
   AddTable(reg, func::DateTimeFunctions());
+  AddTable(reg, func::OptionFunctions());
   AddTable(reg, func::PatternFunctions());
   RegisterLikeFunctions(reg, case_sensitive_like);
 }

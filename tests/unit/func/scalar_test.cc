@@ -272,6 +272,27 @@ TEST_F(ScalarTest, AgainstReferee) {
       {"glob", {T("*[]]"), T("a]")}},
       {"glob", {T("[^a]"), T("a")}},
       {"sqlite_log", {I(1), T("x")}},
+      {"subtype", {I(1)}},
+      {"subtype", {N()}},
+      {"subtype", {T("x")}},
+      {"sqlite_compileoption_used", {T("SQLITE_ENABLE_FTS3")}},
+      {"sqlite_compileoption_used", {T("enable_fts")}},
+      {"sqlite_compileoption_used", {T("max_length")}},
+      {"sqlite_compileoption_used", {T("MAX_LENGTH=1000000000")}},
+      {"sqlite_compileoption_used", {N()}},
+      {"sqlite_compileoption_used", {T("")}},
+      {"sqlite_compileoption_used", {T("sqlite_")}},
+      {"sqlite_compileoption_used", {I(1)}},
+      {"sqlite_compileoption_used", {T("soundex")}},
+      {"sqlite_compileoption_used", {T("SOUNDEX ")}},
+      {"sqlite_compileoption_get", {I(0)}},
+      {"sqlite_compileoption_get", {I(-1)}},
+      {"sqlite_compileoption_get", {I(57)}},
+      {"sqlite_compileoption_get", {I(58)}},
+      {"sqlite_compileoption_get", {N()}},
+      {"sqlite_compileoption_get", {T("3")}},
+      {"sqlite_compileoption_get", {I(4294967296LL)}},
+      {"sqlite_compileoption_get", {R(2.9)}},
       {"load_extension", {T("x")}},
   };
   for (auto& [name, args] : cases) Same(name, args);
@@ -326,6 +347,30 @@ TEST(Registration, SharedRegistryAndCost) {
   auto t1 = std::chrono::steady_clock::now();
   std::printf("[registration] RegisterBuiltinFunctions: %.1f us\n",
               std::chrono::duration<double, std::micro>(t1 - t0).count() / kRounds);
+}
+
+}  // namespace
+}  // namespace basalt::functest
+
+namespace basalt::functest {
+namespace {
+
+TEST(Registration, CompileOptionsMatchTheReferee) {
+  Oracle* o = SharedOracle();
+  if (o == nullptr) GTEST_SKIP() << "libsqlite3 not available";
+  Value ref;
+  std::string err;
+  ASSERT_TRUE(o->Eval("SELECT group_concat(compile_options, ',') FROM pragma_compile_options", {},
+                      &ref, &err))
+      << err;
+  std::string mine;
+  for (const char* opt : CompileOptions()) {
+    if (!mine.empty()) mine += ",";
+    mine += opt;
+  }
+  EXPECT_EQ(mine, ref.text());
+  EXPECT_TRUE(CompileOptionUsed("SQLITE_THREADSAFE"));
+  EXPECT_FALSE(CompileOptionUsed("THREAD"));
 }
 
 }  // namespace
