@@ -375,3 +375,60 @@ TEST(Registration, CompileOptionsMatchTheReferee) {
 
 }  // namespace
 }  // namespace basalt::functest
+
+namespace basalt::functest {
+namespace {
+
+// The referee's own function list (pragma_function_list of the library,
+// not the shell): every non-JSON, non-FTS, non-window-only entry must be
+// registered with the same argument count, kind and determinism.
+TEST(Registration, MatchesRefereeFunctionList) {
+  Oracle* o = SharedOracle();
+  if (o == nullptr) GTEST_SKIP() << "libsqlite3 not available";
+  Value ref;
+  std::string err;
+  ASSERT_TRUE(
+      o->Eval("SELECT group_concat(name || '/' || narg || '/' || type || '/' || "
+              "(flags & 2048 != 0), ' ') FROM pragma_function_list",
+              {}, &ref, &err))
+      << err;
+  const char* skip[] = {
+      "->",         "->>",     "bm25",        "highlight",      "snippet",   "match",
+      "matchinfo",  "offsets", "optimize",    "fts3_tokenizer", "fts5",      "fts5_source_id",
+      "row_number", "rank",    "dense_rank",  "percent_rank",   "cume_dist", "ntile",
+      "lag",        "lead",    "first_value", "last_value",     "nth_value"};
+  FuncHarness h;
+  std::string list(ref.text());
+  size_t checked = 0;
+  size_t pos = 0;
+  while (pos < list.size()) {
+    size_t end = list.find(' ', pos);
+    if (end == std::string::npos) end = list.size();
+    std::string entry = list.substr(pos, end - pos);
+    pos = end + 1;
+    size_t a = entry.find('/', 1);  // names like "->" contain no '/'
+    size_t b = entry.find('/', a + 1);
+    size_t c = entry.find('/', b + 1);
+    std::string name = entry.substr(0, a);
+    int narg = std::stoi(entry.substr(a + 1, b - a - 1));
+    std::string type = entry.substr(b + 1, c - b - 1);
+    bool deterministic = entry.substr(c + 1) == "1";
+    bool skipped = name.rfind("json", 0) == 0 || name.rfind("rtree", 0) == 0;
+    for (const char* s : skip) skipped = skipped || name == s;
+    if (skipped) continue;
+    int probe = narg >= 0 ? narg : 2;
+    const FunctionDef* def = h.registry().Find(name, probe);
+    ASSERT_NE(def, nullptr) << name << "/" << narg;
+    if (narg >= 0) {
+      EXPECT_EQ(def->nargs, narg) << name;
+    }
+    bool agg = (def->flags & kFuncAggregate) != 0;
+    EXPECT_EQ(agg, type == "w") << name << "/" << narg;
+    EXPECT_EQ((def->flags & kFuncDeterministic) != 0, deterministic) << name << "/" << narg;
+    ++checked;
+  }
+  EXPECT_GT(checked, 100u);
+}
+
+}  // namespace
+}  // namespace basalt::functest
