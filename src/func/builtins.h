@@ -53,6 +53,8 @@ void RegisterBuiltinFunctions(FunctionRegistry* reg, bool case_sensitive_like);
 const FunctionRegistry& SharedBuiltinFunctions(bool case_sensitive_like);
 
 // Re-registers like() (2 and 3 arguments) for PRAGMA case_sensitive_like.
+// As in SQLite, the replacement is no longer deterministic or innocuous
+// (so it cannot appear in index expressions after the pragma).
 void RegisterLikeFunctions(FunctionRegistry* reg, bool case_sensitive_like);
 
 // The compile-time options Basalt reports (PRAGMA compile_options, and the

@@ -7,11 +7,11 @@
 namespace basalt {
 namespace {
 
-void AddOne(FunctionRegistry* reg, const func::BuiltinSpec& s, int nargs) {
+void AddOne(FunctionRegistry* reg, const func::BuiltinSpec& s, int nargs, uint32_t flags) {
   auto def = std::make_unique<FunctionDef>();
   def->name = s.name;
   def->nargs = nargs;
-  def->flags = s.flags;
+  def->flags = flags;
   def->scalar = s.scalar;
   def->step = s.step;
   def->final = s.final;
@@ -20,22 +20,28 @@ void AddOne(FunctionRegistry* reg, const func::BuiltinSpec& s, int nargs) {
   reg->Add(std::move(def));
 }
 
-void AddTable(FunctionRegistry* reg, std::span<const func::BuiltinSpec> table) {
+// Adds every row of `table`; `flags_mask` filters the rows' flags.
+void AddTable(FunctionRegistry* reg, std::span<const func::BuiltinSpec> table,
+              uint32_t flags_mask = ~0u) {
   for (const func::BuiltinSpec& s : table) {
+    uint32_t flags = s.flags & flags_mask;
     if (s.nargs == -1 && s.min_args > 0) {
       // "At least min_args": one def per accepted count, so other counts are
       // not found and the caller reports "wrong number of arguments".
-      for (int n = s.min_args; n <= kMaxFunctionArgs; ++n) AddOne(reg, s, n);
+      for (int n = s.min_args; n <= kMaxFunctionArgs; ++n) AddOne(reg, s, n, flags);
     } else {
-      AddOne(reg, s, s.nargs);
+      AddOne(reg, s, s.nargs, flags);
     }
   }
 }
 
 }  // namespace
 
+// PRAGMA case_sensitive_like replaces like() the way sqlite3_create_function
+// would, without SQLITE_DETERMINISTIC or SQLITE_INNOCUOUS (as SQLite does:
+// pragma_function_list then shows flags 0 for them).
 void RegisterLikeFunctions(FunctionRegistry* reg, bool case_sensitive_like) {
-  AddTable(reg, func::LikeFunctions(case_sensitive_like));
+  AddTable(reg, func::LikeFunctions(case_sensitive_like), 0);
 }
 
 void RegisterBuiltinFunctions(FunctionRegistry* reg, bool case_sensitive_like) {
@@ -48,7 +54,7 @@ void RegisterBuiltinFunctions(FunctionRegistry* reg, bool case_sensitive_like) {
   AddTable(reg, func::DateTimeFunctions());
   AddTable(reg, func::OptionFunctions());
   AddTable(reg, func::PatternFunctions());
-  RegisterLikeFunctions(reg, case_sensitive_like);
+  AddTable(reg, func::LikeFunctions(case_sensitive_like));
 }
 
 namespace {

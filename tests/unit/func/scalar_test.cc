@@ -338,6 +338,12 @@ TEST(Registration, SharedRegistryAndCost) {
   EXPECT_NE(&a, &b);
   EXPECT_NE(a.Find("like", 2)->scalar, b.Find("like", 2)->scalar);
   EXPECT_EQ(a.Find("glob", 2)->scalar, b.Find("glob", 2)->scalar);
+  FunctionRegistry reg;
+  RegisterBuiltinFunctions(&reg, false);
+  EXPECT_TRUE(reg.Find("like", 2)->flags & kFuncDeterministic);
+  RegisterLikeFunctions(&reg, true);
+  EXPECT_EQ(reg.Find("like", 2)->flags, 0u);
+  EXPECT_EQ(reg.Find("like", 3)->scalar, b.Find("like", 3)->scalar);
   auto t0 = std::chrono::steady_clock::now();
   const int kRounds = 50;
   for (int i = 0; i < kRounds; ++i) {
@@ -389,7 +395,7 @@ TEST(Registration, MatchesRefereeFunctionList) {
   std::string err;
   ASSERT_TRUE(
       o->Eval("SELECT group_concat(name || '/' || narg || '/' || type || '/' || "
-              "(flags & 2048 != 0), ' ') FROM pragma_function_list",
+              "(flags & 2048 != 0), ' ') FROM pragma_function_list WHERE builtin",
               {}, &ref, &err))
       << err;
   const char* skip[] = {
