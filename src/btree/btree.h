@@ -17,6 +17,10 @@
 //
 // Errors are Status values with SQLite result codes. Corrupt pages yield
 // SQLITE_CORRUPT, never an out-of-bounds access.
+//
+// Not supported (yet): auto-vacuum / incremental vacuum (pointer-map pages);
+// databases using them, or with a newer write version, open read-only.
+// A Btree and its cursors are used from one thread at a time.
 #pragma once
 
 #include <cstdint>
@@ -88,6 +92,7 @@ struct CellInfo {
   uint32_t local = 0;                // bytes of payload on the page
   uint16_t size = 0;                 // bytes the cell occupies on the page
 };
+
 // The overflow pages of one payload, found so far (so that reads at large
 // offsets do not walk the chain from its start each time).
 struct OverflowCache {
@@ -204,7 +209,8 @@ class BtCursor {
   bool has_moved() const { return state_ != State::kValid; }
   Status Restore(bool* gone = nullptr);
 
-  // The current entry (requires !eof() && !has_moved()).
+  // The current entry (requires !eof() && !has_moved()); rowid() is for
+  // table cursors (payload_size() is the key size on index cursors).
   int64_t rowid();
   uint32_t payload_size();
   // The part of the payload stored on the b-tree page (zero-copy; valid

@@ -354,6 +354,35 @@ TEST_F(TableTest, ClearAndDropTree) {
   EXPECT_EQ(free_pages + 2, bt_->page_count());
 }
 
+// Statement-level rollback as the engine does it: each statement runs in
+// savepoint 0; a failing statement undoes only its own changes.
+TEST_F(TableTest, StatementSavepoints) {
+  Open(512);
+  std::mt19937 rng(17);
+  for (int stmt = 0; stmt < 300; ++stmt) {
+    ASSERT_OK(bt_->OpenSavepoints(1));
+    auto before = model_;
+    int n = 1 + int(rng() % 60);
+    for (int i = 0; i < n; ++i) {
+      int64_t key = int64_t(rng() % 3000);
+      if (rng() % 3 == 0) {
+        Remove(key);
+      } else {
+        Insert(key, MakeValue(key, rng() % 10 == 0 ? 1500 : rng() % 50));
+      }
+    }
+    if (rng() % 4 == 0) {
+      ASSERT_OK(bt_->RollbackToSavepoint(0));
+      model_ = before;
+    }
+    ASSERT_OK(bt_->ReleaseSavepoint(0));
+    if (stmt % 50 == 0) Verify();
+  }
+  Verify();
+  ASSERT_OK(bt_->Commit());
+  EXPECT_INTEGRITY(*bt_, {{root_}});
+}
+
 TEST_F(TableTest, RollbackAndSavepoints) {
   Open(1024);
   for (int64_t k = 0; k < 1000; ++k) Insert(k, MakeValue(k, 50));
