@@ -200,7 +200,9 @@ class BtCursor {
   // larger than rowid. An empty tree gives eof() and *res = -1.
   Status SeekRowid(int64_t rowid, int* res);
   // The same for index trees; cmp(ctx, stored, n) orders stored keys against
-  // the search key. *res == 0 when cmp returned 0 for the entry found.
+  // the search key. *res == 0 when cmp returned 0 for the entry found; when
+  // several entries compare equal it is any one of them (bias the
+  // comparator, as SQLite's default_rc does, to find the first or last).
   Status SeekIndex(SearchComparator cmp, void* ctx, int* res);
 
   // True when the tree changed under the cursor since it was positioned (it
