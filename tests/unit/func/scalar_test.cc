@@ -438,3 +438,50 @@ TEST(Registration, MatchesRefereeFunctionList) {
 
 }  // namespace
 }  // namespace basalt::functest
+
+namespace basalt::functest {
+namespace {
+
+class FakeHooks : public ConnectionHooks {
+ public:
+  int64_t LastInsertRowid() override { return 42; }
+  int64_t Changes() override { return 3; }
+  int64_t TotalChanges() override { return 17; }
+};
+
+TEST(Connection, CountersComeFromTheHooks) {
+  FuncHarness h;
+  FakeHooks hooks;
+  auto call = [&](const char* name) {
+    const FunctionDef* def = h.registry().Find(name, 0);
+    Value out;
+    FuncContext ctx;
+    ctx.def = def;
+    ctx.conn = &hooks;
+    ctx.result = &out;
+    def->scalar(&ctx, 0, nullptr);
+    return out.int_value();
+  };
+  EXPECT_EQ(call("last_insert_rowid"), 42);
+  EXPECT_EQ(call("changes"), 3);
+  EXPECT_EQ(call("total_changes"), 17);
+}
+
+TEST(Connection, StepClockNests) {
+  int64_t outer_ms;
+  {
+    StepClock outer;
+    outer_ms = CurrentUnixTimeMs();
+    {
+      StepClock inner;
+      int64_t inner_ms = CurrentUnixTimeMs();
+      EXPECT_GE(inner_ms, outer_ms);
+      EXPECT_EQ(CurrentUnixTimeMs(), inner_ms);
+    }
+    EXPECT_EQ(CurrentUnixTimeMs(), outer_ms);
+  }
+  EXPECT_GE(CurrentUnixTimeMs(), outer_ms);
+}
+
+}  // namespace
+}  // namespace basalt::functest
