@@ -292,9 +292,7 @@ bool Codegen::WhereBegin(WhereLoops* w) {
             lv.in_nexts.push_back(in_next);
             range_brk = in_next;
           }
-          char* aff = prog_->arena.NewArray<char>(static_cast<size_t>(nkey) + 1);
-          for (int i = 0; i <= nkey; ++i) aff[i] = 'A';
-          aff[nkey] = 0;
+          std::string aff(static_cast<size_t>(nkey), 'A');
           for (int i = 0; i < neq; ++i) {
             WhereTerm* t = lp.eq[static_cast<size_t>(i)];
             int col = idx->columns[static_cast<size_t>(i)];

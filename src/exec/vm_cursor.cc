@@ -26,18 +26,6 @@ int SeekCompare(void* ctx, const uint8_t* key, uint32_t n) {
   return CompareRecordWithKey(key, n, c->key, c->n, *c->ki, c->default_rc, c->status);
 }
 
-struct RecCtx {
-  const uint8_t* rec;
-  uint32_t n;
-  const KeyInfo* ki;
-  Status* status;
-};
-
-int RecordSearchCompare(void* ctx, const uint8_t* key, uint32_t n) {
-  auto* c = static_cast<RecCtx*>(ctx);
-  return CompareRecords(key, n, c->rec, c->n, *c->ki, c->status);
-}
-
 int KeyCompare(void* ctx, const uint8_t* a, uint32_t na, const uint8_t* b, uint32_t nb) {
   Status st;
   return CompareRecords(a, na, b, nb, *static_cast<const KeyInfo*>(ctx), &st);
@@ -341,9 +329,11 @@ Status VmCursor::Found(const Value* key, int n, bool* found) {
 Status VmCursor::FoundRecord(const Value& rec, bool* found) {
   Moved();
   Status st;
-  RecCtx ctx{reinterpret_cast<const uint8_t*>(rec.data()), rec.size(), key_info_, &st};
+  int n = Unpack(rec);
+  if (n < 0) return CORRUPT();
+  SeekCtx ctx{unpacked_.data(), n, key_info_, 0, &st};
   int res = 0;
-  TRY(cur_->SeekIndex(RecordSearchCompare, &ctx, &res));
+  TRY(cur_->SeekIndex(SeekCompare, &ctx, &res));
   TRY(st);
   eof_ = cur_->eof();
   *found = !eof_ && res == 0;
@@ -459,12 +449,36 @@ Status VmCursor::InsertRow(int64_t rowid, const Value& record, bool append) {
   return Status();
 }
 
+int VmCursor::Unpack(const Value& record) {
+  const uint8_t* rec = reinterpret_cast<const uint8_t*>(record.data());
+  uint32_t len = record.size();
+  int n = 0;
+  if (len == 0) return 0;
+  uint32_t hdr;
+  int k = GetVarint32(rec, &hdr);
+  if (hdr > len) return -1;
+  uint32_t pos = static_cast<uint32_t>(k), body = hdr;
+  while (pos < hdr) {
+    uint32_t st;
+    pos += static_cast<uint32_t>(GetVarint32(rec + pos, &st));
+    uint32_t sz = SerialTypeLen(st);
+    if (body + sz > len) return -1;
+    if (static_cast<size_t>(n) >= unpacked_.size()) unpacked_.resize(static_cast<size_t>(n) + 1);
+    DecodeSerial(rec + body, st, &unpacked_[static_cast<size_t>(n)], true);
+    body += sz;
+    ++n;
+  }
+  return n;
+}
+
 Status VmCursor::InsertKey(const Value& record) {
   Moved();
   Status st;
-  RecCtx ctx{reinterpret_cast<const uint8_t*>(record.data()), record.size(), key_info_, &st};
+  int n = Unpack(record);
+  if (n < 0) return CORRUPT();
+  SeekCtx ctx{unpacked_.data(), n, key_info_, 0, &st};
   TRY(cur_->InsertKey(reinterpret_cast<const uint8_t*>(record.data()), record.size(),
-                      RecordSearchCompare, &ctx));
+                      SeekCompare, &ctx));
   eof_ = cur_->eof();
   return st;
 }

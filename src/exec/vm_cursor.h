@@ -90,6 +90,9 @@ class VmCursor {
  private:
   VmCursor() = default;
   Status LoadRow();  // fills payload_/types_/offsets_ for the current entry
+  // Decodes a record into unpacked_ (borrowing its bytes); field count or -1.
+  int Unpack(const Value& record);
+  std::vector<Value> unpacked_;
   void Moved() {
     row_valid_ = false;
     null_row_ = false;

@@ -59,7 +59,7 @@ void RegisterLikeFunctions(FunctionRegistry* reg, bool case_sensitive_like);
 
 // The compile-time options Basalt reports (PRAGMA compile_options, and the
 // sqlite_compileoption_get/used functions), without the "SQLITE_" prefix.
-std::span<const char* const> CompileOptions();
+std::span<const char* const> CompileOptionList();
 // sqlite3_compileoption_used(): `name` with or without "SQLITE_", compared
 // case-insensitively up to an '=' value.
 bool CompileOptionUsed(std::string_view name);

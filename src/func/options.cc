@@ -1,6 +1,6 @@
 // sqlite_compileoption_get(N) and sqlite_compileoption_used(X) over the
 // compile-time option list Basalt reports (the same list PRAGMA
-// compile_options should show; see CompileOptions() in builtins.h).
+// compile_options should show; see CompileOptionList() in builtins.h).
 #include "func/builtins.h"
 #include "func/func_internal.h"
 
@@ -78,7 +78,7 @@ bool IsIdChar(unsigned char c) {
 }
 }  // namespace
 
-std::span<const char* const> CompileOptions() { return kOptions; }
+std::span<const char* const> CompileOptionList() { return kOptions; }
 
 bool CompileOptionUsed(std::string_view name) {
   if (name.size() >= 7 && func::EqualsNoCase(name.substr(0, 7), "SQLITE_")) name.remove_prefix(7);

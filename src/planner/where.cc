@@ -200,6 +200,86 @@ void WherePlanner::Classify(WhereTerm* t) {
   }
 }
 
+// `a = x OR a = y OR a IN (z)` on one column becomes a virtual `a IN (x, y, z)`
+// that an index lookup can use (the OR itself stays as the filter).
+void WherePlanner::AddOrAsIn(const WhereTerm& t) {
+  Expr* e = t.expr;
+  if (e->kind != ExprKind::kBinary || e->op != ast::Op::kOr) return;
+  std::vector<Expr*> parts;
+  std::vector<Expr*> stack{e};
+  while (!stack.empty()) {
+    Expr* x = stack.back();
+    stack.pop_back();
+    if (x->kind == ExprKind::kBinary && x->op == ast::Op::kOr) {
+      stack.push_back(x->right);
+      stack.push_back(x->left);
+    } else {
+      parts.push_back(x);
+    }
+  }
+  Expr* col = nullptr;
+  ast::ExprList* list = ctx_->arena->New<ast::ExprList>();
+  auto same_col = [&](Expr* c) {
+    if (c->kind != ExprKind::kResolvedColumn || c->depth != 0) return false;
+    if (col == nullptr) {
+      col = c;
+      return true;
+    }
+    return col->cursor == c->cursor && col->column == c->column;
+  };
+  auto plain = [&](Expr* v) {
+    return Resolver::ExprAffinity(v) == '@' && resolver_->ExprCollation(v) == nullptr &&
+           (v->kind == ExprKind::kInteger || v->kind == ExprKind::kReal ||
+            v->kind == ExprKind::kString || v->kind == ExprKind::kNull ||
+            v->kind == ExprKind::kParam ||
+            (v->kind == ExprKind::kUnary && v->left->kind != ExprKind::kResolvedColumn &&
+             (v->left->kind == ExprKind::kInteger || v->left->kind == ExprKind::kReal)));
+  };
+  for (Expr* p : parts) {
+    if (p->kind == ExprKind::kBinary && p->op == ast::Op::kEq) {
+      if (same_col(p->left) && plain(p->right)) {
+        {
+          ast::ExprItem item;
+          item.expr = p->right;
+          list->items.push_back(*ctx_->arena, item);
+        }
+      } else if (same_col(p->right) && plain(p->left)) {
+        {
+          ast::ExprItem item;
+          item.expr = p->left;
+          list->items.push_back(*ctx_->arena, item);
+        }
+      } else {
+        return;
+      }
+    } else if (p->kind == ExprKind::kIn && !p->has(ast::kNot) && p->list != nullptr &&
+               p->select == nullptr && same_col(p->left)) {
+      for (size_t i = 0; i < p->list->size(); ++i) {
+        if (!plain((*p->list)[i])) return;
+        list->items.push_back(*ctx_->arena, p->list->items[i]);
+      }
+    } else {
+      return;
+    }
+  }
+  if (col == nullptr || list->size() == 0) return;
+  Expr* in = ctx_->arena->New<Expr>();
+  in->kind = ExprKind::kIn;
+  in->left = col;
+  in->list = list;
+  in->pflags = 0x01;
+  WhereTerm v;
+  v.expr = in;
+  v.prereq = t.prereq;
+  v.on_source = t.on_source;
+  v.disabled = true;
+  Classify(&v);
+  if (v.op == TermOp::kIn) {
+    v.expr = t.expr;  // evaluating the virtual term means evaluating the OR
+    pending_.push_back(v);
+  }
+}
+
 void WherePlanner::BestAccess(int src, SourceMask ready, WherePlan* plan, LoopPlan* out) {
   std::vector<LoopPlan> cands;
   AllAccess(src, ready, plan, &cands);
@@ -381,6 +461,31 @@ void WherePlanner::AllAccess(int src, SourceMask ready, WherePlan* plan,
     cands->push_back(p);
   }
   if (cands->empty()) cands->push_back(best);
+  // Terms checked at this level but not used by the access path filter its
+  // rows: that matters for the cost of the loops nested inside.
+  for (LoopPlan& c : *cands) {
+    for (const WhereTerm& t : plan->terms) {
+      if (t.disabled) continue;
+      if (!(t.prereq & self) || (t.prereq & ~(ready | self)) != 0) continue;
+      bool used_term = &t == c.lower || &t == c.upper;
+      for (WhereTerm* e : c.eq) used_term |= e == &t;
+      if (used_term) continue;
+      double sel = 0.5;
+      switch (t.op) {
+        case TermOp::kEq:
+        case TermOp::kIs:
+        case TermOp::kIsNull: sel = 0.1; break;
+        case TermOp::kIn: sel = 0.3; break;
+        case TermOp::kLt:
+        case TermOp::kLe:
+        case TermOp::kGt:
+        case TermOp::kGe: sel = 0.25; break;
+        default: break;
+      }
+      c.rows *= sel;
+    }
+    if (c.rows < 1) c.rows = 1;
+  }
 }
 
 bool WherePlanner::OrderSatisfied(const LoopPlan& loop, const ast::ExprList* order,
@@ -483,6 +588,7 @@ bool WherePlanner::Plan(const PlanRequest& req, WherePlan* plan) {
   }
   pending_.clear();
   for (WhereTerm& t : plan->terms) Classify(&t);
+  for (size_t i = 0, n0 = plan->terms.size(); i < n0; ++i) AddOrAsIn(plan->terms[i]);
   for (WhereTerm& v : pending_) plan->terms.push_back(v);
   pending_.clear();
 

@@ -86,6 +86,7 @@ class WherePlanner {
  private:
   void SplitAnd(ast::Expr* e, int on_source, WherePlan* plan);
   void Classify(WhereTerm* t);
+  void AddOrAsIn(const WhereTerm& t);
   void BestAccess(int src, SourceMask ready, WherePlan* plan, LoopPlan* out);
   void AllAccess(int src, SourceMask ready, WherePlan* plan, std::vector<LoopPlan>* cands);
   bool OrderSatisfied(const LoopPlan& loop, const ast::ExprList* order, bool* reverse) const;

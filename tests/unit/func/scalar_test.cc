@@ -370,7 +370,7 @@ TEST(Registration, CompileOptionsMatchTheReferee) {
                       &ref, &err))
       << err;
   std::string mine;
-  for (const char* opt : CompileOptions()) {
+  for (const char* opt : CompileOptionList()) {
     if (!mine.empty()) mine += ",";
     mine += opt;
   }
