@@ -28,7 +28,24 @@ Connection::~Connection() {
 
 Result<std::unique_ptr<Statement>> Connection::Prepare(std::string_view sql, size_t* tail) {
   auto arena = std::make_unique<Arena>();
-  std::string_view text = arena->CopyString(sql);
+  // Copy only the first statement (and whatever leads up to it): copying the
+  // whole remaining script would make long scripts quadratic.
+  size_t first_end = Parser::StatementEnd(sql);
+  // Empty statements (";;") end early: keep scanning until a real one.
+  while (first_end < sql.size()) {
+    std::string_view head = sql.substr(0, first_end);
+    bool only_blank = true;
+    for (char c : head) {
+      if (c != ';' && c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f') {
+        only_blank = false;
+        break;
+      }
+    }
+    if (!only_blank) break;
+    size_t more = Parser::StatementEnd(sql.substr(first_end));
+    first_end += more;
+  }
+  std::string_view text = arena->CopyString(sql.substr(0, first_end));
   Parser parser(arena.get(), text);
   Result<ast::Stmt*> r = parser.ParseStatement();
   *tail = parser.offset();

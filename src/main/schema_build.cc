@@ -126,7 +126,7 @@ Status BuildTable(const ast::CreateTableStmt* st, std::string sql, BuiltTable* o
         KeySpec k;
         k.primary = tc->kind == ast::ConstraintKind::kPrimaryKey;
         for (size_t i = 0; i < tc->columns->size(); ++i) {
-          int c;
+          int c = -1;
           std::string coll;
           TRY(IndexedColumn(*t, tc->columns->items[i], &c, &coll));
           k.cols.push_back(c);

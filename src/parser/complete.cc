@@ -45,7 +45,10 @@ bool WordIs(const char* z, size_t n, const char* word) {
 
 }  // namespace
 
-bool Parser::IsComplete(std::string_view sql) {
+// Runs the state machine over sql. With stop_at_first_end, returns the
+// offset just past the first ';' that ends a statement (or sql.size());
+// otherwise returns 1 if the text ends with a complete statement, else 0.
+static size_t RunMachine(std::string_view sql, bool stop_at_first_end) {
   const char* z = sql.data();
   const char* end = z + sql.size();
   uint8_t state = 0;
@@ -69,7 +72,7 @@ bool Parser::IsComplete(std::string_view sql) {
         }
         z += 2;
         while (z < end && *z != 0 && !(*z == '*' && z + 1 < end && z[1] == '/')) ++z;
-        if (z >= end || *z == 0) return false;  // unterminated comment
+        if (z >= end || *z == 0) return stop_at_first_end ? sql.size() : 0;  // unterminated
         ++z;
         tok = kWs;
         break;
@@ -79,13 +82,13 @@ bool Parser::IsComplete(std::string_view sql) {
           break;
         }
         while (z < end && *z != 0 && *z != '\n') ++z;
-        if (z >= end || *z == 0) return state == 1;
+        if (z >= end || *z == 0) return stop_at_first_end ? sql.size() : (state == 1);
         tok = kWs;
         break;
       case '[':
         ++z;
         while (z < end && *z != 0 && *z != ']') ++z;
-        if (z >= end || *z == 0) return false;
+        if (z >= end || *z == 0) return stop_at_first_end ? sql.size() : 0;
         tok = kOther;
         break;
       case '`':
@@ -94,7 +97,7 @@ bool Parser::IsComplete(std::string_view sql) {
         char q = *z;
         ++z;
         while (z < end && *z != 0 && *z != q) ++z;
-        if (z >= end || *z == 0) return false;
+        if (z >= end || *z == 0) return stop_at_first_end ? sql.size() : 0;
         tok = kOther;
         break;
       }
@@ -132,10 +135,16 @@ bool Parser::IsComplete(std::string_view sql) {
         break;
       }
     }
-    state = kNext[state][tok];
+    uint8_t next = kNext[state][tok];
     ++z;
+    if (stop_at_first_end && next == 1 && state >= 2) return static_cast<size_t>(z - sql.data());
+    state = next;
   }
-  return state == 1;
+  return stop_at_first_end ? sql.size() : (state == 1);
 }
+
+bool Parser::IsComplete(std::string_view sql) { return RunMachine(sql, false) != 0; }
+
+size_t Parser::StatementEnd(std::string_view sql) { return RunMachine(sql, true); }
 
 }  // namespace basalt

@@ -37,6 +37,9 @@ class Parser {
 
   // True if `sql` ends with a complete statement (sqlite3_complete semantics).
   static bool IsComplete(std::string_view sql);
+  // Offset just past the ';' ending the first statement of sql (a cheap
+  // lexical scan; sql.size() if no statement ends).
+  static size_t StatementEnd(std::string_view sql);
 
  private:
   struct Impl;
