@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "parser/parser.h"
+#include "planner/walk.h"
 
 namespace basalt {
 
@@ -195,6 +196,8 @@ std::string Resolver::ColumnName(const ast::ExprItem& item, const SelectInfo* in
   (void)info;
   if (!item.name.empty()) return std::string(item.name);
   const Expr* e = item.expr;
+  auto it = flat_names_.find(e);
+  if (it != flat_names_.end()) return std::string(it->second);
   if (e->kind == ExprKind::kResolvedColumn && e->tab != nullptr && !(e->pflags & 0x04)) {
     int col = e->column >= 0 ? e->column : static_cast<int>(e->ival);
     if (col >= 0) return e->tab->columns[static_cast<size_t>(col)].name;
@@ -358,8 +361,59 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
   }
   src.merged_with.assign(src.columns.size(), {-1, -1});
   item->cursor = src.cursor;
+  if (src.subquery != nullptr && src.cte == -1 && CanFlatten(src.subquery, item)) {
+    SelectInfo* si = InfoOf(src.subquery);
+    src.flattened = true;
+    src.flat_exprs = si->result;
+    src.cursor = -1;
+    item->cursor = -1;
+    info->sources.push_back(std::move(src));
+    bool first = true;
+    for (const Source& ss : si->sources) {
+      Source copy = ss;
+      copy.hidden_names = true;
+      if (first) copy.join = item->join;
+      first = false;
+      info->sources.push_back(std::move(copy));
+    }
+    if (src.subquery->where != nullptr) info->flattened_where.push_back(src.subquery->where);
+    for (Expr* w : si->flattened_where) info->flattened_where.push_back(w);
+    return true;
+  }
   info->sources.push_back(std::move(src));
   return true;
+}
+
+// Whether a FROM subquery (or view) can be merged into the outer query
+// instead of being materialized: a plain SELECT over inner-joined sources
+// whose result expressions may be evaluated more than once.
+bool Resolver::CanFlatten(Select* sub, const ast::FromItem* item) {
+  if (sub->prior != nullptr || sub->values.size() > 0 || sub->distinct ||
+      sub->group_by != nullptr || sub->having != nullptr || sub->limit != nullptr ||
+      sub->offset != nullptr || sub->order_by != nullptr || sub->windows.size() > 0 ||
+      sub->with != nullptr) {
+    return false;
+  }
+  if ((item->join & (ast::kJoinLeft | ast::kJoinRight)) != 0) return false;
+  SelectInfo* si = InfoOf(sub);
+  if (si == nullptr || si->agg != nullptr || si->correlated || si->sources.empty()) return false;
+  for (const Source& ss : si->sources) {
+    if (ss.outer_nullable || (ss.join & (ast::kJoinLeft | ast::kJoinRight | ast::kJoinCross))) {
+      return false;
+    }
+    if (ss.cte <= -2) return false;
+  }
+  bool ok = true;
+  auto check = [&](Expr* e) {
+    if (e->kind == ExprKind::kFunction && e->aux != nullptr &&
+        !(static_cast<const FunctionDef*>(e->aux)->flags & kFuncDeterministic)) {
+      ok = false;
+    }
+    if (e->kind == ExprKind::kSubquery || e->kind == ExprKind::kExists) ok = false;
+    return ok;
+  };
+  for (size_t i = 0; i < si->result->size() && ok; ++i) WalkExpr((*si->result)[i], check);
+  return ok;
 }
 
 bool Resolver::AddSources(ast::FromList* from, SelectInfo* info, Scope* outer) {
@@ -372,6 +426,12 @@ bool Resolver::AddSources(ast::FromList* from, SelectInfo* info, Scope* outer) {
 }
 
 ast::Expr* Resolver::NewColumnRef(const Source& src, int col, std::string_view span) {
+  if (src.flattened) {
+    Expr* e = ctx_->arena->New<Expr>(*(*src.flat_exprs)[static_cast<size_t>(col)]);
+    if (!span.empty()) e->span = span;
+    flat_names_[e] = src.columns[static_cast<size_t>(col)].name;
+    return e;
+  }
   Expr* e = ctx_->arena->New<Expr>();
   e->kind = ExprKind::kResolvedColumn;
   e->cursor = src.cursor;
@@ -399,6 +459,7 @@ bool Resolver::ApplyJoinConditions(SelectInfo* info, Scope* scope) {
   std::vector<Source>& srcs = info->sources;
   for (size_t i = 0; i < srcs.size(); ++i) {
     Source& s = srcs[i];
+    if (s.hidden_names) continue;  // joined inside a flattened subquery already
     ast::FromItem* item = s.item;
     if ((s.join & ast::kJoinRight) != 0) {
       return ctx_->Error("RIGHT and FULL OUTER JOINs are not currently supported");
@@ -522,6 +583,7 @@ bool Resolver::ExpandResultColumns(Select* s, SelectInfo* info) {
     if (e->table.empty()) {
       if (info->sources.empty()) return ctx_->Error("no tables specified");
       for (const Source& src : info->sources) {
+        if (src.hidden_names) continue;
         for (size_t c = 0; c < src.columns.size(); ++c) {
           if (src.columns[c].hidden || src.merged_with[c].first >= 0) continue;
           ast::ExprItem item;
@@ -534,7 +596,7 @@ bool Resolver::ExpandResultColumns(Select* s, SelectInfo* info) {
     } else {
       bool found = false;
       for (const Source& src : info->sources) {
-        if (!EqualsIgnoreCase(src.name, e->table)) continue;
+        if (src.hidden_names || !EqualsIgnoreCase(src.name, e->table)) continue;
         found = true;
         for (size_t c = 0; c < src.columns.size(); ++c) {
           if (src.columns[c].hidden) continue;
@@ -866,8 +928,46 @@ bool Resolver::ResolveCore(Select* s, Scope* outer) {
   for (size_t i = 0; i < info->result->size(); ++i) {
     info->names.push_back(ColumnName(info->result->items[i], info));
   }
+  FinishFlattening(s, info);
   info->resolved = true;
   return true;
+}
+
+// Removes the name-only sources of flattened subqueries (their ON clauses
+// and WHERE clauses become conditions of the outer query).
+void Resolver::FinishFlattening(Select* s, SelectInfo* info) {
+  bool any = !info->flattened_where.empty();
+  for (const Source& src : info->sources) any |= src.flattened;
+  if (!any) return;
+  auto conj = [&](Expr* a, Expr* b) -> Expr* {
+    if (a == nullptr) return b;
+    if (b == nullptr) return a;
+    Expr* x = ctx_->arena->New<Expr>();
+    x->kind = ExprKind::kBinary;
+    x->op = ast::Op::kAnd;
+    x->left = a;
+    x->right = b;
+    x->pflags |= kResolvedFlag;
+    return x;
+  };
+  std::vector<Source> kept;
+  Expr* carried_on = nullptr;
+  for (Source& src : info->sources) {
+    if (src.flattened) {
+      carried_on = conj(carried_on, src.on);
+      continue;
+    }
+    if (carried_on != nullptr) {
+      src.on = conj(src.on, carried_on);
+      carried_on = nullptr;
+    }
+    kept.push_back(std::move(src));
+  }
+  info->sources = std::move(kept);
+  Expr* w = s->where;
+  for (Expr* x : info->flattened_where) w = conj(w, x);
+  info->flattened_where.clear();
+  s->where = w;
 }
 
 // Collects the columns of this SELECT's sources that aggregate processing
@@ -1009,6 +1109,7 @@ bool Resolver::ResolveColumn(Expr* e, Scope* scope) {
     int table_matches = 0;
     const Source* tsrc = nullptr;
     for (const Source& src : *sc->sources) {
+      if (src.hidden_names) continue;
       if (!tname.empty()) {
         if (!EqualsIgnoreCase(src.name, tname)) continue;
         if (!e->schema.empty() && src.table == nullptr) continue;
@@ -1038,6 +1139,18 @@ bool Resolver::ResolveColumn(Expr* e, Scope* scope) {
       return ctx_->Error("ambiguous column name: " + n);
     }
     if (matches == 1) {
+      if (mcol >= 0 && msrc->flattened) {
+        Expr* ref = NewColumnRef(*msrc, mcol, e->span);
+        *e = *ref;
+        flat_names_[e] = msrc->columns[static_cast<size_t>(mcol)].name;
+        if (depth > 0) {
+          int d = 0;
+          for (Scope* p = scope; p != nullptr && d < depth; p = p->outer, ++d) {
+            if (p->select) p->select->correlated = true;
+          }
+        }
+        return true;
+      }
       if (mcol >= 0) {
         Expr* ref = NewColumnRef(*msrc, mcol, e->span);
         *e = *ref;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "planner/context.h"
@@ -37,7 +38,7 @@ class Resolver {
   Source MakeTableSource(const Table* t, std::string_view alias, int cursor);
 
   // Result column names as SQLite reports them.
-  static std::string ColumnName(const ast::ExprItem& item, const SelectInfo* info);
+  std::string ColumnName(const ast::ExprItem& item, const SelectInfo* info);
 
   // Affinity of an expression ('@' for none, 'A'..'E').
   static char ExprAffinity(const ast::Expr* e);
@@ -74,6 +75,9 @@ class Resolver {
   void SubqueryColumns(ast::Select* s, std::vector<SourceColumn>* out);
   CteEntry* FindCte(std::string_view name);
   ast::Expr* NewColumnRef(const Source& src, int col, std::string_view span);
+  bool CanFlatten(ast::Select* sub, const ast::FromItem* item);
+  void FinishFlattening(ast::Select* s, SelectInfo* info);
+  std::unordered_map<const ast::Expr*, std::string_view> flat_names_;
 
   CompileContext* ctx_;
   std::vector<CteEntry*> ctes_;      // visible CTEs, innermost last

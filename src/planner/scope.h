@@ -42,6 +42,13 @@ struct Source {
   // USING/NATURAL: for each column of this source that is merged with a
   // column of an earlier source, the (source index, column) it merges with.
   std::vector<std::pair<int, int>> merged_with;  // per column; (-1,-1) if none
+  // Query flattening: a subquery/view merged into the outer query leaves a
+  // `flattened` name-only source whose columns stand for flat_exprs, and
+  // its own sources join the outer list with hidden_names (their names are
+  // not visible to the outer query).
+  bool flattened = false;
+  ast::ExprList* flat_exprs = nullptr;
+  bool hidden_names = false;
 };
 
 // The aggregate part of a SELECT.
@@ -92,6 +99,7 @@ struct Scope {
 
 struct SelectInfo {
   std::vector<Source> sources;
+  std::vector<ast::Expr*> flattened_where;  // WHERE clauses of flattened subqueries
   ast::ExprList* result = nullptr;      // result columns after * expansion
   std::vector<std::string> names;       // result column names
   AggInfo* agg = nullptr;               // null unless aggregate or GROUP BY
