@@ -232,24 +232,104 @@ void EncodeRecord(const Value* vals, int n, std::string* out) {
   }
 }
 
+namespace {
+
+// memcmp order, then the shorter first: BINARY collation.
+inline int CompareBytes(const void* a, uint32_t na, const void* b, uint32_t nb) {
+  uint32_t m = na < nb ? na : nb;
+  int c = m ? std::memcmp(a, b, m) : 0;
+  if (c != 0) return c;
+  return na < nb ? -1 : (na > nb ? 1 : 0);
+}
+
+// Compares one stored field (serial type st, body p of sz bytes) with v, in
+// CompareValues order, without building a Value for the common cases.
+inline int CompareField(uint32_t st, const uint8_t* p, uint32_t sz, const Value& v,
+                        const Collation* coll) {
+  if ((st >= 1 && st <= 6) || st == 8 || st == 9) {
+    int64_t x = st == 8 ? 0 : st == 9 ? 1 : GetSigned(p, static_cast<int>(sz));
+    if (v.is_int()) return x < v.int_value() ? -1 : (x > v.int_value() ? 1 : 0);
+    if (v.is_null()) return 1;
+    if (v.is_real()) {
+      Value t;
+      t.SetInt(x);
+      return CompareValues(t, v, nullptr);
+    }
+    return -1;
+  }
+  if (st >= 12) {
+    if (st & 1) {  // text
+      if (v.is_text()) {
+        if (coll == nullptr) return CompareBytes(p, sz, v.data(), v.size());
+        return coll->compare(coll->arg, static_cast<int>(sz), p, static_cast<int>(v.size()),
+                             v.data());
+      }
+      return v.is_blob() ? -1 : 1;
+    }
+    if (v.is_blob()) return CompareBytes(p, sz, v.data(), v.size());
+    return 1;
+  }
+  Value t;
+  DecodeSerial(p, st, &t, true);
+  return CompareValues(t, v, coll);
+}
+
+}  // namespace
+
 int CompareRecordWithKey(const uint8_t* rec, uint32_t len, const Value* vals, int n,
                          const KeyInfo& ki, int default_rc, Status* status) {
-  RecordReader r(rec, len);
-  if (!r.Init()) {
+  uint32_t hdr = 0;
+  uint32_t hpos = 0;
+  if (len > 0 && rec[0] < 0x80) {
+    hdr = rec[0];
+    hpos = 1;
+  } else {
+    RecordReader r(rec, len);
+    if (!r.Init()) {
+      *status = CORRUPT();
+      return 0;
+    }
+    bool corrupt = false;
+    uint32_t st, off;
+    for (int i = 0; i < n && r.Next(&st, &off, &corrupt); ++i) {
+      int c = CompareField(st, r.at(off), SerialTypeLen(st), vals[i], KeyColl(ki, i));
+      if (c != 0) return KeyDesc(ki, i) ? -c : c;
+    }
+    if (corrupt) {
+      *status = CORRUPT();
+      return 0;
+    }
+    return default_rc;
+  }
+  if (hdr > len || hdr < 1) {
     *status = CORRUPT();
     return 0;
   }
-  bool corrupt = false;
-  uint32_t st, off;
-  Value field;
-  for (int i = 0; i < n && r.Next(&st, &off, &corrupt); ++i) {
-    DecodeSerial(r.at(off), st, &field, true);
-    int c = CompareValues(field, vals[i], KeyColl(ki, i));
+  uint32_t body = hdr;
+  for (int i = 0; i < n; ++i) {
+    if (hpos >= hdr) return default_rc;
+    uint32_t st;
+    if (rec[hpos] < 0x80) {
+      st = rec[hpos++];
+    } else {
+      uint8_t tmp[9] = {0};
+      uint32_t avail = hdr - hpos;
+      std::memcpy(tmp, rec + hpos, avail < 9 ? avail : 9);
+      int k = GetVarint32(tmp, &st);
+      hpos += static_cast<uint32_t>(k);
+      if (hpos > hdr) {
+        *status = CORRUPT();
+        return 0;
+      }
+    }
+    uint32_t sz = SerialTypeLen(st);
+    if (uint64_t(body) + sz > len) {
+      *status = CORRUPT();
+      return 0;
+    }
+    int c = CompareField(st, rec + body, sz, vals[i], KeyColl(ki, i));
+    body += sz;
     if (c != 0) return KeyDesc(ki, i) ? -c : c;
-  }
-  if (corrupt) {
-    *status = CORRUPT();
-    return 0;
   }
   return default_rc;
 }
