@@ -110,6 +110,7 @@ bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
   SetupSink(s, info, dest, sink, false);
   int sorter = ctx_->AllocCursor();
   KeyInfo* gki = MakeKeyInfo(ngroup);
+  int gb_eqp = 0;
   for (int i = 0; i < ngroup; ++i) {
     const_cast<const Collation**>(gki->colls)[i] =
         resolver_.ExprCollation((*gb)[static_cast<size_t>(i)]);
@@ -118,6 +119,8 @@ bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
   prog_->at(a).p4type = P4Type::kKeyInfo;
   prog_->at(a).p4.key_info = gki;
   if (!WhereBegin(&w)) return false;
+  gb_eqp = Eqp("USE TEMP B-TREE FOR GROUP BY");
+  (void)gb_eqp;
   {
     int regs = AllocReg(ngroup + ncols + 1);
     for (int i = 0; i < ngroup; ++i) CodeExpr((*gb)[static_cast<size_t>(i)], regs + i);

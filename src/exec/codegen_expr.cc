@@ -278,6 +278,8 @@ int Codegen::CodeSubqueryValue(Expr* e) {
   for (ast::Select* p = sub; p; p = p->prior) correlated |= InfoOf(p)->correlated;
   int done = MakeLabel();
   int reg;
+  EqpScope eqp_scope(this, Eqp(std::string(correlated ? "CORRELATED " : "") + "SCALAR SUBQUERY " +
+                               std::to_string(++subquery_counter_)));
   if (e->kind == ExprKind::kExists) {
     reg = AllocReg();
     if (!correlated) Op(Opcode::kOnce, 0, done);
@@ -334,6 +336,8 @@ int Codegen::CodeInIndex(Expr* in, int* has_null_reg, char* aff_out) {
   aff[ncol] = '\0';
   *has_null_reg = AllocReg();
   int done = MakeLabel();
+  EqpScope eqp_scope(this, Eqp(std::string(correlated ? "CORRELATED " : "") + "LIST SUBQUERY " +
+                               std::to_string(++subquery_counter_)));
   if (!correlated) Op(Opcode::kOnce, 0, done);
   int a = Op(Opcode::kOpenEphemeral, cursor, ncol);
   prog_->at(a).p4type = P4Type::kKeyInfo;

@@ -218,6 +218,28 @@ class Codegen {
   std::vector<TriggerFrame> trigger_frames_;
   int in_trigger_ = 0;
 
+  // ---- EXPLAIN QUERY PLAN ----
+  // Adds a plan line under the current parent; returns its id.
+  int Eqp(std::string detail) {
+    EqpRow r;
+    r.id = ++eqp_last_id_;
+    r.parent = eqp_parent_;
+    r.detail = std::move(detail);
+    prog_->eqp.push_back(std::move(r));
+    return eqp_last_id_;
+  }
+  // Makes `id` the parent of the lines added until the guard ends.
+  struct EqpScope {
+    Codegen* cg;
+    int saved;
+    EqpScope(Codegen* c, int id) : cg(c), saved(c->eqp_parent_) { c->eqp_parent_ = id; }
+    ~EqpScope() { cg->eqp_parent_ = saved; }
+  };
+  std::string LoopDetail(const LoopPlan& lp, const Source& src);
+  int eqp_parent_ = 0;
+  int eqp_last_id_ = 0;
+  int subquery_counter_ = 0;
+
   CompileContext* ctx() { return ctx_; }
   Program* prog() { return prog_; }
   Resolver& resolver() { return resolver_; }

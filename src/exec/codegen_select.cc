@@ -116,7 +116,10 @@ bool Codegen::MaterializeSources(SelectInfo* info) {
       if (done_reg == 0) done_reg = AllocReg();
       int skip = MakeLabel();
       Op(Opcode::kIfPos, done_reg, skip, 0);
-      if (!CodeCte(ce)) return false;
+      {
+        EqpScope eqp_scope(this, Eqp("MATERIALIZE " + std::string(ce->cte->name)));
+        if (!CodeCte(ce)) return false;
+      }
       Op(Opcode::kInteger, 1, done_reg);
       ResolveLabel(skip);
       Op(Opcode::kOpenDup, src.cursor, ce->cursor);
@@ -130,6 +133,7 @@ bool Codegen::MaterializeSources(SelectInfo* info) {
       continue;
     }
     if (src.subquery == nullptr) continue;
+    EqpScope eqp_scope(this, Eqp("MATERIALIZE " + std::string(src.name)));
     bool correlated = in_trigger_ > 0;
     for (Select* p = src.subquery; p; p = p->prior) correlated |= InfoOf(p)->correlated;
     int skip = MakeLabel();
@@ -256,6 +260,7 @@ bool Codegen::SetupSink(Select* s, SelectInfo* info, SelectDest* dest, RowSink* 
   sink->end_label = MakeLabel();
   CodeLimit(s, &sink->limit_reg, &sink->offset_reg, sink->end_label);
   if (s->distinct) {
+    Eqp("USE TEMP B-TREE FOR DISTINCT");
     sink->distinct_cursor = ctx_->AllocCursor();
     KeyInfo* ki = MakeKeyInfo(sink->n_result);
     for (int i = 0; i < sink->n_result; ++i) {
@@ -267,6 +272,7 @@ bool Codegen::SetupSink(Select* s, SelectInfo* info, SelectDest* dest, RowSink* 
     prog_->at(a).p4.key_info = ki;
   }
   if (s->order_by != nullptr && !order_satisfied && dest->kind != SelectDest::kExists) {
+    Eqp("USE TEMP B-TREE FOR ORDER BY");
     sink->order_by = s->order_by;
     sink->n_order = static_cast<int>(s->order_by->size());
     sink->sorter_cursor = ctx_->AllocCursor();
@@ -312,9 +318,20 @@ bool Codegen::CodeCompound(Select* last, SelectDest* dest) {
   for (size_t i = 1; i < arms.size(); ++i) {
     all_union_all &= arms[i]->op == ast::CompoundOp::kUnionAll;
   }
+  EqpScope compound_scope(this, Eqp("COMPOUND QUERY"));
+  auto arm_eqp = [&](size_t i) {
+    if (i == 0) return Eqp("LEFT-MOST SUBQUERY");
+    switch (arms[i]->op) {
+      case ast::CompoundOp::kUnionAll: return Eqp("UNION ALL");
+      case ast::CompoundOp::kUnion: return Eqp("UNION USING TEMP B-TREE");
+      case ast::CompoundOp::kExcept: return Eqp("EXCEPT USING TEMP B-TREE");
+      default: return Eqp("INTERSECT USING TEMP B-TREE");
+    }
+  };
   if (all_union_all && last->order_by == nullptr && last->limit == nullptr) {
-    for (Select* arm : arms) {
-      if (!CodeSimpleSelectArm(arm, dest)) return false;
+    for (size_t i = 0; i < arms.size(); ++i) {
+      EqpScope arm_scope(this, arm_eqp(i));
+      if (!CodeSimpleSelectArm(arms[i], dest)) return false;
     }
     return !ctx_->failed();
   }
@@ -343,6 +360,7 @@ bool Codegen::CodeCompound(Select* last, SelectDest* dest) {
   arm_dest.cursor = acc;
   for (size_t i = 0; i < arms.size(); ++i) {
     Select* arm = arms[i];
+    EqpScope arm_scope(this, arm_eqp(i));
     ast::CompoundOp op = i == 0 ? ast::CompoundOp::kUnion : arm->op;
     if (all_union_all) {
       arm_dest.kind = SelectDest::kTable;

@@ -116,9 +116,62 @@ bool Codegen::PlanLoops(WhereLoops* w, std::vector<Source>* sources, Expr* where
   return planner.Plan(req, &w->plan);
 }
 
+std::string Codegen::LoopDetail(const LoopPlan& lp, const Source& src) {
+  std::string name(src.name);
+  if (src.table == nullptr) return "SCAN " + name;
+  std::string d;
+  auto col_name = [&](int col) {
+    if (col < 0) return std::string("rowid");
+    return src.table->columns[static_cast<size_t>(col)].name;
+  };
+  switch (lp.access) {
+    case AccessKind::kFullScan:
+      d = "SCAN " + name;
+      if (lp.index) d += std::string(lp.covering ? " USING COVERING INDEX " : " USING INDEX ") + lp.index->name;
+      return d;
+    case AccessKind::kRowidEq:
+      return "SEARCH " + name + " USING INTEGER PRIMARY KEY (rowid=?)";
+    case AccessKind::kRowidRange: {
+      d = "SEARCH " + name + " USING INTEGER PRIMARY KEY (";
+      if (lp.lower) d += std::string("rowid>") + (lp.lower->op == TermOp::kGe ? "=" : "") + "?";
+      if (lp.lower && lp.upper) d += " AND ";
+      if (lp.upper) d += std::string("rowid<") + (lp.upper->op == TermOp::kLe ? "=" : "") + "?";
+      return d + ")";
+    }
+    case AccessKind::kIndex: {
+      if (lp.eq.empty() && !lp.lower && !lp.upper) {
+        return "SCAN " + name + (lp.covering ? " USING COVERING INDEX " : " USING INDEX ") +
+               lp.index->name;
+      }
+      d = "SEARCH " + name + (lp.covering ? " USING COVERING INDEX " : " USING INDEX ") +
+          lp.index->name + " (";
+      std::string terms;
+      for (size_t i = 0; i < lp.eq.size(); ++i) {
+        if (!terms.empty()) terms += " AND ";
+        terms += col_name(lp.index->columns[i]) + "=?";
+      }
+      if (lp.lower || lp.upper) {
+        std::string c = col_name(lp.index->columns[lp.eq.size()]);
+        if (lp.lower) {
+          if (!terms.empty()) terms += " AND ";
+          terms += c + ">" + (lp.lower->op == TermOp::kGe ? "=" : "") + "?";
+        }
+        if (lp.upper) {
+          if (!terms.empty()) terms += " AND ";
+          terms += c + "<" + (lp.upper->op == TermOp::kLe ? "=" : "") + "?";
+        }
+      }
+      return d + terms + ")";
+    }
+  }
+  return d;
+}
+
 bool Codegen::WhereBegin(WhereLoops* w) {
   std::vector<Source>& srcs = *w->sources;
   WherePlan& plan = w->plan;
+  if (plan.loops.empty()) Eqp("SCAN CONSTANT ROW");
+  for (const LoopPlan& lp : plan.loops) Eqp(LoopDetail(lp, srcs[static_cast<size_t>(lp.src)]));
   w->break_label = MakeLabel();
   w->subst_mark = substs_.size();
   // Terms that refer to no source of this loop nest are tested once, first.

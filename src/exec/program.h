@@ -80,8 +80,16 @@ constexpr uint8_t kInsIsUpdate = 0x08;    // part of an UPDATE
 
 // P5 of Halt with kConstraint: which constraint failed (extended code comes in P1).
 
+// One line of EXPLAIN QUERY PLAN output.
+struct EqpRow {
+  int id = 0;
+  int parent = 0;
+  std::string detail;
+};
+
 class Program {
  public:
+  std::vector<EqpRow> eqp;  // EXPLAIN QUERY PLAN tree, in output order
   std::vector<Instr> ops;
   int n_regs = 1;      // registers 1..n_regs-1 are usable; 0 is scratch
   int n_cursors = 0;

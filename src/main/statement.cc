@@ -237,6 +237,16 @@ int Statement::StepExplain() {
     direct_done_ = true;
     rows_.clear();
     row_pos_ = 0;
+    if (explain_ == 2 && prog_) {
+      for (const EqpRow& r : prog_->eqp) {
+        std::vector<Value> row(4);
+        row[0].SetInt(r.id);
+        row[1].SetInt(r.parent);
+        row[2].SetInt(0);
+        row[3].SetText(r.detail);
+        rows_.push_back(std::move(row));
+      }
+    }
     if (explain_ == 1 && prog_) {
       for (size_t i = 0; i < prog_->ops.size(); ++i) {
         const Instr& in = prog_->ops[i];
