@@ -23,6 +23,12 @@ if(EXISTS "${BASALT_SLT_ARCHIVES}/unpack.sh")
                    ${BASALT_SLT_DIR}/select5.test ${BASALT_SLT_DIR}/evidence)
   set_tests_properties(slt_core PROPERTIES FIXTURES_REQUIRED slt_files TIMEOUT 1200)
 
+  # Every tenth file of index/ and random/: the CI-sized sample of the rest.
+  add_test(NAME slt_sample
+           COMMAND sh ${CMAKE_SOURCE_DIR}/tests/slt_sample.sh $<TARGET_FILE:basalt-slt>
+                   ${BASALT_SLT_DIR})
+  set_tests_properties(slt_sample PROPERTIES FIXTURES_REQUIRED slt_files TIMEOUT 1500)
+
   # The whole suite: a separate target, not part of ctest (it takes long).
   add_custom_target(conformance
     COMMAND sh ${BASALT_SLT_ARCHIVES}/unpack.sh ${BASALT_SLT_DIR}

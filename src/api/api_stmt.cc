@@ -27,6 +27,7 @@ int PrepareImpl(sqlite3* db, const char* sql, int nbytes, sqlite3_stmt** out, co
     if (tail) *tail = sql + consumed;
     if (!r.ok()) {
       SetError(db, r.status());
+      db->err_offset = db->conn->last_error_offset();
       return r.status().code() & 0xff;
     }
     ClearError(db);

@@ -49,7 +49,11 @@ Result<std::unique_ptr<Statement>> Connection::Prepare(std::string_view sql, siz
   Parser parser(arena.get(), text);
   Result<ast::Stmt*> r = parser.ParseStatement();
   *tail = parser.offset();
-  if (!r.ok()) return r.status();
+  last_error_offset_ = -1;
+  if (!r.ok()) {
+    last_error_offset_ = parser.error_offset();
+    return r.status();
+  }
   if (*r == nullptr) return std::unique_ptr<Statement>();
   // The statement's own text: from its first token to the end of the statement.
   std::string stmt_text(text.substr(0, *tail));
@@ -57,6 +61,7 @@ Result<std::unique_ptr<Statement>> Connection::Prepare(std::string_view sql, siz
   st->arena_ = std::move(arena);
   st->ast_ = *r;
   st->sql_ = stmt_text;
+  st->parsed_text_ = text;
   const ParamTable& pt = parser.params();
   for (int i = 0; i < pt.count; ++i) {
     st->param_names_.emplace_back(i < static_cast<int>(pt.names.size())

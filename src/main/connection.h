@@ -66,6 +66,9 @@ class Connection : public ConnectionHooks {
   // Rebuilds the in-memory schema from sqlite_schema.
   Status LoadSchema();
   int active_statements() const { return active_; }
+  // Byte offset of the error of the last failed prepare (or -1).
+  int last_error_offset() const { return last_error_offset_; }
+  void set_last_error_offset(int v) { last_error_offset_ = v; }
 
  private:
   Connection() = default;
@@ -103,6 +106,7 @@ class Connection : public ConnectionHooks {
   int64_t changes_ = 0;
   int64_t total_changes_ = 0;
   volatile int interrupted_ = 0;
+  int last_error_offset_ = -1;
 };
 
 }  // namespace basalt

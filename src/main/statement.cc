@@ -28,6 +28,7 @@ Status Statement::Compile() {
   if (ast_ == nullptr) {
     arena_ = std::make_unique<Arena>();
     Parser parser(arena_.get(), sql_);
+    parsed_text_ = sql_;
     Result<ast::Stmt*> r = parser.ParseStatement();
     if (!r.ok()) return r.status();
     ast_ = *r;
@@ -55,9 +56,12 @@ Status Statement::Compile() {
   ctx.schema = &conn_->schema();
   ctx.funcs = &conn_->funcs();
   ctx.options = conn_->options();
-  ctx.sql = sql_;
+  ctx.sql = parsed_text_;
   Result<std::unique_ptr<Program>> prog = CompileStatement(ast_, &ctx);
-  if (!prog.ok()) return prog.status();
+  if (!prog.ok()) {
+    conn_->set_last_error_offset(ctx.error_offset);
+    return prog.status();
+  }
   prog_ = std::move(prog).value();
   prog_->n_params = static_cast<int>(param_names_.size());
   vm_ = std::make_unique<Vm>(prog_.get(), conn_->env());

@@ -60,6 +60,7 @@ class Statement {
 
   Connection* conn_;
   std::string sql_;
+  std::string_view parsed_text_;  // the text the AST points into
   std::unique_ptr<Arena> arena_;
   ast::Stmt* ast_ = nullptr;
   std::unique_ptr<Program> prog_;

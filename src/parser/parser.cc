@@ -118,6 +118,7 @@ std::nullptr_t Parser::Impl::SyntaxError() {
       Fail(Status(kError, "unrecognized token: \"" + std::string(cur_.text()) + "\""));
       break;
     default:
+      error_offset_ = static_cast<int>(cur_.z - begin_);
       Fail(Status(kError, "near \"" + std::string(cur_.text()) + "\": syntax error"));
       break;
   }
@@ -423,6 +424,8 @@ Result<ast::Stmt*> Parser::ParseStatement() {
 size_t Parser::offset() const { return impl_->offset_; }
 
 const ParamTable& Parser::params() const { return impl_->params_; }
+
+int Parser::error_offset() const { return impl_->error_offset_; }
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;

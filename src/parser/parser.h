@@ -34,6 +34,8 @@ class Parser {
   // Byte offset in `sql` just after the last parsed statement (and its ';').
   size_t offset() const;
   const ParamTable& params() const;
+  // Byte offset in `sql` of the token a syntax error names, or -1.
+  int error_offset() const;
 
   // True if `sql` ends with a complete statement (sqlite3_complete semantics).
   static bool IsComplete(std::string_view sql);

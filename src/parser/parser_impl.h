@@ -312,6 +312,7 @@ struct Parser::Impl {
   int nahead_ = 0;
   const char* prev_end_;  // end of the last consumed token
   size_t offset_ = 0;
+  int error_offset_ = -1;  // byte offset of the token a syntax error names
   ParamTable params_;
   bool failed_ = false;
   Status error_;

@@ -43,6 +43,15 @@ struct CompileContext {
     return false;
   }
   bool Error(std::string msg) { return Error(kError, std::move(msg)); }
+  // An error about the text `where` (a span of `sql`): records its offset
+  // for sqlite3_error_offset().
+  bool ErrorAt(std::string_view where, std::string msg) {
+    if (error.ok() && where.data() >= sql.data() && where.data() < sql.data() + sql.size()) {
+      error_offset = static_cast<int>(where.data() - sql.data());
+    }
+    return Error(kError, std::move(msg));
+  }
+  int error_offset = -1;
 
   // Looks a table or view up in temp then main.
   Table* FindTable(std::string_view schema_name, std::string_view name) const;

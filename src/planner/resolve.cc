@@ -744,7 +744,7 @@ bool Resolver::ResolveCompoundOrderBy(Select* last) {
     int match = -1;
     if (IntegerLiteral(core, &k)) {
       if (k < 1 || k > static_cast<int64_t>(ncols)) {
-        return ctx_->Error(Ordinal(static_cast<int>(i + 1)) +
+        return ctx_->ErrorAt(core->span, Ordinal(static_cast<int>(i + 1)) +
                            " ORDER BY term out of range - should be between 1 and " +
                            std::to_string(ncols));
       }
@@ -814,7 +814,8 @@ bool Resolver::ResolveOrderBy(Select* s, ExprList* order, Scope* scope, SelectIn
     int64_t k;
     if (IntegerLiteral(core, &k)) {
       if (k < 1 || k > static_cast<int64_t>(ncols)) {
-        return ctx_->Error(Ordinal(static_cast<int>(i + 1)) + " " + kind +
+        return ctx_->ErrorAt(is_group ? std::string_view() : core->span,
+                             Ordinal(static_cast<int>(i + 1)) + " " + kind +
                            " term out of range - should be between 1 and " +
                            std::to_string(ncols));
       }
@@ -1136,7 +1137,7 @@ bool Resolver::ResolveColumn(Expr* e, Scope* scope) {
     if (matches > 1) {
       std::string n = tname.empty() ? std::string(name)
                                     : std::string(tname) + "." + std::string(name);
-      return ctx_->Error("ambiguous column name: " + n);
+      return ctx_->ErrorAt(e->span, "ambiguous column name: " + n);
     }
     if (matches == 1) {
       if (mcol >= 0 && msrc->flattened) {
@@ -1210,7 +1211,7 @@ bool Resolver::ResolveColumn(Expr* e, Scope* scope) {
   if (!e->schema.empty()) full = std::string(e->schema) + ".";
   if (!tname.empty()) full += std::string(tname) + ".";
   full += std::string(name);
-  return ctx_->Error("no such column: " + full);
+  return ctx_->ErrorAt(e->span, "no such column: " + full);
 }
 
 bool Resolver::ResolveFunction(Expr* e, Scope* scope) {
@@ -1218,9 +1219,10 @@ bool Resolver::ResolveFunction(Expr* e, Scope* scope) {
   const FunctionDef* def = ctx_->funcs->Find(e->text, nargs);
   if (def == nullptr) {
     if (ctx_->funcs->HasName(e->text)) {
-      return ctx_->Error("wrong number of arguments to function " + std::string(e->text) + "()");
+      return ctx_->ErrorAt(e->span, "wrong number of arguments to function " +
+                                         std::string(e->text) + "()");
     }
-    return ctx_->Error("no such function: " + std::string(e->text));
+    return ctx_->ErrorAt(e->span, "no such function: " + std::string(e->text));
   }
   e->aux = def;
   bool is_agg = (def->flags & kFuncAggregate) != 0 && e->over == nullptr;
@@ -1244,7 +1246,7 @@ bool Resolver::ResolveFunction(Expr* e, Scope* scope) {
   }
   if (is_agg) {
     if (scope->agg == nullptr || agg_depth_ > 0) {
-      return ctx_->Error("misuse of aggregate function " + std::string(e->text) + "()");
+      return ctx_->ErrorAt(e->span, "misuse of aggregate function " + std::string(e->text) + "()");
     }
     AggInfo* agg = scope->agg;
     ++agg_depth_;

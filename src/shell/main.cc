@@ -41,6 +41,38 @@ void PrintRow(Shell& sh, sqlite3_stmt* stmt, bool first) {
   std::fputc('\n', stdout);
 }
 
+// The excerpt of `sql` around the error offset, with a marker under it, as
+// sqlite3 prints it ("" when the error has no offset).
+std::string ErrorContext(sqlite3* db, const char* sql) {
+  int off = sqlite3_error_offset(db);
+  if (off < 0) return "";
+  const char* z = sql;
+  while (off > 50) {
+    --off;
+    ++z;
+    while ((static_cast<unsigned char>(*z) & 0xc0) == 0x80) {
+      ++z;
+      --off;
+    }
+  }
+  size_t len = std::strlen(z);
+  if (len > 78) {
+    len = 78;
+    while ((static_cast<unsigned char>(z[len]) & 0xc0) == 0x80) --len;
+  }
+  std::string code(z, len);
+  for (char& c : code) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') c = ' ';
+  }
+  std::string out = "\n  " + code + "\n  ";
+  if (off < 25) {
+    out += std::string(static_cast<size_t>(off), ' ') + "^--- error here";
+  } else {
+    out += std::string(static_cast<size_t>(off - 14), ' ') + "error here ---^";
+  }
+  return out;
+}
+
 // Runs every statement in `sql` (which starts on line `line`).
 void RunSql(Shell& sh, const std::string& sql, int line) {
   const char* tail = sql.c_str();
@@ -49,7 +81,9 @@ void RunSql(Shell& sh, const std::string& sql, int line) {
     const char* next = nullptr;
     int rc = sqlite3_prepare_v2(sh.db, tail, -1, &stmt, &next);
     if (rc != SQLITE_OK) {
-      std::fprintf(stderr, "Parse error near line %d: %s\n", line, sqlite3_errmsg(sh.db));
+      std::string msg = sqlite3_errmsg(sh.db);
+      std::fprintf(stderr, "Parse error near line %d: %s%s\n", line, msg.c_str(),
+                   ErrorContext(sh.db, tail).c_str());
       sh.had_error = true;
       return;
     }
@@ -142,8 +176,8 @@ int main(int argc, char** argv) {
       if (p == std::string::npos) continue;
       start_line = lineno;
     }
+    if (!buf.empty()) buf += '\n';
     buf += line;
-    buf += '\n';
     if (sqlite3_complete(buf.c_str())) {
       RunSql(sh, buf, start_line);
       buf.clear();
