@@ -41,3 +41,7 @@ if(EXISTS "${BASALT_SLT_ARCHIVES}/unpack.sh")
     DEPENDS basalt-slt basalt
     USES_TERMINAL)
 endif()
+
+# The shell against the system sqlite3: byte-identical output on tests/shell/*.sql.
+add_test(NAME shell_compare
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/shell/compare.sh $<TARGET_FILE:basalt-shell>)

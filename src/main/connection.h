@@ -59,6 +59,9 @@ class Connection : public ConnectionHooks {
   // ---- direct statements (ddl.cc, transaction.cc, pragma.cc) ----
   Status ExecTransaction(ast::Stmt* st);
   Status ExecDdl(ast::Stmt* st, std::string_view sql, Arena* arena);
+  // The checks of ExecDdl without changing anything (at prepare time, as
+  // SQLite reports "table t already exists" and the like when preparing).
+  Status ValidateDdl(ast::Stmt* st, std::string_view text, Arena* arena);
   // PRAGMA: result rows into *rows, column names into *names.
   Status ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* names,
                     std::vector<std::vector<Value>>* rows);
@@ -107,6 +110,9 @@ class Connection : public ConnectionHooks {
   int64_t total_changes_ = 0;
   volatile int interrupted_ = 0;
   int last_error_offset_ = -1;
+  bool ddl_dry_run_ = false;
+  std::string_view ddl_text_;
+  void SetDdlErrorOffset(std::string_view where);
 };
 
 }  // namespace basalt

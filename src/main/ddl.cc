@@ -120,6 +120,7 @@ Status Connection::CreateTable(ast::CreateTableStmt* st, std::string_view sql, A
   }
   if (Table* existing = schema_.FindTable(st->name)) {
     if (st->if_not_exists) return Status();
+    SetDdlErrorOffset(st->body_text);
     return Status(kError, std::string(existing->is_view ? "view " : "table ") +
                               std::string(st->name) + " already exists");
   }
@@ -127,6 +128,20 @@ Status Connection::CreateTable(ast::CreateTableStmt* st, std::string_view sql, A
     return Status(kError, "there is already an index named " + std::string(st->name));
   }
   BuiltTable built;
+  if (st->as_select != nullptr && ddl_dry_run_) {
+    Arena scratch;
+    CompileContext ctx;
+    ctx.arena = &scratch;
+    ctx.schema = &schema_;
+    ctx.funcs = &funcs_;
+    ctx.options = options_;
+    ast::Select* copy = ctx.ParseSelect(st->as_select->span);
+    if (copy == nullptr) return ctx.error;
+    ast::SelectStmt probe;
+    probe.select = copy;
+    Result<std::unique_ptr<Program>> p = CompileStatement(&probe, &ctx);
+    return p.ok() ? Status() : p.status();
+  }
   if (st->as_select != nullptr) {
     // CREATE TABLE ... AS SELECT: columns from the query's result.
     CompileContext ctx;
@@ -176,6 +191,7 @@ Status Connection::CreateTable(ast::CreateTableStmt* st, std::string_view sql, A
   } else {
     TRY(BuildTable(st, "CREATE TABLE " + std::string(st->body_text), &built));
   }
+  if (ddl_dry_run_) return Status();
   Table* t = built.table.get();
   ASSIGN_OR_RETURN(Pgno root, main_->CreateTree(TreeKind::kTable));
   t->root = root;
@@ -241,7 +257,13 @@ Status Connection::CreateIndex(ast::CreateIndexStmt* st, std::string_view sql, A
   std::unique_ptr<Index> idx;
   std::string text = std::string(st->unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX ") +
                      std::string(st->body_text);
-  TRY(::basalt::BuildIndex(st, tab, text, &idx));
+  std::string_view bad;
+  Status bs = ::basalt::BuildIndex(st, tab, text, &idx, &bad);
+  if (!bs.ok()) {
+    SetDdlErrorOffset(bad);
+    return bs;
+  }
+  if (ddl_dry_run_) return Status();
   ASSIGN_OR_RETURN(Pgno root, main_->CreateTree(TreeKind::kIndex));
   idx->root = root;
   TRY(BuildIndex(idx.get(), arena));
@@ -259,12 +281,14 @@ Status Connection::CreateView(ast::CreateViewStmt* st, std::string_view sql) {
   }
   if (Table* existing = schema_.FindTable(st->name)) {
     if (st->if_not_exists) return Status();
+    SetDdlErrorOffset(st->body_text);
     return Status(kError, std::string(existing->is_view ? "view " : "table ") +
                               std::string(st->name) + " already exists");
   }
   if (schema_.FindIndex(st->name) != nullptr) {
     return Status(kError, "there is already an index named " + std::string(st->name));
   }
+  if (ddl_dry_run_) return Status();
   std::unique_ptr<Table> v = BuildView(st, "CREATE VIEW " + std::string(st->body_text));
   TRY(InsertSchemaRow("view", v->name, v->name, 0, v->sql));
   TRY(BumpSchemaCookie());
@@ -295,6 +319,7 @@ Status Connection::CreateTrigger(ast::CreateTriggerStmt* st, std::string_view sq
   if (!tab->is_view && st->time == ast::TriggerTime::kInsteadOf) {
     return Status(kError, "cannot create INSTEAD OF trigger on table: " + tab->name);
   }
+  if (ddl_dry_run_) return Status();
   std::unique_ptr<Trigger> trig = BuildTrigger(st, "CREATE TRIGGER " + std::string(st->body_text));
   TRY(InsertSchemaRow("trigger", trig->name, tab->name, 0, trig->sql));
   TRY(BumpSchemaCookie());
@@ -320,6 +345,7 @@ Status Connection::Drop(ast::DropStmt* st) {
       if (!t->is_view && want_view) {
         return Status(kError, "use DROP TABLE to delete table " + t->name);
       }
+      if (ddl_dry_run_) return Status();
       if (!t->is_view) {
         for (Index* idx : t->indexes) TRY(main_->DropTree(idx->root));
         TRY(main_->DropTree(t->root));
@@ -341,6 +367,7 @@ Status Connection::Drop(ast::DropStmt* st) {
         return Status(kError,
                       "index associated with UNIQUE or PRIMARY KEY constraint cannot be dropped");
       }
+      if (ddl_dry_run_) return Status();
       TRY(main_->DropTree(idx->root));
       TRY(DeleteSchemaRows(idx->name));
       TRY(BumpSchemaCookie());
@@ -353,6 +380,7 @@ Status Connection::Drop(ast::DropStmt* st) {
         if (st->if_exists) return Status();
         return Status(kError, "no such trigger: " + name);
       }
+      if (ddl_dry_run_) return Status();
       TRY(DeleteSchemaRows(trig->name));
       TRY(BumpSchemaCookie());
       schema_.RemoveTrigger(trig->name);
@@ -360,6 +388,22 @@ Status Connection::Drop(ast::DropStmt* st) {
     }
   }
   return Status();
+}
+
+void Connection::SetDdlErrorOffset(std::string_view where) {
+  if (!ddl_dry_run_ || where.data() == nullptr) return;
+  if (where.data() >= ddl_text_.data() && where.data() < ddl_text_.data() + ddl_text_.size()) {
+    last_error_offset_ = static_cast<int>(where.data() - ddl_text_.data());
+  }
+}
+
+Status Connection::ValidateDdl(ast::Stmt* st, std::string_view text, Arena* arena) {
+  ddl_dry_run_ = true;
+  ddl_text_ = text;
+  last_error_offset_ = -1;
+  Status s = ExecDdl(st, text, arena);
+  ddl_dry_run_ = false;
+  return s;
 }
 
 Status Connection::ExecDdl(ast::Stmt* st, std::string_view sql, Arena* arena) {

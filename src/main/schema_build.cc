@@ -204,7 +204,7 @@ Status BuildTable(const ast::CreateTableStmt* st, std::string sql, BuiltTable* o
 }
 
 Status BuildIndex(const ast::CreateIndexStmt* st, Table* table, std::string sql,
-                  std::unique_ptr<Index>* out) {
+                  std::unique_ptr<Index>* out, std::string_view* bad_column) {
   auto idx = std::make_unique<Index>();
   idx->name = std::string(st->name);
   idx->sql = std::move(sql);
@@ -222,7 +222,10 @@ Status BuildIndex(const ast::CreateIndexStmt* st, Table* table, std::string sql,
     int col;
     if (e->kind == ast::ExprKind::kColumn && e->table.empty()) {
       col = table->FindColumn(e->text);
-      if (col < 0) return Status(kError, "no such column: " + std::string(e->text));
+      if (col < 0) {
+        if (bad_column) *bad_column = e->span;
+        return Status(kError, "no such column: " + std::string(e->text));
+      }
       idx->column_exprs.emplace_back();
       if (coll.empty()) coll = table->columns[static_cast<size_t>(col)].collation;
     } else if (e->kind == ast::ExprKind::kString && table->FindColumn(e->text) >= 0) {

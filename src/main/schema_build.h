@@ -19,8 +19,9 @@ struct BuiltTable {
 };
 
 Status BuildTable(const ast::CreateTableStmt* st, std::string sql, BuiltTable* out);
+// On "no such column" *bad_column (if given) is set to the column's text.
 Status BuildIndex(const ast::CreateIndexStmt* st, Table* table, std::string sql,
-                  std::unique_ptr<Index>* out);
+                  std::unique_ptr<Index>* out, std::string_view* bad_column = nullptr);
 std::unique_ptr<Table> BuildView(const ast::CreateViewStmt* st, std::string sql);
 std::unique_ptr<Trigger> BuildTrigger(const ast::CreateTriggerStmt* st, std::string sql);
 

@@ -43,6 +43,18 @@ Status Statement::Compile() {
   params_.resize(param_names_.size() + 1);
   names_.clear();
   if (!IsProgramKind(ast_->kind)) {
+    switch (ast_->kind) {
+      case ast::StmtKind::kBegin:
+      case ast::StmtKind::kCommit:
+      case ast::StmtKind::kRollback:
+      case ast::StmtKind::kSavepoint:
+      case ast::StmtKind::kRelease:
+      case ast::StmtKind::kPragma:
+        break;
+      default:
+        TRY(conn_->ValidateDdl(ast_, parsed_text_, arena_.get()));
+        break;
+    }
     schema_gen_ = conn_->schema().generation();
     if (explain_ == 1) {
       names_ = {"addr", "opcode", "p1", "p2", "p3", "p4", "p5", "comment"};

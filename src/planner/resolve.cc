@@ -744,8 +744,9 @@ bool Resolver::ResolveCompoundOrderBy(Select* last) {
     int match = -1;
     if (IntegerLiteral(core, &k)) {
       if (k < 1 || k > static_cast<int64_t>(ncols)) {
-        return ctx_->ErrorAt(core->span, Ordinal(static_cast<int>(i + 1)) +
-                           " ORDER BY term out of range - should be between 1 and " +
+        return ctx_->ErrorAt(k > 0 ? std::string_view() : core->span,
+                             Ordinal(static_cast<int>(i + 1)) +
+                             " ORDER BY term out of range - should be between 1 and " +
                            std::to_string(ncols));
       }
       match = static_cast<int>(k - 1);
@@ -814,7 +815,7 @@ bool Resolver::ResolveOrderBy(Select* s, ExprList* order, Scope* scope, SelectIn
     int64_t k;
     if (IntegerLiteral(core, &k)) {
       if (k < 1 || k > static_cast<int64_t>(ncols)) {
-        return ctx_->ErrorAt(is_group ? std::string_view() : core->span,
+        return ctx_->ErrorAt(is_group || k > 0 ? std::string_view() : core->span,
                              Ordinal(static_cast<int>(i + 1)) + " " + kind +
                            " term out of range - should be between 1 and " +
                            std::to_string(ncols));

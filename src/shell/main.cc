@@ -94,8 +94,13 @@ void RunSql(Shell& sh, const std::string& sql, int line) {
       first = false;
     }
     if (rc != SQLITE_DONE) {
-      std::fprintf(stderr, "Runtime error near line %d: %s (%d)\n", line, sqlite3_errmsg(sh.db),
-                   sqlite3_extended_errcode(sh.db) & 0xff);
+      // sqlite3 adds the result code unless it is the generic SQLITE_ERROR.
+      if (rc > 1) {
+        std::fprintf(stderr, "Runtime error near line %d: %s (%d)\n", line,
+                     sqlite3_errmsg(sh.db), rc);
+      } else {
+        std::fprintf(stderr, "Runtime error near line %d: %s\n", line, sqlite3_errmsg(sh.db));
+      }
       sh.had_error = true;
     }
     sqlite3_finalize(stmt);
