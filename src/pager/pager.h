@@ -15,12 +15,13 @@
 //   * Pages are numbered 1..page_count(); Append() adds page_count()+1,
 //     Truncate() drops pages from the end. Both are undone by rollback.
 //
-// Implementations: MemPager (mem_pager.h) keeps every page in memory; a
-// file-backed pager over the VFS (journal modes, WAL) implements the same
-// interface later.
+// Implementations: MemPager (mem_pager.h) keeps every page in memory;
+// FilePager (file_pager.h) keeps a database file through the VFS, with the
+// rollback journal or the WAL.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <utility>
 
 #include "common/status.h"
@@ -49,6 +50,13 @@ struct PageFrame {
   uint32_t pins = 0;         // live PageRefs
   uint64_t write_stamp = 0;  // == Pager::write_stamp() while writable
   Pager* pager = nullptr;
+  // Owned by the layer above: the B-tree caches one fact about the page's
+  // bytes here (user_value), tagged with the write stamp and page number it
+  // holds for. Pagers only zero-initialise these fields; the tag can only
+  // match while the page stays writable at the level that set it.
+  uint64_t user_tag = 0;
+  Pgno user_pgno = 0;
+  int32_t user_value = 0;
 };
 
 // A pin on one page. Move-only; releasing the last pin lets the pager evict
@@ -87,6 +95,24 @@ enum class PagerTxn : uint8_t { kNone, kRead, kWrite };
 // pager supports kMemory (copies of original pages) and kOff (no rollback;
 // for ephemeral trees).
 enum class JournalMode : uint8_t { kDelete, kTruncate, kPersist, kMemory, kWal, kOff };
+
+// PRAGMA synchronous: 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA.
+enum class Synchronous : uint8_t { kOff = 0, kNormal = 1, kFull = 2, kExtra = 3 };
+
+// PRAGMA wal_checkpoint(mode) / sqlite3_wal_checkpoint_v2.
+enum class CheckpointMode : uint8_t { kPassive, kFull, kRestart, kTruncate };
+
+// What PRAGMA wal_checkpoint reports: busy (0 or 1), frames in the WAL and
+// frames checkpointed (-1 and -1 when the database is not in WAL mode).
+struct CheckpointResult {
+  int busy = 0;
+  int log_frames = -1;
+  int checkpointed_frames = -1;
+};
+
+// Called when a lock is busy, with the number of calls so far for this
+// wait; returns true to try again (busy_timeout sleeps, then says true).
+using BusyHandler = std::function<bool(int attempts)>;
 
 class Pager {
  public:
@@ -141,6 +167,28 @@ class Pager {
   virtual Status RollbackToSavepoint(int i) = 0;
 
   uint64_t write_stamp() const { return write_stamp_; }
+
+  // ---- Controls for the connection layer (PRAGMAs). The defaults are
+  // what a database without a file answers.
+  // PRAGMA journal_mode=<mode>: *result is the mode in effect afterwards.
+  virtual Status SetJournalMode(JournalMode mode, JournalMode* result) {
+    (void)mode;
+    *result = journal_mode_;
+    return Status();
+  }
+  // PRAGMA wal_checkpoint(<mode>).
+  virtual Status Checkpoint(CheckpointMode mode, CheckpointResult* out) {
+    (void)mode;
+    *out = CheckpointResult();
+    return Status();
+  }
+  virtual void SetBusyHandler(BusyHandler handler) { (void)handler; }
+  // PRAGMA cache_size: n > 0 pages, n < 0 kibibytes.
+  virtual void SetCacheSize(int n) { (void)n; }
+  virtual void SetSynchronous(Synchronous level) { (void)level; }
+  // PRAGMA wal_autocheckpoint: frames, <= 0 disables.
+  virtual void SetWalAutoCheckpoint(int frames) { (void)frames; }
+  virtual bool read_only() const { return false; }
 
  protected:
   Pager(uint32_t page_size, JournalMode mode) : page_size_(page_size), journal_mode_(mode) {}
