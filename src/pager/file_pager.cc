@@ -185,15 +185,18 @@ Status FilePager::Spill(CachedPage* f) {
     cache_.MarkClean(f);
     return Status();
   }
-  // The journal must be durable before the page it protects is overwritten;
-  // sealing it covers every record so far.
-  if (journal_open_ && (f->need_sync || !journal_.sealed_once())) {
+  // The journal must be durable before the page it protects is overwritten
+  // (and its first header before the file grows); sealing it covers every
+  // record so far.
+  bool unsealed = f->pgno <= orig_size_ && in_journal_[f->pgno] == kUnsealed;
+  if (journal_open_ && (unsealed || !journal_.sealed_once())) {
     Status st = journal_.Seal(sync_ >= Synchronous::kFull, true);
     if (!st.ok()) {
       error_ = st;
       return st;
     }
-    for (CachedPage* d : cache_.DirtyPages()) d->need_sync = false;
+    for (Pgno p : unsealed_) in_journal_[p] = kSealed;
+    unsealed_.clear();
   }
   TRY(db_->Lock(LockLevel::kExclusive));
   state_ = State::kWriterDbMod;
@@ -229,6 +232,21 @@ void FilePager::DiscardDirty() {
 
 // ---- Writing pages ----------------------------------------------------------
 
+Status FilePager::JournalPage(Pgno pgno, const uint8_t* data) {
+  Status st = journal_.Append(pgno, data);
+  if (!st.ok()) {
+    error_ = st;
+    return st;
+  }
+  if (journal_.synced()) {
+    in_journal_[pgno] = kUnsealed;
+    unsealed_.push_back(pgno);
+  } else {
+    in_journal_[pgno] = kSealed;  // never synced: nothing to wait for
+  }
+  return Status();
+}
+
 Status FilePager::WriteSlow(PageFrame* pf) {
   if (txn_ != PagerTxn::kWrite) return Status(kMisuse, "page write outside a write transaction");
   if (!error_.ok()) return error_;
@@ -238,14 +256,8 @@ Status FilePager::WriteSlow(PageFrame* pf) {
     state_ = State::kWriterCacheMod;
   }
   if (levels_.size() > 1) TRY(SaveImage(f));
-  if (journal_open_ && f->pgno <= orig_size_ && !in_journal_[f->pgno]) {
-    Status st = journal_.Append(f->pgno, f->data);
-    if (!st.ok()) {
-      error_ = st;
-      return st;
-    }
-    in_journal_[f->pgno] = true;
-    f->need_sync = journal_.synced();
+  if (journal_open_ && f->pgno <= orig_size_ && in_journal_[f->pgno] == kNotJournaled) {
+    TRY(JournalPage(f->pgno, f->data));
   }
   changed_ = true;
   cache_.MarkDirty(f);
@@ -293,21 +305,14 @@ Status FilePager::Truncate(Pgno n) {
   // Pages that existed when the transaction (or the innermost savepoint)
   // began are saved before they go: the commit shortens the file.
   for (Pgno p = n + 1; p <= page_count_; ++p) {
-    bool need_journal = journal_open_ && p <= orig_size_ && !in_journal_[p];
+    bool need_journal = journal_open_ && p <= orig_size_ && in_journal_[p] == kNotJournaled;
     bool need_image = levels_.size() > 1 && p <= levels_.back().orig_count &&
                       levels_.back().saved_set.count(p) == 0;
     if (need_journal || need_image) {
       CachedPage* f;
       TRY(Fetch(p, &f));
       if (need_image) TRY(SaveImage(f));
-      if (need_journal) {
-        Status st = journal_.Append(p, f->data);
-        if (!st.ok()) {
-          error_ = st;
-          return st;
-        }
-        in_journal_[p] = true;
-      }
+      if (need_journal) TRY(JournalPage(p, f->data));
     }
     if (CachedPage* f = cache_.Lookup(p)) DropFrame(f);
   }

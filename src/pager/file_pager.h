@@ -150,6 +150,7 @@ class FilePager final : public Pager {
   Status RollbackHotJournal();
   Status SetPageCount(Pgno physical, const uint8_t* page1_header);
   Status OpenJournal();
+  Status JournalPage(Pgno pgno, const uint8_t* data);
   Status FinalizeJournal();
   Status CommitRollbackMode();
   Status RollbackRollbackMode();
@@ -188,8 +189,12 @@ class FilePager final : public Pager {
   std::unique_ptr<VfsFile> jfd_;
   JournalWriter journal_;
   bool journal_open_ = false;
-  std::vector<bool> in_journal_;  // [pgno]: journaled in this transaction
-  Pgno orig_size_ = 0;            // page_count() when the transaction began
+  // [pgno]: the page's original is in the journal (kUnsealed: in a segment
+  // not yet sealed, so the page must not reach the database file yet).
+  enum : uint8_t { kNotJournaled = 0, kUnsealed = 1, kSealed = 2 };
+  std::vector<uint8_t> in_journal_;
+  std::vector<Pgno> unsealed_;  // pages at kUnsealed
+  Pgno orig_size_ = 0;          // page_count() when the transaction began
   // Bytes 24..39 of the database header when this pager last knew the file
   // (rollback mode): any other change means the cache is stale.
   uint8_t file_version_[16] = {};

@@ -257,7 +257,8 @@ Status FilePager::TryBeginWrite(bool exclusive) {
 
 Status FilePager::OpenJournal() {
   JournalMode mode = RollbackMode();
-  in_journal_.assign(size_t(orig_size_) + 1, false);
+  in_journal_.assign(size_t(orig_size_) + 1, kNotJournaled);
+  unsealed_.clear();
   if (mode == JournalMode::kOff) return Status();
   if (mode == JournalMode::kMemory) {
     jfd_ = NewMemoryFile();
@@ -311,6 +312,7 @@ void FilePager::EndTransaction() {
   changed_ = false;
   spilled_ = false;
   in_journal_.clear();
+  unsealed_.clear();
   txn_ = PagerTxn::kNone;
   state_ = State::kOpen;
   if (wal_) {
@@ -338,11 +340,20 @@ Status FilePager::CommitRollbackMode() {
   if (!error_.ok()) return error_;
   // WAL was asked for while the database was empty: page 1 says so as it
   // is first written (the next read transaction then opens the WAL).
-  if (journal_mode_ == JournalMode::kWal) {
-    CachedPage* p1 = cache_.Lookup(1);
-    if (p1 != nullptr && p1->dirty && orig_size_ == 0) {
+  // (Page 1 is new, so there is nothing to journal; it may have been
+  // spilled already, hence the fetch.)
+  if (journal_mode_ == JournalMode::kWal && orig_size_ == 0 && page_count_ > 0) {
+    CachedPage* p1;
+    Status st = Fetch(1, &p1);
+    if (!st.ok()) {
+      error_ = st;
+      return st;
+    }
+    if (dbhdr::HasMagic(p1->data) && p1->data[dbhdr::kReadVersion] != 2) {
       p1->data[dbhdr::kWriteVersion] = 2;
       p1->data[dbhdr::kReadVersion] = 2;
+      changed_ = true;
+      cache_.MarkDirty(p1);
     }
   }
   // a.

@@ -104,7 +104,6 @@ void PageCache::MarkDirty(CachedPage* f) {
 }
 
 void PageCache::MarkClean(CachedPage* f) {
-  f->need_sync = false;
   if (!f->dirty) return;
   bool listed = f->listed;
   if (listed) Unlist(f);

@@ -28,9 +28,6 @@ struct CachedPage : PageFrame {
   CachedPage* dnext = nullptr;
   bool dirty = false;
   bool listed = false;
-  // Rollback mode: the page's journal record is not yet synced, so the page
-  // may not be written to the database file before the journal is.
-  bool need_sync = false;
 };
 
 class PageCache {
