@@ -74,11 +74,10 @@ Status Balancer::Materialize(int level) {
   lp.cells.clear();
   lp.cells.reserve(n.ncell + 1u);
   for (int i = 0; i < n.ncell; ++i) {
-    uint8_t* cell = nullptr;
-    TRY(CellAt(bt_, n, i, &cell));
-    CellInfo info;
-    TRY(ParseCell(bt_, n, cell, &info));
-    lp.cells.push_back(CellRef{cell, info.size});
+    uint32_t off = CellOffset(bt_, n, i);
+    uint32_t size = off == 0 ? 0 : CellSize(bt_, n, n.data + off);
+    if (size == 0) return CORRUPT();
+    lp.cells.push_back(CellRef{n.data + off, size});
   }
   if (pending_level_ == level) {
     if (pending_idx_ > n.ncell) return CORRUPT();
@@ -117,11 +116,17 @@ Status Balancer::WriteLevel(int level) {
 }
 
 Status Balancer::Run(int min_level) {
-  if (pending_level_ >= 0) TRY(Materialize(pending_level_));
+  // A pending cell above the deepest level must be part of its page's
+  // logical view before the levels below edit that page.
+  if (pending_level_ >= 0 && pending_level_ != c_.depth_) TRY(Materialize(pending_level_));
   for (int level = c_.depth_; level >= 0; --level) {
     Node& n = c_.path_[level].node;
     LogicalPage& lp = lp_[level];
+    // The page plus a cell that did not fit: it overflows. Below the root,
+    // Quick or Nonroot takes the cell straight from pending_.
+    const bool pending_here = pending_level_ == level && !lp.active;
     if (level == 0) {
+      if (pending_here) TRY(Materialize(0));
       if (lp.active) {
         while (!Fits(lp, n)) TRY(Deeper());
         TRY(WriteLevel(0));
@@ -130,11 +135,13 @@ Status Balancer::Run(int min_level) {
       break;
     }
     bool need;
-    if (lp.active) {
+    if (pending_here) {
+      need = true;
+    } else if (lp.active) {
       need = !Fits(lp, n) || Underfull(lp);
     } else {
       int nfree;
-      TRY(FreeSpace(bt_, n, &nfree));
+      TRY(NodeFree(bt_, n, &nfree));
       need = uint32_t(nfree) * 3 > bt_.usable * 2;
     }
     if (!need) {
@@ -145,9 +152,8 @@ Status Balancer::Run(int min_level) {
     // Appending a row past the end of the right-most leaf.
     const Node& parent = c_.path_[level - 1].node;
     bool parent_plain = !lp_[level - 1].active;
-    if (pending_level_ == level && n.type == kTableLeaf && pending_idx_ == n.ncell && n.ncell > 0 &&
-        parent_plain && c_.path_[level - 1].idx == parent.ncell &&
-        lp.cells.size() == size_t(n.ncell) + 1) {
+    if (pending_here && n.type == kTableLeaf && pending_idx_ == n.ncell && n.ncell > 0 &&
+        parent_plain && c_.path_[level - 1].idx == parent.ncell) {
       TRY(Quick(level));
     } else {
       TRY(Nonroot(level));
@@ -169,12 +175,9 @@ Status Balancer::Quick(int level) {
   uint8_t* div = bt_.scratch.Allocate(16);
   Put32(div, n.pgno);
   uint32_t dsize = 4 + PutVarint(div + 4, uint64_t(CellRowid(n, last)));
-  TRY(Materialize(level - 1));
-  LogicalPage& plp = lp_[level - 1];
-  plp.cells.push_back(CellRef{div, dsize});
-  plp.right = fresh.pgno;
   lp_[level].active = false;
-  return Status();
+  const CellRef d{div, dsize};
+  return EditParent(level - 1, c_.path_[level - 1].node.ncell, 0, fresh.pgno, &d, 1);
 }
 
 Status Balancer::Deeper() {
@@ -218,12 +221,11 @@ Status Balancer::Shallower() {
   cells.clear();
   uint32_t used = 0;
   for (int i = 0; i < child.ncell; ++i) {
-    uint8_t* cell = nullptr;
-    TRY(CellAt(bt_, child, i, &cell));
-    CellInfo info;
-    TRY(ParseCell(bt_, child, cell, &info));
-    cells.push_back(CellRef{cell, info.size});
-    used += info.size + 2;
+    uint32_t off = CellOffset(bt_, child, i);
+    uint32_t size = off == 0 ? 0 : CellSize(bt_, child, child.data + off);
+    if (size == 0) return CORRUPT();
+    cells.push_back(CellRef{child.data + off, size});
+    used += size + 2;
   }
   if (used > PageCapacity(bt_, root, child.type)) return Status();  // page 1 too small
   TRY(bt_.pager->Write(root.ref));
@@ -246,12 +248,106 @@ uint32_t IndexLeafCellLen(const BtShared& bt, const uint8_t* p) {
 
 }  // namespace
 
+bool Balancer::GatherCells(const Node& n, const uint8_t* copy, int pend,
+                           std::vector<CellRef>* out) const {
+  const int ncell = n.ncell;
+  if (pend > ncell) return false;
+  const size_t base = out->size();
+  out->resize(base + size_t(ncell) + (pend >= 0 ? 1 : 0));
+  CellRef* w = out->data() + base;
+  const uint32_t cell_min = uint32_t(n.ptrs) + 2u * ncell;
+  const uint32_t cell_max = bt_.usable - kMinCellSize;
+  if (ncell > 0 && cell_min > cell_max) return false;
+  const uint32_t span = cell_max - cell_min;
+  const uint8_t* ptrs = n.data + n.ptrs;
+  for (int i = 0; i < ncell; ++i) {
+    if (i == pend) *w++ = pending_;
+    uint32_t off = Get16(ptrs + 2 * i);
+    if (off - cell_min > span) return false;
+    uint32_t size = CellSize(bt_, n, n.data + off);
+    if (size == 0) return false;
+    *w++ = CellRef{copy + off, size};
+  }
+  if (pend == ncell) *w = pending_;
+  return true;
+}
+
+Balancer::ParentView::ParentView(Balancer& b, int level)
+    : b_(b), node_(b.c_.path_[level].node), lp_(b.lp_[level]) {}
+
+int Balancer::ParentView::count() const {
+  return lp_.active ? int(lp_.cells.size()) : node_.ncell;
+}
+
+Pgno Balancer::ParentView::right() const { return lp_.active ? lp_.right : RightChild(node_); }
+
+Status Balancer::ParentView::Cell(int i, CellRef* out) const {
+  if (lp_.active) {
+    *out = lp_.cells[i];
+    return Status();
+  }
+  uint32_t off = CellOffset(b_.bt_, node_, i);
+  uint32_t size = off == 0 ? 0 : CellSize(b_.bt_, node_, node_.data + off);
+  if (size == 0) return CORRUPT();
+  *out = CellRef{node_.data + off, size};
+  return Status();
+}
+
+Status Balancer::EditParent(int level, int first, int ndrop, Pgno right_of_group,
+                            const CellRef* divs, size_t ndivs) {
+  LogicalPage& plp = lp_[level];
+  Node& pnode = c_.path_[level].node;
+  if (!plp.active) {
+    // In place: the usual case, touching only the cells that change.
+    TRY(bt_.pager->Write(pnode.ref));
+    if (first + ndrop > pnode.ncell) return CORRUPT();
+    for (int i = 0; i < ndrop; ++i) {
+      uint32_t off = CellOffset(bt_, pnode, first);
+      uint32_t size = off == 0 ? 0 : CellSize(bt_, pnode, pnode.data + off);
+      if (size == 0) return CORRUPT();
+      TRY(DropCell(bt_, pnode, first, size));
+    }
+    if (first < pnode.ncell) {
+      uint8_t* cell = nullptr;
+      TRY(CellAt(bt_, pnode, first, &cell));
+      Put32(cell, right_of_group);
+    } else {
+      Put32(pnode.data + pnode.hdr + kPgRightChild, right_of_group);
+    }
+    for (size_t j = 0; j < ndivs; ++j) {
+      bool fitted;
+      TRY(InsertCell(bt_, pnode, first + int(j), divs[j].p, divs[j].size, &fitted));
+      if (!fitted) {
+        // The parent overflows: the rest goes to its logical page, which
+        // the next level up balances.
+        TRY(Materialize(level));
+        plp.cells.insert(plp.cells.begin() + first + int(j), divs + j, divs + ndivs);
+        break;
+      }
+    }
+    return Status();
+  }
+  if (first + ndrop > int(plp.cells.size())) return CORRUPT();
+  const int after = first + ndrop;  // the parent cell right of the group, if any
+  if (after < int(plp.cells.size())) {
+    const CellRef& a = plp.cells[after];
+    uint8_t* d = bt_.scratch.Allocate(a.size);
+    std::memcpy(d, a.p, a.size);
+    Put32(d, right_of_group);
+    plp.cells[after] = CellRef{d, a.size};
+  } else {
+    plp.right = right_of_group;
+  }
+  plp.cells.erase(plp.cells.begin() + first, plp.cells.begin() + after);
+  plp.cells.insert(plp.cells.begin() + first, divs, divs + ndivs);
+  return Status();
+}
+
 Status Balancer::Nonroot(int level) {
   Node& target = c_.path_[level].node;
-  TRY(Materialize(level - 1));
-  LogicalPage& plp = lp_[level - 1];
+  ParentView parent(*this, level - 1);
   const int ci = c_.path_[level - 1].idx;
-  const int nchild = int(plp.cells.size()) + 1;
+  const int nchild = parent.count() + 1;
   if (ci < 0 || ci >= nchild) return CORRUPT();
   const int count = std::min(3, nchild);
   int first = std::max(0, ci - 1);
@@ -268,20 +364,31 @@ Status Balancer::Nonroot(int level) {
   // 1. Gather the cells of the siblings (from copies) and the dividers.
   for (int s = 0; s < count; ++s) {
     const int c = first + s;
-    Pgno pg = c < int(plp.cells.size()) ? Get32(plp.cells[c].p) : plp.right;
+    Pgno pg;
+    if (c < parent.count()) {
+      CellRef d;
+      TRY(parent.Cell(c, &d));
+      pg = Get32(d.p);
+    } else {
+      pg = parent.right();
+    }
     old_pgno[s] = pg;
     for (int t = 0; t < s; ++t) {
       if (old_pgno[t] == pg) return CORRUPT();
     }
     Pgno right = 0;
-    if (c == ci) {
+    if (c == ci && lp_[level].active) {
       if (target.pgno != pg) return CORRUPT();
-      TRY(Materialize(level));
       LogicalPage& tlp = lp_[level];
       Rebase(tlp, target.data, CopyPage(target.data));
       all.insert(all.end(), tlp.cells.begin(), tlp.cells.end());
       right = tlp.right;
       tlp.active = false;
+    } else if (c == ci) {
+      if (target.pgno != pg) return CORRUPT();
+      int pend = pending_level_ == level ? pending_idx_ : -1;
+      if (!GatherCells(target, CopyPage(target.data), pend, &all)) return CORRUPT();
+      if (interior) right = RightChild(target);
     } else {
       if (pg < 2 || pg > bt_.pager->page_count()) return CORRUPT();
       Node sib;
@@ -289,20 +396,14 @@ Status Balancer::Nonroot(int level) {
       TRY(bt_.pager->Get(pg, &ref));
       TRY(InitNode(bt_, std::move(ref), &sib));
       if (sib.type != type || sib.ncell == 0) return CORRUPT();
-      uint8_t* copy = CopyPage(sib.data);
-      for (int i = 0; i < sib.ncell; ++i) {
-        uint8_t* cell = nullptr;
-        TRY(CellAt(bt_, sib, i, &cell));
-        CellInfo info;
-        TRY(ParseCell(bt_, sib, cell, &info));
-        all.push_back(CellRef{copy + (cell - sib.data), info.size});
-      }
+      if (!GatherCells(sib, CopyPage(sib.data), -1, &all)) return CORRUPT();
       if (interior) right = RightChild(sib);
     }
     if (s == count - 1) {
       final_right = right;
     } else if (!leafdata) {
-      const CellRef& d = plp.cells[c];
+      CellRef d;
+      TRY(parent.Cell(c, &d));
       if (d.size < 5) return CORRUPT();
       if (interior) {
         // The divider comes down with the left sibling's right-most child.
@@ -327,7 +428,9 @@ Status Balancer::Nonroot(int level) {
   if (n == 0) {
     // The only child of an empty root lost its last cell: the root becomes
     // an empty leaf.
-    if (level - 1 != 0 || !plp.cells.empty() || count != 1) return CORRUPT();
+    if (level - 1 != 0 || parent.count() != 0 || count != 1) return CORRUPT();
+    TRY(Materialize(level - 1));
+    LogicalPage& plp = lp_[level - 1];
     plp.type = LeafTypeOf(type == kTableLeaf || type == kTableInterior);
     plp.right = 0;
     return FreePage(bt_, old_pgno[0]);
@@ -344,7 +447,10 @@ Status Balancer::Nonroot(int level) {
   for (int i = 0; i < n;) {
     if (k == kMaxNew) return CORRUPT();
     start[k] = i;
-    while (i < n && sum[i + 1] - sum[start[k]] <= cap) ++i;
+    // The furthest end whose cells still fit: sum[end] <= sum[start] + cap.
+    i = int(std::upper_bound(sum.begin() + i + 1, sum.begin() + n + 1, sum[i] + cap) -
+            sum.begin()) -
+        1;
     if (i == start[k]) return CORRUPT();  // a cell larger than a page
     end[k] = i;
     if (!leafdata && i < n) {
@@ -432,18 +538,7 @@ Status Balancer::Nonroot(int level) {
     Put32(d, pgnos[p]);
     divs.push_back(CellRef{d, size});
   }
-  int after = first + count - 1;  // the parent cell right of the group, if any
-  if (after < int(plp.cells.size())) {
-    const CellRef& a = plp.cells[after];
-    uint8_t* d = bt_.scratch.Allocate(a.size);
-    std::memcpy(d, a.p, a.size);
-    Put32(d, pgnos[nnew - 1]);
-    plp.cells[after] = CellRef{d, a.size};
-  } else {
-    plp.right = pgnos[nnew - 1];
-  }
-  plp.cells.erase(plp.cells.begin() + first, plp.cells.begin() + after);
-  plp.cells.insert(plp.cells.begin() + first, divs.begin(), divs.end());
+  TRY(EditParent(level - 1, first, count - 1, pgnos[nnew - 1], divs.data(), divs.size()));
 
   // 7. Free the pages no longer needed.
   for (int p = nnew; p < npg; ++p) TRY(FreePage(bt_, pgnos[p]));

@@ -27,7 +27,31 @@ class Balancer {
   // siblings plus one large new cell stay below this.
   static constexpr int kMaxNew = 12;
 
+  // The cells of a parent page: its LogicalPage when it has one, else the
+  // page itself.
+  class ParentView {
+   public:
+    ParentView(Balancer& b, int level);
+    int count() const;
+    Pgno right() const;
+    Status Cell(int i, CellRef* out) const;
+
+   private:
+    Balancer& b_;
+    const Node& node_;
+    const LogicalPage& lp_;
+  };
+
   Status Materialize(int level);
+  // Appends the cells of page n to *out, addressed in `copy` (a copy of its
+  // bytes), with pending_ as cell `pend` when pend >= 0; false if corrupt.
+  bool GatherCells(const Node& n, const uint8_t* copy, int pend, std::vector<CellRef>* out) const;
+  // Replaces parent cells [first, first + ndrop) by `divs` and points the
+  // child right of them (cell first + ndrop, or the right-most child) at
+  // right_of_group. Edits the page in place unless it has a LogicalPage or
+  // overflows.
+  Status EditParent(int level, int first, int ndrop, Pgno right_of_group, const CellRef* divs,
+                    size_t ndivs);
   uint32_t Used(const LogicalPage& lp) const;
   bool Fits(const LogicalPage& lp, const Node& n) const;
   bool Underfull(const LogicalPage& lp) const;

@@ -82,6 +82,7 @@ struct Node {
   uint8_t type = 0;        // btfmt::kTableLeaf, ...
   bool leaf = false;
   bool intkey = false;  // table tree page
+  int32_t nfree = -1;   // free bytes on the page; -1 until computed
 };
 
 // One decoded cell.
@@ -213,11 +214,18 @@ class BtCursor {
 
   // The current entry (requires !eof() && !has_moved()); rowid() is for
   // table cursors (payload_size() is the key size on index cursors).
-  int64_t rowid();
-  uint32_t payload_size();
+  int64_t rowid() {
+    return info_valid_ && state_ == State::kValid ? info_.key : RowidSlow();
+  }
+  uint32_t payload_size() {
+    return info_valid_ && state_ == State::kValid ? info_.payload_size : PayloadSizeSlow();
+  }
   // The part of the payload stored on the b-tree page (zero-copy; valid
   // until the cursor moves or the tree changes).
-  std::span<const uint8_t> local_payload();
+  std::span<const uint8_t> local_payload() {
+    if (info_valid_ && state_ == State::kValid) return {info_.payload, info_.local};
+    return LocalPayloadSlow();
+  }
   // Copies payload bytes [offset, offset + n), following overflow pages.
   Status ReadPayload(uint32_t offset, uint32_t n, uint8_t* buf);
 
@@ -245,17 +253,26 @@ class BtCursor {
 
   // cursor.cc
   Status EnsureRestored();
-  Status MoveToRoot();
+  // keep_path: deeper levels stay pinned for MoveToChild to reuse until
+  // TrimPath() releases the ones the new path does not use.
+  Status MoveToRoot(bool keep_path = false);
+  void TrimPath(bool failed);
   Status MoveToChild(Pgno child);
   Status DescendLeftmost();
   Status DescendRightmost();
   Status NextSlow();
   Status PrevSlow();
   Status SeekRowidInternal(int64_t rowid, int* res);
+  Status DescendToRowid(int64_t rowid, int* res);
+  Status DescendToKey(SearchComparator cmp, void* ctx, int* res);
   Status SeekInLeaf(int64_t rowid, int* res, bool* done);
   Status SeekIndexInternal(SearchComparator cmp, void* ctx, int* res);
   Status CompareCell(const Node& n, const uint8_t* cell, SearchComparator cmp, void* ctx, int* c);
   Status ParseCurrent();
+  bool DecodeCurrent();  // ParseCurrent, false when the cell is corrupt
+  int64_t RowidSlow();
+  uint32_t PayloadSizeSlow();
+  std::span<const uint8_t> LocalPayloadSlow();
   Status CurrentKey(std::vector<uint8_t>* out);
   void ReleasePath();
   Status SavePosition();
@@ -275,6 +292,9 @@ class BtCursor {
   BtShared* bt_ = nullptr;
   BtCursor* next_ = nullptr;  // BtShared's list of open cursors
   BtCursor* prev_ = nullptr;
+  // The open cursors on the same tree form a ring through peer_ (DropTree
+  // leaves its cursors on root 0, where the ring is not used).
+  BtCursor* peer_ = this;
   Pgno root_ = 0;
   State state_ = State::kInvalid;
   bool intkey_ = false;

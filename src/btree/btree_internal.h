@@ -115,12 +115,17 @@ Status InitNode(const BtShared& bt, PageRef ref, Node* n);
 // Formats the (writable) page of n as an empty page of `type`.
 void ZeroNode(const BtShared& bt, Node* n, uint8_t type);
 
+// Offset of cell i, or 0 when its pointer lies outside the cell content
+// area (a corrupt page).
+inline uint32_t CellOffset(const BtShared& bt, const Node& n, int i) {
+  uint32_t off = Get16(n.data + n.ptrs + 2 * i);
+  if (off < uint32_t(n.ptrs) + 2u * n.ncell || off + btfmt::kMinCellSize > bt.usable) return 0;
+  return off;
+}
 // Address of cell i (checked to lie in the cell content area).
 inline Status CellAt(const BtShared& bt, const Node& n, int i, uint8_t** cell) {
-  uint32_t off = Get16(n.data + n.ptrs + 2 * i);
-  if (off < uint32_t(n.ptrs) + 2u * n.ncell || off + btfmt::kMinCellSize > bt.usable) {
-    return CORRUPT();
-  }
+  uint32_t off = CellOffset(bt, n, i);
+  if (off == 0) return CORRUPT();
   *cell = n.data + off;
   return Status();
 }
@@ -129,18 +134,131 @@ inline Pgno ChildAt(const Node& n, const uint8_t* cell_or_null) {
   return cell_or_null ? Get32(cell_or_null) : Get32(n.data + n.hdr + btfmt::kPgRightChild);
 }
 inline Pgno RightChild(const Node& n) { return Get32(n.data + n.hdr + btfmt::kPgRightChild); }
+// Skips the varint at p; returns the address after it.
+inline const uint8_t* SkipVarint(const uint8_t* p) {
+  if (p[0] < 0x80) return p + 1;
+  for (int i = 1; i < 8; ++i) {
+    if (p[i] < 0x80) return p + i + 1;
+  }
+  return p + 9;
+}
+// Decodes the varint at *p into *v and advances *p (one-byte fast path).
+inline void ReadVarint(const uint8_t** p, uint64_t* v) {
+  if (**p < 0x80) {
+    *v = **p;
+    ++*p;
+  } else {
+    *p += GetVarint(*p, v);
+  }
+}
 // Rowid of a table cell (leaf or interior); reads at most 18 bytes.
 inline int64_t CellRowid(const Node& n, const uint8_t* cell) {
   uint64_t v;
-  if (n.leaf)
-    cell += GetVarint(cell, &v);
-  else
-    cell += 4;
-  GetVarint(cell, &v);
+  cell = n.leaf ? SkipVarint(cell) : cell + 4;
+  ReadVarint(&cell, &v);
   return int64_t(v);
 }
+// Decodes the cell at `cell` on page n; false when it does not fit the page.
+inline bool DecodeCell(const BtShared& bt, const Node& n, const uint8_t* cell, CellInfo* info) {
+  const uint8_t* p = cell;
+  uint64_t v;
+  uint32_t size;
+  if (n.type == btfmt::kTableInterior) {
+    p += 4;
+    ReadVarint(&p, &v);
+    info->key = int64_t(v);
+    info->payload = nullptr;
+    info->payload_size = 0;
+    info->local = 0;
+    size = uint32_t(p - cell);
+  } else {
+    if (!n.leaf) p += 4;
+    ReadVarint(&p, &v);
+    if (v > 0x7fffffff) return false;
+    const uint32_t psize = uint32_t(v);
+    if (n.intkey) {
+      ReadVarint(&p, &v);
+      info->key = int64_t(v);
+    } else {
+      info->key = psize;
+    }
+    info->payload = p;
+    info->payload_size = psize;
+    if (psize <= n.max_local) {
+      info->local = psize;
+      size = uint32_t(p - cell) + psize;
+      if (size < btfmt::kMinCellSize) size = btfmt::kMinCellSize;
+    } else {
+      uint32_t local = btfmt::LocalSize(psize, n.max_local, bt.min_local, bt.usable);
+      info->local = local;
+      size = uint32_t(p - cell) + local + 4;
+    }
+  }
+  info->size = uint16_t(size);
+  return uint32_t(cell - n.data) + size <= bt.usable;
+}
+// Bytes the cell at `cell` occupies on page n; 0 when it does not fit.
+inline uint32_t CellSize(const BtShared& bt, const Node& n, const uint8_t* cell) {
+  const uint8_t* p = cell;
+  uint32_t size;
+  if (n.type == btfmt::kTableInterior) {
+    size = uint32_t(SkipVarint(p + 4) - cell);
+  } else {
+    if (!n.leaf) p += 4;
+    uint64_t v;
+    ReadVarint(&p, &v);
+    if (v > 0x7fffffff) return 0;
+    if (n.intkey) p = SkipVarint(p);
+    if (v <= n.max_local) {
+      size = uint32_t(p - cell) + uint32_t(v);
+      if (size < btfmt::kMinCellSize) size = btfmt::kMinCellSize;
+    } else {
+      size = uint32_t(p - cell) + btfmt::LocalSize(v, n.max_local, bt.min_local, bt.usable) + 4;
+    }
+  }
+  return uint32_t(cell - n.data) + size <= bt.usable ? size : 0;
+}
 // Decodes the cell at `cell` on page n, checking it fits the page.
-Status ParseCell(const BtShared& bt, const Node& n, const uint8_t* cell, CellInfo* info);
+inline Status ParseCell(const BtShared& bt, const Node& n, const uint8_t* cell, CellInfo* info) {
+  if (DecodeCell(bt, n, cell, info)) return Status();
+  return CORRUPT();
+}
+
+// Free-space bookkeeping. Node::nfree caches the page's free byte count
+// once known; while the page is writable the count is also kept in its
+// frame (PageFrame::user_*), so a later pin of the page in the same
+// transaction level starts with it (see LoadFreeHint). Every change to a
+// writable page either keeps the count exact (RememberFree, AdjustFree) or
+// drops it (ForgetFree).
+inline void RememberFree(Node& n, int nfree) {
+  n.nfree = nfree;
+  PageFrame* f = n.ref.frame();
+  if (f->write_stamp == f->pager->write_stamp()) {
+    f->user_tag = f->write_stamp;
+    f->user_pgno = f->pgno;
+    f->user_value = nfree;
+  }
+}
+inline void ForgetFree(Node& n) {
+  n.nfree = -1;
+  n.ref.frame()->user_pgno = 0;
+}
+inline void AdjustFree(Node& n, int delta) {
+  if (n.nfree >= 0) {
+    RememberFree(n, n.nfree + delta);
+  } else {
+    ForgetFree(n);
+  }
+}
+// The count a frame holds for its page, or -1.
+inline int32_t LoadFreeHint(const PageFrame* f) {
+  return f->user_tag == f->write_stamp && f->user_pgno == f->pgno &&
+                 f->write_stamp == f->pager->write_stamp()
+             ? f->user_value
+             : -1;
+}
+// Free bytes of n: the cached count, else FreeSpace (then cached).
+Status NodeFree(const BtShared& bt, Node& n, int* nfree);
 // Total free bytes on the page (gap + freeblocks + fragments), checked.
 Status FreeSpace(const BtShared& bt, const Node& n, int* nfree);
 // Inserts `cell` (size >= 4) as cell idx of the writable page if there is

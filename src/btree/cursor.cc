@@ -38,6 +38,10 @@ void BtCursor::Close() {
     bt_->cursors = next_;
   if (next_) next_->prev_ = prev_;
   next_ = prev_ = nullptr;
+  BtCursor* q = this;
+  while (q->peer_ != this) q = q->peer_;
+  q->peer_ = peer_;
+  peer_ = this;
   bt_ = nullptr;
   state_ = State::kInvalid;
 }
@@ -48,12 +52,28 @@ void BtCursor::Trip(int code) {
   fault_ = code;
 }
 
-Status BtCursor::MoveToRoot() {
-  ReleasePath();
+Status BtCursor::MoveToRoot(bool keep_path) {
+  // The root stays pinned from the last descent when it can: pages pinned by
+  // a cursor do not change under it (a change by anyone else saves the
+  // cursor and releases its pages first).
+  const bool keep_root = depth_ >= 0 && path_[0].node.pgno == root_ && state_ != State::kFault;
+  if (keep_path && keep_root) {
+    // Levels 1..depth_ stay pinned for MoveToChild to reuse; the caller
+    // trims whatever the new path does not use (TrimPath).
+    depth_ = 0;
+  } else {
+    for (int i = keep_root ? 1 : 0; i <= depth_; ++i) path_[i].node.ref.Reset();
+    depth_ = keep_root ? 0 : -1;
+  }
+  info_valid_ = false;
   skip_next_ = 0;
   hint_valid_ = false;
   if (state_ == State::kFault) return Status(fault_);
   state_ = State::kInvalid;  // until a caller positions the cursor
+  if (keep_root) {
+    path_[0].idx = 0;
+    return Status();
+  }
   Pager& pager = *bt_->pager;
   if (root_ == 0 || (root_ == 1 && pager.page_count() == 0)) {
     // A dropped tree, or sqlite_schema of a database with no pages: empty.
@@ -70,16 +90,40 @@ Status BtCursor::MoveToRoot() {
   return Status();
 }
 
+void BtCursor::TrimPath(bool failed) {
+  // After a successful descent the pages left over from the previous path
+  // sit right below the new one; a failure may leave gaps.
+  for (int i = depth_ + 1; i < kMaxDepth; ++i) {
+    if (path_[i].node.ref) {
+      path_[i].node.ref.Reset();
+    } else if (!failed) {
+      break;
+    }
+  }
+}
+
 Status BtCursor::MoveToChild(Pgno child) {
   if (depth_ + 1 >= kMaxDepth) return CORRUPT();
+  Level& lv = path_[depth_ + 1];
+  if (lv.node.ref) {
+    // Still pinned from the previous descent (see MoveToRoot).
+    if (lv.node.pgno == child) {
+      ++depth_;
+      lv.idx = 0;
+      return Status();
+    }
+    lv.node.ref.Reset();
+  }
   if (child < 2 || child > bt_->pager->page_count()) return CORRUPT();
   PageRef ref;
   TRY(bt_->pager->Get(child, &ref));
-  Level& lv = path_[depth_ + 1];
   TRY(InitNode(*bt_, std::move(ref), &lv.node));
+  if (lv.node.ncell == 0 || lv.node.intkey != intkey_) {
+    lv.node.ref.Reset();
+    return CORRUPT();
+  }
   ++depth_;
   lv.idx = 0;
-  if (lv.node.ncell == 0 || lv.node.intkey != intkey_) return CORRUPT();
   return Status();
 }
 
@@ -234,46 +278,79 @@ Status BtCursor::PrevSlow() {
 }
 
 Status BtCursor::SeekRowidInternal(int64_t rowid, int* res) {
-  TRY(MoveToRoot());
+  Status st = DescendToRowid(rowid, res);
+  TrimPath(!st.ok());
+  return st;
+}
+
+Status BtCursor::DescendToRowid(int64_t rowid, int* res) {
+  TRY(MoveToRoot(true));
   if (depth_ < 0) {
     *res = -1;
     return Status();
   }
+  const uint32_t cell_max = bt_->usable - kMinCellSize;
   while (true) {
     Level& lv = path_[depth_];
     const Node& n = lv.node;
-    int lo = 0, hi = n.ncell;
+    const int ncell = n.ncell;
+    const uint8_t* const data = n.data;
+    const uint8_t* const ptrs = data + n.ptrs;
+    // Every cell offset lies in [cell_min, cell_min + span].
+    const uint32_t cell_min = uint32_t(n.ptrs) + 2u * ncell;
+    if (ncell > 0 && cell_min > cell_max) return CORRUPT();
+    const uint32_t span = cell_max - cell_min;
+    const bool leaf = n.leaf;
+    int lo = 0, hi = ncell;
+    int64_t found = 0;  // rowid of cell lo once known
+    bool have = false;
     while (lo < hi) {
       int mid = (lo + hi) >> 1;
-      uint8_t* cell = nullptr;
-      TRY(CellAt(*bt_, n, mid, &cell));
-      if (CellRowid(n, cell) < rowid) {
+      uint32_t off = Get16(ptrs + 2 * mid);
+      if (off - cell_min > span) return CORRUPT();
+      const uint8_t* p = data + off;
+      p = leaf ? SkipVarint(p) : p + 4;
+      uint64_t v;
+      ReadVarint(&p, &v);
+      int64_t k = int64_t(v);
+      if (k < rowid) {
         lo = mid + 1;
       } else {
         hi = mid;
+        found = k;
+        have = true;
       }
     }
-    if (!n.leaf) {
+    if (!leaf) {
       lv.idx = lo;
-      uint8_t* cell = nullptr;
-      if (lo < n.ncell) TRY(CellAt(*bt_, n, lo, &cell));
-      TRY(MoveToChild(ChildAt(n, cell)));
+      Pgno child;
+      if (lo < ncell) {
+        uint32_t off = Get16(ptrs + 2 * lo);
+        if (off - cell_min > span) return CORRUPT();
+        child = Get32(data + off);
+      } else {
+        child = RightChild(n);
+      }
+      TRY(MoveToChild(child));
       continue;
     }
-    if (n.ncell == 0) {
+    if (ncell == 0) {
       lv.idx = 0;
       state_ = State::kInvalid;
       *res = -1;
       return Status();
     }
     state_ = State::kValid;
-    if (lo < n.ncell) {
+    if (lo < ncell) {
       lv.idx = lo;
-      uint8_t* cell = nullptr;
-      TRY(CellAt(*bt_, n, lo, &cell));
-      *res = CellRowid(n, cell) == rowid ? 0 : 1;
+      if (!have) {
+        uint32_t off = Get16(ptrs + 2 * lo);
+        if (off - cell_min > span) return CORRUPT();
+        found = CellRowid(n, data + off);
+      }
+      *res = found == rowid ? 0 : 1;
     } else {
-      lv.idx = n.ncell - 1;
+      lv.idx = ncell - 1;
       *res = -1;
     }
     return Status();
@@ -341,21 +418,53 @@ Status BtCursor::CompareCell(const Node& n, const uint8_t* cell, SearchComparato
 }
 
 Status BtCursor::SeekIndexInternal(SearchComparator cmp, void* ctx, int* res) {
-  TRY(MoveToRoot());
+  Status st = DescendToKey(cmp, ctx, res);
+  TrimPath(!st.ok());
+  return st;
+}
+
+Status BtCursor::DescendToKey(SearchComparator cmp, void* ctx, int* res) {
+  TRY(MoveToRoot(true));
   if (depth_ < 0) {
     *res = -1;
     return Status();
   }
+  const uint32_t usable = bt_->usable;
+  const uint32_t cell_max = usable - kMinCellSize;
   while (true) {
     Level& lv = path_[depth_];
     const Node& n = lv.node;
-    int lo = 0, hi = n.ncell;
+    // Copies in locals: the comparator is opaque, so fields read through
+    // `n` would be reloaded after every call.
+    const int ncell = n.ncell;
+    const uint8_t* const data = n.data;
+    const uint8_t* const ptrs = data + n.ptrs;
+    const uint32_t cell_min = uint32_t(n.ptrs) + 2u * ncell;
+    if (ncell > 0 && cell_min > cell_max) return CORRUPT();
+    const uint32_t span = cell_max - cell_min;
+    const uint32_t max_local = n.max_local;
+    const bool leaf = n.leaf;
+    const uint32_t skip = leaf ? 0 : 4;  // the left-child pointer
+    int lo = 0, hi = ncell;
     while (lo < hi) {
       int mid = (lo + hi) >> 1;
-      uint8_t* cell = nullptr;
-      TRY(CellAt(*bt_, n, mid, &cell));
+      uint32_t off = Get16(ptrs + 2 * mid);
+      if (off - cell_min > span) return CORRUPT();
+      // A key stored whole on the page goes to the comparator in place.
+      const uint8_t* p = data + off + skip;
+      uint32_t psize = p[0];
+      const uint8_t* key = p + 1;
+      if (psize >= 0x80) {
+        uint64_t v;
+        key = p + GetVarint(p, &v);
+        psize = v > max_local ? max_local + 1u : uint32_t(v);
+      }
       int c;
-      TRY(CompareCell(n, cell, cmp, ctx, &c));
+      if (psize <= max_local && uint32_t(key - data) + psize <= usable) {
+        c = cmp(ctx, key, psize);
+      } else {
+        TRY(CompareCell(n, data + off, cmp, ctx, &c));
+      }
       if (c < 0) {
         lo = mid + 1;
       } else if (c > 0) {
@@ -367,25 +476,31 @@ Status BtCursor::SeekIndexInternal(SearchComparator cmp, void* ctx, int* res) {
         return Status();
       }
     }
-    if (!n.leaf) {
+    if (!leaf) {
       lv.idx = lo;
-      uint8_t* cell = nullptr;
-      if (lo < n.ncell) TRY(CellAt(*bt_, n, lo, &cell));
-      TRY(MoveToChild(ChildAt(n, cell)));
+      Pgno child;
+      if (lo < ncell) {
+        uint32_t off = Get16(ptrs + 2 * lo);
+        if (off - cell_min > span) return CORRUPT();
+        child = Get32(data + off);
+      } else {
+        child = RightChild(n);
+      }
+      TRY(MoveToChild(child));
       continue;
     }
-    if (n.ncell == 0) {
+    if (ncell == 0) {
       lv.idx = 0;
       state_ = State::kInvalid;
       *res = -1;
       return Status();
     }
     state_ = State::kValid;
-    if (lo < n.ncell) {
+    if (lo < ncell) {
       lv.idx = lo;
       *res = 1;
     } else {
-      lv.idx = n.ncell - 1;
+      lv.idx = ncell - 1;
       *res = -1;
     }
     return Status();
@@ -402,33 +517,35 @@ Status BtCursor::SeekIndex(SearchComparator cmp, void* ctx, int* res) {
   return st;
 }
 
+bool BtCursor::DecodeCurrent() {
+  if (info_valid_) return true;
+  if (depth_ < 0) return false;
+  const Level& lv = path_[depth_];
+  uint32_t off = CellOffset(*bt_, lv.node, lv.idx);
+  if (off == 0 || !DecodeCell(*bt_, lv.node, lv.node.data + off, &info_)) return false;
+  info_valid_ = true;
+  return true;
+}
+
 Status BtCursor::ParseCurrent() {
   if (info_valid_) return Status();
   if (depth_ < 0) return Status(kMisuse, "cursor is not on an entry");
-  const Level& lv = path_[depth_];
-  uint8_t* cell = nullptr;
-  TRY(CellAt(*bt_, lv.node, lv.idx, &cell));
-  TRY(ParseCell(*bt_, lv.node, cell, &info_));
-  info_valid_ = true;
+  if (!DecodeCurrent()) return CORRUPT();
   return Status();
 }
 
-int64_t BtCursor::rowid() {
-  if (state_ != State::kValid || depth_ < 0) return 0;
-  const Level& lv = path_[depth_];
-  if (info_valid_) return info_.key;
-  uint8_t* cell = nullptr;
-  if (!CellAt(*bt_, lv.node, lv.idx, &cell).ok()) return 0;
-  return CellRowid(lv.node, cell);
+int64_t BtCursor::RowidSlow() {
+  if (state_ != State::kValid || !DecodeCurrent()) return 0;
+  return info_.key;
 }
 
-uint32_t BtCursor::payload_size() {
-  if (state_ != State::kValid || depth_ < 0 || !ParseCurrent().ok()) return 0;
+uint32_t BtCursor::PayloadSizeSlow() {
+  if (state_ != State::kValid || !DecodeCurrent()) return 0;
   return info_.payload_size;
 }
 
-std::span<const uint8_t> BtCursor::local_payload() {
-  if (state_ != State::kValid || depth_ < 0 || !ParseCurrent().ok()) return {};
+std::span<const uint8_t> BtCursor::LocalPayloadSlow() {
+  if (state_ != State::kValid || !DecodeCurrent()) return {};
   return {info_.payload, info_.local};
 }
 

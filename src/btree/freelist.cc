@@ -18,6 +18,10 @@ Status GetPage1(BtShared& bt, PageRef* p1) {
 
 bool ValidPage(BtShared& bt, Pgno pgno) { return pgno >= 2 && pgno <= bt.pager->page_count(); }
 
+// Drops the free-space count cached for a page that stops being (or is not
+// yet) a b-tree page.
+void Forget(const PageRef& page) { page.frame()->user_pgno = 0; }
+
 }  // namespace
 
 Status ReadFreelistCount(BtShared& bt, uint32_t* n) {
@@ -52,6 +56,7 @@ Status AllocatePage(BtShared& bt, PageRef* out) {
       TRY(pager.Write(trunk));
       Put32(h + kHdrFreelistTrunk, next);
       Put32(h + kHdrFreelistCount, count - 1);
+      Forget(trunk);
       *out = std::move(trunk);
       return Status();
     }
@@ -64,6 +69,7 @@ Status AllocatePage(BtShared& bt, PageRef* out) {
     TRY(pager.Get(leaf_no, &leaf));
     if (leaf.frame()->pins != 1) return CORRUPT();  // still in use somewhere
     TRY(pager.Write(leaf));
+    Forget(leaf);
     *out = std::move(leaf);
     return Status();
   }
@@ -74,6 +80,7 @@ Status AllocatePage(BtShared& bt, PageRef* out) {
     page.Reset();
     TRY(pager.Append(&page));
   }
+  Forget(page);
   *out = std::move(page);
   return Status();
 }
@@ -104,6 +111,7 @@ Status FreePage(BtShared& bt, Pgno pgno) {
   PageRef page;
   TRY(pager.Get(pgno, &page));
   TRY(pager.Write(page));
+  Forget(page);
   Put32(page.data() + kTrunkNext, trunk_no);
   Put32(page.data() + kTrunkCount, 0);
   Put32(h + kHdrFreelistTrunk, pgno);

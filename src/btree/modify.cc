@@ -211,7 +211,7 @@ Status BtCursor::DoDelete() {
     bool need = false;
     if (d > 0) {
       int nfree;
-      TRY(FreeSpace(*bt_, n, &nfree));
+      TRY(NodeFree(*bt_, n, &nfree));
       need = uint32_t(nfree) * 3 > bt_->usable * 2;
     }
     if (!need) {

@@ -15,6 +15,7 @@
 #include "btree/btree_internal.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace basalt {
 namespace btree_detail {
@@ -41,6 +42,7 @@ uint8_t* Scratch::Allocate(size_t n) {
 }
 
 Status InitNode(const BtShared& bt, PageRef ref, Node* n) {
+  n->ref.Reset();  // a page that fails the checks below is not kept pinned
   uint8_t* data = ref.data();
   uint8_t hdr = ref.pgno() == 1 ? kDbHeaderSize : 0;
   uint8_t type = data[hdr + kPgType];
@@ -66,9 +68,10 @@ Status InitNode(const BtShared& bt, PageRef ref, Node* n) {
   n->ncell = Get16(data + hdr + kPgCellCount);
   n->data = data;
   n->pgno = ref.pgno();
-  n->ref = std::move(ref);
   uint32_t content = ContentStart(*n);
   if (uint32_t(n->ptrs) + 2u * n->ncell > content || content > bt.usable) return CORRUPT();
+  n->nfree = LoadFreeHint(ref.frame());
+  n->ref = std::move(ref);
   return Status();
 }
 
@@ -86,41 +89,7 @@ void ZeroNode(const BtShared& bt, Node* n, uint8_t type) {
   n->ncell = 0;
   n->pgno = n->ref.pgno();
   n->max_local = type == kTableInterior ? 0 : bt.MaxLocal(type);
-}
-
-Status ParseCell(const BtShared& bt, const Node& n, const uint8_t* cell, CellInfo* info) {
-  const uint8_t* p = cell;
-  uint64_t v;
-  if (n.type == kTableInterior) {
-    p += 4;
-    p += GetVarint(p, &v);
-    info->key = int64_t(v);
-    info->payload = nullptr;
-    info->payload_size = 0;
-    info->local = 0;
-    info->size = uint16_t(p - cell);
-  } else {
-    if (!n.leaf) p += 4;
-    p += GetVarint(p, &v);
-    if (v > 0x7fffffff) return CORRUPT();
-    uint32_t psize = uint32_t(v);
-    if (n.intkey) {
-      p += GetVarint(p, &v);
-      info->key = int64_t(v);
-    } else {
-      info->key = psize;
-    }
-    info->payload = p;
-    info->payload_size = psize;
-    uint32_t local = LocalSize(psize, n.max_local, bt.min_local, bt.usable);
-    info->local = local;
-    uint32_t size = uint32_t(p - cell) + local + (local < psize ? 4 : 0);
-    if (size < kMinCellSize) size = kMinCellSize;
-    if (size > bt.usable) return CORRUPT();
-    info->size = uint16_t(size);
-  }
-  if (uint32_t(cell - n.data) + info->size > bt.usable) return CORRUPT();
-  return Status();
+  RememberFree(*n, int(bt.usable) - n->ptrs);
 }
 
 Status FreeSpace(const BtShared& bt, const Node& n, int* nfree) {
@@ -144,6 +113,20 @@ Status FreeSpace(const BtShared& bt, const Node& n, int* nfree) {
   }
   if (total > bt.usable) return CORRUPT();
   *nfree = int(total);
+  return Status();
+}
+
+Status NodeFree(const BtShared& bt, Node& n, int* nfree) {
+  if (n.nfree >= 0) {
+#ifdef BASALT_BTREE_VERIFY
+    int check = -1;
+    if (!FreeSpace(bt, n, &check).ok() || check != n.nfree) std::abort();
+#endif
+    *nfree = n.nfree;
+    return Status();
+  }
+  TRY(FreeSpace(bt, n, nfree));
+  RememberFree(n, *nfree);
   return Status();
 }
 
@@ -254,16 +237,24 @@ Status InsertCell(BtShared& bt, Node& n, int idx, const uint8_t* cell, uint32_t 
     Put16(d + n.hdr + kPgContentStart, uint16_t(off));
   } else {
     int nfree;
-    TRY(FreeSpace(bt, n, &nfree));
+    TRY(NodeFree(bt, n, &nfree));
     if (uint32_t(nfree) < size + 2) {
       *fitted = false;
       return Status();
     }
-    if (top >= array_end + 2) TRY(FindSlot(bt, n, size, &off));
+    Status st;
+    if (top >= array_end + 2) st = FindSlot(bt, n, size, &off);
+    if (st.ok() && off == 0) st = Defragment(bt, n);
+    if (!st.ok()) {
+      ForgetFree(n);
+      return st;
+    }
     if (off == 0) {
-      TRY(Defragment(bt, n));
       top = ContentStart(n);
-      if (top < array_end + size + 2) return CORRUPT();
+      if (top < array_end + size + 2) {
+        ForgetFree(n);
+        return CORRUPT();
+      }
       off = top - size;
       Put16(d + n.hdr + kPgContentStart, uint16_t(off));
     }
@@ -274,6 +265,7 @@ Status InsertCell(BtShared& bt, Node& n, int idx, const uint8_t* cell, uint32_t 
   Put16(ptr, uint16_t(off));
   ++n.ncell;
   Put16(d + n.hdr + kPgCellCount, n.ncell);
+  AdjustFree(n, -int(size + 2));
   *fitted = true;
   return Status();
 }
@@ -289,12 +281,18 @@ Status DropCell(BtShared& bt, Node& n, int idx, uint32_t size) {
     Put16(d + n.hdr + kPgContentStart, uint16_t(bt.usable));
     d[n.hdr + kPgFragBytes] = 0;
     n.ncell = 0;
+    RememberFree(n, int(bt.usable) - n.ptrs);
     return Status();
   }
-  TRY(FreeSlot(bt, n, off, size));
+  Status st = FreeSlot(bt, n, off, size);
+  if (!st.ok()) {
+    ForgetFree(n);
+    return st;
+  }
   std::memmove(ptr, ptr + 2, 2 * size_t(n.ncell - idx - 1));
   --n.ncell;
   Put16(d + n.hdr + kPgCellCount, n.ncell);
+  AdjustFree(n, int(size + 2));
   return Status();
 }
 
@@ -305,27 +303,30 @@ Status Defragment(BtShared& bt, Node& n) {
   std::memcpy(tmp + top, d + top, bt.usable - top);
   uint32_t array_end = uint32_t(n.ptrs) + 2u * n.ncell;
   uint32_t pc = bt.usable;
+  // Sizes come from the copy: cells already moved may overlap the original.
+  Node view;
+  view.data = tmp;
+  view.type = n.type;
+  view.leaf = n.leaf;
+  view.intkey = n.intkey;
+  view.max_local = n.max_local;
   for (int i = 0; i < n.ncell; ++i) {
     uint8_t* ptr = d + n.ptrs + 2 * i;
     uint32_t off = Get16(ptr);
-    if (off < top || off + kMinCellSize > bt.usable) return CORRUPT();
-    CellInfo info;
-    // Parse from the copy: cells already moved may overlap the original.
-    Node view = {};
-    view.data = tmp;
-    view.type = n.type;
-    view.leaf = n.leaf;
-    view.intkey = n.intkey;
-    view.max_local = n.max_local;
-    TRY(ParseCell(bt, view, tmp + off, &info));
-    if (pc < array_end + info.size) return CORRUPT();
-    pc -= info.size;
-    std::memcpy(d + pc, tmp + off, info.size);
+    uint32_t size = 0;
+    if (off >= top && off + kMinCellSize <= bt.usable) size = CellSize(bt, view, tmp + off);
+    if (size == 0 || pc < array_end + size) {
+      ForgetFree(n);
+      return CORRUPT();
+    }
+    pc -= size;
+    std::memcpy(d + pc, tmp + off, size);
     Put16(ptr, uint16_t(pc));
   }
   Put16(d + n.hdr + kPgFirstFreeblock, 0);
   Put16(d + n.hdr + kPgContentStart, uint16_t(pc));
   d[n.hdr + kPgFragBytes] = 0;
+  RememberFree(n, int(pc - array_end));
   return Status();
 }
 
@@ -346,12 +347,22 @@ void RebuildNode(const BtShared& bt, Node& n, uint8_t type, const CellRef* cells
   n.max_local = type == kTableInterior ? 0 : bt.MaxLocal(type);
   uint32_t pc = bt.usable;
   uint8_t* ptr = d + n.ptrs;
-  for (size_t i = 0; i < count; ++i) {
-    pc -= cells[i].size;
-    std::memcpy(d + pc, cells[i].p, cells[i].size);
-    Put16(ptr + 2 * i, uint16_t(pc));
+  for (size_t i = 0; i < count;) {
+    // Cells packed by an earlier rebuild sit back to back in reverse order:
+    // copy each such run with one memcpy.
+    size_t j = i;
+    uint32_t run = cells[i].size;
+    while (j + 1 < count && cells[j + 1].p + cells[j + 1].size == cells[j].p) {
+      ++j;
+      run += cells[j].size;
+    }
+    pc -= run;
+    const uint8_t* base = cells[j].p;
+    std::memcpy(d + pc, base, run);
+    for (; i <= j; ++i) Put16(ptr + 2 * i, uint16_t(pc + (cells[i].p - base)));
   }
   Put16(d + hdr + kPgContentStart, uint16_t(pc));
+  RememberFree(n, int(pc) - int(n.ptrs + 2 * count));
 }
 
 }  // namespace btree_detail

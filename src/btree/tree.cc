@@ -28,14 +28,22 @@ void BtShared::SetUsable(uint32_t page, uint32_t reserved) {
 
 Status BtShared::SaveCursors(Pgno root, const BtCursor* except) {
   ++change_seq;
-  for (BtCursor* c = cursors; c != nullptr; c = c->next_) {
-    if (c == except || (root != 0 && c->root_ != root)) continue;
+  auto SaveCursor = [](BtCursor* c) {
     if (c->state_ == BtCursor::State::kValid) {
       Status st = c->SavePosition();
       if (!st.ok()) c->Trip(st.code());
     } else if (c->state_ == BtCursor::State::kInvalid) {
       c->ReleasePath();
     }
+  };
+  if (except != nullptr && root != 0 && except->root_ == root) {
+    // The common case: a writer saving the other cursors on its own tree.
+    for (BtCursor* c = except->peer_; c != except; c = c->peer_) SaveCursor(c);
+    return Status();
+  }
+  for (BtCursor* c = cursors; c != nullptr; c = c->next_) {
+    if (c == except || (root != 0 && c->root_ != root)) continue;
+    SaveCursor(c);
   }
   return Status();
 }
@@ -322,6 +330,14 @@ Status Btree::OpenCursor(Pgno root, bool write, BtCursor* cur, KeyComparator cmp
   cur->key_cmp_ = cmp ? cmp : MemcmpKeyCompare;
   cur->key_ctx_ = cmp_ctx;
   cur->state_ = BtCursor::State::kInvalid;
+  cur->peer_ = cur;
+  for (BtCursor* c = s_->cursors; c != nullptr; c = c->next_) {
+    if (c->root_ == root) {
+      cur->peer_ = c->peer_;
+      c->peer_ = cur;
+      break;
+    }
+  }
   cur->next_ = s_->cursors;
   cur->prev_ = nullptr;
   if (s_->cursors) s_->cursors->prev_ = cur;

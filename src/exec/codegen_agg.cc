@@ -49,7 +49,7 @@ void Codegen::FinalizeAccumulators(AggInfo* agg, std::vector<int>* results) {
 }
 
 bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
-                                  RowSink* sink) {
+                                  RowSink* sink, WhereLoops* wl) {
   AggInfo* agg = info->agg;
   int first_acc = prog_->n_aggs;
   for (AggFunc& f : agg->funcs) {
@@ -66,11 +66,8 @@ bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
   }
   int n_accs = prog_->n_aggs - first_acc;
   for (AggColumn& c : agg->columns) c.reg = AllocReg();
-  std::vector<std::vector<bool>> used;
-  UsedColumns(s, &info->sources, &used);
-  WhereLoops w;
+  WhereLoops& w = *wl;
   bool group = agg->group_by != nullptr;
-  if (!PlanLoops(&w, &info->sources, s->where, nullptr, nullptr, &used)) return false;
 
   auto push_redirects = [&]() {
     size_t mark = redirects_.size();

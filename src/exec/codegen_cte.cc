@@ -9,16 +9,17 @@ namespace basalt {
 
 using ast::Select;
 
-bool Codegen::CodeCte(CteEntry* ce) {
+bool Codegen::CodeCte(CteEntry* ce, SelectDest* out) {
   Select* body = ce->cte->select;
   int ncols = static_cast<int>(ce->columns.size());
-  Op(Opcode::kOpenEphemeral, ce->cursor, ncols);
-  if (!ce->recursive) {
-    SelectDest dest;
-    dest.kind = SelectDest::kTable;
-    dest.cursor = ce->cursor;
-    return CodeSelect(body, &dest);
+  SelectDest table_dest;
+  table_dest.kind = SelectDest::kTable;
+  table_dest.cursor = ce->cursor;
+  if (out == nullptr) {
+    Op(Opcode::kOpenEphemeral, ce->cursor, ncols);
+    out = &table_dest;
   }
+  if (!ce->recursive) return CodeSelect(body, out);
   // Split the compound into initial arms (no self reference) and recursive
   // arms (the ones after the first self-referencing arm).
   std::vector<Select*> arms;
@@ -114,10 +115,7 @@ bool Codegen::CodeCte(CteEntry* ce) {
   EmitToDest(&cd, row, ncols);
   int skip_out = MakeLabel();
   if (offset_reg) Op(Opcode::kIfPos, offset_reg, skip_out, 1);
-  SelectDest rd;
-  rd.kind = SelectDest::kTable;
-  rd.cursor = ce->cursor;
-  EmitToDest(&rd, row, ncols);
+  EmitToDest(out, row, ncols);
   if (limit_reg) Op(Opcode::kDecrJumpZero, limit_reg, end);
   ResolveLabel(skip_out);
   for (size_t i = first_rec; i < arms.size(); ++i) {

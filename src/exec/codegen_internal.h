@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "exec/program.h"
@@ -104,8 +105,10 @@ class Codegen {
   bool CodeValues(ast::Select* s, SelectDest* dest);
   // Emits one result row (regs[0..n)) to dest, honouring the row's stage.
   void EmitToDest(SelectDest* dest, int regs, int n);
-  bool MaterializeSources(SelectInfo* info);
-  bool CodeCte(CteEntry* ce);
+  bool MaterializeSources(SelectInfo* info, int coroutine_src);
+  // Runs a CTE's body into `out`, or into its temporary table when null.
+  bool CodeCte(CteEntry* ce, SelectDest* out);
+  std::unordered_map<int, std::pair<int, int>> coroutines_;  // cursor → (yield reg, first reg)
   bool CodeSimpleSelectArm(ast::Select* arm, SelectDest* dest);
   int ConvertTableToIndex(int table_cursor, int n, KeyInfo* ki);
   bool SetupSink(ast::Select* s, SelectInfo* info, SelectDest* dest, struct RowSink* sink,
@@ -161,7 +164,7 @@ class Codegen {
 
   // ---- aggregates (codegen_agg.cc) ----
   bool CodeAggregateSelect(ast::Select* s, SelectInfo* info, SelectDest* dest,
-                           struct RowSink* sink);
+                           struct RowSink* sink, struct WhereLoops* w);
   void UpdateAccumulators(AggInfo* agg);
   void FinalizeAccumulators(AggInfo* agg, std::vector<int>* results);
 

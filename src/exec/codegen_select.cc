@@ -105,8 +105,48 @@ void Codegen::CodeLimit(Select* s, int* limit_reg, int* offset_reg, int end_labe
   }
 }
 
-bool Codegen::MaterializeSources(SelectInfo* info) {
-  for (Source& src : info->sources) {
+// Sources that are subqueries, views or CTEs: the outermost loop's one runs
+// as a co-routine that yields rows on demand (so an outer LIMIT can stop an
+// unbounded recursive CTE); the others are materialized into temporary tables.
+bool Codegen::MaterializeSources(SelectInfo* info, int coroutine_src) {
+  for (size_t si = 0; si < info->sources.size(); ++si) {
+    Source& src = info->sources[si];
+    bool as_coroutine = static_cast<int>(si) == coroutine_src && src.table == nullptr &&
+                        src.cte > -2 && in_trigger_ == 0;
+    if (as_coroutine && src.cte >= 0) {
+      CteEntry* ce = resolver_.all_ctes()[static_cast<size_t>(src.cte)];
+      as_coroutine = ce->refs == 1;
+    }
+    if (as_coroutine) {
+      int ncols = static_cast<int>(src.columns.size());
+      int yield_reg = AllocReg();
+      int base = AllocReg(ncols > 0 ? ncols : 1);
+      int body = MakeLabel();
+      int after = MakeLabel();
+      Op(Opcode::kInitCoroutine, yield_reg, after, body);
+      ResolveLabel(body);
+      SelectDest d;
+      d.kind = SelectDest::kCoroutine;
+      d.reg = base;
+      d.yield_reg = yield_reg;
+      std::string what = src.cte >= 0
+                             ? std::string(resolver_.all_ctes()[static_cast<size_t>(src.cte)]->cte->name)
+                             : std::string(src.name);
+      {
+        EqpScope eqp_scope(this, Eqp("CO-ROUTINE " + what));
+        if (src.cte >= 0) {
+          CteEntry* ce = resolver_.all_ctes()[static_cast<size_t>(src.cte)];
+          if (!CodeCte(ce, &d)) return false;
+        } else if (!CodeSelect(src.subquery, &d)) {
+          return false;
+        }
+      }
+      Op(Opcode::kEndCoroutine, yield_reg);
+      ResolveLabel(after);
+      coroutines_[src.cursor] = {yield_reg, base};
+      for (int c = 0; c < ncols; ++c) redirects_.push_back({src.cursor, c, base + c});
+      continue;
+    }
     if (src.cte >= 0) {
       CteEntry* ce = resolver_.all_ctes()[static_cast<size_t>(src.cte)];
       if (cte_done_regs_.size() <= static_cast<size_t>(src.cte)) {
@@ -118,7 +158,7 @@ bool Codegen::MaterializeSources(SelectInfo* info) {
       Op(Opcode::kIfPos, done_reg, skip, 0);
       {
         EqpScope eqp_scope(this, Eqp("MATERIALIZE " + std::string(ce->cte->name)));
-        if (!CodeCte(ce)) return false;
+        if (!CodeCte(ce, nullptr)) return false;
       }
       Op(Opcode::kInteger, 1, done_reg);
       ResolveLabel(skip);
@@ -286,15 +326,17 @@ bool Codegen::SetupSink(Select* s, SelectInfo* info, SelectDest* dest, RowSink* 
 bool Codegen::CodeSimpleSelect(Select* s, SelectDest* dest) {
   SelectInfo* info = InfoOf(s);
   if (s->values.size() > 0) return CodeValues(s, dest);
-  if (!MaterializeSources(info)) return false;
-  if (info->agg != nullptr) {
-    RowSink sink;
-    return CodeAggregateSelect(s, info, dest, &sink);
-  }
   WhereLoops w;
   std::vector<std::vector<bool>> used;
   UsedColumns(s, &info->sources, &used);
-  if (!PlanLoops(&w, &info->sources, s->where, s->order_by, nullptr, &used)) return false;
+  ast::ExprList* plan_order = info->agg != nullptr ? nullptr : s->order_by;
+  if (!PlanLoops(&w, &info->sources, s->where, plan_order, nullptr, &used)) return false;
+  int coroutine_src = w.plan.loops.empty() ? -1 : w.plan.loops[0].src;
+  if (!MaterializeSources(info, coroutine_src)) return false;
+  if (info->agg != nullptr) {
+    RowSink sink;
+    return CodeAggregateSelect(s, info, dest, &sink, &w);
+  }
   RowSink sink;
   SetupSink(s, info, dest, &sink, w.plan.order_by_satisfied && !s->distinct);
   if (!WhereBegin(&w)) return false;

@@ -194,7 +194,13 @@ bool Codegen::WhereBegin(WhereLoops* w) {
       Op(Opcode::kInteger, 0, lv.match_reg);
     }
     int seek_fail = lv.brk;  // where a failed lookup goes
-    if (src.table == nullptr) {
+    if (src.table == nullptr && coroutines_.count(src.cursor)) {
+      // A co-routine source: each Yield delivers the next row in registers.
+      lv.top = prog_->pc();
+      Op(Opcode::kYield, coroutines_[src.cursor].first, lv.brk);
+      lv.next_op = Opcode::kGoto;
+      lv.next_cursor = 0;
+    } else if (src.table == nullptr) {
       // A materialized subquery, view or CTE: scan the temporary table.
       Op(Opcode::kRewind, src.cursor, lv.brk);
       lv.top = prog_->pc();

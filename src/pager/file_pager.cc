@@ -55,6 +55,7 @@ Result<std::unique_ptr<FilePager>> FilePager::Open(Vfs* vfs, const std::string& 
   std::unique_ptr<FilePager> p(new FilePager(vfs, full, std::move(db), opt, page_size, read_only));
   TRY(p->BeginRead());
   TRY(p->Commit());
+  p->page_size_fixed_ = true;
   if (opt.journal_mode == JournalMode::kWal && !read_only) {
     JournalMode got_mode;
     TRY(p->SetJournalMode(JournalMode::kWal, &got_mode));
@@ -83,6 +84,7 @@ JournalMode FilePager::RollbackMode() const {
 }
 
 void FilePager::SetCacheSize(int n) {
+  cache_size_ = n;
   int64_t pages = n;
   if (n < 0) pages = (-int64_t(n) * 1024) / (int64_t(page_size_) + 128);
   cache_limit_ = size_t(std::max<int64_t>(pages, 10));
@@ -100,6 +102,20 @@ Status FilePager::SetPageSize(uint32_t page_size) {
   ResetCache();
   page_size_ = page_size;
   cache_.SetPageSize(page_size);
+  return Status();
+}
+
+Status FilePager::AdoptPageSize(uint32_t page_size) {
+  if (page_size_fixed_ || !IsValidPageSize(page_size)) {
+    return Status(kSchema, "database page size changed; reopen the database");
+  }
+  for (CachedPage* f : cache_.AllPages()) {
+    if (f->pins != 0) return Status(kSchema, "database page size changed; reopen the database");
+  }
+  ResetCache();
+  page_size_ = page_size;
+  cache_.SetPageSize(page_size);
+  SetCacheSize(cache_size_);
   return Status();
 }
 

@@ -138,6 +138,9 @@ class FilePager final : public Pager {
   Status WritePageToDb(CachedPage* f);
   void DropFrame(CachedPage* f);  // unpinned: freed; pinned: reloaded
   void ResetCache();              // every page: dropped or reloaded
+  // The file's page size differs from page_size(): adopt it (before the
+  // first read transaction) or refuse.
+  Status AdoptPageSize(uint32_t page_size);
   void DiscardDirty();            // dirty pages: dropped or reloaded
   JournalMode RollbackMode() const;
 
@@ -182,6 +185,10 @@ class FilePager final : public Pager {
   BusyHandler busy_;
   PageCache cache_;
   size_t cache_limit_ = 0;
+  int cache_size_ = -2000;  // as last set (the limit depends on the page size)
+  // Until the first read transaction succeeds the page size follows the
+  // file (the header read at open may have been torn by a crashed writer).
+  bool page_size_fixed_ = false;
   State state_ = State::kOpen;
   Stats stats_;
 

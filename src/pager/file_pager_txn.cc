@@ -204,13 +204,16 @@ Status FilePager::TryBeginRead() {
       bool header_says_wal = size >= dbhdr::kSize && dbhdr::HasMagic(hdr) &&
                              (hdr[dbhdr::kReadVersion] == 2 || hdr[dbhdr::kWriteVersion] == 2);
       if (wal_file || header_says_wal) {
+        if (dbhdr::HasMagic(hdr) && dbhdr::PageSize(hdr) != page_size_) {
+          TRY(AdoptPageSize(dbhdr::PageSize(hdr)));
+        }
         TRY(OpenWal());
         opened_wal = true;
         return Status();
       }
     }
     if (size >= dbhdr::kSize && dbhdr::HasMagic(hdr) && dbhdr::PageSize(hdr) != page_size_) {
-      return Status(kSchema, "database page size changed; reopen the database");
+      TRY(AdoptPageSize(dbhdr::PageSize(hdr)));
     }
     if (!version_known_ ||
         std::memcmp(hdr + dbhdr::kFileVersion, file_version_, dbhdr::kFileVersionSize) != 0) {

@@ -53,8 +53,8 @@ Status FilePager::WalBeginRead() {
   TRY(wal_->BeginRead(&changed));
   Status st = [&]() -> Status {
     if (changed) ResetCache();
-    if (wal_->page_size() != 0 && wal_->page_size() != page_size_ && wal_->max_frame() > 0) {
-      return Status(kSchema, "database page size changed; reopen the database");
+    if (wal_->max_frame() > 0 && wal_->page_size() != page_size_) {
+      TRY(AdoptPageSize(wal_->page_size()));
     }
     Pgno physical = wal_->db_size();
     if (physical == 0) {

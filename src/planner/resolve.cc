@@ -315,6 +315,7 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
         src.columns = cte->columns;
         src.cursor = ctx_->AllocCursor();
         src.cte = cte->id;
+        ++cte->refs;
       }
     } else {
       Table* t = ctx_->FindTable(item->schema, item->name);

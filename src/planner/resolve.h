@@ -19,6 +19,7 @@ struct CteEntry {
   bool resolving = false;  // true while its own body is being resolved (recursion)
   bool recursive = false;  // refers to itself
   int queue_cursor = -1;   // recursive CTEs: cursor of the current-row queue
+  int refs = 0;            // FROM references (outside its own body)
   std::vector<SourceColumn> columns;
   int id = 0;
 };
