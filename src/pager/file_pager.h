@@ -141,7 +141,7 @@ class FilePager final : public Pager {
   // The file's page size differs from page_size(): adopt it (before the
   // first read transaction) or refuse.
   Status AdoptPageSize(uint32_t page_size);
-  void DiscardDirty();            // dirty pages: dropped or reloaded
+  void DiscardDirty();  // dirty pages: dropped or reloaded
   JournalMode RollbackMode() const;
 
   // file_pager_txn.cc: rollback-journal transactions
