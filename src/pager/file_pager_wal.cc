@@ -125,7 +125,11 @@ Status FilePager::RollbackWal() {
 }
 
 Status FilePager::LeaveWal(JournalMode mode) {
-  TRY(db_->Lock(LockLevel::kExclusive));
+  Status lock = db_->Lock(LockLevel::kExclusive);
+  if (!lock.ok()) {
+    (void)db_->Unlock(LockLevel::kShared);  // not left at PENDING
+    return lock;
+  }
   leaving_wal_ = true;
   Status st = CloseWal(true);
   if (st.ok()) {

@@ -293,5 +293,43 @@ TEST(Wal, SqliteWritesWeRead) {
   EXPECT_EQ(RunSqlite(db, "PRAGMA integrity_check;"), "ok");
 }
 
+TEST(Wal, TwoConnectionsOfOneProcessOnUnix) {
+  TempDir dir;
+  std::string db = dir.File("two.db");
+  PagerOptions opt;
+  opt.journal_mode = JournalMode::kWal;
+  auto a = OpenBtree(DefaultVfs(), db, opt);
+  ASSERT_TRUE(a);
+  Pgno root = 0;
+  ASSERT_OK(a->BeginTransaction(true));
+  ASSERT_OK(CreateTextTable(*a, "t", &root));
+  ASSERT_OK(a->Commit());
+  Put(*a, root, 1, 100, 0);
+  auto b = OpenBtree(DefaultVfs(), db, PagerOptions());
+  ASSERT_TRUE(b);
+  ASSERT_OK(b->BeginTransaction(false));
+  EXPECT_EQ(Rows(*b, root).size(), 100u);
+  Put(*a, root, 101, 200, 0);  // not blocked by b's snapshot
+  EXPECT_EQ(Rows(*b, root).size(), 100u);
+  ASSERT_OK(b->Commit());
+  EXPECT_EQ(Rows(*b, root).size(), 200u);
+  // b cannot leave WAL mode while a is attached, and stays usable.
+  JournalMode got;
+  EXPECT_EQ(b->pager()->SetJournalMode(JournalMode::kDelete, &got).code(), kBusy);
+  auto c = OpenBtree(DefaultVfs(), db, PagerOptions());
+  ASSERT_TRUE(c);
+  EXPECT_EQ(Rows(*c, root).size(), 200u);
+  c.reset();
+  // Closing a connection leaves the WAL to the others.
+  a.reset();
+  EXPECT_TRUE(FileExists(db + "-wal"));
+  Put(*b, root, 1, 1, 9);
+  EXPECT_EQ(Rows(*b, root)[1], Val(1, 9));
+  b.reset();
+  EXPECT_FALSE(FileExists(db + "-wal"));
+  if (HaveSqlite())
+    EXPECT_EQ(RunSqlite(db, "PRAGMA integrity_check; SELECT count(*) FROM t;"), "ok\n200");
+}
+
 }  // namespace
 }  // namespace basalt::testing
