@@ -327,8 +327,9 @@ TEST(Wal, TwoConnectionsOfOneProcessOnUnix) {
   EXPECT_EQ(Rows(*b, root)[1], Val(1, 9));
   b.reset();
   EXPECT_FALSE(FileExists(db + "-wal"));
-  if (HaveSqlite())
+  if (HaveSqlite()) {
     EXPECT_EQ(RunSqlite(db, "PRAGMA integrity_check; SELECT count(*) FROM t;"), "ok\n200");
+  }
 }
 
 }  // namespace
