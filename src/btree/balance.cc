@@ -248,28 +248,73 @@ uint32_t IndexLeafCellLen(const BtShared& bt, const uint8_t* p) {
 
 }  // namespace
 
-bool Balancer::GatherCells(const Node& n, const uint8_t* copy, int pend,
-                           std::vector<CellRef>* out) const {
+namespace {
+
+// Bytes the cell at `cell` occupies on a page of type kType (whose payload
+// limit is max_local), or 0 when it is not the common small-cell case: a
+// one-byte payload size not above max_local (and, on table leaves, any
+// rowid). The caller then falls back to CellSize.
+template <uint8_t kType>
+inline uint32_t SmallCellSize(const uint8_t* cell, uint32_t max_local) {
+  if constexpr (kType == kTableInterior) {
+    return uint32_t(SkipVarint(cell + 4) - cell);
+  } else {
+    constexpr uint32_t kHead = kType == kIndexInterior ? 4 : 0;
+    const uint32_t psize = cell[kHead];
+    if (psize >= 0x80 || psize > max_local) return 0;
+    uint32_t size = kHead + 1 + psize;
+    if constexpr (kType == kTableLeaf) size += uint32_t(SkipVarint(cell + 1) - (cell + 1));
+    return size < kMinCellSize ? kMinCellSize : size;
+  }
+}
+
+// GatherCells for pages of type kType (see Balancer::GatherCells).
+template <uint8_t kType>
+bool GatherTyped(const BtShared& bt, const Node& n, const uint8_t* copy, int pend,
+                 const CellRef& pending, CellRef* w) {
   const int ncell = n.ncell;
-  if (pend > ncell) return false;
-  const size_t base = out->size();
-  out->resize(base + size_t(ncell) + (pend >= 0 ? 1 : 0));
-  CellRef* w = out->data() + base;
+  const uint32_t usable = bt.usable;
   const uint32_t cell_min = uint32_t(n.ptrs) + 2u * ncell;
-  const uint32_t cell_max = bt_.usable - kMinCellSize;
+  const uint32_t cell_max = usable - kMinCellSize;
   if (ncell > 0 && cell_min > cell_max) return false;
   const uint32_t span = cell_max - cell_min;
-  const uint8_t* ptrs = n.data + n.ptrs;
+  const uint32_t max_local = n.max_local;
+  const uint8_t* data = n.data;
+  const uint8_t* ptrs = data + n.ptrs;
   for (int i = 0; i < ncell; ++i) {
-    if (i == pend) *w++ = pending_;
+    if (i == pend) *w++ = pending;
     uint32_t off = Get16(ptrs + 2 * i);
     if (off - cell_min > span) return false;
-    uint32_t size = CellSize(bt_, n, n.data + off);
-    if (size == 0) return false;
+    uint32_t size = SmallCellSize<kType>(data + off, max_local);
+    if (size == 0 || off + size > usable) {
+      size = CellSize(bt, n, data + off);
+      if (size == 0) return false;
+    }
     *w++ = CellRef{copy + off, size};
   }
-  if (pend == ncell) *w = pending_;
+  if (pend == ncell) *w = pending;
   return true;
+}
+
+}  // namespace
+
+bool Balancer::GatherCells(const Node& n, const uint8_t* copy, int pend,
+                           std::vector<CellRef>* out) const {
+  if (pend > n.ncell) return false;
+  const size_t base = out->size();
+  out->resize(base + size_t(n.ncell) + (pend >= 0 ? 1 : 0));
+  CellRef* w = out->data() + base;
+  switch (n.type) {
+    case kTableLeaf:
+      return GatherTyped<kTableLeaf>(bt_, n, copy, pend, pending_, w);
+    case kTableInterior:
+      return GatherTyped<kTableInterior>(bt_, n, copy, pend, pending_, w);
+    case kIndexLeaf:
+      return GatherTyped<kIndexLeaf>(bt_, n, copy, pend, pending_, w);
+    case kIndexInterior:
+      return GatherTyped<kIndexInterior>(bt_, n, copy, pend, pending_, w);
+  }
+  return false;
 }
 
 Balancer::ParentView::ParentView(Balancer& b, int level)

@@ -74,29 +74,68 @@ bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
     for (AggColumn& c : agg->columns) redirects_.push_back({c.cursor, c.column, c.reg});
     return mark;
   };
-  AggInfo* saved_agg = cur_agg_;
-  std::vector<int> saved_results = agg_result_regs_;
+  // Bare columns show the values of the group's first row, or of the row
+  // that gave the only min()/max() its value.
+  int minmax = -1;
+  {
+    int n_minmax = 0;
+    for (size_t i = 0; i < agg->funcs.size(); ++i) {
+      if (agg->funcs[i].def->flags & kFuncMinMax) {
+        ++n_minmax;
+        minmax = static_cast<int>(i);
+      }
+    }
+    if (n_minmax != 1) minmax = -1;
+  }
+  std::vector<int> out_regs;
+  for (size_t i = 0; i < agg->columns.size(); ++i) out_regs.push_back(AllocReg());
+  auto push_out_redirects = [&]() {
+    size_t mark = redirects_.size();
+    for (size_t i = 0; i < agg->columns.size(); ++i) {
+      redirects_.push_back({agg->columns[i].cursor, agg->columns[i].column, out_regs[i]});
+    }
+    return mark;
+  };
+  // Copies the current row's columns (in c.reg, or read from the cursors
+  // when `from_cursors`) into the output registers.
+  auto copy_out = [&](bool from_cursors) {
+    for (size_t i = 0; i < agg->columns.size(); ++i) {
+      AggColumn& c = agg->columns[i];
+      if (from_cursors) {
+        CodeColumn(c.cursor, c.column, c.table, out_regs[i]);
+      } else {
+        Op(Opcode::kCopy, c.reg, out_regs[i], 0);
+      }
+    }
+  };
 
   if (!group) {
     SetupSink(s, info, dest, sink, true);
     if (n_accs > 0) Op(Opcode::kAggReset, first_acc, n_accs);
-    if (!agg->columns.empty()) {
-      Op(Opcode::kNull, 0, agg->columns.front().reg, agg->columns.back().reg);
-    }
+    for (int r : out_regs) Op(Opcode::kNull, 0, r);
+    int first = AllocReg();
+    Op(Opcode::kInteger, 1, first);
     if (!WhereBegin(&w)) return false;
     UpdateAccumulators(agg);
-    for (AggColumn& c : agg->columns) CodeColumn(c.cursor, c.column, c.table, c.reg);
+    if (!agg->columns.empty()) {
+      int skip = MakeLabel();
+      int copy = MakeLabel();
+      if (minmax >= 0) Op(Opcode::kIfAggHit, agg->funcs[static_cast<size_t>(minmax)].acc, copy);
+      Op(Opcode::kIfNot, first, skip, 0);
+      ResolveLabel(copy);
+      copy_out(true);
+      ResolveLabel(skip);
+    }
+    Op(Opcode::kInteger, 0, first);
     WhereEnd(&w);
     std::vector<int> results;
     FinalizeAccumulators(agg, &results);
-    size_t mark = push_redirects();
-    cur_agg_ = agg;
-    agg_result_regs_ = results;
+    size_t mark = push_out_redirects();
+    agg_results_[agg->id] = results;
     if (s->having) CodeJumpIf(s->having, sink->end_label, false, true);
     ProduceRow(sink, info, nullptr);
     redirects_.resize(mark);
-    cur_agg_ = saved_agg;
-    agg_result_regs_ = saved_results;
+    agg_results_.erase(agg->id);
     ResolveLabel(sink->end_label);
     return !ctx_->failed();
   }
@@ -131,6 +170,7 @@ bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
   WhereEnd(&w);
 
   int first = AllocReg();
+  int group_start = AllocReg();
   int prev = AllocReg(ngroup);
   int cur = AllocReg(ngroup);
   int out_ret = AllocReg();
@@ -163,6 +203,7 @@ bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
     if (f.distinct_cursor >= 0) Op(Opcode::kClearEphemeral, f.distinct_cursor);
   }
   Op(Opcode::kInteger, 0, first);
+  Op(Opcode::kInteger, 1, group_start);
   ResolveLabel(same);
   for (int j = 0; j < ncols; ++j) {
     Op(Opcode::kColumn, sorter, ngroup + j, agg->columns[static_cast<size_t>(j)].reg);
@@ -172,6 +213,16 @@ bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
     UpdateAccumulators(agg);
     redirects_.resize(mark);
   }
+  if (!agg->columns.empty()) {
+    int skip = MakeLabel();
+    int copy = MakeLabel();
+    if (minmax >= 0) Op(Opcode::kIfAggHit, agg->funcs[static_cast<size_t>(minmax)].acc, copy);
+    Op(Opcode::kIfNot, group_start, skip, 0);
+    ResolveLabel(copy);
+    copy_out(false);
+    ResolveLabel(skip);
+  }
+  Op(Opcode::kInteger, 0, group_start);
   Op(Opcode::kSorterNext, sorter, top);
   Op(Opcode::kGosub, out_ret, out_sub);
   Op(Opcode::kGoto, 0, done);
@@ -181,17 +232,15 @@ bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
   {
     std::vector<int> results;
     FinalizeAccumulators(agg, &results);
-    size_t mark = push_redirects();
-    cur_agg_ = agg;
-    agg_result_regs_ = results;
+    size_t mark = push_out_redirects();
+    agg_results_[agg->id] = results;
     int ret = MakeLabel();
     if (s->having) CodeJumpIf(s->having, ret, false, true);
     ProduceRow(sink, info, s->order_by);
     ResolveLabel(ret);
     Op(Opcode::kReturn, out_ret);
     redirects_.resize(mark);
-    cur_agg_ = saved_agg;
-    agg_result_regs_ = saved_results;
+    agg_results_.erase(agg->id);
   }
   ResolveLabel(done);
   if (sink->sorter_cursor >= 0) DrainSorter(sink);

@@ -43,11 +43,38 @@ bool Codegen::CodeCte(CteEntry* ce, SelectDest* out) {
     return ctx_->Error("recursive reference in a subquery: " + std::string(ce->cte->name));
   }
   bool distinct = arms[first_rec]->op == ast::CompoundOp::kUnion;
-  if (body->order_by != nullptr) {
-    return ctx_->Error("ORDER BY in a recursive query is not supported");
+  for (size_t i = first_rec; i < arms.size(); ++i) {
+    SelectInfo* ai = InfoOf(arms[i]);
+    if (ai->agg != nullptr) return ctx_->Error("recursive aggregate queries not supported");
+    int refs = 0;
+    for (const Source& src : ai->sources) refs += src.cte == -2 - ce->id;
+    if (refs > 1) {
+      return ctx_->Error("multiple references to recursive table: " +
+                         std::string(ce->cte->name));
+    }
   }
+  // The queue: FIFO (a table) or, with ORDER BY, a priority queue (an index on
+  // the ORDER BY columns, then a sequence number, then the row).
+  ast::ExprList* order = body->order_by;
+  int norder = order ? static_cast<int>(order->size()) : 0;
   int queue = ctx_->AllocCursor();
-  Op(Opcode::kOpenEphemeral, queue, ncols);
+  int seq_reg = AllocReg();
+  if (order != nullptr) {
+    KeyInfo* qki = MakeKeyInfo(norder + 1 + ncols);
+    for (int i = 0; i < norder; ++i) {
+      ast::Expr* e = (*order)[static_cast<size_t>(i)];
+      const_cast<const Collation**>(qki->colls)[i] =
+          (e->pflags & 0x02) ? static_cast<const Collation*>(e->aux) : nullptr;
+      const_cast<uint8_t*>(qki->desc)[i] =
+          order->items[static_cast<size_t>(i)].order == ast::SortOrder::kDesc ? 1 : 0;
+    }
+    int a = Op(Opcode::kOpenEphemeral, queue, norder + 1 + ncols);
+    prog_->at(a).p4type = P4Type::kKeyInfo;
+    prog_->at(a).p4.key_info = qki;
+    Op(Opcode::kInteger, 0, seq_reg);
+  } else {
+    Op(Opcode::kOpenEphemeral, queue, ncols);
+  }
   int dist = -1;
   KeyInfo* ki = MakeKeyInfo(ncols);
   if (distinct) {
@@ -77,10 +104,23 @@ bool Codegen::CodeCte(CteEntry* ce, SelectDest* out) {
       Op(Opcode::kMakeRecord, feed_reg, ncols, rec);
       Op(Opcode::kIdxInsert, dist, rec);
     }
-    SelectDest qd;
-    qd.kind = SelectDest::kTable;
-    qd.cursor = queue;
-    EmitToDest(&qd, feed_reg, ncols);
+    if (order != nullptr) {
+      int rec = AllocReg(norder + 2 + ncols);
+      for (int i = 0; i < norder; ++i) {
+        int col = (*order)[static_cast<size_t>(i)]->column;
+        Op(Opcode::kCopy, feed_reg + col, rec + i, 0);
+      }
+      Op(Opcode::kAddImm, seq_reg, 1);
+      Op(Opcode::kCopy, seq_reg, rec + norder, 0);
+      for (int c = 0; c < ncols; ++c) Op(Opcode::kCopy, feed_reg + c, rec + norder + 1 + c, 0);
+      Op(Opcode::kMakeRecord, rec, norder + 1 + ncols, rec + norder + 1 + ncols);
+      Op(Opcode::kIdxInsert, queue, rec + norder + 1 + ncols);
+    } else {
+      SelectDest qd;
+      qd.kind = SelectDest::kTable;
+      qd.cursor = queue;
+      EmitToDest(&qd, feed_reg, ncols);
+    }
     ResolveLabel(skip);
     Op(Opcode::kReturn, feed_ret);
   }
@@ -106,7 +146,8 @@ bool Codegen::CodeCte(CteEntry* ce, SelectDest* out) {
   int loop = prog_->pc();
   Op(Opcode::kRewind, queue, end);
   int row = AllocReg(ncols + 2);
-  for (int c = 0; c < ncols; ++c) Op(Opcode::kColumn, queue, c, row + c);
+  int qoff = order != nullptr ? norder + 1 : 0;
+  for (int c = 0; c < ncols; ++c) Op(Opcode::kColumn, queue, qoff + c, row + c);
   Op(Opcode::kDelete, queue);
   Op(Opcode::kClearEphemeral, cur);
   SelectDest cd;

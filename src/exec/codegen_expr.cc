@@ -166,9 +166,8 @@ int Codegen::CodeExprTemp(Expr* e) {
       }
     }
   }
-  if (e->kind == ExprKind::kFunction && e->agg >= 0 && cur_agg_ != nullptr &&
-      static_cast<size_t>(e->agg) < agg_result_regs_.size()) {
-    return agg_result_regs_[static_cast<size_t>(e->agg)];
+  if (e->kind == ExprKind::kFunction && e->agg >= 0) {
+    if (const int* r = AggResultReg(e)) return *r;
   }
   int r = AllocReg();
   CodeExpr(e, r);
@@ -176,6 +175,16 @@ int Codegen::CodeExprTemp(Expr* e) {
 }
 
 void Codegen::CodeCompare(Expr* e, int target) {
+  if ((e->op == Op::kIs || e->op == Op::kIsNot) && e->right->kind == ExprKind::kBool) {
+    // x IS [NOT] TRUE|FALSE tests the truth value of x (NULL is neither).
+    int l = CodeExprTemp(e->left);
+    bool lit = e->right->ival != 0;
+    bool is_not = e->op == Op::kIsNot;
+    int a = Op(Opcode::kIsTrue, l, target, lit ? 0 : 1);
+    prog_->at(a).p4type = P4Type::kInt;
+    prog_->at(a).p4.i64 = (is_not != !lit) ? 1 : 0;
+    return;
+  }
   int l = CodeExprTemp(e->left);
   int r = CodeExprTemp(e->right);
   Opcode op = CompareOpcode(e->op);
@@ -371,7 +380,6 @@ void Codegen::CodeIn(Expr* e, int target) {
     }
     int lhs = CodeExprTemp(e->left);
     char aff = Resolver::ExprAffinity(e->left);
-    const Collation* coll = resolver_.ExprCollation(e->left);
     int saw_null = AllocReg();
     Op(Opcode::kInteger, 0, saw_null);
     Op(Opcode::kIsNull, lhs, is_null);
@@ -381,6 +389,7 @@ void Codegen::CodeIn(Expr* e, int target) {
       int a = Op(Opcode::kEq, lhs, is_true, r);
       Instr& in = prog_->at(a);
       in.p5 = static_cast<uint8_t>(aff <= 'A' ? 0 : (aff & kCmpAffinityMask));
+      const Collation* coll = resolver_.BinaryCollation(e->left, item);
       if (coll) {
         in.p4type = P4Type::kCollation;
         in.p4.coll = coll;
@@ -614,8 +623,8 @@ void Codegen::CodeExpr(Expr* e, int target) {
       return;
     case ExprKind::kFunction:
       if (e->agg >= 0) {
-        if (cur_agg_ != nullptr && static_cast<size_t>(e->agg) < agg_result_regs_.size()) {
-          Op(Opcode::kCopy, agg_result_regs_[static_cast<size_t>(e->agg)], target, 0);
+        if (const int* r = AggResultReg(e)) {
+          Op(Opcode::kCopy, *r, target, 0);
         } else {
           ctx_->Error("misuse of aggregate: " + std::string(e->text) + "()");
         }
@@ -670,7 +679,8 @@ void Codegen::CodeJumpIf(Expr* e, int label, bool jump_if_true, bool jump_if_nul
         return;
       }
       if (IsComparison(e->op) && e->left->kind != ExprKind::kVector &&
-          e->right->kind != ExprKind::kVector) {
+          e->right->kind != ExprKind::kVector &&
+          !((e->op == Op::kIs || e->op == Op::kIsNot) && e->right->kind == ExprKind::kBool)) {
         int l = CodeExprTemp(e->left);
         int r = CodeExprTemp(e->right);
         Opcode op = CompareOpcode(e->op);

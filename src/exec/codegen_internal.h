@@ -249,8 +249,16 @@ class Codegen {
 
   std::vector<Redirect> redirects_;
   std::vector<IndexSubst> substs_;
-  std::vector<int> agg_result_regs_;  // per AggFunc of the current aggregate select
-  AggInfo* cur_agg_ = nullptr;        // aggregate whose results are in agg_result_regs_
+  // AggInfo id → registers holding its functions' results (while the
+  // output of that aggregate query is being produced).
+  std::unordered_map<int, std::vector<int>> agg_results_;
+  const int* AggResultReg(const ast::Expr* e) const {
+    auto it = agg_results_.find(e->reg);
+    if (it == agg_results_.end() || static_cast<size_t>(e->agg) >= it->second.size()) {
+      return nullptr;
+    }
+    return &it->second[static_cast<size_t>(e->agg)];
+  }
   std::vector<int> cte_done_regs_;
   std::vector<int> cte_cursors_;
 

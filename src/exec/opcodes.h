@@ -40,6 +40,7 @@
   X(SCopy, "r[P2] = shallow copy of r[P1]")                                                   \
   X(Move, "move r[P1..P1+P3-1] to r[P2..], leaving NULLs")                                    \
   X(IntCopy, "r[P2] = integer r[P1]")                                                         \
+  X(AddImm, "r[P1] += P2 (integer)")                                                           \
   /* ---- operators ---- */                                                                   \
   X(Add, "r[P3] = r[P1] + r[P2]")                                                             \
   X(Subtract, "r[P3] = r[P1] - r[P2]")                                                        \
@@ -70,6 +71,7 @@
   X(AggStep, "accumulator P3 steps with r[P1..P1+P2-1] (P4 function)")                        \
   X(AggFinal, "r[P2] = final value of accumulator P1; reset it")                              \
   X(AggReset, "discard accumulators P1..P1+P2-1 without results")                             \
+  X(IfAggHit, "jump to P2 if the last step of accumulator P1 gave it a new value")             \
   X(Like, "r[P3] = r[P1] LIKE/GLOB r[P2] (P4 pattern spec, P5 escape reg flag)")               \
   /* ---- cursors ---- */                                                                     \
   X(OpenRead, "open cursor P1 on B-tree root P2 of database P3 for reading; P4 cursor info")   \

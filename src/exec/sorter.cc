@@ -107,7 +107,7 @@ int Sorter::CompareEntries(const Entry& a, const Entry& b, Status* st) const {
   if (ta == Type::kInteger && tb == Type::kInteger) {
     c = a.i < b.i ? -1 : (a.i > b.i ? 1 : 0);
   } else if (ta == Type::kText && tb == Type::kText &&
-             (ki.colls == nullptr || ki.colls[0] == nullptr)) {
+             (ki.colls == nullptr || ki.colls[0] == nullptr || ki.colls[0] == BinaryCollation())) {
     uint32_t m = a.len < b.len ? a.len : b.len;
     c = m ? std::memcmp(a.z, b.z, m) : 0;
     if (c == 0) c = a.len < b.len ? -1 : (a.len > b.len ? 1 : 0);

@@ -298,6 +298,9 @@ StepResult Vm::Run() {
           r[in.p1 + i].SetNull();
         }
         break;
+      case Opcode::kAddImm:
+        r[in.p1].SetInt(ValueToInt64(r[in.p1]) + in.p2);
+        break;
       case Opcode::kIntCopy:
         r[in.p2].SetInt(r[in.p1].int_value());
         break;
@@ -476,6 +479,7 @@ StepResult Vm::Run() {
         ctx.api_db = env_->api_db;
         Value dummy;
         ctx.result = &dummy;
+        ctx.skip_flag = 0;
         ctx.def->step(&ctx, in.p2, argv);
         if (ctx.is_error) {
           return Fail(Status(ctx.error_code ? ctx.error_code : kError, ctx.error_msg));
@@ -509,6 +513,12 @@ StepResult Vm::Run() {
           }
           FreeAggregateContext(&ctx);
           ctx = FuncContext();
+        }
+        break;
+      case Opcode::kIfAggHit:
+        if (aggs_[static_cast<size_t>(in.p1)].skip_flag == 0) {
+          pc_ = in.p2;
+          continue;
         }
         break;
       case Opcode::kLike:

@@ -20,6 +20,9 @@ namespace basalt {
 
 class Statement;
 
+// Result column names of a PRAGMA (known before it runs).
+std::vector<std::string> PragmaColumnNames(const ast::PragmaStmt* st);
+
 class Connection : public ConnectionHooks {
  public:
   // Opens `filename` (":memory:" or "" for a private in-memory database).
@@ -85,6 +88,7 @@ class Connection : public ConnectionHooks {
   Status Drop(ast::DropStmt* st);
   Status AlterTable(ast::AlterTableStmt* st, Arena* arena);
   Status BuildIndex(Index* idx, Arena* arena);
+  Status CheckTableExprs(ast::CreateTableStmt* st, const Table* t, Arena* arena);
   Status RunProgram(Program* prog);
   Status InsertSchemaRow(std::string_view type, std::string_view name, std::string_view tbl,
                          uint32_t root, std::string_view sql);
@@ -92,6 +96,9 @@ class Connection : public ConnectionHooks {
   Status BumpSchemaCookie();
 
   friend class Statement;
+
+// Result column names of a PRAGMA (known before it runs).
+std::vector<std::string> PragmaColumnNames(const ast::PragmaStmt* st);
 
   std::string filename_;
   std::unique_ptr<Btree> main_;

@@ -4,6 +4,7 @@
 #include "main/connection.h"
 #include "main/schema_build.h"
 #include "parser/parser.h"
+#include "planner/resolve.h"
 #include "record/record.h"
 
 namespace basalt {
@@ -190,6 +191,7 @@ Status Connection::CreateTable(ast::CreateTableStmt* st, std::string_view sql, A
     built.table = std::move(t);
   } else {
     TRY(BuildTable(st, "CREATE TABLE " + std::string(st->body_text), &built));
+    TRY(CheckTableExprs(st, built.table.get(), arena));
   }
   if (ddl_dry_run_) return Status();
   Table* t = built.table.get();
@@ -220,6 +222,72 @@ Status Connection::CreateTable(ast::CreateTableStmt* st, std::string_view sql, A
     Result<std::unique_ptr<Program>> p = CompileStatement(*r, &ctx);
     if (!p.ok()) return p.status();
     TRY(RunProgram(p->get()));
+  }
+  return Status();
+}
+
+// CHECK constraints must name existing columns and have no subqueries;
+// DEFAULT values must be constant.
+Status Connection::CheckTableExprs(ast::CreateTableStmt* st, const Table* t, Arena* arena) {
+  auto has = [](ast::Expr* e, auto pred) {
+    bool found = false;
+    std::vector<ast::Expr*> stack{e};
+    while (!stack.empty() && !found) {
+      ast::Expr* x = stack.back();
+      stack.pop_back();
+      if (x == nullptr) continue;
+      if (pred(x)) found = true;
+      stack.push_back(x->left);
+      stack.push_back(x->right);
+      if (x->list) {
+        for (size_t i = 0; i < x->list->size(); ++i) stack.push_back((*x->list)[i]);
+      }
+    }
+    return found;
+  };
+  auto is_subquery = [](ast::Expr* x) {
+    return x->select != nullptr || x->kind == ast::ExprKind::kSubquery ||
+           x->kind == ast::ExprKind::kExists;
+  };
+  std::vector<ast::Expr*> checks;
+  for (ast::ColumnDef* cd : st->columns) {
+    for (ast::ColumnConstraint* cc : cd->constraints) {
+      if (cc->kind == ast::ConstraintKind::kCheck) checks.push_back(cc->expr);
+      if (cc->kind == ast::ConstraintKind::kDefault && cc->expr != nullptr) {
+        bool not_const = has(cc->expr, [&](ast::Expr* x) {
+          return is_subquery(x) ||
+                 (x->kind == ast::ExprKind::kColumn &&
+                  !(x->table.empty() && (EqualsIgnoreCase(x->text, "true") ||
+                                         EqualsIgnoreCase(x->text, "false"))));
+        });
+        if (not_const) {
+          return Status(kError,
+                        "default value of column [" + std::string(cd->name) + "] is not constant");
+        }
+      }
+    }
+  }
+  for (ast::TableConstraint* tc : st->constraints) {
+    if (tc->kind == ast::ConstraintKind::kCheck) checks.push_back(tc->check);
+  }
+  if (checks.empty()) return Status();
+  CompileContext ctx;
+  ctx.arena = arena;
+  ctx.schema = &schema_;
+  ctx.funcs = &funcs_;
+  ctx.options = options_;
+  ctx.sql = ddl_text_;
+  Resolver resolver(&ctx);
+  std::vector<Source> srcs;
+  srcs.push_back(resolver.MakeTableSource(t, "", 0));
+  Scope scope;
+  scope.sources = &srcs;
+  for (ast::Expr* e : checks) {
+    if (has(e, is_subquery)) return Status(kError, "subqueries prohibited in CHECK constraints");
+    if (!resolver.ResolveExpr(e, &scope)) {
+      if (ddl_dry_run_) last_error_offset_ = ctx.error_offset;
+      return ctx.error;
+    }
   }
   return Status();
 }

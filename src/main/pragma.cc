@@ -43,6 +43,29 @@ void OneRow(std::vector<std::string>* names, std::vector<std::vector<Value>>* ro
 
 }  // namespace
 
+std::vector<std::string> PragmaColumnNames(const ast::PragmaStmt* st) {
+  std::string name = LowerAscii(st->name);
+  bool set = st->value != nullptr;
+  if (name == "table_info" || name == "table_xinfo") {
+    return {"cid", "name", "type", "notnull", "dflt_value", "pk"};
+  }
+  if (name == "index_list") return {"seq", "name", "unique", "origin", "partial"};
+  if (name == "index_info") return {"seqno", "cid", "name"};
+  if (name == "integrity_check" || name == "quick_check") return {name};
+  if (name == "page_count" || name == "freelist_count" || name == "encoding" ||
+      name == "journal_mode") {
+    return {name};
+  }
+  static const char* const kValued[] = {"user_version", "schema_version", "application_id",
+                                        "page_size", "recursive_triggers", "foreign_keys",
+                                        "reverse_unordered_selects", "short_column_names",
+                                        "full_column_names"};
+  for (const char* v : kValued) {
+    if (name == v) return set ? std::vector<std::string>{} : std::vector<std::string>{name};
+  }
+  return {};
+}
+
 Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* names,
                               std::vector<std::vector<Value>>* rows) {
   std::string name = LowerAscii(st->name);

@@ -60,6 +60,8 @@ Status Statement::Compile() {
       names_ = {"addr", "opcode", "p1", "p2", "p3", "p4", "p5", "comment"};
     } else if (explain_ == 2) {
       names_ = {"id", "parent", "notused", "detail"};
+    } else if (ast_->kind == ast::StmtKind::kPragma) {
+      names_ = PragmaColumnNames(ast_->As<ast::PragmaStmt>());
     }
     return Status();
   }
@@ -302,10 +304,12 @@ int Statement::StepDirect() {
       case ast::StmtKind::kRelease:
         st = conn_->ExecTransaction(ast_);
         break;
-      case ast::StmtKind::kPragma:
-        names_.clear();
-        st = conn_->ExecPragma(ast_->As<ast::PragmaStmt>(), &names_, &rows_);
+      case ast::StmtKind::kPragma: {
+        std::vector<std::string> names;
+        st = conn_->ExecPragma(ast_->As<ast::PragmaStmt>(), &names, &rows_);
+        if (!names.empty()) names_ = names;
         break;
+      }
       default: {
         st = conn_->BeginStatement(true, &stmt_savepoint_);
         if (st.ok()) {

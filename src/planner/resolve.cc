@@ -127,8 +127,14 @@ const Collation* Resolver::ExprCollation(const Expr* e, bool* explicit_coll) {
   while (e->kind == ExprKind::kCast || (e->kind == ExprKind::kUnary && e->op == ast::Op::kPlus)) {
     e = e->left;
   }
-  if (e->kind == ExprKind::kResolvedColumn || e->kind == ExprKind::kRegister) {
+  // A column always has a collating sequence (BINARY unless declared), and
+  // it takes part in choosing the comparison's collation.
+  if (e->kind == ExprKind::kResolvedColumn) {
     if (e->pflags & 0x02) return static_cast<const Collation*>(e->aux);
+    return ::basalt::BinaryCollation();
+  }
+  if (e->kind == ExprKind::kRegister && (e->pflags & 0x02)) {
+    return static_cast<const Collation*>(e->aux);
   }
   return nullptr;
 }
@@ -292,6 +298,10 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
   src.join = item->join;
   if (item->subquery != nullptr) {
     if (!ResolveSelect(item->subquery, outer)) return false;
+    // A FROM subquery can only refer beyond the SELECT that contains it.
+    for (Select* p = item->subquery; p; p = p->prior) {
+      if (InfoOf(p)->correlated) info->correlated = true;
+    }
     src.subquery = item->subquery;
     src.name = item->alias;
     SubqueryColumns(item->subquery, &src.columns);
@@ -589,7 +599,7 @@ bool Resolver::ExpandResultColumns(Select* s, SelectInfo* info) {
           if (src.columns[c].hidden || src.merged_with[c].first >= 0) continue;
           ast::ExprItem item;
           item.expr = NewColumnRef(src, static_cast<int>(c), {});
-          item.name = src.columns[c].name;
+          if (src.flattened) flat_names_[item.expr] = src.columns[c].name;
           out->items.push_back(*ctx_->arena, item);
           any = true;
         }
@@ -603,7 +613,7 @@ bool Resolver::ExpandResultColumns(Select* s, SelectInfo* info) {
           if (src.columns[c].hidden) continue;
           ast::ExprItem item;
           item.expr = NewColumnRef(src, static_cast<int>(c), {});
-          item.name = src.columns[c].name;
+          if (src.flattened) flat_names_[item.expr] = src.columns[c].name;
           out->items.push_back(*ctx_->arena, item);
           any = true;
         }
@@ -682,6 +692,15 @@ bool Resolver::PushWith(ast::With* with, Scope* outer) {
 
 bool Resolver::ResolveSelect(Select* s, Scope* outer) {
   if (s->aux != nullptr && InfoOf(s)->resolved) return true;
+  // A subquery inside aggregate arguments may have aggregates of its own.
+  int saved_agg_depth = agg_depth_;
+  agg_depth_ = 0;
+  bool ok = ResolveSelectInner(s, outer);
+  agg_depth_ = saved_agg_depth;
+  return ok;
+}
+
+bool Resolver::ResolveSelectInner(Select* s, Scope* outer) {
   size_t cte_mark = ctes_.size();
   if (!PushWith(s->with, outer)) return false;
   bool ok = s->prior ? ResolveCompound(s, outer) : ResolveCore(s, outer);
@@ -834,8 +853,7 @@ bool Resolver::ResolveOrderBy(Select* s, ExprList* order, Scope* scope, SelectIn
       bool done = false;
       for (size_t c = 0; c < ncols; ++c) {
         const ast::ExprItem& ri = info->result->items[c];
-        if (!ri.name.empty() && EqualsIgnoreCase(ri.name, core->text) &&
-            ri.expr->kind != ExprKind::kResolvedColumn) {
+        if (!ri.name.empty() && EqualsIgnoreCase(ri.name, core->text)) {
           if (collate) {
             collate->left = ri.expr;
             if (!ResolveExpr(collate, scope)) return false;
@@ -885,6 +903,7 @@ bool Resolver::ResolveCore(Select* s, Scope* outer) {
   if (!ExpandResultColumns(s, info)) return false;
 
   AggInfo* agg = ctx_->arena->New<AggInfo>();
+  agg->id = ++agg_counter_;
   scope.agg = agg;
   if (!ResolveList(info->result, &scope)) return false;
   bool result_has_agg = scope.has_agg;
@@ -914,6 +933,7 @@ bool Resolver::ResolveCore(Select* s, Scope* outer) {
     scope.clause = "ORDER BY";
     // A core of a compound never gets here with ORDER BY (it is on the last).
     if (!ResolveOrderBy(s, s->order_by, &scope, info, "ORDER BY")) return false;
+    s->order_by = ExpandNullsOrder(s->order_by);
   }
   bool is_agg = scope.has_agg || s->group_by != nullptr;
   if (is_agg) {
@@ -971,6 +991,45 @@ void Resolver::FinishFlattening(Select* s, SelectInfo* info) {
   for (Expr* x : info->flattened_where) w = conj(w, x);
   info->flattened_where.clear();
   s->where = w;
+}
+
+// NULLS FIRST/LAST against the default (NULLs first ascending, last
+// descending) becomes an extra leading key `x IS NULL` in the same direction.
+ExprList* Resolver::ExpandNullsOrder(ExprList* order) {
+  bool any = false;
+  for (size_t i = 0; i < order->size(); ++i) {
+    const ast::ExprItem& it = order->items[i];
+    if (it.nulls == ast::NullsOrder::kUnspecified) continue;
+    bool desc = it.order == ast::SortOrder::kDesc;
+    bool nulls_first = it.nulls == ast::NullsOrder::kFirst;
+    if (nulls_first != desc) continue;  // the default already
+    any = true;
+  }
+  if (!any) {
+    for (size_t i = 0; i < order->size(); ++i) order->items[i].nulls = ast::NullsOrder::kUnspecified;
+    return order;
+  }
+  ExprList* out = ctx_->arena->New<ExprList>();
+  for (size_t i = 0; i < order->size(); ++i) {
+    ast::ExprItem it = order->items[i];
+    bool desc = it.order == ast::SortOrder::kDesc;
+    bool explicit_nulls = it.nulls != ast::NullsOrder::kUnspecified;
+    bool nulls_first = it.nulls == ast::NullsOrder::kFirst;
+    it.nulls = ast::NullsOrder::kUnspecified;
+    if (explicit_nulls && nulls_first == desc) {
+      ast::ExprItem key;
+      Expr* isnull = ctx_->arena->New<Expr>();
+      isnull->kind = ExprKind::kIsNull;
+      isnull->left = it.expr;
+      isnull->pflags |= kResolvedFlag;
+      isnull->span = it.expr->span;
+      key.expr = isnull;
+      key.order = it.order;
+      out->items.push_back(*ctx_->arena, key);
+    }
+    out->items.push_back(*ctx_->arena, it);
+  }
+  return out;
 }
 
 // Collects the columns of this SELECT's sources that aggregate processing
@@ -1085,10 +1144,11 @@ bool Resolver::ResolveColumn(Expr* e, Scope* scope) {
         int dcol = col >= 0 ? col : t->rowid_alias;
         e->affinity = dcol >= 0 ? static_cast<char>(t->columns[static_cast<size_t>(dcol)].affinity)
                                 : 'D';
+        e->aux = ::basalt::BinaryCollation();
         if (dcol >= 0 && !t->columns[static_cast<size_t>(dcol)].collation.empty()) {
           e->aux = FindCollation(t->columns[static_cast<size_t>(dcol)].collation);
-          if (e->aux) e->pflags |= 0x02;
         }
+        if (e->aux) e->pflags |= 0x02;
         e->pflags |= kResolvedFlag;
         return true;
       }
@@ -1136,6 +1196,12 @@ bool Resolver::ResolveColumn(Expr* e, Scope* scope) {
       msrc = tsrc;
       mcol = -1;
     }
+    if (matches == 0 && table_matches == 1 && tsrc->table == nullptr && IsRowidName(name)) {
+      // A view or subquery has no rowid; SQLite reads it as NULL.
+      e->kind = ExprKind::kNull;
+      e->pflags |= kResolvedFlag;
+      return true;
+    }
     if (matches > 1) {
       std::string n = tname.empty() ? std::string(name)
                                     : std::string(tname) + "." + std::string(name);
@@ -1176,8 +1242,9 @@ bool Resolver::ResolveColumn(Expr* e, Scope* scope) {
       }
       return true;
     }
-    // Result-column aliases (WHERE, GROUP BY, HAVING, ORDER BY).
-    if (depth == 0 && tname.empty() && sc->allow_result_alias && sc->result != nullptr) {
+    // Result-column aliases (WHERE, GROUP BY, HAVING, ORDER BY), also from
+    // subqueries nested in those clauses.
+    if (tname.empty() && sc->allow_result_alias && sc->result != nullptr) {
       for (size_t c = 0; c < sc->result->size(); ++c) {
         const ast::ExprItem& ri = sc->result->items[c];
         if (ri.name.empty() || !EqualsIgnoreCase(ri.name, name)) continue;
@@ -1192,6 +1259,12 @@ bool Resolver::ResolveColumn(Expr* e, Scope* scope) {
         std::string_view span = e->span;
         *e = *target;
         e->span = span;
+        if (depth > 0) {
+          int d = 0;
+          for (Scope* p = scope; p != nullptr && d < depth; p = p->outer, ++d) {
+            if (p->select) p->select->correlated = true;
+          }
+        }
         return true;
       }
     }
@@ -1247,14 +1320,38 @@ bool Resolver::ResolveFunction(Expr* e, Scope* scope) {
                        "()");
   }
   if (is_agg) {
-    if (scope->agg == nullptr || agg_depth_ > 0) {
+    if (agg_depth_ > 0) {
       return ctx_->ErrorAt(e->span, "misuse of aggregate function " + std::string(e->text) + "()");
     }
-    AggInfo* agg = scope->agg;
     ++agg_depth_;
     bool ok = ResolveList(e->list, scope) && (e->filter == nullptr || ResolveExpr(e->filter, scope));
     --agg_depth_;
     if (!ok) return false;
+    // An aggregate whose arguments only refer to an enclosing query belongs to
+    // that query (SELECT (SELECT sum(outer.x)) FROM outer).
+    int owner_depth = 0;
+    {
+      int min_depth = -1;
+      auto f = [&](Expr* x) {
+        if (x->kind == ExprKind::kResolvedColumn) {
+          if (min_depth < 0 || x->depth < min_depth) min_depth = x->depth;
+        }
+        return x->kind != ExprKind::kSubquery && x->kind != ExprKind::kExists;
+      };
+      if (e->list) {
+        for (size_t i = 0; i < e->list->size(); ++i) WalkExpr((*e->list)[i], f);
+      }
+      if (min_depth > 0) owner_depth = min_depth;
+    }
+    Scope* owner = scope;
+    for (int d = 0; d < owner_depth && owner != nullptr; ++d) {
+      if (owner->select) owner->select->correlated = true;
+      owner = owner->outer;
+    }
+    if (owner == nullptr || owner->agg == nullptr) {
+      return ctx_->ErrorAt(e->span, "misuse of aggregate function " + std::string(e->text) + "()");
+    }
+    AggInfo* agg = owner->agg;
     AggFunc f;
     f.expr = e;
     f.def = def;
@@ -1264,8 +1361,9 @@ bool Resolver::ResolveFunction(Expr* e, Scope* scope) {
       }
     }
     e->agg = static_cast<int32_t>(agg->funcs.size());
+    e->reg = agg->id;
     agg->funcs.push_back(f);
-    scope->has_agg = true;
+    owner->has_agg = true;
     return true;
   }
   return ResolveList(e->list, scope);

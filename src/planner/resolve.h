@@ -60,6 +60,7 @@ class Resolver {
   std::vector<CteEntry*>& all_ctes() { return all_ctes_; }
 
  private:
+  bool ResolveSelectInner(ast::Select* s, Scope* outer);
   bool ResolveCompound(ast::Select* s, Scope* outer);
   bool ResolveCore(ast::Select* s, Scope* outer);
   bool AddSources(ast::FromList* from, SelectInfo* info, Scope* outer);
@@ -69,6 +70,7 @@ class Resolver {
   bool ResolveOrderBy(ast::Select* s, ast::ExprList* order, Scope* scope, SelectInfo* info,
                       const char* kind);
   bool ResolveCompoundOrderBy(ast::Select* last);
+  ast::ExprList* ExpandNullsOrder(ast::ExprList* order);
   bool ResolveColumn(ast::Expr* e, Scope* scope);
   bool ResolveFunction(ast::Expr* e, Scope* scope);
   bool ResolveSubquery(ast::Select* s, Scope* scope);
@@ -84,6 +86,7 @@ class Resolver {
   std::vector<CteEntry*> ctes_;      // visible CTEs, innermost last
   std::vector<CteEntry*> all_ctes_;  // every CTE seen in the statement
   int agg_depth_ = 0;                // > 0 inside aggregate arguments
+  int agg_counter_ = 0;              // ids of AggInfos
 };
 
 // True if two resolved expressions are structurally identical.

@@ -70,6 +70,7 @@ struct AggColumn {
 };
 
 struct AggInfo {
+  int id = 0;                 // statement-unique; aggregate calls record it in Expr::reg
   std::vector<AggFunc> funcs;
   std::vector<AggColumn> columns;
   ast::ExprList* group_by = nullptr;

@@ -173,6 +173,15 @@ void WherePlanner::Classify(WhereTerm* t) {
     char laff = Resolver::ExprAffinity(e->left);
     t->cmp_affinity = laff;
     t->coll = resolver_->ExprCollation(e->left);
+    if (e->select != nullptr) {
+      // IN (SELECT ...) compares with the affinity and collation of the
+      // left side and the subquery's column together.
+      ast::Select* first = e->select;
+      while (first->prior) first = first->prior;
+      Expr* rcol = (*InfoOf(first)->result)[0];
+      t->cmp_affinity = CompareAffinity(laff, Resolver::ExprAffinity(rcol));
+      t->coll = resolver_->BinaryCollation(e->left, rcol);
+    }
     return;
   }
   if (e->kind == ExprKind::kBetween && !e->has(ast::kNot) && column_of(e->left, &src, &col)) {

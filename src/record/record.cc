@@ -260,7 +260,9 @@ inline int CompareField(uint32_t st, const uint8_t* p, uint32_t sz, const Value&
   if (st >= 12) {
     if (st & 1) {  // text
       if (v.is_text()) {
-        if (coll == nullptr) return CompareBytes(p, sz, v.data(), v.size());
+        if (coll == nullptr || coll == BinaryCollation()) {
+          return CompareBytes(p, sz, v.data(), v.size());
+        }
         return coll->compare(coll->arg, static_cast<int>(sz), p, static_cast<int>(v.size()),
                              v.data());
       }

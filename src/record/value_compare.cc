@@ -61,7 +61,7 @@ int CompareValuesSlow(const Value& a, const Value& b, const Collation* coll) {
     case 1:
       return CompareNumbers(a, b);
     case 2:
-      if (coll != nullptr) {
+      if (coll != nullptr && coll != BinaryCollation()) {
         return coll->compare(coll->arg, static_cast<int>(a.size()), a.data(),
                              static_cast<int>(b.size()), b.data());
       }
