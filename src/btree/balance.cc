@@ -281,16 +281,21 @@ bool GatherTyped(const BtShared& bt, const Node& n, const uint8_t* copy, int pen
   const uint32_t max_local = n.max_local;
   const uint8_t* data = n.data;
   const uint8_t* ptrs = data + n.ptrs;
-  for (int i = 0; i < ncell; ++i) {
-    if (i == pend) *w++ = pending;
-    uint32_t off = Get16(ptrs + 2 * i);
-    if (off - cell_min > span) return false;
-    uint32_t size = SmallCellSize<kType>(data + off, max_local);
-    if (size == 0 || off + size > usable) {
-      size = CellSize(bt, n, data + off);
-      if (size == 0) return false;
+  // Cells [0, pend), the pending cell, then cells [pend, ncell).
+  int i = 0;
+  for (int stop = pend >= 0 ? pend : ncell;; stop = ncell) {
+    for (; i < stop; ++i) {
+      uint32_t off = Get16(ptrs + 2 * i);
+      if (off - cell_min > span) return false;
+      uint32_t size = SmallCellSize<kType>(data + off, max_local);
+      if (size == 0 || off + size > usable) {
+        size = CellSize(bt, n, data + off);
+        if (size == 0) return false;
+      }
+      *w++ = CellRef{copy + off, size};
     }
-    *w++ = CellRef{copy + off, size};
+    if (stop == ncell) break;
+    *w++ = pending;
   }
   if (pend == ncell) *w = pending;
   return true;

@@ -20,6 +20,10 @@ namespace btree_detail {
 
 // A cell given by address and size (for balancing and page rebuilds).
 struct CellRef {
+  // Left uninitialised by default: balancing sizes arrays of these before
+  // filling them.
+  CellRef() {}  // NOLINT: no member initialisation on purpose
+  CellRef(const uint8_t* cell, uint32_t n) : p(cell), size(n) {}
   const uint8_t* p;
   uint32_t size;
 };

@@ -15,6 +15,7 @@
 #include "btree/btree_internal.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 
 namespace basalt {
@@ -131,6 +132,12 @@ Status NodeFree(const BtShared& bt, Node& n, int* nfree) {
 }
 
 namespace {
+
+// Put16 as one store.
+inline void StoreBe16(uint8_t* p, uint16_t v) {
+  if constexpr (std::endian::native == std::endian::little) v = uint16_t((v >> 8) | (v << 8));
+  std::memcpy(p, &v, 2);
+}
 
 // Finds a freeblock of at least `size` bytes and takes `size` bytes from it;
 // returns the offset, or 0 when none fits.
@@ -350,16 +357,16 @@ void RebuildNode(const BtShared& bt, Node& n, uint8_t type, const CellRef* cells
   for (size_t i = 0; i < count;) {
     // Cells packed by an earlier rebuild sit back to back in reverse order:
     // copy each such run with one memcpy.
-    size_t j = i;
-    uint32_t run = cells[i].size;
-    while (j + 1 < count && cells[j + 1].p + cells[j + 1].size == cells[j].p) {
-      ++j;
-      run += cells[j].size;
+    const uint32_t run_end = pc;
+    const uint8_t* src = cells[i].p;
+    pc -= cells[i].size;
+    StoreBe16(ptr + 2 * i, uint16_t(pc));
+    for (++i; i < count && cells[i].p + cells[i].size == src; ++i) {
+      src = cells[i].p;
+      pc -= cells[i].size;
+      StoreBe16(ptr + 2 * i, uint16_t(pc));
     }
-    pc -= run;
-    const uint8_t* base = cells[j].p;
-    std::memcpy(d + pc, base, run);
-    for (; i <= j; ++i) Put16(ptr + 2 * i, uint16_t(pc + (cells[i].p - base)));
+    std::memcpy(d + pc, src, run_end - pc);
   }
   Put16(d + hdr + kPgContentStart, uint16_t(pc));
   RememberFree(n, int(pc) - int(n.ptrs + 2 * count));

@@ -64,7 +64,7 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
                  OnConflict::kDefault);
     Op(Opcode::kNotExists, cursor, next, rid);
   }
-  CodeDeleteRow(&t, old_base, in_trigger_ == 0);
+  CodeDeleteRow(&t, old_base, in_trigger_ == 0, true);
   CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kDelete),
                static_cast<int>(ast::TriggerTime::kAfter), old_base, 0, next, nullptr,
                OnConflict::kDefault);

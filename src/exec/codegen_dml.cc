@@ -110,7 +110,7 @@ void Codegen::CodeReadRow(DmlTarget* t, int base) {
   }
 }
 
-void Codegen::CodeDeleteRow(DmlTarget* t, int base, bool count_change) {
+void Codegen::CodeDeleteRow(DmlTarget* t, int base, bool count_change, bool counts_total) {
   const Table* tab = t->table;
   for (size_t i = 0; i < tab->indexes.size(); ++i) {
     const Index* idx = tab->indexes[i];
@@ -120,7 +120,7 @@ void Codegen::CodeDeleteRow(DmlTarget* t, int base, bool count_change) {
     Op(Opcode::kIdxDelete, t->index_cursors[i], keys, n);
   }
   int a = Op(Opcode::kDelete, t->cursor);
-  prog_->at(a).p5 = count_change ? kInsNChange : 0;
+  prog_->at(a).p5 = (count_change ? kInsNChange : 0) | (counts_total ? kInsTotal : 0);
 }
 
 void Codegen::CodeInsertRow(DmlTarget* t, int base, bool count_change, bool is_update) {
@@ -143,7 +143,8 @@ void Codegen::CodeInsertRow(DmlTarget* t, int base, bool count_change, bool is_u
   }
   int a = Op(Opcode::kInsert, t->cursor, rec, base);
   uint8_t p5 = 0;
-  if (count_change) p5 |= kInsNChange;
+  if (count_change) p5 |= kInsNChange | kInsTotal;
+  if (in_trigger_ > 0) p5 |= kInsTotal;
   if (!is_update && count_change) p5 |= kInsLastRowid;
   if (is_update) p5 |= kInsIsUpdate;
   prog_->at(a).p5 = p5;

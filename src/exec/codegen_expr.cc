@@ -201,6 +201,85 @@ void Codegen::CodeCompare(Expr* e, int target) {
   }
 }
 
+// The values of a row-value operand as expressions (a subquery's columns
+// become registers).
+void Codegen::VectorElements(Expr* e, std::vector<Expr*>* out) {
+  if (e->kind == ExprKind::kVector) {
+    for (size_t i = 0; i < e->list->size(); ++i) out->push_back((*e->list)[i]);
+    return;
+  }
+  int n = Resolver::VectorSize(e);
+  if (e->kind == ExprKind::kSubquery && n > 1) {
+    int r = CodeSubqueryValue(e);
+    ast::Select* first = e->select;
+    while (first->prior) first = first->prior;
+    SelectInfo* info = InfoOf(first);
+    for (int i = 0; i < n; ++i) {
+      Expr* x = ctx_->arena->New<Expr>();
+      x->kind = ExprKind::kRegister;
+      x->reg = r + i;
+      Expr* col = (*info->result)[static_cast<size_t>(i)];
+      x->affinity = Resolver::ExprAffinity(col);
+      if (const Collation* c = resolver_.ExprCollation(col)) {
+        x->aux = c;
+        x->pflags |= 0x02;
+      }
+      out->push_back(x);
+    }
+    return;
+  }
+  out->push_back(e);
+}
+
+Expr* Codegen::Binary(ast::Op op, Expr* l, Expr* r) {
+  Expr* x = ctx_->arena->New<Expr>();
+  x->kind = ExprKind::kBinary;
+  x->op = op;
+  x->left = l;
+  x->right = r;
+  return x;
+}
+
+// (a, b, ...) <op> (x, y, ...): = and IS compare every pair; < <= > >=
+// compare lexicographically, NULL where an undecided pair has a NULL.
+void Codegen::CodeVectorCompare(Expr* e, int target) {
+  std::vector<Expr*> l, r;
+  VectorElements(e->left, &l);
+  VectorElements(e->right, &r);
+  size_t n = l.size();
+  ast::Op op = e->op;
+  if (op == ast::Op::kEq || op == ast::Op::kNe || op == ast::Op::kIs || op == ast::Op::kIsNot) {
+    ast::Op each = (op == ast::Op::kIs || op == ast::Op::kIsNot) ? ast::Op::kIs : ast::Op::kEq;
+    int tmp = AllocReg();
+    for (size_t i = 0; i < n; ++i) {
+      CodeCompare(Binary(each, l[i], r[i]), i == 0 ? target : tmp);
+      if (i > 0) Op(Opcode::kAnd, target, tmp, target);
+    }
+    if (op == ast::Op::kNe || op == ast::Op::kIsNot) Op(Opcode::kNot, target, target);
+    return;
+  }
+  ast::Op strict = (op == ast::Op::kLt || op == ast::Op::kLe) ? ast::Op::kLt : ast::Op::kGt;
+  int done = MakeLabel();
+  int null_label = MakeLabel();
+  for (size_t i = 0; i < n; ++i) {
+    if (i + 1 < n) {
+      int next = MakeLabel();
+      CodeJumpIf(Binary(ast::Op::kEq, l[i], r[i]), next, true, false);
+      Op(Opcode::kIsNull, CodeExprTemp(l[i]), null_label);
+      Op(Opcode::kIsNull, CodeExprTemp(r[i]), null_label);
+      CodeCompare(Binary(strict, l[i], r[i]), target);
+      Op(Opcode::kGoto, 0, done);
+      ResolveLabel(next);
+    } else {
+      CodeCompare(Binary(op, l[i], r[i]), target);
+      Op(Opcode::kGoto, 0, done);
+    }
+  }
+  ResolveLabel(null_label);
+  Op(Opcode::kNull, 0, target);
+  ResolveLabel(done);
+}
+
 void Codegen::CodeCase(Expr* e, int target) {
   int end = MakeLabel();
   ExprList* list = e->list;
@@ -369,7 +448,7 @@ void Codegen::CodeIn(Expr* e, int target) {
   int is_true = MakeLabel();
   int is_null = MakeLabel();
   if (e->left->kind == ExprKind::kVector) {
-    ctx_->Error("row value misused");
+    CodeVectorIn(e, target);
     return;
   }
   if (e->select == nullptr) {
@@ -436,6 +515,97 @@ void Codegen::CodeIn(Expr* e, int target) {
     Op(Opcode::kInteger, negate ? 1 : 0, target);
     Op(Opcode::kGoto, 0, done);
   }
+  ResolveLabel(is_true);
+  Op(Opcode::kInteger, negate ? 0 : 1, target);
+  Op(Opcode::kGoto, 0, done);
+  ResolveLabel(is_null);
+  Op(Opcode::kNull, 0, target);
+  ResolveLabel(done);
+}
+
+void Codegen::CodeVectorIn(Expr* e, int target) {
+  bool negate = e->has(ast::kNot);
+  if (e->select == nullptr) {
+    // (a, b) IN ((x, y), ...): OR of row-value equalities (three-valued).
+    ExprList* list = e->list;
+    if (list == nullptr || list->size() == 0) {
+      Op(Opcode::kInteger, negate ? 1 : 0, target);
+      return;
+    }
+    int tmp = AllocReg();
+    for (size_t i = 0; i < list->size(); ++i) {
+      CodeVectorCompare(Binary(ast::Op::kEq, e->left, (*list)[i]), i == 0 ? target : tmp);
+      if (i > 0) Op(Opcode::kOr, target, tmp, target);
+    }
+    if (negate) Op(Opcode::kNot, target, target);
+    return;
+  }
+  // (a, b) IN (SELECT x, y ...): look the row up in a temporary index; when
+  // NULLs are involved, a scan decides between false and NULL.
+  int has_null = 0;
+  char aff0 = 'A';
+  int cursor = CodeInIndex(e, &has_null, &aff0);
+  std::vector<Expr*> l;
+  VectorElements(e->left, &l);
+  int n = static_cast<int>(l.size());
+  int keys = AllocReg(n);
+  int lhs_null = AllocReg();
+  int done = MakeLabel();
+  int is_true = MakeLabel();
+  int is_null = MakeLabel();
+  int is_false = MakeLabel();
+  int scan = MakeLabel();
+  ast::Select* first = e->select;
+  while (first->prior) first = first->prior;
+  SelectInfo* finfo = InfoOf(first);
+  char* aff = prog_->arena.NewArray<char>(static_cast<size_t>(n) + 1);
+  Op(Opcode::kInteger, 0, lhs_null);
+  for (int i = 0; i < n; ++i) {
+    CodeExpr(l[static_cast<size_t>(i)], keys + i);
+    int nn = MakeLabel();
+    Op(Opcode::kNotNull, keys + i, nn);
+    Op(Opcode::kInteger, 1, lhs_null);
+    ResolveLabel(nn);
+    aff[i] = CmpAffinity(l[static_cast<size_t>(i)], (*finfo->result)[static_cast<size_t>(i)]);
+    if (aff[i] == '@') aff[i] = 'A';
+  }
+  aff[n] = 0;
+  int a = Op(Opcode::kAffinity, keys, n);
+  prog_->at(a).p4type = P4Type::kString;
+  prog_->at(a).p4.str = aff;
+  Op(Opcode::kIf, lhs_null, scan, 0);
+  a = Op(Opcode::kFound, cursor, is_true, keys);
+  prog_->at(a).p4type = P4Type::kInt;
+  prog_->at(a).p4.i64 = n;
+  Op(Opcode::kIfNot, has_null, is_false, 1);
+  // Scan: a row with no definite difference (only NULL-undecided pairs)
+  // makes the answer NULL.
+  ResolveLabel(scan);
+  Op(Opcode::kRewind, cursor, is_false);
+  int top = prog_->pc();
+  int next_row = MakeLabel();
+  int col = AllocReg();
+  for (int i = 0; i < n; ++i) {
+    int undecided = MakeLabel();
+    Op(Opcode::kIsNull, keys + i, undecided);
+    Op(Opcode::kColumn, cursor, i, col);
+    Op(Opcode::kIsNull, col, undecided);
+    int c = Op(Opcode::kNe, keys + i, next_row, col);
+    prog_->at(c).p5 = static_cast<uint8_t>(aff[i] <= 'A' ? 0 : (aff[i] & kCmpAffinityMask));
+    const Collation* coll =
+        resolver_.BinaryCollation(l[static_cast<size_t>(i)], (*finfo->result)[static_cast<size_t>(i)]);
+    if (coll) {
+      prog_->at(c).p4type = P4Type::kCollation;
+      prog_->at(c).p4.coll = coll;
+    }
+    ResolveLabel(undecided);
+  }
+  Op(Opcode::kGoto, 0, is_null);
+  ResolveLabel(next_row);
+  Op(Opcode::kNext, cursor, top);
+  ResolveLabel(is_false);
+  Op(Opcode::kInteger, negate ? 1 : 0, target);
+  Op(Opcode::kGoto, 0, done);
   ResolveLabel(is_true);
   Op(Opcode::kInteger, negate ? 0 : 1, target);
   Op(Opcode::kGoto, 0, done);
@@ -516,8 +686,8 @@ void Codegen::CodeExpr(Expr* e, int target) {
     }
     case ExprKind::kBinary: {
       if (IsComparison(e->op)) {
-        if (e->left->kind == ExprKind::kVector || e->right->kind == ExprKind::kVector) {
-          ctx_->Error("row value misused");
+        if (Resolver::VectorSize(e->left) > 1 || Resolver::VectorSize(e->right) > 1) {
+          CodeVectorCompare(e, target);
           return;
         }
         CodeCompare(e, target);
@@ -551,9 +721,20 @@ void Codegen::CodeExpr(Expr* e, int target) {
       return;
     case ExprKind::kCast:
       CodeExpr(e->left, target);
-      Op(Opcode::kCast, target, static_cast<int>(AffinityFromDeclType(e->text)));
+      // An empty type name matches no rule: NUMERIC (a column with no
+      // declared type would be BLOB, but CAST differs).
+      Op(Opcode::kCast, target,
+         static_cast<int>(e->text.empty() ? Affinity::kNumeric : AffinityFromDeclType(e->text)));
       return;
     case ExprKind::kBetween: {
+      if (Resolver::VectorSize(e->left) > 1) {
+        int r1 = AllocReg(2);
+        CodeVectorCompare(Binary(ast::Op::kGe, e->left, (*e->list)[0]), r1);
+        CodeVectorCompare(Binary(ast::Op::kLe, e->left, (*e->list)[1]), r1 + 1);
+        Op(Opcode::kAnd, r1, r1 + 1, target);
+        if (e->has(ast::kNot)) Op(Opcode::kNot, target, target);
+        return;
+      }
       int x = CodeExprTemp(e->left);
       int lo = CodeExprTemp((*e->list)[0]);
       int hi = CodeExprTemp((*e->list)[1]);
@@ -678,8 +859,8 @@ void Codegen::CodeJumpIf(Expr* e, int label, bool jump_if_true, bool jump_if_nul
         }
         return;
       }
-      if (IsComparison(e->op) && e->left->kind != ExprKind::kVector &&
-          e->right->kind != ExprKind::kVector &&
+      if (IsComparison(e->op) && Resolver::VectorSize(e->left) == 1 &&
+          Resolver::VectorSize(e->right) == 1 &&
           !((e->op == Op::kIs || e->op == Op::kIsNot) && e->right->kind == ExprKind::kBool)) {
         int l = CodeExprTemp(e->left);
         int r = CodeExprTemp(e->right);
@@ -717,7 +898,7 @@ void Codegen::CodeJumpIf(Expr* e, int label, bool jump_if_true, bool jump_if_nul
       return;
     }
     case ExprKind::kBetween:
-      if (!e->has(ast::kNot)) {
+      if (!e->has(ast::kNot) && Resolver::VectorSize(e->left) == 1) {
         // x BETWEEN a AND b  ==  x >= a AND x <= b, x evaluated once.
         int x = CodeExprTemp(e->left);
         Expr* xe = ctx_->arena->New<Expr>();

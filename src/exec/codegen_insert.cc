@@ -169,9 +169,10 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   int rowid_from = -1;
   for (int i = 0; i < nvals; ++i) {
     int c = targets[static_cast<size_t>(i)];
+    // A column named twice takes the first value (as SQLite does).
     if (c < 0) {
-      rowid_from = i;
-    } else {
+      if (rowid_from < 0) rowid_from = i;
+    } else if (from[static_cast<size_t>(c)] < 0) {
       from[static_cast<size_t>(c)] = i;
     }
   }
@@ -184,24 +185,45 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
       CodeDefault(tab, c, base + 1 + c);
     }
   }
+  // BEFORE INSERT triggers see NEW.rowid = -1 when the rowid is chosen
+  // automatically; it is assigned after them.
+  bool before = HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
+                            static_cast<int>(ast::TriggerTime::kBefore), nullptr);
+  int auto_rowid = before ? AllocReg() : 0;
+  auto assign_new_rowid = [&]() {
+    if (before) {
+      OpInt64(-1, base);
+      Op(Opcode::kInteger, 1, auto_rowid);
+    } else {
+      Op(Opcode::kNewRowid, t.cursor, base);
+    }
+  };
+  if (before) Op(Opcode::kInteger, 0, auto_rowid);
   if (rowid_from >= 0) {
     int have = MakeLabel();
     int done = MakeLabel();
     Op(Opcode::kSCopy, vals + rowid_from, base);
     Op(Opcode::kNotNull, base, have);
-    Op(Opcode::kNewRowid, t.cursor, base);
+    assign_new_rowid();
     Op(Opcode::kGoto, 0, done);
     ResolveLabel(have);
     Op(Opcode::kMustBeInt, base, 0);
     ResolveLabel(done);
   } else {
-    Op(Opcode::kNewRowid, t.cursor, base);
+    assign_new_rowid();
   }
   if (tab->rowid_alias >= 0) Op(Opcode::kSCopy, base, base + 1 + tab->rowid_alias);
   ApplyColumnAffinity(tab, base);
   CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
                static_cast<int>(ast::TriggerTime::kBefore), 0, base, next_row, nullptr,
                on_conflict);
+  if (before) {
+    int skip = MakeLabel();
+    Op(Opcode::kIfNot, auto_rowid, skip, 0);
+    Op(Opcode::kNewRowid, t.cursor, base);
+    if (tab->rowid_alias >= 0) Op(Opcode::kSCopy, base, base + 1 + tab->rowid_alias);
+    ResolveLabel(skip);
+  }
   CodeConstraintChecks(&t, base, 0, rowid_from >= 0, on_conflict, next_row, nullptr);
   CodeInsertRow(&t, base, in_trigger_ == 0, false);
   CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),

@@ -91,6 +91,10 @@ class Codegen {
   void CodeFunction(ast::Expr* e, int target);
   void CodeCompare(ast::Expr* e, int target);
   void CodeCase(ast::Expr* e, int target);
+  void VectorElements(ast::Expr* e, std::vector<ast::Expr*>* out);
+  void CodeVectorCompare(ast::Expr* e, int target);
+  void CodeVectorIn(ast::Expr* e, int target);
+  ast::Expr* Binary(ast::Op op, ast::Expr* l, ast::Expr* r);
   int CodeSubqueryValue(ast::Expr* e);  // scalar subquery → register
   // Builds an ephemeral index from an IN list/subquery; returns its cursor.
   int CodeInIndex(ast::Expr* in, int* has_null_reg, char* aff_out);
@@ -194,7 +198,7 @@ class Codegen {
                             const std::vector<bool>* changed_cols);
   // Deletes the row the table cursor is on, with its index entries (the
   // row's values must be in r[base..]).
-  void CodeDeleteRow(DmlTarget* t, int base, bool count_change);
+  void CodeDeleteRow(DmlTarget* t, int base, bool count_change, bool counts_total = false);
   // Writes the row at `base` and its index entries.
   void CodeInsertRow(DmlTarget* t, int base, bool count_change, bool is_update);
   // Reads the row the table cursor is on into r[base..].

@@ -31,7 +31,9 @@ bool Codegen::HasTriggers(const Table* tab, int event, int time,
 void Codegen::CodeTriggers(const Table* tab, int event, int time, int old_base, int new_base,
                            int skip_label, const std::vector<bool>* changed_cols,
                            OnConflict on_conflict) {
-  for (const Trigger* trig : tab->triggers) {
+  // The most recently created trigger fires first.
+  for (auto it = tab->triggers.rbegin(); it != tab->triggers.rend(); ++it) {
+    const Trigger* trig = *it;
     if (trig->event != event || trig->time != time) continue;
     if (event == static_cast<int>(ast::TriggerEvent::kUpdate) && changed_cols &&
         !trig->update_columns.empty()) {

@@ -77,6 +77,7 @@ constexpr uint8_t kInsNChange = 0x01;     // count the change
 constexpr uint8_t kInsLastRowid = 0x02;   // set last_insert_rowid
 constexpr uint8_t kInsAppend = 0x04;      // rowid is known to be the largest
 constexpr uint8_t kInsIsUpdate = 0x08;    // part of an UPDATE
+constexpr uint8_t kInsTotal = 0x10;       // counts for total_changes() (triggers too)
 
 // P5 of Halt with kConstraint: which constraint failed (extended code comes in P1).
 

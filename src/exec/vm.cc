@@ -62,6 +62,7 @@ void Vm::Reset() {
   row_size_ = 0;
   halt_action_ = 0;
   n_change_ = 0;
+  n_total_change_ = 0;
   status_ = Status();
   done_ = false;
 }
@@ -750,6 +751,7 @@ StepResult Vm::Run() {
         VM_TRY(c->InsertRow(rowid, r[in.p2], (in.p5 & kInsAppend) != 0));
         ++write_gen_;
         if (in.p5 & kInsNChange) ++n_change_;
+        if (in.p5 & kInsTotal) ++n_total_change_;
         if (in.p5 & kInsLastRowid) env_->last_insert_rowid = rowid;
         break;
       }
@@ -761,6 +763,7 @@ StepResult Vm::Run() {
         VM_TRY(cursors_[static_cast<size_t>(in.p1)]->Delete());
         ++write_gen_;
         if (in.p5 & kInsNChange) ++n_change_;
+        if (in.p5 & kInsTotal) ++n_total_change_;
         break;
       case Opcode::kIdxDelete: {
         VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();

@@ -52,6 +52,7 @@ class Vm {
   // (OnConflict order: 0 default/abort, 1 rollback, 2 abort, 3 fail...).
   int halt_action() const { return halt_action_; }
   int64_t changes() const { return n_change_; }
+  int64_t total_changes() const { return n_total_change_; }
   bool started() const { return pc_ > 0; }
   const Program* program() const { return prog_; }
 
@@ -75,6 +76,7 @@ class Vm {
   int pc_ = 0;
   int halt_action_ = 0;
   int64_t n_change_ = 0;
+  int64_t n_total_change_ = 0;
   uint64_t write_gen_ = 0;  // bumped by every B-tree write (cursor caches check it)
   Status status_;
   bool done_ = false;

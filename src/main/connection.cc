@@ -127,17 +127,15 @@ Status Connection::RollbackAll() {
 }
 
 Status Connection::EndStatement(bool writes, int stmt_savepoint, bool ok, int action,
-                                int64_t changes, bool counts_changes) {
+                                int64_t changes, bool counts_changes, int64_t total) {
   (void)writes;
   --active_;
   if (ok) {
     if (stmt_savepoint >= 0 && main_->savepoint_count() > stmt_savepoint) {
       TRY(main_->ReleaseSavepoint(stmt_savepoint));
     }
-    if (counts_changes) {
-      changes_ = changes;
-      total_changes_ += changes;
-    }
+    if (counts_changes) changes_ = changes;
+    total_changes_ += total;
     return CommitIfAutocommit();
   }
   // Failure. Conflict actions: 1 ROLLBACK, 3 FAIL keep/undo differently.
@@ -155,7 +153,7 @@ Status Connection::EndStatement(bool writes, int stmt_savepoint, bool ok, int ac
   }
   if (action == static_cast<int>(OnConflict::kFail) && counts_changes) {
     changes_ = changes;
-    total_changes_ += changes;
+    total_changes_ += total;
   }
   bool reload = schema_changed_in_txn_ && action != static_cast<int>(OnConflict::kFail);
   Status st = CommitIfAutocommit();

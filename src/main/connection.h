@@ -56,7 +56,7 @@ class Connection : public ConnectionHooks {
   // After the last step: `ok` false means the statement failed with an
   // error whose conflict action is `action` (OnConflict numbering).
   Status EndStatement(bool writes, int stmt_savepoint, bool ok, int action, int64_t changes,
-                      bool counts_changes);
+                      bool counts_changes, int64_t total_changes);
   void StatementReset() {}
 
   // ---- direct statements (ddl.cc, transaction.cc, pragma.cc) ----
@@ -67,6 +67,9 @@ class Connection : public ConnectionHooks {
   Status ValidateDdl(ast::Stmt* st, std::string_view text, Arena* arena);
   // PRAGMA: result rows into *rows, column names into *names.
   Status ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* names,
+                    std::vector<std::vector<Value>>* rows);
+  // A read-only PRAGMA as the table-valued function pragma_<name>(arg).
+  Status PragmaRows(std::string_view name, std::string_view arg, std::vector<std::string>* names,
                     std::vector<std::vector<Value>>* rows);
 
   // Rebuilds the in-memory schema from sqlite_schema.
@@ -96,9 +99,6 @@ class Connection : public ConnectionHooks {
   Status BumpSchemaCookie();
 
   friend class Statement;
-
-// Result column names of a PRAGMA (known before it runs).
-std::vector<std::string> PragmaColumnNames(const ast::PragmaStmt* st);
 
   std::string filename_;
   std::unique_ptr<Btree> main_;

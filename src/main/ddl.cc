@@ -156,7 +156,11 @@ Status Connection::CreateTable(ast::CreateTableStmt* st, std::string_view sql, A
     if (!p.ok()) return p.status();
     auto t = std::make_unique<Table>();
     t->name = std::string(st->name);
-    std::string text = "CREATE TABLE " + QuoteIdent(st->name) + "(";
+    std::vector<std::string> col_text;
+    // SQLite lays the statement out on one line when it is short, else one
+    // column per line (its measure: name lengths + 2 each, +5 per column).
+    size_t measure = st->name.size() + 2;
+    for (char ch : st->name) measure += ch == '"';
     const Program& prog = **p;
     std::vector<std::string> names;
     for (size_t i = 0; i < prog.column_names.size(); ++i) {
@@ -181,12 +185,20 @@ Status Connection::CreateTable(ast::CreateTableStmt* st, std::string_view sql, A
         case Affinity::kNumeric: c.decl_type = "NUM"; break;
         default: break;
       }
-      if (i) text += ",";
-      text += QuoteIdent(name);
-      if (!c.decl_type.empty()) text += " " + c.decl_type;
+      std::string ct = QuoteIdent(name);
+      if (!c.decl_type.empty()) ct += " " + c.decl_type;
+      col_text.push_back(ct);
+      measure += name.size() + 2 + 5;
+      for (char ch : name) measure += ch == '"';
       t->columns.push_back(c);
     }
-    text += ")";
+    bool compact = measure < 50;
+    std::string text = "CREATE TABLE " + QuoteIdent(st->name) + (compact ? "(" : "(\n  ");
+    for (size_t i = 0; i < col_text.size(); ++i) {
+      if (i) text += compact ? "," : ",\n  ";
+      text += col_text[i];
+    }
+    text += compact ? ")" : "\n)";
     t->sql = text;
     built.table = std::move(t);
   } else {

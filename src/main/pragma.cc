@@ -1,5 +1,6 @@
 // PRAGMA statements.
 #include "main/connection.h"
+#include "exec/codegen.h"
 #include "func/builtins.h"
 #include "parser/parser.h"
 
@@ -42,6 +43,35 @@ void OneRow(std::vector<std::string>* names, std::vector<std::vector<Value>>* ro
 }
 
 }  // namespace
+
+Status Connection::PragmaRows(std::string_view name, std::string_view arg,
+                              std::vector<std::string>* names,
+                              std::vector<std::vector<Value>>* rows) {
+  ast::PragmaStmt st;
+  st.name = name;
+  ast::Expr value;
+  if (!arg.empty()) {
+    value.kind = ast::ExprKind::kString;
+    value.text = arg;
+    st.value = &value;
+  }
+  std::string lname = LowerAscii(name);
+  // Only pragmas that read; the setting forms are not functions.
+  static const char* const kReadable[] = {"table_info", "table_xinfo", "index_list", "index_info",
+                                          "integrity_check", "quick_check", "page_count",
+                                          "freelist_count", "encoding", "journal_mode",
+                                          "user_version", "schema_version", "application_id",
+                                          "page_size", "foreign_keys", "recursive_triggers"};
+  bool ok = false;
+  for (const char* r : kReadable) ok |= lname == r;
+  if (!ok) return Status();
+  bool takes_arg = lname == "table_info" || lname == "table_xinfo" || lname == "index_list" ||
+                   lname == "index_info";
+  if (!takes_arg) st.value = nullptr;
+  *names = PragmaColumnNames(&st);
+  std::vector<std::string> ignored;
+  return ExecPragma(&st, &ignored, rows);
+}
 
 std::vector<std::string> PragmaColumnNames(const ast::PragmaStmt* st) {
   std::string name = LowerAscii(st->name);
@@ -144,6 +174,32 @@ Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* nam
     Table* t = schema_.FindTable(arg);
     *names = {"cid", "name", "type", "notnull", "dflt_value", "pk"};
     if (t == nullptr) return Status();
+    if (t->is_view) {
+      // A view's columns are those of its query.
+      Arena arena;
+      CompileContext ctx;
+      ctx.arena = &arena;
+      ctx.schema = &schema_;
+      ctx.funcs = &funcs_;
+      ctx.options = options_;
+      std::string q = "SELECT * FROM \"" + t->name + "\"";
+      ast::Select* sel = ctx.ParseSelect(q);
+      if (sel == nullptr) return ctx.error;
+      ast::SelectStmt probe;
+      probe.select = sel;
+      Result<std::unique_ptr<Program>> p = CompileStatement(&probe, &ctx);
+      if (!p.ok()) return p.status();
+      for (size_t i = 0; i < (*p)->column_names.size(); ++i) {
+        std::vector<Value> row(6);
+        row[0].SetInt(static_cast<int64_t>(i));
+        row[1].SetText((*p)->column_names[i]);
+        row[2].SetText(i < (*p)->column_decltypes.size() ? (*p)->column_decltypes[i] : "");
+        row[3].SetInt(0);
+        row[5].SetInt(0);
+        rows->push_back(std::move(row));
+      }
+      return Status();
+    }
     int pk_pos = 0;
     for (size_t i = 0; i < t->columns.size(); ++i) {
       const Column& c = t->columns[i];

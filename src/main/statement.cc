@@ -71,6 +71,11 @@ Status Statement::Compile() {
   ctx.funcs = &conn_->funcs();
   ctx.options = conn_->options();
   ctx.sql = parsed_text_;
+  ctx.pragma_rows = [this](std::string_view name, std::string_view arg,
+                           std::vector<std::string>* names,
+                           std::vector<std::vector<Value>>* rows) {
+    return conn_->PragmaRows(name, arg, names, rows);
+  };
   Result<std::unique_ptr<Program>> prog = CompileStatement(ast_, &ctx);
   if (!prog.ok()) {
     conn_->set_last_error_offset(ctx.error_offset);
@@ -180,7 +185,8 @@ void Statement::Finish(bool ok, int action) {
   bool writes = prog_ ? prog_->writes : !read_only();
   bool counts = prog_ && ast_ && ast_->kind != ast::StmtKind::kSelect;
   int64_t changes = vm_ ? vm_->changes() : 0;
-  Status st = conn_->EndStatement(writes, stmt_savepoint_, ok, action, changes, counts);
+  int64_t total = vm_ ? vm_->total_changes() : 0;
+  Status st = conn_->EndStatement(writes, stmt_savepoint_, ok, action, changes, counts, total);
   if (ok && !st.ok()) status_ = st;
   stmt_savepoint_ = -1;
   active_ = false;

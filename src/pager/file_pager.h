@@ -89,7 +89,8 @@ class FilePager final : public Pager {
 
   // ---- FilePager only
   // BEGIN EXCLUSIVE: a write transaction holding EXCLUSIVE from the start
-  // (WAL mode: the same as BeginWrite).
+  // (WAL mode: the same as BeginWrite). Inside a write transaction it just
+  // upgrades the lock, so Btree::BeginTransaction(true) may come first.
   Status BeginWriteExclusive();
   const std::string& path() const { return path_; }
   Synchronous synchronous() const { return sync_; }

@@ -72,8 +72,11 @@ Status FilePager::BeginWrite() {
 
 Status FilePager::BeginWriteExclusive() {
   if (read_only_) return Status(kReadOnly);
-  if (txn_ == PagerTxn::kWrite && (wal_ || db_->lock_level() == LockLevel::kExclusive)) {
-    return Status();
+  if (txn_ == PagerTxn::kWrite) {
+    // Already writing (e.g. the B-tree's BeginTransaction created page 1):
+    // just make the lock EXCLUSIVE.
+    if (wal_ || db_->lock_level() == LockLevel::kExclusive) return Status();
+    return WithBusy([this] { return db_->Lock(LockLevel::kExclusive); });
   }
   if (txn_ != PagerTxn::kNone) return Status(kMisuse, "BEGIN EXCLUSIVE inside a transaction");
   return WithBusy([this] {

@@ -58,12 +58,12 @@ Status JournalWriter::Append(Pgno pgno, const uint8_t* page) {
     TRY(WriteHeader());
     segment_closed_ = false;
   }
-  std::vector<uint8_t> rec(jrnl::RecordSize(page_size_));
-  Put32(rec.data(), pgno);
-  std::memcpy(rec.data() + 4, page, page_size_);
-  Put32(rec.data() + 4 + page_size_, jrnl::PageChecksum(nonce_, page, page_size_));
-  TRY(file_->Write(rec.data(), rec.size(), off_));
-  off_ += rec.size();
+  rec_.resize(jrnl::RecordSize(page_size_));
+  Put32(rec_.data(), pgno);
+  std::memcpy(rec_.data() + 4, page, page_size_);
+  Put32(rec_.data() + 4 + page_size_, jrnl::PageChecksum(nonce_, page, page_size_));
+  TRY(file_->Write(rec_.data(), rec_.size(), off_));
+  off_ += rec_.size();
   ++records_;
   return Status();
 }

@@ -31,6 +31,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "common/status.h"
 #include "os/vfs.h"
@@ -90,6 +91,7 @@ class JournalWriter {
   uint64_t header_off_ = 0;      // current segment's header
   uint64_t off_ = 0;             // where the next record goes
   uint32_t records_ = 0;         // in the current segment
+  std::vector<uint8_t> rec_;     // one record being written
 };
 
 // Playback replays the sealed segments (and, in a journal written without

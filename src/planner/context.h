@@ -2,6 +2,7 @@
 // statement is compiled.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "common/arena.h"
 #include "common/status.h"
 #include "parser/ast.h"
+#include "record/value.h"
 
 namespace basalt {
 
@@ -34,6 +36,11 @@ struct CompileContext {
 
   int n_cursors = 0;
   Status error;                   // first error seen
+  // Runs a PRAGMA for a table-valued pragma_xxx(arg) function: result column
+  // names and rows (set by the connection; may be empty).
+  std::function<Status(std::string_view name, std::string_view arg,
+                       std::vector<std::string>* names, std::vector<std::vector<Value>>* rows)>
+      pragma_rows;
 
   int AllocCursor() { return n_cursors++; }
   bool failed() const { return !error.ok(); }

@@ -80,7 +80,7 @@ char Resolver::ExprAffinity(const Expr* e) {
       case ExprKind::kRegister:
         return e->affinity ? e->affinity : '@';
       case ExprKind::kCast:
-        return static_cast<char>(AffinityFromDeclType(e->text));
+        return static_cast<char>(e->text.empty() ? Affinity::kNumeric : AffinityFromDeclType(e->text));
       case ExprKind::kSubquery: {
         const Select* s = e->select;
         while (s->prior) s = s->prior;
@@ -307,7 +307,34 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
     SubqueryColumns(item->subquery, &src.columns);
     src.cursor = ctx_->AllocCursor();
   } else if (item->func_args != nullptr) {
-    return ctx_->Error("no such table-valued function: " + std::string(item->name));
+    std::string fname = LowerAscii(item->name);
+    if (fname.rfind("pragma_", 0) != 0 || !ctx_->pragma_rows) {
+      return ctx_->Error("no such table-valued function: " + std::string(item->name));
+    }
+    std::string arg;
+    if (item->func_args->size() > 0) {
+      const Expr* a = (*item->func_args)[0];
+      if (a->kind == ExprKind::kString || a->kind == ExprKind::kColumn) {
+        arg = std::string(a->text);
+      } else if (a->kind == ExprKind::kInteger) {
+        arg = std::to_string(a->ival);
+      }
+    }
+    ConstRows* data = ctx_->arena->New<ConstRows>();
+    Status st = ctx_->pragma_rows(std::string_view(fname).substr(7), arg, &data->names,
+                                  &data->rows);
+    if (!st.ok()) return ctx_->Error(st.code(), st.message());
+    if (data->names.empty()) {
+      return ctx_->Error("no such table-valued function: " + std::string(item->name));
+    }
+    src.name = item->alias.empty() ? item->name : item->alias;
+    for (const std::string& n : data->names) {
+      SourceColumn sc;
+      sc.name = ctx_->arena->CopyString(n);
+      src.columns.push_back(sc);
+    }
+    src.const_rows = data;
+    src.cursor = ctx_->AllocCursor();
   } else {
     CteEntry* cte = item->schema.empty() ? FindCte(item->name) : nullptr;
     if (cte != nullptr) {
@@ -1455,15 +1482,41 @@ bool Resolver::ResolveExpr(Expr* e, Scope* scope) {
     case ExprKind::kRegister:
     case ExprKind::kAggregate:
       return true;
-    default:
+    default: {
+      bool vector_cmp =
+          e->kind == ExprKind::kBinary && e->left && e->right &&
+          (e->left->kind == ExprKind::kVector || e->right->kind == ExprKind::kVector ||
+           ((e->left->kind == ExprKind::kSubquery || e->right->kind == ExprKind::kSubquery) &&
+            (e->op == ast::Op::kEq || e->op == ast::Op::kNe || e->op == ast::Op::kLt ||
+             e->op == ast::Op::kLe || e->op == ast::Op::kGt || e->op == ast::Op::kGe ||
+             e->op == ast::Op::kIs || e->op == ast::Op::kIsNot)));
+      if (vector_cmp) {
+        // Row-value comparison: subquery operands may have several columns.
+        if (e->left->kind == ExprKind::kSubquery) e->left->pflags |= 0x10;
+        if (e->right->kind == ExprKind::kSubquery) e->right->pflags |= 0x10;
+      }
       if (!ResolveExpr(e->left, scope)) return false;
       if (!ResolveExpr(e->right, scope)) return false;
       if (!ResolveList(e->list, scope)) return false;
       if (e->select && !ResolveSubquery(e->select, scope)) return false;
+      if (vector_cmp && VectorSize(e->left) != VectorSize(e->right)) {
+        return ctx_->Error("row value misused");
+      }
       break;
+    }
   }
   e->pflags |= kResolvedFlag;
   return true;
+}
+
+int Resolver::VectorSize(const Expr* e) {
+  if (e->kind == ExprKind::kVector) return static_cast<int>(e->list->size());
+  if (e->kind == ExprKind::kSubquery && (e->pflags & 0x10)) {
+    const Select* first = e->select;
+    while (first->prior) first = first->prior;
+    return static_cast<int>(InfoOf(first)->result->size());
+  }
+  return 1;
 }
 
 }  // namespace basalt

@@ -10,10 +10,17 @@
 
 #include "catalog/schema.h"
 #include "parser/ast.h"
+#include "record/value.h"
 
 namespace basalt {
 
 struct SelectInfo;
+
+// Rows computed while compiling (table-valued PRAGMA functions).
+struct ConstRows {
+  std::vector<std::string> names;
+  std::vector<std::vector<Value>> rows;
+};
 
 // One column of a source as name resolution sees it.
 struct SourceColumn {
@@ -49,6 +56,7 @@ struct Source {
   bool flattened = false;
   ast::ExprList* flat_exprs = nullptr;
   bool hidden_names = false;
+  const ConstRows* const_rows = nullptr;  // pragma_xxx(...) in FROM
 };
 
 // The aggregate part of a SELECT.
