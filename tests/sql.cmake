@@ -3,8 +3,18 @@
 #                  by the system sqlite3 with `basalt-slt --engine sqlite --complete`)
 #   slt_<set>      sets of the acceptance suite that Basalt passes; once a set
 #                  passes it stays here for good.
-set(BASALT_SLT_ARCHIVES "${CMAKE_SOURCE_DIR}/../shared/sqllogictest" CACHE PATH
+# The archives live in ../shared/sqllogictest next to the checkout (or in
+# /work/shared when the checkout is elsewhere).
+set(_slt_default "${CMAKE_SOURCE_DIR}/../shared/sqllogictest")
+if(NOT EXISTS "${_slt_default}/unpack.sh" AND EXISTS "/work/shared/sqllogictest/unpack.sh")
+  set(_slt_default "/work/shared/sqllogictest")
+endif()
+set(BASALT_SLT_ARCHIVES "${_slt_default}" CACHE PATH
     "Folder holding the sqllogictest archives and unpack.sh")
+if(NOT EXISTS "${BASALT_SLT_ARCHIVES}/unpack.sh")
+  message(WARNING "sqllogictest archives not found in ${BASALT_SLT_ARCHIVES}: "
+                  "the slt_* tests are not registered")
+endif()
 set(BASALT_SLT_DIR "${CMAKE_BINARY_DIR}/slt" CACHE PATH "Where the suite is unpacked")
 
 add_test(NAME sql_features
