@@ -325,9 +325,7 @@ bool Balancer::GatherCells(const Node& n, const uint8_t* copy, int pend,
 Balancer::ParentView::ParentView(Balancer& b, int level)
     : b_(b), node_(b.c_.path_[level].node), lp_(b.lp_[level]) {}
 
-int Balancer::ParentView::count() const {
-  return lp_.active ? int(lp_.cells.size()) : node_.ncell;
-}
+int Balancer::ParentView::count() const { return lp_.active ? int(lp_.cells.size()) : node_.ncell; }
 
 Pgno Balancer::ParentView::right() const { return lp_.active ? lp_.right : RightChild(node_); }
 

@@ -214,9 +214,7 @@ class BtCursor {
 
   // The current entry (requires !eof() && !has_moved()); rowid() is for
   // table cursors (payload_size() is the key size on index cursors).
-  int64_t rowid() {
-    return info_valid_ && state_ == State::kValid ? info_.key : RowidSlow();
-  }
+  int64_t rowid() { return info_valid_ && state_ == State::kValid ? info_.key : RowidSlow(); }
   uint32_t payload_size() {
     return info_valid_ && state_ == State::kValid ? info_.payload_size : PayloadSizeSlow();
   }
