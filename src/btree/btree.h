@@ -192,7 +192,19 @@ class BtCursor {
   // Movement. Afterwards eof() tells whether the cursor is on an entry.
   Status First();
   Status Last();
-  Status Next();
+  Status Next() {
+    // Within a leaf: the common case, inline.
+    if (state_ == State::kValid && skip_next_ == 0) {
+      Level& lv = path_[depth_];
+      if (lv.node.leaf && lv.idx + 1 < lv.node.ncell) {
+        ++lv.idx;
+        info_valid_ = false;
+        hint_valid_ = false;
+        return Status();
+      }
+    }
+    return NextFull();
+  }
   Status Prev();
   bool eof() const { return state_ == State::kInvalid || state_ == State::kFault; }
 
@@ -258,6 +270,7 @@ class BtCursor {
   Status MoveToChild(Pgno child);
   Status DescendLeftmost();
   Status DescendRightmost();
+  Status NextFull();
   Status NextSlow();
   Status PrevSlow();
   Status SeekRowidInternal(int64_t rowid, int* res);

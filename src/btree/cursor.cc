@@ -173,7 +173,7 @@ Status BtCursor::Last() {
   return st;
 }
 
-Status BtCursor::Next() {
+Status BtCursor::NextFull() {
   if (state_ != State::kValid) {
     if (state_ == State::kFault) return Status(fault_);
     if (state_ == State::kInvalid) return Status();

@@ -111,10 +111,10 @@ Status FilePager::CommitWal() {
 }
 
 Status FilePager::RollbackWal() {
-  Status st;
+  // Forget any frames written (a spill, or a commit that failed part way).
+  Status st = wal_->Undo();
   page_count_ = orig_size_;
   if (spilled_) {
-    st = wal_->Undo();
     ResetCache();
   } else {
     DiscardDirty();

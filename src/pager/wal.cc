@@ -295,6 +295,10 @@ Status Wal::WriteFrames(const std::vector<FramePage>& pages, uint32_t page_size,
   uint32_t frame = hdr_.max_frame;
   frame_buf_.resize(walfmt::kFrameHeaderSize + page_size);
   uint8_t* buf = frame_buf_.data();
+  if (commit_size != 0) {
+    unpublished_commit_ = true;
+    unpublished_page_size_ = page_size;
+  }
   for (size_t i = 0; i < pages.size(); ++i) {
     ++frame;
     bool last = i + 1 == pages.size();
@@ -309,6 +313,7 @@ Status Wal::WriteFrames(const std::vector<FramePage>& pages, uint32_t page_size,
     TRY(wal_->Write(buf, frame_buf_.size(), walfmt::FrameOffset(frame, page_size)));
   }
   if (commit_size != 0 && sync_commit) TRY(wal_->Sync(kSyncNormal));
+  unpublished_commit_ = false;
   uint32_t first = hdr_.max_frame + 1;
   for (size_t i = 0; i < pages.size(); ++i) TRY(index_.Append(first + uint32_t(i), pages[i].pgno));
   hdr_.max_frame = frame;
@@ -325,7 +330,17 @@ Status Wal::WriteFrames(const std::vector<FramePage>& pages, uint32_t page_size,
 Status Wal::Undo() {
   if (!write_lock_) return Status();
   std::memcpy(&hdr_, index_.header() + kHdrCopy1, sizeof hdr_);
-  return index_.Forget(hdr_.max_frame);
+  Status st = index_.Forget(hdr_.max_frame);
+  if (unpublished_commit_) {
+    // Break the checksum chain right after the last published commit.
+    unpublished_commit_ = false;
+    uint8_t zero[walfmt::kFrameHeaderSize] = {};
+    uint64_t off = walfmt::FrameOffset(hdr_.max_frame + 1, unpublished_page_size_);
+    Status w = wal_->Write(zero, sizeof zero, off);
+    if (w.ok()) w = wal_->Sync(kSyncNormal);
+    if (st.ok()) st = w;
+  }
+  return st;
 }
 
 }  // namespace basalt

@@ -130,6 +130,10 @@ class Wal {
   bool ckpt_lock_ = false;  // held by a running checkpoint
   uint32_t min_frame_ = 0;  // first frame not yet in the database at BeginRead
   uint32_t ckpt_seq_ = 0;   // checkpoint sequence number of the WAL header
+  // A commit frame may be in the file but its commit was not published (an
+  // I/O error): Undo() must make sure recovery never finds it.
+  bool unpublished_commit_ = false;
+  uint32_t unpublished_page_size_ = 0;
   std::vector<uint8_t> frame_buf_;
 };
 

@@ -456,7 +456,12 @@ void WherePlanner::AllAccess(int src, SourceMask ready, WherePlan* plan,
       // may deliver rows in ORDER BY order.
       p.covering = cov;
       p.rows = kDefaultRows;
-      p.cost = cov ? kDefaultRows * (idx->columns.size() < tab->columns.size() ? 2.9 : 3.1)
+      // Row widths as SQLite estimates them: an index entry is its columns
+      // plus the rowid; a table row its columns (plus the rowid when there
+      // is no INTEGER PRIMARY KEY).
+      size_t idx_width = idx->columns.size() + 1;
+      size_t tab_width = tab->columns.size() + (tab->rowid_alias < 0 ? 1 : 0);
+      p.cost = cov ? kDefaultRows * (idx_width < tab_width ? 2.9 : 3.1)
                    : kDefaultRows * 7.0;
       p.full_index_scan = true;
       cands->push_back(p);
