@@ -254,14 +254,15 @@ namespace {
 // limit is max_local), or 0 when it is not the common small-cell case: a
 // one-byte payload size not above max_local (and, on table leaves, any
 // rowid). The caller then falls back to CellSize.
+// `limit` is min(max_local, 0x7f).
 template <uint8_t kType>
-inline uint32_t SmallCellSize(const uint8_t* cell, uint32_t max_local) {
+inline uint32_t SmallCellSize(const uint8_t* cell, uint32_t limit) {
   if constexpr (kType == kTableInterior) {
     return uint32_t(SkipVarint(cell + 4) - cell);
   } else {
     constexpr uint32_t kHead = kType == kIndexInterior ? 4 : 0;
     const uint32_t psize = cell[kHead];
-    if (psize >= 0x80 || psize > max_local) return 0;
+    if (psize > limit) return 0;
     uint32_t size = kHead + 1 + psize;
     if constexpr (kType == kTableLeaf) size += uint32_t(SkipVarint(cell + 1) - (cell + 1));
     return size < kMinCellSize ? kMinCellSize : size;
@@ -278,16 +279,16 @@ bool GatherTyped(const BtShared& bt, const Node& n, const uint8_t* copy, int pen
   const uint32_t cell_max = usable - kMinCellSize;
   if (ncell > 0 && cell_min > cell_max) return false;
   const uint32_t span = cell_max - cell_min;
-  const uint32_t max_local = n.max_local;
+  const uint32_t limit = std::min<uint32_t>(n.max_local, 0x7f);
   const uint8_t* data = n.data;
   const uint8_t* ptrs = data + n.ptrs;
   // Cells [0, pend), the pending cell, then cells [pend, ncell).
   int i = 0;
   for (int stop = pend >= 0 ? pend : ncell;; stop = ncell) {
     for (; i < stop; ++i) {
-      uint32_t off = Get16(ptrs + 2 * i);
+      uint32_t off = LoadBe16(ptrs + 2 * i);
       if (off - cell_min > span) return false;
-      uint32_t size = SmallCellSize<kType>(data + off, max_local);
+      uint32_t size = SmallCellSize<kType>(data + off, limit);
       if (size == 0 || off + size > usable) {
         size = CellSize(bt, n, data + off);
         if (size == 0) return false;

@@ -3,6 +3,7 @@
 // (freelist.cc) and payload/overflow handling (overflow.cc).
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -119,10 +120,17 @@ Status InitNode(const BtShared& bt, PageRef ref, Node* n);
 // Formats the (writable) page of n as an empty page of `type`.
 void ZeroNode(const BtShared& bt, Node* n, uint8_t type);
 
+// Get16 as a single load, for the cell pointer reads in hot loops.
+inline uint32_t LoadBe16(const uint8_t* p) {
+  uint16_t v;
+  std::memcpy(&v, p, 2);
+  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap16(v);
+  return v;
+}
 // Offset of cell i, or 0 when its pointer lies outside the cell content
 // area (a corrupt page).
 inline uint32_t CellOffset(const BtShared& bt, const Node& n, int i) {
-  uint32_t off = Get16(n.data + n.ptrs + 2 * i);
+  uint32_t off = LoadBe16(n.data + n.ptrs + 2 * i);
   if (off < uint32_t(n.ptrs) + 2u * n.ncell || off + btfmt::kMinCellSize > bt.usable) return 0;
   return off;
 }

@@ -306,7 +306,7 @@ Status BtCursor::DescendToRowid(int64_t rowid, int* res) {
     bool have = false;
     while (lo < hi) {
       int mid = (lo + hi) >> 1;
-      uint32_t off = Get16(ptrs + 2 * mid);
+      uint32_t off = LoadBe16(ptrs + 2 * mid);
       if (off - cell_min > span) return CORRUPT();
       const uint8_t* p = data + off;
       p = leaf ? SkipVarint(p) : p + 4;
@@ -448,7 +448,7 @@ Status BtCursor::DescendToKey(SearchComparator cmp, void* ctx, int* res) {
     int lo = 0, hi = ncell;
     while (lo < hi) {
       int mid = (lo + hi) >> 1;
-      uint32_t off = Get16(ptrs + 2 * mid);
+      uint32_t off = LoadBe16(ptrs + 2 * mid);
       if (off - cell_min > span) return CORRUPT();
       // A key stored whole on the page goes to the comparator in place.
       const uint8_t* p = data + off + skip;
