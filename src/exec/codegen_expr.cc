@@ -4,6 +4,7 @@
 #include "exec/codegen_internal.h"
 #include "parser/parser.h"
 #include "record/affinity.h"
+#include "record/value_ops.h"
 
 namespace basalt {
 
@@ -614,7 +615,108 @@ void Codegen::CodeVectorIn(Expr* e, int target) {
   ResolveLabel(done);
 }
 
+// Constant folding: an operator tree over literals is evaluated while
+// compiling (none of these operators can fail at run time).
+bool Codegen::Fold(const Expr* e, Value* out, int depth) {
+  if (depth > 64) return false;
+  switch (e->kind) {
+    case ExprKind::kNull:
+      out->SetNull();
+      return true;
+    case ExprKind::kInteger:
+    case ExprKind::kBool:
+      out->SetInt(e->ival);
+      return true;
+    case ExprKind::kReal:
+      out->SetReal(e->rval);
+      return true;
+    case ExprKind::kString:
+      out->SetText(e->text);
+      return true;
+    case ExprKind::kCollate:
+      return Fold(e->left, out, depth + 1);
+    case ExprKind::kUnary: {
+      Value a;
+      if (e->op == Op::kNeg && e->left->kind == ExprKind::kReal &&
+          e->left->text == "9223372036854775808") {
+        out->SetInt(INT64_MIN);
+        return true;
+      }
+      if (!Fold(e->left, &a, depth + 1)) return false;
+      switch (e->op) {
+        case Op::kNeg: Negate(a, out); return true;
+        case Op::kPlus: *out = std::move(a); return true;
+        case Op::kBitNot: BitNot(a, out); return true;
+        case Op::kNot: {
+          int t = ValueTruth(a);
+          if (t < 0) {
+            out->SetNull();
+          } else {
+            out->SetInt(!t);
+          }
+          return true;
+        }
+        default: return false;
+      }
+    }
+    case ExprKind::kBinary: {
+      void (*fn)(const Value&, const Value&, Value*) = nullptr;
+      switch (e->op) {
+        case Op::kAdd: fn = Add; break;
+        case Op::kSub: fn = Subtract; break;
+        case Op::kMul: fn = Multiply; break;
+        case Op::kDiv: fn = Divide; break;
+        case Op::kMod: fn = Remainder; break;
+        case Op::kConcat: fn = Concat; break;
+        case Op::kBitAnd: fn = BitAnd; break;
+        case Op::kBitOr: fn = BitOr; break;
+        case Op::kShl: fn = ShiftLeft; break;
+        case Op::kShr: fn = ShiftRight; break;
+        default: return false;
+      }
+      Value a, b;
+      if (!Fold(e->left, &a, depth + 1) || !Fold(e->right, &b, depth + 1)) return false;
+      fn(a, b, out);
+      return true;
+    }
+    case ExprKind::kCast: {
+      if (!Fold(e->left, out, depth + 1)) return false;
+      CastValue(out, e->text.empty() ? Affinity::kNumeric : AffinityFromDeclType(e->text));
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+void Codegen::CodeConstant(const Value& v, int target) {
+  switch (v.type()) {
+    case Type::kNull: Op(Opcode::kNull, 0, target); break;
+    case Type::kInteger: OpInt64(v.int_value(), target); break;
+    case Type::kReal: {
+      int a = Op(Opcode::kReal, 0, target);
+      prog_->at(a).p4type = P4Type::kReal;
+      prog_->at(a).p4.real = v.real_value();
+      break;
+    }
+    case Type::kText: OpString(v.text(), target); break;
+    case Type::kBlob: {
+      int a = Op(Opcode::kBlob, static_cast<int>(v.size()), target);
+      prog_->at(a).p4type = P4Type::kString;
+      prog_->at(a).p4.str = ArenaStr(std::string_view(v.data(), v.size()));
+      break;
+    }
+  }
+}
+
 void Codegen::CodeExpr(Expr* e, int target) {
+  if (e->kind == ExprKind::kUnary || e->kind == ExprKind::kBinary || e->kind == ExprKind::kCast) {
+    Value v;
+    if (Fold(e, &v, 0)) {
+      CodeConstant(v, target);
+      return;
+    }
+  }
   switch (e->kind) {
     case ExprKind::kNull:
     case ExprKind::kInteger:

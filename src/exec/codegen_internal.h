@@ -91,6 +91,8 @@ class Codegen {
   void CodeFunction(ast::Expr* e, int target);
   void CodeCompare(ast::Expr* e, int target);
   void CodeCase(ast::Expr* e, int target);
+  bool Fold(const ast::Expr* e, Value* out, int depth);
+  void CodeConstant(const Value& v, int target);
   void VectorElements(ast::Expr* e, std::vector<ast::Expr*>* out);
   void CodeVectorCompare(ast::Expr* e, int target);
   void CodeVectorIn(ast::Expr* e, int target);
