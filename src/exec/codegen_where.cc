@@ -3,6 +3,10 @@
 // IN-list driven lookups), LEFT JOIN null rows, and term filtering.
 #include "exec/codegen_internal.h"
 #include "planner/walk.h"
+#include "record/affinity.h"
+#include "record/value_ops.h"
+
+#include <algorithm>
 
 namespace basalt {
 
@@ -59,6 +63,15 @@ void Codegen::MarkUsedColumns(Expr* e, std::vector<Source>* sources,
   if (e != nullptr) WalkExpr(e, mark);
 }
 
+namespace {
+// Frees a Value placed in an Arena when the arena goes away.
+struct ValueHolder {
+  Value* v;
+  explicit ValueHolder(Value* p) : v(p) {}
+  ~ValueHolder() { v->~Value(); }
+};
+}  // namespace
+
 int Codegen::CodeInListIndex(Expr* in, int* has_null, char aff, const Collation* coll) {
   if (in->select != nullptr) {
     char a;
@@ -66,6 +79,42 @@ int Codegen::CodeInListIndex(Expr* in, int* has_null, char aff, const Collation*
     return c;
   }
   int cursor = ctx_->AllocCursor();
+  {
+    // A list of literals: sorted and de-duplicated now, iterated at run time.
+    std::vector<Value> vals;
+    bool literal = true;
+    for (size_t i = 0; i < in->list->size() && literal; ++i) {
+      Value v;
+      literal = Fold((*in->list)[i], &v, 0);
+      if (literal) {
+        if (aff > 'A') ApplyAffinity(&v, static_cast<Affinity>(aff));
+        vals.push_back(std::move(v));
+      }
+    }
+    if (literal) {
+      std::stable_sort(vals.begin(), vals.end(), [&](const Value& x, const Value& y) {
+        return CompareValues(x, y, coll) < 0;
+      });
+      ConstList* list = prog_->arena.New<ConstList>();
+      Value* out = static_cast<Value*>(prog_->arena.Allocate(sizeof(Value) * (vals.size() + 1),
+                                                              alignof(Value)));
+      int n = 0;
+      for (Value& v : vals) {
+        if (n > 0 && CompareValues(out[n - 1], v, coll) == 0) continue;
+        Value* slot = new (&out[n]) Value();
+        slot->CopyFrom(v);
+        prog_->arena.New<ValueHolder>(slot);
+        ++n;
+      }
+      list->values = out;
+      list->n = n;
+      *has_null = 0;
+      int a = Op(Opcode::kOpenConstList, cursor);
+      prog_->at(a).p4type = P4Type::kConstList;
+      prog_->at(a).p4.const_list = list;
+      return cursor;
+    }
+  }
   KeyInfo* ki = MakeKeyInfo(1);
   const_cast<const Collation**>(ki->colls)[0] = coll;
   bool constant = in_trigger_ == 0;

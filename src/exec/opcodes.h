@@ -80,6 +80,7 @@
   X(OpenEphemeral, "open cursor P1 on a new temporary B-tree (P4 KeyInfo: index, else table)") \
   X(OpenDup, "open cursor P1 on the same temporary B-tree as cursor P2")                      \
   X(OpenPseudo, "cursor P1 reads the record in r[P2] with P3 columns")                        \
+  X(OpenConstList, "cursor P1 iterates the constants of P4 (one column)")                      \
   X(SorterOpen, "open sorter cursor P1 (P4 KeyInfo over the key fields)")                     \
   X(Close, "close cursor P1")                                                                 \
   X(ClearEphemeral, "delete every row of temporary cursor P1")                                \

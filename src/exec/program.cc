@@ -45,6 +45,8 @@ std::string Program::P4Text(const Instr& in) const {
       return in.p4.table->name;
     case P4Type::kLike:
       return "like";
+    case P4Type::kConstList:
+      return "list(" + std::to_string(in.p4.const_list->n) + ")";
   }
   return "";
 }

@@ -32,6 +32,13 @@ struct CursorInfo {
   bool append_hint = false;
 };
 
+// A sorted, duplicate-free list of constants (an IN list known while
+// compiling), iterated by a kConstList cursor.
+struct ConstList {
+  const Value* values = nullptr;
+  int n = 0;
+};
+
 // LIKE/GLOB call site.
 struct LikeSpec {
   bool glob = false;
@@ -42,7 +49,7 @@ struct LikeSpec {
 
 enum class P4Type : uint8_t {
   kNone, kInt64, kReal, kString, kKeyInfo, kCollation, kFunc, kCursorInfo, kValue, kTable,
-  kLike, kInt,
+  kLike, kInt, kConstList,
 };
 
 struct Instr {
@@ -61,6 +68,7 @@ struct Instr {
     const Value* value;
     const Table* table;
     const LikeSpec* like;
+    const ConstList* const_list;
     void* ptr;
   } p4{0};
 };

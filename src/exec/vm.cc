@@ -555,6 +555,9 @@ StepResult Vm::Run() {
         cursors_[static_cast<size_t>(in.p1)] = std::move(c).value();
         break;
       }
+      case Opcode::kOpenConstList:
+        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenConstList(in.p4.const_list);
+        break;
       case Opcode::kOpenPseudo:
         cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenPseudo(&r[in.p2], in.p3, &write_gen_);
         break;

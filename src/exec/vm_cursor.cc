@@ -110,10 +110,23 @@ std::unique_ptr<VmCursor> VmCursor::OpenPseudo(const Value* reg, int n_columns,
   return c;
 }
 
+std::unique_ptr<VmCursor> VmCursor::OpenConstList(const ConstList* list) {
+  std::unique_ptr<VmCursor> c(new VmCursor());
+  c->kind_ = Kind::kConstList;
+  c->const_list_ = list;
+  return c;
+}
+
 // ---- movement ------------------------------------------------------------------
 
 Status VmCursor::Rewind(bool* empty) {
   Moved();
+  if (kind_ == Kind::kConstList) {
+    const_pos_ = 0;
+    eof_ = const_list_->n == 0;
+    *empty = eof_;
+    return Status();
+  }
   TRY(cur_->First());
   eof_ = cur_->eof();
   *empty = eof_;
@@ -130,6 +143,12 @@ Status VmCursor::Last(bool* empty) {
 
 Status VmCursor::Next(bool* more) {
   Moved();
+  if (kind_ == Kind::kConstList) {
+    ++const_pos_;
+    eof_ = const_pos_ >= const_list_->n;
+    *more = !eof_;
+    return Status();
+  }
   if (kind_ != Kind::kBtree || (eof_ && !cur_->has_moved())) {
     *more = false;
     return Status();
@@ -378,6 +397,10 @@ Status VmCursor::LoadRow() {
       payload_ = reinterpret_cast<const uint8_t*>(pseudo_reg_->data());
       payload_len_ = pseudo_reg_->is_blob() ? pseudo_reg_->size() : 0;
       break;
+    case Kind::kConstList:
+      payload_ = nullptr;
+      payload_len_ = 0;
+      break;
   }
   header_len_ = 0;
   header_pos_ = 0;
@@ -397,6 +420,14 @@ Status VmCursor::LoadRow() {
 }
 
 Status VmCursor::Column(int i, Value* out, const Value* dflt) {
+  if (kind_ == Kind::kConstList) {
+    if (i == 0 && const_pos_ < const_list_->n) {
+      out->ShallowCopyFrom(const_list_->values[const_pos_]);
+    } else {
+      out->SetNull();
+    }
+    return Status();
+  }
   if (null_row_) {
     out->SetNull();
     return Status();

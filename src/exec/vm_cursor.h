@@ -24,7 +24,7 @@ enum class SeekOp : uint8_t { kGE, kGT, kLE, kLT };
 
 class VmCursor {
  public:
-  enum class Kind : uint8_t { kBtree, kSorter, kPseudo };
+  enum class Kind : uint8_t { kBtree, kSorter, kPseudo, kConstList };
 
   // A cursor on B-tree `root` of `bt`. `write_gen` points at the VM's write
   // counter: every write through any cursor bumps it, and row caches compare.
@@ -39,6 +39,7 @@ class VmCursor {
   static std::unique_ptr<VmCursor> OpenSorter(const KeyInfo* key_info, uint64_t* write_gen);
   static std::unique_ptr<VmCursor> OpenPseudo(const Value* reg, int n_columns,
                                               uint64_t* write_gen);
+  static std::unique_ptr<VmCursor> OpenConstList(const ConstList* list);
   ~VmCursor();
 
   Kind kind() const { return kind_; }
@@ -113,6 +114,8 @@ class VmCursor {
   std::unique_ptr<BtCursor> cur_;
   std::unique_ptr<Sorter> sorter_;
   const Value* pseudo_reg_ = nullptr;
+  const ConstList* const_list_ = nullptr;
+  int const_pos_ = 0;
 
   // Row cache.
   bool row_valid_ = false;
