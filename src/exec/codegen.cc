@@ -72,6 +72,8 @@ std::string DeclTypeOf(const ast::Expr* e) {
 
 Result<std::unique_ptr<Program>> CompileStatement(ast::Stmt* stmt, CompileContext* ctx) {
   auto prog = std::make_unique<Program>();
+  prog->ops.reserve(64);
+  ctx->explain_plan = stmt->explain == 2;
   Codegen cg(ctx, prog.get());
   switch (stmt->kind) {
     case ast::StmtKind::kSelect: {

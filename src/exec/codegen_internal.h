@@ -230,6 +230,7 @@ class Codegen {
   // ---- EXPLAIN QUERY PLAN ----
   // Adds a plan line under the current parent; returns its id.
   int Eqp(std::string detail) {
+    if (!ctx_->explain_plan) return 0;  // plan lines only for EXPLAIN QUERY PLAN
     EqpRow r;
     r.id = ++eqp_last_id_;
     r.parent = eqp_parent_;

@@ -219,8 +219,10 @@ std::string Codegen::LoopDetail(const LoopPlan& lp, const Source& src) {
 bool Codegen::WhereBegin(WhereLoops* w) {
   std::vector<Source>& srcs = *w->sources;
   WherePlan& plan = w->plan;
-  if (plan.loops.empty()) Eqp("SCAN CONSTANT ROW");
-  for (const LoopPlan& lp : plan.loops) Eqp(LoopDetail(lp, srcs[static_cast<size_t>(lp.src)]));
+  if (ctx_->explain_plan) {
+    if (plan.loops.empty()) Eqp("SCAN CONSTANT ROW");
+    for (const LoopPlan& lp : plan.loops) Eqp(LoopDetail(lp, srcs[static_cast<size_t>(lp.src)]));
+  }
   w->break_label = MakeLabel();
   w->subst_mark = substs_.size();
   // Terms that refer to no source of this loop nest are tested once, first.

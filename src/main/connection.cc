@@ -30,9 +30,10 @@ Result<std::unique_ptr<Statement>> Connection::Prepare(std::string_view sql, siz
   auto arena = std::make_unique<Arena>();
   // Copy only the first statement (and whatever leads up to it): copying the
   // whole remaining script would make long scripts quadratic.
-  size_t first_end = Parser::StatementEnd(sql);
+  // (A short text is copied whole: cheaper than scanning it.)
+  size_t first_end = sql.size() <= 4096 ? sql.size() : Parser::StatementEnd(sql);
   // Empty statements (";;") end early: keep scanning until a real one.
-  while (first_end < sql.size()) {
+  while (sql.size() > 4096 && first_end < sql.size()) {
     std::string_view head = sql.substr(0, first_end);
     bool only_blank = true;
     for (char c : head) {

@@ -35,6 +35,7 @@ struct CompileContext {
   std::string_view sql;           // the statement's text
 
   int n_cursors = 0;
+  bool explain_plan = false;      // collect EXPLAIN QUERY PLAN lines
   Status error;                   // first error seen
   // Runs a PRAGMA for a table-valued pragma_xxx(arg) function: result column
   // names and rows (set by the connection; may be empty).
