@@ -92,6 +92,7 @@ void Sweep(JournalMode mode, FaultKind kind, bool persistent, Outcome* out) {
     size_t committed = 0;
     bool in_commit = false;
     bool failed = false;
+    Status rolled_back;
     if (bt) {
       Pgno root = 0;
       for (size_t i = 0; i < w.txns.size() && !failed; ++i) {
@@ -100,7 +101,7 @@ void Sweep(JournalMode mode, FaultKind kind, bool persistent, Outcome* out) {
         if (!st.ok()) {
           failed = true;
           in_commit = committing;
-          (void)bt->Rollback();
+          rolled_back = bt->Rollback();
         } else {
           committed = i + 1;
         }
@@ -122,6 +123,24 @@ void Sweep(JournalMode mode, FaultKind kind, bool persistent, Outcome* out) {
         ++out->bad;
         if (out->notes.size() < 8) out->notes.push_back(where + " same connection: " + why);
         continue;
+      }
+      // A power cut now must find what the connection saw after its
+      // successful rollback (a failed commit must not come back later).
+      if (rolled_back.ok()) {
+        for (auto surv : {FaultVfs::Survival::kAll, FaultVfs::Survival::kNone}) {
+          MemVfs after;
+          for (const auto& [path, bytes] : fault.SurvivingFiles(1, surv)) {
+            after.PutFile(path, bytes);
+          }
+          auto crashed = OpenBtree(&after, kDb, PagerOptions());
+          if (!crashed || Verify(*crashed, w, m, m, &why) == -2) {
+            ++out->bad;
+            if (out->notes.size() < 8) {
+              out->notes.push_back(
+                  where + " after a power cut: " + (crashed ? why : std::string("cannot open")));
+            }
+          }
+        }
       }
       // Still usable: run the next transaction.
       if (size_t(m + 1) < w.txns.size() && m >= 0) {
