@@ -257,6 +257,15 @@ inline int CompareField(uint32_t st, const uint8_t* p, uint32_t sz, const Value&
     }
     return -1;
   }
+  if (st == 7 && v.is_real()) {
+    uint64_t bits = Get64(p);
+    double x;
+    std::memcpy(&x, &bits, sizeof x);
+    if (x == x) {  // a stored NaN reads as NULL: the general path handles it
+      double y = v.real_value();
+      return x < y ? -1 : (x > y ? 1 : 0);
+    }
+  }
   if (st >= 12) {
     if (st & 1) {  // text
       if (v.is_text()) {
