@@ -125,6 +125,38 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   int base = AllocReg(ncol + 1);
   int vals = nvals > 0 ? AllocReg(nvals) : 0;
   int end = MakeLabel();
+  // AUTOINCREMENT: the largest rowid ever used lives in sqlite_sequence.
+  int seq_reg = 0;
+  int seq_rowid = 0;
+  Table* seq_tab = tab->autoincrement ? ctx_->FindTable("", "sqlite_sequence") : nullptr;
+  if (seq_tab != nullptr) {
+    seq_reg = AllocReg();
+    seq_rowid = AllocReg();
+    Op(Opcode::kInteger, 0, seq_reg);
+    Op(Opcode::kNull, 0, seq_rowid);
+    int sc = ctx_->AllocCursor();
+    CursorInfo* ci = prog_->arena.New<CursorInfo>();
+    ci->n_columns = 2;
+    ci->table = seq_tab;
+    int a = Op(Opcode::kOpenRead, sc, static_cast<int>(seq_tab->root), 0);
+    prog_->at(a).p4type = P4Type::kCursorInfo;
+    prog_->at(a).p4.cursor = ci;
+    int done_scan = MakeLabel();
+    Op(Opcode::kRewind, sc, done_scan);
+    int top = prog_->pc();
+    int next = MakeLabel();
+    int name = AllocReg(2);
+    Op(Opcode::kColumn, sc, 0, name);
+    OpString(tab->name, name + 1);
+    Op(Opcode::kNe, name, next, name + 1);
+    Op(Opcode::kColumn, sc, 1, seq_reg);
+    Op(Opcode::kRowid, sc, seq_rowid);
+    Op(Opcode::kGoto, 0, done_scan);
+    ResolveLabel(next);
+    Op(Opcode::kNext, sc, top);
+    ResolveLabel(done_scan);
+    Op(Opcode::kClose, sc);
+  }
   // Produce source rows: single VALUES row inline, otherwise a coroutine
   // (or a temporary table when the source reads the target).
   bool single_row = src != nullptr && src->prior == nullptr && src->values.size() == 1 &&
@@ -195,7 +227,7 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
       OpInt64(-1, base);
       Op(Opcode::kInteger, 1, auto_rowid);
     } else {
-      Op(Opcode::kNewRowid, t.cursor, base);
+      Op(Opcode::kNewRowid, t.cursor, base, seq_reg);
     }
   };
   if (before) Op(Opcode::kInteger, 0, auto_rowid);
@@ -208,6 +240,7 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
     Op(Opcode::kGoto, 0, done);
     ResolveLabel(have);
     Op(Opcode::kMustBeInt, base, 0);
+    if (seq_reg) Op(Opcode::kMemMax, seq_reg, base);
     ResolveLabel(done);
   } else {
     assign_new_rowid();
@@ -220,7 +253,7 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   if (before) {
     int skip = MakeLabel();
     Op(Opcode::kIfNot, auto_rowid, skip, 0);
-    Op(Opcode::kNewRowid, t.cursor, base);
+    Op(Opcode::kNewRowid, t.cursor, base, seq_reg);
     if (tab->rowid_alias >= 0) Op(Opcode::kSCopy, base, base + 1 + tab->rowid_alias);
     ResolveLabel(skip);
   }
@@ -236,6 +269,29 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
     Op(Opcode::kGoto, 0, loop_top);
   }
   ResolveLabel(end);
+  if (seq_tab != nullptr) {
+    // Record the new largest rowid (only ever grows).
+    int sc = ctx_->AllocCursor();
+    CursorInfo* ci = prog_->arena.New<CursorInfo>();
+    ci->n_columns = 2;
+    ci->table = seq_tab;
+    int a = Op(Opcode::kOpenWrite, sc, static_cast<int>(seq_tab->root), 0);
+    prog_->at(a).p4type = P4Type::kCursorInfo;
+    prog_->at(a).p4.cursor = ci;
+    int rec = AllocReg(3);
+    int have = MakeLabel();
+    Op(Opcode::kNotNull, seq_rowid, have);
+    Op(Opcode::kIfNot, seq_reg, 0, 1);  // patched below: nothing to record
+    int skip_addr = prog_->pc() - 1;
+    Op(Opcode::kNewRowid, sc, seq_rowid);
+    ResolveLabel(have);
+    OpString(tab->name, rec);
+    Op(Opcode::kSCopy, seq_reg, rec + 1);
+    Op(Opcode::kMakeRecord, rec, 2, rec + 2);
+    Op(Opcode::kInsert, sc, rec + 2, seq_rowid);
+    prog_->at(skip_addr).p2 = prog_->pc();
+    Op(Opcode::kClose, sc);
+  }
   return !ctx_->failed();
 }
 

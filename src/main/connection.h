@@ -96,6 +96,8 @@ class Connection : public ConnectionHooks {
   Status InsertSchemaRow(std::string_view type, std::string_view name, std::string_view tbl,
                          uint32_t root, std::string_view sql);
   Status DeleteSchemaRows(std::string_view name);
+  Status DeleteRowsNamed(uint32_t root, std::string_view name);
+  Status CreateSequenceTable();
   Status BumpSchemaCookie();
 
   friend class Statement;

@@ -20,6 +20,11 @@ bool Reserved(std::string_view name) {
   return name.size() >= 7 && EqualsIgnoreCase(name.substr(0, 7), "sqlite_");
 }
 
+// System tables users may not drop or alter.
+bool SystemTable(const Table* t) {
+  return t->root == 1 || EqualsIgnoreCase(t->name, "sqlite_sequence");
+}
+
 // Quotes an identifier for generated SQL when it is not a plain word.
 std::string QuoteIdent(std::string_view s) {
   bool plain = !s.empty() && !(s[0] >= '0' && s[0] <= '9');
@@ -67,6 +72,31 @@ Status Connection::InsertSchemaRow(std::string_view type, std::string_view name,
   TRY(cur.InsertRow(rowid, reinterpret_cast<const uint8_t*>(rec.data()),
                     static_cast<uint32_t>(rec.size())));
   schema_changed_in_txn_ = true;
+  return Status();
+}
+
+// Deletes the rows of table `root` whose first column is `name`.
+Status Connection::DeleteRowsNamed(uint32_t root, std::string_view name) {
+  BtCursor cur;
+  TRY(main_->OpenCursor(root, true, &cur));
+  TRY(cur.First());
+  while (!cur.eof()) {
+    uint32_t n = cur.payload_size();
+    std::string buf(n, '\0');
+    TRY(cur.ReadPayload(0, n, reinterpret_cast<uint8_t*>(buf.data())));
+    std::vector<uint32_t> types, offsets;
+    Result<int> nf = ParseRecordHeader(reinterpret_cast<const uint8_t*>(buf.data()), n, &types,
+                                       &offsets);
+    if (!nf.ok()) return nf.status();
+    Value v;
+    if (*nf > 0) {
+      DecodeSerial(reinterpret_cast<const uint8_t*>(buf.data()) + offsets[0], types[0], &v, true);
+    }
+    if (v.is_text() && v.text() == name) {
+      TRY(cur.Delete());
+    }
+    TRY(cur.Next());
+  }
   return Status();
 }
 
@@ -206,6 +236,8 @@ Status Connection::CreateTable(ast::CreateTableStmt* st, std::string_view sql, A
     TRY(CheckTableExprs(st, built.table.get(), arena));
   }
   if (ddl_dry_run_) return Status();
+  bool need_sequence =
+      built.table->autoincrement && schema_.FindTable("sqlite_sequence") == nullptr;
   Table* t = built.table.get();
   ASSIGN_OR_RETURN(Pgno root, main_->CreateTree(TreeKind::kTable));
   t->root = root;
@@ -215,6 +247,7 @@ Status Connection::CreateTable(ast::CreateTableStmt* st, std::string_view sql, A
     idx->root = iroot;
     TRY(InsertSchemaRow("index", idx->name, t->name, iroot, std::string_view()));
   }
+  if (need_sequence) TRY(CreateSequenceTable());
   TRY(BumpSchemaCookie());
   schema_.AddTable(std::move(built.table));
   for (auto& idx : built.auto_indexes) schema_.AddIndex(std::move(idx));
@@ -301,6 +334,23 @@ Status Connection::CheckTableExprs(ast::CreateTableStmt* st, const Table* t, Are
       return ctx.error;
     }
   }
+  return Status();
+}
+
+// sqlite_sequence(name, seq): created with the first AUTOINCREMENT table.
+Status Connection::CreateSequenceTable() {
+  const char* sql = "CREATE TABLE sqlite_sequence(name,seq)";
+  Arena a;
+  std::string_view text = a.CopyString(sql);
+  Parser parser(&a, text);
+  Result<ast::Stmt*> r = parser.ParseStatement();
+  if (!r.ok()) return r.status();
+  BuiltTable built;
+  TRY(BuildTable((*r)->As<ast::CreateTableStmt>(), sql, &built));
+  ASSIGN_OR_RETURN(Pgno root, main_->CreateTree(TreeKind::kTable));
+  built.table->root = root;
+  TRY(InsertSchemaRow("table", "sqlite_sequence", "sqlite_sequence", root, sql));
+  schema_.AddTable(std::move(built.table));
   return Status();
 }
 
@@ -418,7 +468,7 @@ Status Connection::Drop(ast::DropStmt* st) {
         if (st->if_exists) return Status();
         return Status(kError, std::string(want_view ? "no such view: " : "no such table: ") + name);
       }
-      if (t->root == 1) return Status(kError, "table " + t->name + " may not be dropped");
+      if (SystemTable(t)) return Status(kError, "table " + t->name + " may not be dropped");
       if (t->is_view && !want_view) {
         return Status(kError, "use DROP VIEW to delete view " + t->name);
       }
@@ -433,6 +483,9 @@ Status Connection::Drop(ast::DropStmt* st) {
       for (Index* idx : t->indexes) TRY(DeleteSchemaRows(idx->name));
       for (Trigger* trig : t->triggers) TRY(DeleteSchemaRows(trig->name));
       TRY(DeleteSchemaRows(t->name));
+      if (t->autoincrement) {
+        if (Table* seq = schema_.FindTable("sqlite_sequence")) TRY(DeleteRowsNamed(seq->root, t->name));
+      }
       TRY(BumpSchemaCookie());
       schema_.RemoveTable(t->name);
       return Status();
