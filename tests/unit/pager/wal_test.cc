@@ -293,6 +293,44 @@ TEST(Wal, SqliteWritesWeRead) {
   EXPECT_EQ(RunSqlite(db, "PRAGMA integrity_check;"), "ok");
 }
 
+TEST(Wal, RestartCheckpointWaitsForReadersThenTheLogRestarts) {
+  MemVfs vfs;
+  PagerOptions opt;
+  opt.journal_mode = JournalMode::kWal;
+  opt.wal_autocheckpoint = 0;
+  FilePager* fw = nullptr;
+  auto w = OpenBtree(&vfs, "/rs.db", opt, &fw);
+  auto r = OpenBtree(&vfs, "/rs.db", opt);
+  ASSERT_TRUE(w && r);
+  Pgno root = 0;
+  ASSERT_OK(w->BeginTransaction(true));
+  ASSERT_OK(CreateTextTable(*w, "t", &root));
+  ASSERT_OK(w->Commit());
+  for (int i = 0; i < 5; ++i) Put(*w, root, 1, 50, i);
+  uint32_t frames = fw->wal_frames();
+  EXPECT_GT(frames, 5u);
+  ASSERT_OK(r->BeginTransaction(false));
+  (void)Rows(*r, root);
+  CheckpointResult cr;
+  // The reader's snapshot uses the log: RESTART cannot finish (its busy
+  // handler is asked, then gives up).
+  int calls = 0;
+  fw->SetBusyHandler([&](int) { return ++calls < 3; });
+  ASSERT_OK(fw->Checkpoint(CheckpointMode::kRestart, &cr));
+  EXPECT_EQ(cr.busy, 1);
+  EXPECT_GT(calls, 0);
+  ASSERT_OK(r->Commit());
+  ASSERT_OK(fw->Checkpoint(CheckpointMode::kRestart, &cr));
+  EXPECT_EQ(cr.busy, 0);
+  EXPECT_EQ(cr.log_frames, int(frames));
+  EXPECT_EQ(cr.checkpointed_frames, int(frames));
+  // The next commit starts the log over.
+  Put(*w, root, 1, 1, 9);
+  EXPECT_LT(fw->wal_frames(), 5u);
+  EXPECT_EQ(Rows(*r, root)[1], Val(1, 9));
+  EXPECT_EQ(Rows(*r, root)[2], Val(2, 4));
+}
+
 TEST(Wal, TwoConnectionsOfOneProcessOnUnix) {
   TempDir dir;
   std::string db = dir.File("two.db");
