@@ -2,25 +2,15 @@
 
 #include "func/builtins.h"
 #include "main/statement.h"
+#include "pager/file_pager.h"
 #include "parser/parser.h"
 
 namespace basalt {
 
-Result<std::unique_ptr<Connection>> Connection::Open(std::string_view filename, int flags) {
-  (void)flags;
-  std::unique_ptr<Connection> c(new Connection());
-  c->filename_ = std::string(filename);
-  if (!filename.empty() && filename != ":memory:") {
-    // File-backed databases arrive with the file pager; until then a named
-    // database is private to the connection like ":memory:".
-  }
-  ASSIGN_OR_RETURN(c->main_, Btree::OpenInMemory());
-  RegisterBuiltinFunctions(&c->funcs_, false);
-  c->env_.dbs.push_back(c->main_.get());
-  c->env_.hooks = c.get();
-  c->env_.interrupted = &c->interrupted_;
-  return c;
-}
+namespace {
+// A reloaded schema only matters to compiled statements.
+Status IgnoreSchemaReload(Status st) { return st.code() == kSchema ? Status() : st; }
+}  // namespace
 
 Connection::~Connection() {
   if (main_ && main_->in_transaction()) (void)main_->Rollback();
@@ -70,24 +60,52 @@ Result<std::unique_ptr<Statement>> Connection::Prepare(std::string_view sql, siz
                                       : std::string());
   }
   interrupted_ = 0;
-  TRY(st->Compile());
+  // The schema of a file database is read at the first prepare. When that
+  // fails (not a database, locked, ...) only statements that need the
+  // database report it.
+  Status schema_st = EnsureSchema();
+  Status cs = st->Compile();
+  if (!schema_st.ok()) {
+    if (!cs.ok() || st->uses_db()) return schema_st;
+    return st;
+  }
+  if (!cs.ok() && is_file_ && (cs.code() & 0xff) == kError && !main_->in_transaction()) {
+    // The error may come from a schema another connection has changed.
+    Status rs = main_->BeginTransaction(false);
+    if (rs.ok()) {
+      rs = CheckSchemaCookie();
+      (void)main_->Commit();
+    }
+    if (rs.code() == kSchema) {
+      last_error_offset_ = -1;
+      st->ast_ = nullptr;
+      st->prog_.reset();
+      st->vm_.reset();
+      cs = st->Compile();
+    }
+  }
+  TRY(cs);
   return st;
 }
 
 Status Connection::EnsureTransaction(bool write) {
+  if (!open_error_.ok()) return open_error_;
   if (write && read_only_) return Status(kReadOnly, "attempt to write a readonly database");
+  bool fresh = !main_->in_transaction();
   if (write) {
     if (!main_->in_write_transaction()) TRY(main_->BeginTransaction(true));
-  } else if (!main_->in_transaction()) {
+  } else if (fresh) {
     TRY(main_->BeginTransaction(false));
   }
+  // A new transaction on a file may see another connection's schema change.
+  if (fresh && is_file_) return CheckSchemaCookie();
   return Status();
 }
 
-Status Connection::BeginStatement(bool writes, int* stmt_savepoint) {
+Status Connection::BeginStatement(bool writes, bool uses_db, int* stmt_savepoint) {
   if (active_ == 0) interrupted_ = 0;
-  TRY(EnsureTransaction(writes));
   *stmt_savepoint = -1;
+  if (uses_db || writes) TRY(EnsureTransaction(writes));
   if (writes) {
     int n = main_->savepoint_count();
     TRY(main_->OpenSavepoints(n + 1));
@@ -171,7 +189,11 @@ Status Connection::ExecTransaction(ast::Stmt* st) {
       auto* b = st->As<ast::BeginStmt>();
       autocommit_ = false;
       if (b->mode != ast::TransactionMode::kDeferred) {
-        Status s = EnsureTransaction(true);
+        Status s = IgnoreSchemaReload(EnsureTransaction(true));
+        if (s.ok() && b->mode == ast::TransactionMode::kExclusive && is_file_) {
+          s = static_cast<FilePager*>(main_->pager())->BeginWriteExclusive();
+          if (!s.ok()) (void)main_->Rollback();
+        }
         if (!s.ok()) {
           autocommit_ = true;
           return s;
@@ -216,7 +238,7 @@ Status Connection::ExecTransaction(ast::Stmt* st) {
         autocommit_ = false;
         savepoint_txn_ = true;
       }
-      TRY(EnsureTransaction(true));
+      TRY(IgnoreSchemaReload(EnsureTransaction(true)));
       savepoint_names_.emplace_back(sp->name);
       explicit_savepoints_ = static_cast<int>(savepoint_names_.size());
       return main_->OpenSavepoints(explicit_savepoints_);

@@ -52,7 +52,11 @@ class Connection : public ConnectionHooks {
 
   // ---- statement lifecycle (called by Statement) ----
   // Before the first step: opens the transaction and statement savepoint.
-  Status BeginStatement(bool writes, int* stmt_savepoint);
+  // kSchema: the schema was reloaded (the transaction is open); compile
+  // again and call once more, or EndFailedBegin().
+  Status BeginStatement(bool writes, bool uses_db, int* stmt_savepoint);
+  // Ends the transaction a BeginStatement that returned kSchema left open.
+  void EndFailedBegin() { (void)CommitIfAutocommit(); }
   // After the last step: `ok` false means the statement failed with an
   // error whose conflict action is `action` (OnConflict numbering).
   Status EndStatement(bool writes, int stmt_savepoint, bool ok, int action, int64_t changes,
@@ -74,6 +78,22 @@ class Connection : public ConnectionHooks {
 
   // Rebuilds the in-memory schema from sqlite_schema.
   Status LoadSchema();
+  // Loads the schema if it has not been read yet (a file database is read
+  // lazily, at the first prepare). An error is kept in *deferred when the
+  // file cannot be read: statements that never touch the database still
+  // work, as in SQLite ("SELECT 1" on a file that is not a database).
+  Status EnsureSchema();
+  // True when the database is a file (not ":memory:" or a temporary).
+  bool is_file() const { return is_file_; }
+  // sqlite3_busy_timeout: ms <= 0 turns the handler off.
+  void SetBusyTimeout(int ms);
+  int busy_timeout() const { return busy_timeout_ms_; }
+  // The error that makes the database unusable (file not a database, ...),
+  // OK when there is none.
+  const Status& open_error() const { return open_error_; }
+  // Status kSchema: the schema was reloaded because another connection
+  // changed it; the statement must be compiled again.
+  Status CheckSchemaCookie();
   int active_statements() const { return active_; }
   // Byte offset of the error of the last failed prepare (or -1).
   int last_error_offset() const { return last_error_offset_; }
@@ -102,7 +122,23 @@ class Connection : public ConnectionHooks {
 
   friend class Statement;
 
+  Status OpenMainFile(const std::string& path, int flags);
+  Status ExecStoragePragma(const std::string& name, ast::PragmaStmt* st, bool* handled,
+                           std::vector<std::string>* names, std::vector<std::vector<Value>>* rows);
+  Status Vacuum();
+
   std::string filename_;
+  std::string path_;  // the file (empty for in-memory databases)
+  int open_flags_ = 0;
+  bool is_file_ = false;
+  bool schema_loaded_ = false;
+  Status open_error_;
+  int busy_timeout_ms_ = 0;
+  int synchronous_ = 2;
+  int cache_size_ = -2000;
+  int wal_autocheckpoint_ = 1000;
+  int64_t journal_size_limit_ = -1;
+  bool exclusive_locking_ = false;
   std::unique_ptr<Btree> main_;
   Schema schema_;
   FunctionRegistry funcs_;

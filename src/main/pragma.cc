@@ -83,13 +83,18 @@ std::vector<std::string> PragmaColumnNames(const ast::PragmaStmt* st) {
   if (name == "index_info") return {"seqno", "cid", "name"};
   if (name == "integrity_check" || name == "quick_check") return {name};
   if (name == "page_count" || name == "freelist_count" || name == "encoding" ||
-      name == "journal_mode") {
+      name == "journal_mode" || name == "locking_mode" || name == "wal_autocheckpoint" ||
+      name == "journal_size_limit") {
     return {name};
   }
+  if (name == "busy_timeout") return {"timeout"};
+  if (name == "wal_checkpoint") return {"busy", "log", "checkpointed"};
+  if (name == "database_list") return {"seq", "name", "file"};
   static const char* const kValued[] = {"user_version", "schema_version", "application_id",
                                         "page_size", "recursive_triggers", "foreign_keys",
                                         "reverse_unordered_selects", "short_column_names",
-                                        "full_column_names"};
+                                        "full_column_names", "synchronous", "cache_size",
+                                        "mmap_size", "temp_store", "auto_vacuum"};
   for (const char* v : kValued) {
     if (name == v) return set ? std::vector<std::string>{} : std::vector<std::string>{name};
   }
@@ -110,6 +115,11 @@ Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* nam
     OneRow(names, rows, col, Value::Int(*field ? 1 : 0));
     return Status();
   };
+  {
+    bool handled = false;
+    TRY(ExecStoragePragma(name, st, &handled, names, rows));
+    if (handled) return Status();
+  }
   if (name == "case_sensitive_like") {
     if (set) {
       int b = PragmaBool(arg);
@@ -135,7 +145,8 @@ Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* nam
              : name == "schema_version" ? Meta::kSchemaCookie
                                         : Meta::kApplicationId;
     if (set) {
-      TRY(EnsureTransaction(true));
+      Status es = EnsureTransaction(true);
+      if (!es.ok() && es.code() != kSchema) return es;
       TRY(main_->SetMeta(m, static_cast<uint32_t>(std::stoll(arg))));
       return CommitIfAutocommit();
     }
@@ -166,10 +177,7 @@ Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* nam
     OneRow(names, rows, "encoding", Value::Text("UTF-8"));
     return Status();
   }
-  if (name == "journal_mode") {
-    OneRow(names, rows, "journal_mode", Value::Text("memory"));
-    return Status();
-  }
+
   if (name == "table_info" || name == "table_xinfo") {
     Table* t = schema_.FindTable(arg);
     *names = {"cid", "name", "type", "notnull", "dflt_value", "pk"};

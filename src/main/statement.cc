@@ -56,6 +56,7 @@ Status Statement::Compile() {
         break;
     }
     schema_gen_ = conn_->schema().generation();
+    uses_db_ = !read_only();
     if (explain_ == 1) {
       names_ = {"addr", "opcode", "p1", "p2", "p3", "p4", "p5", "comment"};
     } else if (explain_ == 2) {
@@ -83,6 +84,13 @@ Status Statement::Compile() {
   }
   prog_ = std::move(prog).value();
   prog_->n_params = static_cast<int>(param_names_.size());
+  uses_db_ = prog_->writes;
+  for (const Instr& in : prog_->ops) {
+    if (in.op == Opcode::kOpenRead || in.op == Opcode::kOpenWrite || in.op == Opcode::kReopenIdx) {
+      uses_db_ = true;
+      break;
+    }
+  }
   vm_ = std::make_unique<Vm>(prog_.get(), conn_->env());
   schema_gen_ = conn_->schema().generation();
   if (explain_ == 1) {
@@ -200,16 +208,8 @@ int Statement::Step() {
   if (!active_) {
     status_ = Status();
     bool program = ast_ != nullptr && IsProgramKind(ast_->kind);
-    if (conn_->schema().generation() != schema_gen_ && program) {
-      prog_.reset();
-      vm_.reset();
-      ast_ = nullptr;
-      Status st = Compile();
-      if (!st.ok()) {
-        status_ = st;
-        done_ = true;
-        return st.code();
-      }
+    if (conn_->schema().generation() != schema_gen_ && program && !Recompile()) {
+      return status_.code();
     }
     if (!program && ast_ != nullptr && direct_done_ == false && reparse_) {
       ast_ = nullptr;
@@ -225,7 +225,16 @@ int Statement::Step() {
       reparse_ = true;
       return StepDirect();
     }
-    Status st = conn_->BeginStatement(prog_->writes, &stmt_savepoint_);
+    Status st = conn_->BeginStatement(prog_->writes, uses_db_, &stmt_savepoint_);
+    if (st.code() == kSchema) {
+      // Another connection changed the schema: compile against the new one
+      // (the transaction stays open) and start again.
+      if (!Recompile()) {
+        conn_->EndFailedBegin();
+        return status_.code();
+      }
+      st = conn_->BeginStatement(prog_->writes, uses_db_, &stmt_savepoint_);
+    }
     if (!st.ok()) {
       status_ = st;
       done_ = true;
@@ -237,6 +246,17 @@ int Statement::Step() {
     for (size_t i = 1; i < params_.size() && i < p.size(); ++i) p[i].ShallowCopyFrom(params_[i]);
   }
   return StepProgram();
+}
+
+bool Statement::Recompile() {
+  prog_.reset();
+  vm_.reset();
+  ast_ = nullptr;
+  Status st = Compile();
+  if (st.ok()) return true;
+  status_ = st;
+  done_ = true;
+  return false;
 }
 
 int Statement::StepProgram() {
@@ -317,7 +337,8 @@ int Statement::StepDirect() {
         break;
       }
       default: {
-        st = conn_->BeginStatement(true, &stmt_savepoint_);
+        st = conn_->BeginStatement(true, true, &stmt_savepoint_);
+        if (st.code() == kSchema) st = conn_->BeginStatement(true, true, &stmt_savepoint_);
         if (st.ok()) {
           active_ = true;
           st = conn_->ExecDdl(ast_, sql_, arena_.get());

@@ -49,6 +49,9 @@ class Statement {
   bool busy() const { return active_; }
   int explain_mode() const { return explain_; }
   bool is_explain() const { return explain_ != 0; }
+  // True when running the statement reads or writes the database file (a
+  // "SELECT 1" does not).
+  bool uses_db() const { return uses_db_; }
 
  private:
   friend class Connection;
@@ -56,6 +59,8 @@ class Statement {
   int StepProgram();
   int StepDirect();
   int StepExplain();
+  // Recompiles after the schema changed; false (status_ set) on failure.
+  bool Recompile();
   void Finish(bool ok, int action);
 
   Connection* conn_;
@@ -67,6 +72,7 @@ class Statement {
   std::unique_ptr<Vm> vm_;
   uint64_t schema_gen_ = 0;
   int explain_ = 0;
+  bool uses_db_ = true;
 
   // Direct statements and EXPLAIN: materialized rows.
   std::vector<std::string> names_;

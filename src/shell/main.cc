@@ -73,7 +73,8 @@ std::string ErrorContext(sqlite3* db, const char* sql) {
   return out;
 }
 
-// Runs every statement in `sql` (which starts on line `line`).
+// Runs every statement in `sql` (which starts on line `line`; 0 for SQL
+// given on the command line, whose errors sqlite3 words differently).
 void RunSql(Shell& sh, const std::string& sql, int line) {
   const char* tail = sql.c_str();
   while (*tail) {
@@ -82,8 +83,15 @@ void RunSql(Shell& sh, const std::string& sql, int line) {
     int rc = sqlite3_prepare_v2(sh.db, tail, -1, &stmt, &next);
     if (rc != SQLITE_OK) {
       std::string msg = sqlite3_errmsg(sh.db);
-      std::fprintf(stderr, "Parse error near line %d: %s%s\n", line, msg.c_str(),
-                   ErrorContext(sh.db, tail).c_str());
+      // sqlite3 adds the result code unless it is the generic SQLITE_ERROR.
+      if (rc > 1) msg += " (" + std::to_string(rc) + ")";
+      if (line == 0) {
+        std::fprintf(stderr, "Error: in prepare, %s%s\n", msg.c_str(),
+                     ErrorContext(sh.db, tail).c_str());
+      } else {
+        std::fprintf(stderr, "Parse error near line %d: %s%s\n", line, msg.c_str(),
+                     ErrorContext(sh.db, tail).c_str());
+      }
       sh.had_error = true;
       return;
     }
@@ -95,17 +103,21 @@ void RunSql(Shell& sh, const std::string& sql, int line) {
     }
     if (rc != SQLITE_DONE) {
       // sqlite3 adds the result code unless it is the generic SQLITE_ERROR.
-      if (rc > 1) {
-        std::fprintf(stderr, "Runtime error near line %d: %s (%d)\n", line,
-                     sqlite3_errmsg(sh.db), rc);
+      std::string msg = sqlite3_errmsg(sh.db);
+      if (rc > 1) msg += " (" + std::to_string(rc) + ")";
+      if (line == 0) {
+        std::fprintf(stderr, "Error: stepping, %s\n", msg.c_str());
       } else {
-        std::fprintf(stderr, "Runtime error near line %d: %s\n", line, sqlite3_errmsg(sh.db));
+        std::fprintf(stderr, "Runtime error near line %d: %s\n", line, msg.c_str());
       }
       sh.had_error = true;
     }
     sqlite3_finalize(stmt);
     if (rc != SQLITE_DONE) return;
     tail = next;
+    while (*tail == ' ' || *tail == '\t' || *tail == '\n' || *tail == '\r' || *tail == '\f') {
+      ++tail;
+    }
   }
 }
 
@@ -159,7 +171,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (have_sql_arg) {
-    RunSql(sh, sql_arg, 1);
+    RunSql(sh, sql_arg, 0);  // line 0: the SQL came from the command line
     sqlite3_close(sh.db);
     return sh.had_error ? 1 : 0;
   }
