@@ -123,17 +123,23 @@ Result<std::unique_ptr<Btree>> Btree::Open(std::unique_ptr<Pager> pager) {
   auto s = std::make_unique<BtShared>();
   uint32_t reserved = 0;
   uint32_t page_size = pager->page_size();
+  // One read transaction: a file pager learns the page count (rolling back
+  // a hot journal first) and page 1's header is validated.
+  TRY(pager->BeginRead());
+  page_size = pager->page_size();
   if (pager->page_count() > 0) {
-    TRY(pager->BeginRead());
     PageRef p1;
     Status st = pager->Get(1, &p1);
     uint32_t ps = 0;
     if (st.ok()) st = ParseHeader(p1.data(), &ps, &reserved, &s->read_only);
     if (st.ok() && ps != page_size) st = Status(kNotADb);
     p1.Reset();
-    TRY(pager->Commit());
-    TRY(st);
+    if (!st.ok()) {
+      (void)pager->Commit();
+      return st;
+    }
   }
+  TRY(pager->Commit());
   s->pager = std::move(pager);
   s->SetUsable(page_size, reserved);
   return std::unique_ptr<Btree>(new Btree(std::move(s)));

@@ -52,20 +52,34 @@ bool FunctionRegistry::Remove(std::string_view name, int nargs) {
   return false;
 }
 
-const FunctionDef* FunctionRegistry::Find(std::string_view name, int nargs) const {
-  auto it = by_name_.find(LowerAscii(name));
+const FunctionDef* FunctionRegistry::FindOwn(std::string_view lower, int nargs,
+                                             const FunctionDef** any) const {
+  *any = nullptr;
+  if (by_name_.empty()) return nullptr;
+  auto it = by_name_.find(std::string(lower));
   if (it == by_name_.end()) return nullptr;
-  const FunctionDef* any = nullptr;
   for (auto& d : it->second) {
     if (d->nargs == nargs) return d.get();
-    if (d->nargs == -1) any = d.get();
+    if (d->nargs == -1) *any = d.get();
   }
-  return any;
+  return nullptr;
+}
+
+const FunctionDef* FunctionRegistry::Find(std::string_view name, int nargs) const {
+  std::string lower = LowerAscii(name);
+  const FunctionDef* own_any = nullptr;
+  if (const FunctionDef* d = FindOwn(lower, nargs, &own_any)) return d;
+  const FunctionDef* base_any = nullptr;
+  if (base_ != nullptr) {
+    if (const FunctionDef* d = base_->FindOwn(lower, nargs, &base_any)) return d;
+  }
+  return own_any != nullptr ? own_any : base_any;
 }
 
 bool FunctionRegistry::HasName(std::string_view name) const {
   auto it = by_name_.find(LowerAscii(name));
-  return it != by_name_.end() && !it->second.empty();
+  if (it != by_name_.end() && !it->second.empty()) return true;
+  return base_ != nullptr && base_->HasName(name);
 }
 
 }  // namespace basalt

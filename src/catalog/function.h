@@ -102,12 +102,22 @@ class FunctionRegistry {
   void Add(std::unique_ptr<FunctionDef> def);
   // Removes (name, nargs) if present; returns whether something was removed.
   bool Remove(std::string_view name, int nargs);
+  // The best def for (name, nargs): an exact argument count before a
+  // variadic def, this registry's own defs before the fallback's.
   const FunctionDef* Find(std::string_view name, int nargs) const;
   // True if some def has this name (for "wrong number of arguments" errors).
   bool HasName(std::string_view name) const;
+  // Defs not found here are looked up in `base` (the process-wide builtins,
+  // shared by every connection; it must outlive this registry). Add and
+  // Remove only change this registry: its defs shadow the base's.
+  void SetFallback(const FunctionRegistry* base) { base_ = base; }
 
  private:
+  // Own defs only: the exact match (exact) and the variadic one (*any).
+  const FunctionDef* FindOwn(std::string_view lower, int nargs, const FunctionDef** any) const;
+
   std::unordered_map<std::string, std::vector<std::unique_ptr<FunctionDef>>> by_name_;
+  const FunctionRegistry* base_ = nullptr;
 };
 
 }  // namespace basalt

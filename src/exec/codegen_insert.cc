@@ -161,6 +161,20 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   // (or a temporary table when the source reads the target).
   bool single_row = src != nullptr && src->prior == nullptr && src->values.size() == 1 &&
                     src->order_by == nullptr && src->limit == nullptr;
+  // One row without triggers writes nothing before its constraint checks
+  // have passed: a failing statement leaves nothing to undo, so it needs no
+  // statement journal (SQLite's rule too). Only I/O errors can strike after
+  // the first write, and those roll back the whole transaction.
+  // (A REPLACE may delete rows before a later check fails: not here.)
+  bool may_replace = on_conflict == OnConflict::kReplace || tab->pk_conflict == OnConflict::kReplace;
+  for (const Index* idx : tab->indexes) may_replace |= idx->on_conflict == OnConflict::kReplace;
+  if ((src == nullptr || single_row) && in_trigger_ == 0 && !may_replace &&
+      !HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
+                   static_cast<int>(ast::TriggerTime::kBefore), nullptr) &&
+      !HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
+                   static_cast<int>(ast::TriggerTime::kAfter), nullptr)) {
+    prog_->stmt_journal = false;
+  }
   int yield_reg = 0;
   int loop_top = 0;
   int next_row = MakeLabel();

@@ -105,6 +105,9 @@ class Program {
   int n_aggs = 0;      // aggregate accumulators
   int n_params = 0;
   bool writes = false;       // modifies the database
+  // A failure part-way may leave changes to undo: run inside a statement
+  // savepoint (false for a single-row INSERT without triggers).
+  bool stmt_journal = true;
   bool read_only_ok = true;
   bool is_explain = false;
   int explain_mode = 0;      // 1 EXPLAIN, 2 EXPLAIN QUERY PLAN

@@ -102,10 +102,15 @@ Status Connection::EnsureTransaction(bool write) {
   return Status();
 }
 
-Status Connection::BeginStatement(bool writes, bool uses_db, int* stmt_savepoint) {
+Status Connection::BeginStatement(bool writes, bool uses_db, bool stmt_journal,
+                                  int* stmt_savepoint) {
   if (active_ == 0) interrupted_ = 0;
   *stmt_savepoint = -1;
   if (uses_db || writes) TRY(EnsureTransaction(writes));
+  // A statement journal is needed only when a failure could leave part of
+  // the statement's changes behind inside a longer transaction; in
+  // autocommit mode the transaction itself is rolled back instead.
+  if (writes && (!stmt_journal || (autocommit_ && active_ == 0))) writes = false;
   if (writes) {
     int n = main_->savepoint_count();
     TRY(main_->OpenSavepoints(n + 1));
@@ -146,8 +151,8 @@ Status Connection::RollbackAll() {
 }
 
 Status Connection::EndStatement(bool writes, int stmt_savepoint, bool ok, int action,
-                                int64_t changes, bool counts_changes, int64_t total) {
-  (void)writes;
+                                int error_code, int64_t changes, bool counts_changes,
+                                int64_t total) {
   --active_;
   if (ok) {
     if (stmt_savepoint >= 0 && main_->savepoint_count() > stmt_savepoint) {
@@ -161,13 +166,25 @@ Status Connection::EndStatement(bool writes, int stmt_savepoint, bool ok, int ac
   if (action == static_cast<int>(OnConflict::kRollback)) {
     if (active_ == 0) return RollbackAll();
   }
-  if (stmt_savepoint >= 0 && main_->savepoint_count() > stmt_savepoint) {
-    if (action != static_cast<int>(OnConflict::kFail)) {
-      (void)main_->RollbackToSavepoint(stmt_savepoint);
-      if (schema_changed_in_txn_ && autocommit_) {
-        // fall through: the schema is reloaded after the commit below
-      }
+  bool fail = action == static_cast<int>(OnConflict::kFail);
+  if (writes && main_->in_write_transaction()) {
+    // As in SQLite: an I/O error, or an interrupted write, rolls back the
+    // whole transaction; so does any failure of a statement that ran
+    // without a statement journal where undoing it needs one.
+    int primary = error_code & 0xff;
+    bool no_journal = stmt_savepoint < 0;
+    bool rollback_all = primary == kIoErr || primary == kInterrupt ||
+                        ((primary == kNoMem || primary == kFull) && no_journal) ||
+                        (no_journal && autocommit_ && active_ == 0 && !fail);
+    if (!rollback_all && !no_journal && main_->savepoint_count() > stmt_savepoint) {
+      Status rs;
+      if (!fail) rs = main_->RollbackToSavepoint(stmt_savepoint);
+      if (rs.ok()) rs = main_->ReleaseSavepoint(stmt_savepoint);
+      rollback_all = !rs.ok();
     }
+    if (rollback_all) return RollbackAll();
+  } else if (stmt_savepoint >= 0 && main_->savepoint_count() > stmt_savepoint) {
+    if (!fail) (void)main_->RollbackToSavepoint(stmt_savepoint);
     (void)main_->ReleaseSavepoint(stmt_savepoint);
   }
   if (action == static_cast<int>(OnConflict::kFail) && counts_changes) {

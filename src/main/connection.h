@@ -54,12 +54,13 @@ class Connection : public ConnectionHooks {
   // Before the first step: opens the transaction and statement savepoint.
   // kSchema: the schema was reloaded (the transaction is open); compile
   // again and call once more, or EndFailedBegin().
-  Status BeginStatement(bool writes, bool uses_db, int* stmt_savepoint);
+  Status BeginStatement(bool writes, bool uses_db, bool stmt_journal, int* stmt_savepoint);
   // Ends the transaction a BeginStatement that returned kSchema left open.
   void EndFailedBegin() { (void)CommitIfAutocommit(); }
   // After the last step: `ok` false means the statement failed with an
   // error whose conflict action is `action` (OnConflict numbering).
-  Status EndStatement(bool writes, int stmt_savepoint, bool ok, int action, int64_t changes,
+  Status EndStatement(bool writes, int stmt_savepoint, bool ok, int action, int error_code,
+                      int64_t changes,
                       bool counts_changes, int64_t total_changes);
   void StatementReset() {}
 

@@ -123,7 +123,7 @@ Result<std::unique_ptr<Connection>> Connection::Open(std::string_view filename, 
   } else {
     TRY(c->OpenMainFile(target.path, target.flags));
   }
-  RegisterBuiltinFunctions(&c->funcs_, false);
+  c->funcs_.SetFallback(&SharedBuiltinFunctions(false));
   c->env_.dbs.push_back(c->main_.get());
   c->env_.hooks = c.get();
   c->env_.interrupted = &c->interrupted_;

@@ -194,7 +194,9 @@ void Statement::Finish(bool ok, int action) {
   bool counts = prog_ && ast_ && ast_->kind != ast::StmtKind::kSelect;
   int64_t changes = vm_ ? vm_->changes() : 0;
   int64_t total = vm_ ? vm_->total_changes() : 0;
-  Status st = conn_->EndStatement(writes, stmt_savepoint_, ok, action, changes, counts, total);
+  int code = ok ? kOk : (status_.ok() ? kAbort : status_.code());
+  Status st =
+      conn_->EndStatement(writes, stmt_savepoint_, ok, action, code, changes, counts, total);
   if (ok && !st.ok()) status_ = st;
   stmt_savepoint_ = -1;
   active_ = false;
@@ -225,7 +227,7 @@ int Statement::Step() {
       reparse_ = true;
       return StepDirect();
     }
-    Status st = conn_->BeginStatement(prog_->writes, uses_db_, &stmt_savepoint_);
+    Status st = conn_->BeginStatement(prog_->writes, uses_db_, prog_->stmt_journal, &stmt_savepoint_);
     if (st.code() == kSchema) {
       // Another connection changed the schema: compile against the new one
       // (the transaction stays open) and start again.
@@ -233,7 +235,7 @@ int Statement::Step() {
         conn_->EndFailedBegin();
         return status_.code();
       }
-      st = conn_->BeginStatement(prog_->writes, uses_db_, &stmt_savepoint_);
+      st = conn_->BeginStatement(prog_->writes, uses_db_, prog_->stmt_journal, &stmt_savepoint_);
     }
     if (!st.ok()) {
       status_ = st;
@@ -337,8 +339,8 @@ int Statement::StepDirect() {
         break;
       }
       default: {
-        st = conn_->BeginStatement(true, true, &stmt_savepoint_);
-        if (st.code() == kSchema) st = conn_->BeginStatement(true, true, &stmt_savepoint_);
+        st = conn_->BeginStatement(true, true, true, &stmt_savepoint_);
+        if (st.code() == kSchema) st = conn_->BeginStatement(true, true, true, &stmt_savepoint_);
         if (st.ok()) {
           active_ = true;
           st = conn_->ExecDdl(ast_, sql_, arena_.get());

@@ -53,10 +53,11 @@ Result<std::unique_ptr<FilePager>> FilePager::Open(Vfs* vfs, const std::string& 
     if (dbhdr::HasMagic(h) && IsValidPageSize(dbhdr::PageSize(h))) page_size = dbhdr::PageSize(h);
   }
   std::unique_ptr<FilePager> p(new FilePager(vfs, full, std::move(db), opt, page_size, read_only));
-  TRY(p->BeginRead());
-  TRY(p->Commit());
-  p->page_size_fixed_ = true;
+  // No transaction here: the first one (at the first statement) rolls back
+  // a hot journal and learns the page count, as in SQLite.
   if (opt.journal_mode == JournalMode::kWal && !read_only) {
+    TRY(p->BeginRead());
+    TRY(p->Commit());
     JournalMode got_mode;
     TRY(p->SetJournalMode(JournalMode::kWal, &got_mode));
   }

@@ -148,6 +148,7 @@ class FilePager final : public Pager {
   // file_pager_txn.cc: rollback-journal transactions
   Status WithBusy(const std::function<Status()>& attempt);
   Status TryBeginRead();
+  Status TryBeginReadUnfixed();
   Status TryBeginWrite(bool exclusive);
   Status ReadFileHeader(uint8_t* hdr, uint64_t* file_size);
   Status CheckHotJournal(bool* hot);

@@ -186,6 +186,14 @@ Status FilePager::SetPageCount(Pgno physical, const uint8_t* hdr) {
 }
 
 Status FilePager::TryBeginRead() {
+  Status st = TryBeginReadUnfixed();
+  // Once a transaction has read the header under a lock, the page size is
+  // the database's for good (a later change means "reopen").
+  if (st.ok()) page_size_fixed_ = true;
+  return st;
+}
+
+Status FilePager::TryBeginReadUnfixed() {
   if (wal_) return WalBeginRead();
   TRY(db_->Lock(LockLevel::kShared));
   bool opened_wal = false;

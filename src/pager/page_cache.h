@@ -77,7 +77,7 @@ class PageCache {
   std::vector<CachedPage*> AllPages() const;
 
  private:
-  static constexpr int kChunkBits = 12;
+  static constexpr int kChunkBits = 8;  // 256 slots: cheap to create for scattered reads
   static constexpr Pgno kChunkMask = (Pgno{1} << kChunkBits) - 1;
   using Chunk = std::vector<CachedPage*>;
 

@@ -1,0 +1,393 @@
+// basalt-bench: the storage workloads of the file-format issue, run through
+// the sqlite3 C API on Basalt's library and on the system libsqlite3 in the
+// same process, alternating, and reported as Basalt/SQLite time ratios.
+//
+//   basalt-bench [--dir DIR] [--reps N] [--rows N] [--only NAME[,NAME]]
+//
+// Every workload runs on both engines; each engine's time is the best of N
+// repetitions. The lookup and scan workloads read a database written by the
+// system sqlite3 (copied afresh for each run), so both engines read
+// identical files.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "api.h"
+
+namespace basalt::bench {
+namespace {
+
+struct Options {
+  std::string dir = "bench-data";
+  int reps = 3;
+  int64_t rows = 1000000;
+  int64_t txns = 100000;
+  int64_t lookups = 200000;
+  int64_t big_bytes = int64_t{1} << 30;
+  std::vector<std::string> only;
+};
+
+[[noreturn]] void Die(const std::string& what) {
+  std::fprintf(stderr, "basalt-bench: %s\n", what.c_str());
+  std::exit(2);
+}
+
+double Now() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+// A deterministic pseudo-random sequence (same for both engines).
+struct Rng {
+  uint64_t s;
+  explicit Rng(uint64_t seed) : s(seed * 2654435761u + 1) {}
+  uint64_t Next() {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    return s;
+  }
+};
+
+// A connection with checked calls.
+class Db {
+ public:
+  Db(const Api& a, const std::string& path, int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+      : a_(a) {
+    if (a_.open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+      Die("open " + path + ": " + a_.errmsg(db_));
+    }
+  }
+  ~Db() { a_.close(db_); }
+  void Exec(const char* sql) {
+    char* err = nullptr;
+    if (a_.exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+      Die(std::string(sql) + ": " + (err ? err : a_.errmsg(db_)));
+    }
+  }
+  sqlite3_stmt* Prepare(const char* sql) {
+    sqlite3_stmt* st = nullptr;
+    if (a_.prepare_v2(db_, sql, -1, &st, nullptr) != SQLITE_OK) {
+      Die(std::string(sql) + ": " + a_.errmsg(db_));
+    }
+    return st;
+  }
+  void StepDone(sqlite3_stmt* st) {
+    int rc = a_.step(st);
+    if (rc != SQLITE_DONE) Die(std::string("step: ") + a_.errmsg(db_));
+    a_.reset(st);
+  }
+  const Api& api() const { return a_; }
+
+ private:
+  const Api& a_;
+  sqlite3* db_ = nullptr;
+};
+
+void RemoveDb(const std::string& path) {
+  for (const char* suffix : {"", "-journal", "-wal", "-shm"}) {
+    ::unlink((path + suffix).c_str());
+  }
+}
+
+void CopyFile(const std::string& from, const std::string& to) {
+  RemoveDb(to);
+  std::string cmd = "cp '" + from + "' '" + to + "'";
+  if (std::system(cmd.c_str()) != 0) Die("cannot copy " + from);
+}
+
+bool Exists(const std::string& path) {
+  struct stat sb;
+  return ::stat(path.c_str(), &sb) == 0;
+}
+
+// The row every workload inserts for key i.
+void BindRow(const Api& a, sqlite3_stmt* st, Rng& rng, int first_param) {
+  char text[40];
+  uint64_t r = rng.Next();
+  int n = std::snprintf(text, sizeof text, "row-%llu-%llu", static_cast<unsigned long long>(r % 1000003),
+                        static_cast<unsigned long long>(r >> 40));
+  a.bind_int64(st, first_param, static_cast<int64_t>(r % 1000000007));
+  a.bind_text(st, first_param + 1, text, n, SQLITE_TRANSIENT);
+  a.bind_double(st, first_param + 2, static_cast<double>(r % 100000) / 7.0);
+}
+
+const char* kCreate = "CREATE TABLE t(id INTEGER PRIMARY KEY, a INTEGER, b TEXT, c REAL)";
+
+// ---- workloads: each returns the seconds it took ----
+
+double InsertMillion(const Api& a, const Options& o, const std::string& path) {
+  RemoveDb(path);
+  double t0 = Now();
+  {
+    Db db(a, path);
+    db.Exec(kCreate);
+    db.Exec("BEGIN");
+    sqlite3_stmt* ins = db.Prepare("INSERT INTO t(a,b,c) VALUES(?,?,?)");
+    Rng rng(1);
+    for (int64_t i = 0; i < o.rows; ++i) {
+      BindRow(a, ins, rng, 1);
+      db.StepDone(ins);
+    }
+    a.finalize(ins);
+    db.Exec("COMMIT");
+  }
+  return Now() - t0;
+}
+
+double InsertMillionIndexed(const Api& a, const Options& o, const std::string& path) {
+  RemoveDb(path);
+  double t0 = Now();
+  {
+    Db db(a, path);
+    db.Exec(kCreate);
+    db.Exec("CREATE INDEX t_a ON t(a)");
+    db.Exec("BEGIN");
+    sqlite3_stmt* ins = db.Prepare("INSERT INTO t(a,b,c) VALUES(?,?,?)");
+    Rng rng(1);
+    for (int64_t i = 0; i < o.rows; ++i) {
+      BindRow(a, ins, rng, 1);
+      db.StepDone(ins);
+    }
+    a.finalize(ins);
+    db.Exec("COMMIT");
+  }
+  return Now() - t0;
+}
+
+double SmallTransactions(const Api& a, const Options& o, const std::string& path) {
+  RemoveDb(path);
+  double t0 = Now();
+  {
+    Db db(a, path);
+    db.Exec("PRAGMA synchronous=OFF");
+    db.Exec(kCreate);
+    sqlite3_stmt* ins = db.Prepare("INSERT INTO t(a,b,c) VALUES(?,?,?)");
+    Rng rng(2);
+    for (int64_t i = 0; i < o.txns; ++i) {
+      BindRow(a, ins, rng, 1);
+      db.StepDone(ins);
+    }
+    a.finalize(ins);
+  }
+  return Now() - t0;
+}
+
+double LookupRowid(const Api& a, const Options& o, const std::string& path) {
+  double t0 = Now();
+  {
+    Db db(a, path, SQLITE_OPEN_READONLY);
+    sqlite3_stmt* q = db.Prepare("SELECT a, b FROM t WHERE id=?");
+    Rng rng(3);
+    int64_t found = 0;
+    for (int64_t i = 0; i < o.lookups; ++i) {
+      a.bind_int64(q, 1, static_cast<int64_t>(rng.Next() % static_cast<uint64_t>(o.rows)) + 1);
+      while (a.step(q) == SQLITE_ROW) found += a.column_bytes(q, 1) > 0;
+      a.reset(q);
+    }
+    a.finalize(q);
+    if (found != o.lookups) Die("rowid lookups found " + std::to_string(found) + " rows");
+  }
+  return Now() - t0;
+}
+
+double LookupIndex(const Api& a, const Options& o, const std::string& path) {
+  // The keys to look up: the values of column a, as inserted.
+  std::vector<int64_t> keys;
+  {
+    Rng rng(1);
+    for (int64_t i = 0; i < o.rows; ++i) keys.push_back(static_cast<int64_t>(rng.Next() % 1000000007));
+  }
+  double t0 = Now();
+  {
+    Db db(a, path, SQLITE_OPEN_READONLY);
+    sqlite3_stmt* q = db.Prepare("SELECT id FROM t WHERE a=?");
+    Rng rng(4);
+    int64_t found = 0;
+    for (int64_t i = 0; i < o.lookups; ++i) {
+      a.bind_int64(q, 1, keys[rng.Next() % keys.size()]);
+      while (a.step(q) == SQLITE_ROW) found += a.column_int64(q, 0) > 0;
+      a.reset(q);
+    }
+    a.finalize(q);
+    if (found < o.lookups) Die("index lookups found " + std::to_string(found) + " rows");
+  }
+  return Now() - t0;
+}
+
+double FullScan(const Api& a, const Options& o, const std::string& path) {
+  double t0 = Now();
+  {
+    Db db(a, path, SQLITE_OPEN_READONLY);
+    sqlite3_stmt* q = db.Prepare("SELECT id, a, b, c FROM t");
+    int64_t rows = 0;
+    double sum = 0;
+    while (a.step(q) == SQLITE_ROW) {
+      ++rows;
+      sum += static_cast<double>(a.column_int64(q, 1)) + a.column_double(q, 3) +
+             a.column_bytes(q, 2);
+    }
+    a.finalize(q);
+    if (rows != o.rows || sum <= 0) Die("scan saw " + std::to_string(rows) + " rows");
+  }
+  return Now() - t0;
+}
+
+double OpenBig(const Api& a, const Options&, const std::string& path) {
+  double t0 = Now();
+  for (int i = 0; i < 200; ++i) {
+    Db db(a, path, SQLITE_OPEN_READONLY);
+    sqlite3_stmt* q = db.Prepare("SELECT length(v) FROM big WHERE k=12345");
+    int rc = a.step(q);
+    if (rc != SQLITE_ROW || a.column_int64(q, 0) <= 0) Die("big lookup failed");
+    a.finalize(q);
+  }
+  return Now() - t0;
+}
+
+// ---- fixtures (written by the system sqlite3) ----
+
+void MakeFixture(const Api& sqlite, const Options& o, const std::string& path) {
+  if (Exists(path)) return;
+  std::string tmp = path + ".tmp";
+  InsertMillionIndexed(sqlite, o, tmp);
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) Die("rename " + tmp);
+}
+
+void MakeBig(const Api& sqlite, const Options& o, const std::string& path) {
+  if (Exists(path)) return;
+  std::string tmp = path + ".tmp";
+  RemoveDb(tmp);
+  {
+    Db db(sqlite, tmp);
+    db.Exec("CREATE TABLE big(k INTEGER PRIMARY KEY, v BLOB)");
+    db.Exec("CREATE TABLE small(x, y)");
+    db.Exec("CREATE INDEX small_x ON small(x)");
+    db.Exec("BEGIN");
+    sqlite3_stmt* ins = db.Prepare("INSERT INTO big(k, v) VALUES(?, zeroblob(1000))");
+    int64_t n = o.big_bytes / 1024;
+    for (int64_t i = 1; i <= n; ++i) {
+      sqlite.bind_int64(ins, 1, i);
+      db.StepDone(ins);
+    }
+    sqlite.finalize(ins);
+    db.Exec("COMMIT");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) Die("rename " + tmp);
+}
+
+struct Workload {
+  const char* name;
+  const char* what;
+  std::function<double(const Api&, const Options&, const std::string&)> run;
+  bool reads_fixture;  // runs on a copy of the sqlite3-written fixture
+  bool reads_big;
+};
+
+bool Wanted(const Options& o, const char* name) {
+  return o.only.empty() || std::find(o.only.begin(), o.only.end(), name) != o.only.end();
+}
+
+int Main(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) Die("missing value for " + arg);
+      return argv[++i];
+    };
+    if (arg == "--dir") {
+      o.dir = value();
+    } else if (arg == "--reps") {
+      o.reps = std::max(1, std::atoi(value().c_str()));
+    } else if (arg == "--rows") {
+      o.rows = std::max<int64_t>(1000, std::atoll(value().c_str()));
+    } else if (arg == "--big-mb") {
+      o.big_bytes = std::max<int64_t>(1, std::atoll(value().c_str())) << 20;
+    } else if (arg == "--only") {
+      std::string v = value();
+      size_t p = 0;
+      while (p <= v.size()) {
+        size_t c = v.find(',', p);
+        if (c == std::string::npos) c = v.size();
+        o.only.push_back(v.substr(p, c - p));
+        p = c + 1;
+      }
+    } else {
+      Die("unknown option " + arg +
+          " (usage: basalt-bench [--dir DIR] [--reps N] [--rows N] [--big-mb N] [--only a,b])");
+    }
+  }
+  o.txns = std::max<int64_t>(1000, o.rows / 10);
+  o.lookups = std::max<int64_t>(1000, o.rows / 5);
+  ::mkdir(o.dir.c_str(), 0755);
+
+  Engine basalt{"basalt", BasaltLibrary(), {}};
+  Engine sqlite{"sqlite", "libsqlite3.so.0", {}};
+  std::string err;
+  if (!LoadApi(&basalt, &err) || !LoadApi(&sqlite, &err)) Die(err);
+
+  std::vector<Workload> all = {
+      {"insert", "insert rows in one transaction", InsertMillion, false, false},
+      {"insert_indexed", "insert rows in one transaction, indexed column", InsertMillionIndexed,
+       false, false},
+      {"txns", "single-row transactions, synchronous=OFF", SmallTransactions, false, false},
+      {"lookup_rowid", "point lookups by rowid", LookupRowid, true, false},
+      {"lookup_index", "point lookups by index", LookupIndex, true, false},
+      {"scan", "full scan reading every column", FullScan, true, false},
+      {"open_big", "open a 1 GB database and read one row (x200)", OpenBig, false, true},
+  };
+  std::string fixture = o.dir + "/fixture-" + std::to_string(o.rows) + ".db";
+  std::string big = o.dir + "/big-" + std::to_string(o.big_bytes >> 20) + "mb.db";
+  bool need_fixture = false, need_big = false;
+  for (auto& w : all) {
+    if (!Wanted(o, w.name)) continue;
+    need_fixture |= w.reads_fixture;
+    need_big |= w.reads_big;
+  }
+  if (need_fixture) MakeFixture(sqlite.api, o, fixture);
+  if (need_big) MakeBig(sqlite.api, o, big);
+
+  std::printf("basalt: %s (%s)\nsqlite: %s (%s)\nrows %lld, %d repetitions (best of)\n\n",
+              basalt.library.c_str(), basalt.api.libversion(), sqlite.library.c_str(),
+              sqlite.api.libversion(), static_cast<long long>(o.rows), o.reps);
+  std::printf("%-15s %10s %10s %7s  %s\n", "workload", "basalt s", "sqlite s", "ratio", "what");
+  double worst = 0;
+  for (auto& w : all) {
+    if (!Wanted(o, w.name)) continue;
+    double best[2] = {1e300, 1e300};
+    for (int r = 0; r < o.reps; ++r) {
+      for (int e = 0; e < 2; ++e) {
+        // Alternate which engine goes first, so neither always runs warm.
+        int which = (r % 2 == 0) ? e : 1 - e;
+        Engine& eng = which == 0 ? basalt : sqlite;
+        std::string path = o.dir + "/run-" + eng.name + ".db";
+        if (w.reads_fixture) CopyFile(fixture, path);
+        const std::string& target = w.reads_big ? big : path;
+        double t = w.run(eng.api, o, target);
+        best[which] = std::min(best[which], t);
+      }
+    }
+    double ratio = best[0] / best[1];
+    worst = std::max(worst, ratio);
+    std::printf("%-15s %10.3f %10.3f %7.2f  %s\n", w.name, best[0], best[1], ratio, w.what);
+    std::fflush(stdout);
+  }
+  std::printf("\nworst ratio %.2f\n", worst);
+  for (const char* e : {"basalt", "sqlite"}) RemoveDb(o.dir + "/run-" + std::string(e) + ".db");
+  return 0;
+}
+
+}  // namespace
+}  // namespace basalt::bench
+
+int main(int argc, char** argv) { return basalt::bench::Main(argc, argv); }
