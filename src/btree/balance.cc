@@ -113,6 +113,7 @@ Status Balancer::WriteLevel(int level) {
   TRY(bt_.pager->Write(n.ref));
   RebuildNode(bt_, n, lp.type, lp.cells.data(), lp.cells.size(), lp.right);
   lp.active = false;
+  if (bt_.autovac != 0) return PtrmapNodeRefs(bt_, n);
   return Status();
 }
 
@@ -170,6 +171,10 @@ Status Balancer::Quick(int level) {
   fresh.data = fresh.ref.data();
   ZeroNode(bt_, &fresh, kTableLeaf);
   RebuildNode(bt_, fresh, kTableLeaf, &pending_, 1, 0);
+  if (bt_.autovac != 0) {
+    TRY(PtrmapPut(bt_, fresh.pgno, kPtrmapBtree, c_.path_[level - 1].node.pgno));
+    TRY(PtrmapNodeRefs(bt_, fresh));
+  }
   // Divider: the old leaf's largest rowid, pointing at the old leaf.
   uint8_t* last = nullptr;
   TRY(CellAt(bt_, n, n.ncell - 1, &last));
@@ -232,6 +237,7 @@ Status Balancer::Shallower() {
   TRY(bt_.pager->Write(root.ref));
   RebuildNode(bt_, root, child.type, cells.data(), cells.size(),
               child.leaf ? 0 : RightChild(child));
+  if (bt_.autovac != 0) TRY(PtrmapNodeRefs(bt_, root));
   Pgno freed = child.pgno;
   child.ref.Reset();
   return FreePage(bt_, freed);
@@ -407,15 +413,21 @@ Status Balancer::Nonroot(int level) {
   }
 
   // 5. Write the new pages.
+  const Pgno parent_pgno = c_.path_[level - 1].node.pgno;
   for (int p = 0; p < nnew; ++p) {
     Node page;
     TRY(bt_.pager->Get(pgnos[p], &page.ref));
     TRY(bt_.pager->Write(page.ref));
     page.data = page.ref.data();
+    page.pgno = pgnos[p];
     page.hdr = 0;
     Pgno right = 0;
     if (interior) right = p + 1 < nnew ? Get32(all[end[p]].p) : final_right;
     RebuildNode(bt_, page, type, all.data() + start[p], size_t(end[p] - start[p]), right);
+    if (bt_.autovac != 0) {
+      TRY(PtrmapPut(bt_, page.pgno, kPtrmapBtree, parent_pgno));
+      TRY(PtrmapNodeRefs(bt_, page));
+    }
   }
 
   // 6. New dividers for the parent.

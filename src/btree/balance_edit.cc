@@ -127,6 +127,7 @@ Status Balancer::EditParent(int level, int first, int ndrop, Pgno right_of_group
     } else {
       Put32(pnode.data + pnode.hdr + kPgRightChild, right_of_group);
     }
+    if (bt_.autovac != 0) TRY(PtrmapPut(bt_, right_of_group, kPtrmapBtree, pnode.pgno));
     for (size_t j = 0; j < ndivs; ++j) {
       bool fitted;
       TRY(InsertCell(bt_, pnode, first + int(j), divs[j].p, divs[j].size, &fitted));

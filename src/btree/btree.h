@@ -18,8 +18,9 @@
 // Errors are Status values with SQLite result codes. Corrupt pages yield
 // SQLITE_CORRUPT, never an out-of-bounds access.
 //
-// Not supported (yet): auto-vacuum / incremental vacuum (pointer-map pages);
-// databases using them, or with a newer write version, open read-only.
+// Auto-vacuum databases (pointer-map pages) are maintained: see
+// SetAutoVacuum, DropTree(root, &moved_from) and IncrementalVacuum.
+// Databases with a newer write version open read-only.
 // A Btree and its cursors are used from one thread at a time.
 #pragma once
 
@@ -122,7 +123,12 @@ class Btree {
 
   // Transactions. Commit of a write transaction that changed anything bumps
   // the change counter and updates the in-header size, version-valid-for and
-  // version number. Rollback makes open cursors fail with SQLITE_ABORT.
+  // version number; in auto-vacuum FULL mode it first moves pages from the
+  // end of the file into free pages and truncates the file, so that the
+  // freelist is empty. Rollback makes open cursors fail with SQLITE_ABORT.
+  // A transaction that starts re-reads page 1's header when another
+  // connection changed it (reserved bytes, auto-vacuum mode, write
+  // version); a page size the pager cannot follow gives SQLITE_SCHEMA.
   Status BeginTransaction(bool write);
   Status Commit();
   Status Rollback();
@@ -137,8 +143,15 @@ class Btree {
 
   // Trees. DropTree frees every page of the tree (not page 1); ClearTree
   // empties it (keeping the root) and reports how many entries it held.
+  // In an auto-vacuum database CreateTree takes the page after the largest
+  // root (moving what lives there), and DropTree moves the tree whose root
+  // is the largest into the freed root page: *moved_from is then that
+  // tree's old root (its new root is `root`), else 0. The caller updates
+  // sqlite_schema's rootpage column (old root -> root). The one-argument
+  // form refuses (SQLITE_MISUSE) a drop that would move a root.
   Result<Pgno> CreateTree(TreeKind kind);
   Status DropTree(Pgno root);
+  Status DropTree(Pgno root, Pgno* moved_from);
   Status ClearTree(Pgno root, int64_t* entries = nullptr);
 
   Status GetMeta(Meta field, uint32_t* value);
@@ -150,6 +163,26 @@ class Btree {
   Status FreelistCount(uint32_t* n);
   // Only while the database has no pages (before the first write).
   Status SetPageSize(uint32_t page_size);
+
+  // Auto-vacuum mode: 0 NONE, 1 FULL, 2 INCREMENTAL. Any mode may be set
+  // while the database has no pages (page 1 records it when created). On
+  // a database with pages only FULL <-> INCREMENTAL is possible (it writes
+  // the header flag, in its own write transaction if none is open);
+  // switching auto-vacuum on or off gives SQLITE_READONLY, which the
+  // pragma ignores as SQLite does (VACUUM into a database built with the
+  // new mode, see CopyContentFrom, changes it). Opening a database, or a
+  // transaction seeing another connection's change, adopts the file's mode.
+  Status SetAutoVacuum(int mode);
+  int auto_vacuum() const;
+  // PRAGMA incremental_vacuum(n): inside a write transaction, removes up to
+  // n free pages (0: all) from the end of the file, moving live pages from
+  // there into free pages lower down. No-op when auto-vacuum is off.
+  Status IncrementalVacuum(uint32_t n);
+
+  // Tests only: treat `pgno` as the lock-byte page (normally the page
+  // holding file offset 2^30), so that the rules about it can be exercised
+  // in small databases.
+  void SetLockBytePageForTesting(Pgno pgno);
 
   // Opens `cur` on the tree rooted at `root`. Index cursors need a
   // KeyComparator to re-seek after other cursors change the tree (memcmp

@@ -66,6 +66,16 @@ struct BtShared {
   uint16_t min_local = 0;
   bool ephemeral = false;
   bool read_only = false;
+  // Auto-vacuum mode (header offsets 52 and 64): 0 none, 1 full,
+  // 2 incremental. Pointer-map upkeep is behind `autovac != 0` checks.
+  uint8_t autovac = 0;
+  Pgno lock_page = 0;           // the lock-byte page (btfmt::LockBytePage)
+  Pgno lock_page_override = 0;  // tests: the lock-byte page is here instead
+  uint32_t ptrmap_span = 0;     // pages per pointer-map group: U / 5 + 1
+  // Page 1 bytes 16..23 (page size .. payload fractions) as last validated;
+  // a transaction that finds them changed re-reads the header.
+  uint8_t hdr_seen[8] = {};
+  bool hdr_known = false;
   BtCursor* cursors = nullptr;  // every open cursor
   // Bumped before any change to page contents (invalidates OverflowCaches).
   uint64_t change_seq = 1;
@@ -96,9 +106,28 @@ struct BtShared {
   Status SaveCursors(Pgno root, const BtCursor* except);
   // Puts every cursor on `root` (0: all) into the fault state with `code`.
   void TripCursors(Pgno root, int code);
+  // Opens a read transaction if none is open (*opened tells), then checks
+  // page 1's header against what this B-tree assumes (Refresh).
+  Status BeginRead(bool* opened);
+  // Re-reads the header fields another connection may have changed (page
+  // size, reserved bytes, write version, auto-vacuum mode) when they differ
+  // from the last ones seen. Inside a transaction.
+  Status Refresh();
 };
 
 namespace btree_detail {
+
+// Runs f inside a read transaction, opening (and validating, then closing)
+// one if none is open.
+template <typename F>
+Status WithRead(BtShared& bt, F f) {
+  bool opened;
+  TRY(bt.BeginRead(&opened));
+  Status st = f();
+  if (!opened) return st;
+  Status end = bt.pager->Commit();
+  return st.ok() ? end : st;
+}
 
 // ---- node.cc: page header and cells --------------------------------------
 
@@ -298,6 +327,45 @@ Status AllocatePage(BtShared& bt, PageRef* out);
 Status FreePage(BtShared& bt, Pgno pgno);
 Status ReadFreelistCount(BtShared& bt, uint32_t* n);
 
+// All pages of the freelist (trunks and leaves), checked against the count
+// in the header and the page count.
+Status ReadFreelist(BtShared& bt, std::vector<Pgno>* pages);
+// Makes the freelist hold exactly `pages` (sorted or not; their pointer-map
+// entries are left alone), rewriting the trunk pages it needs.
+Status WriteFreelist(BtShared& bt, const std::vector<Pgno>& pages);
+// Takes page `pgno` off the freelist; *found says whether it was there.
+Status RemoveFromFreelist(BtShared& bt, Pgno pgno, bool* found);
+// Appends a page for new content at the end of the file, skipping the
+// lock-byte page and (auto-vacuum) pointer-map pages.
+Status AppendPage(BtShared& bt, PageRef* out);
+
+// ---- ptrmap.cc: pointer-map pages (auto-vacuum) ---------------------------
+
+// The pointer-map page holding the entry for `pgno` (0 when pgno < 2).
+Pgno PtrmapPageOf(const BtShared& bt, Pgno pgno);
+inline bool IsPtrmapPage(const BtShared& bt, Pgno pgno) {
+  return pgno >= 2 && PtrmapPageOf(bt, pgno) == pgno;
+}
+// Reads the entry for `pgno`; SQLITE_CORRUPT when pgno has none or its type
+// is not 1..5.
+Status PtrmapGet(BtShared& bt, Pgno pgno, uint8_t* type, Pgno* parent);
+// Sets the entry for `pgno` (writing the map page only when it changes).
+Status PtrmapPut(BtShared& bt, Pgno pgno, uint8_t type, Pgno parent);
+// Points the entries of what one cell of page n references (its child, its
+// first overflow page) at n.
+Status PtrmapCellRefs(BtShared& bt, const Node& n, const uint8_t* cell);
+// The same for every cell of n and its right-most child.
+Status PtrmapNodeRefs(BtShared& bt, const Node& n);
+// Moves the content of page `from` (whose entry is type/parent, not a free
+// page) to the free page `to`: children, overflow successors and the
+// referring pointer follow, and `to` takes over the entry. `from` is left
+// as it was, for the caller to free or truncate.
+Status RelocatePage(BtShared& bt, Pgno from, Pgno to, uint8_t type, Pgno parent);
+// Pages 1..n excluding pointer maps and the lock-byte page.
+Pgno ContentPagesUpTo(const BtShared& bt, Pgno n);
+// The smallest database size holding `content` such pages.
+Pgno SizeForContentPages(const BtShared& bt, Pgno content);
+
 // ---- overflow.cc ----------------------------------------------------------
 
 // Builds a leaf cell (table leaf when intkey, else index leaf) for the
@@ -318,6 +386,18 @@ inline uint32_t OverflowPageCount(const BtShared& bt, const CellInfo& info) {
   uint32_t rest = info.payload_size - info.local;
   return (rest + bt.usable - 5) / (bt.usable - 4);
 }
+
+// ---- autovacuum.cc ----------------------------------------------------------
+
+// Auto-vacuum FULL at commit: moves pages from the end of the file into
+// free pages and truncates it, leaving the freelist empty.
+Status AutoVacuumCommit(BtShared& bt);
+// CreateTree in an auto-vacuum database: the root goes right after the
+// largest root (whatever lives there moves away).
+Result<Pgno> CreateRootAutoVacuum(BtShared& bt, bool intkey);
+// DropTree in an auto-vacuum database: frees the tree; the tree with the
+// largest root moves into its slot (*moved_from: its old root, or 0).
+Status DropRootAutoVacuum(BtShared& bt, Pgno root, Pgno* moved_from);
 
 // ---- tree.cc --------------------------------------------------------------
 

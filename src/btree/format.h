@@ -145,7 +145,33 @@ inline uint32_t MaxTrunkLeavesWritten(uint32_t usable) { return usable / 4 - 8; 
 inline uint32_t MaxTrunkLeavesRead(uint32_t usable) { return usable / 4 - 2; }
 
 // The page holding file bytes 1073741824..1073742335 (the lock-byte page) is
-// never used by the B-tree.
+// never used by the B-tree: not as a b-tree, overflow, freelist or pointer-map
+// page. It exists only in files larger than 1 GiB.
 inline uint32_t LockBytePage(uint32_t page_size) { return 0x40000000u / page_size + 1; }
+
+// ---------------------------------------------------------------------------
+// Pointer-map pages (auto-vacuum databases, fileformat2 1.7). With
+// J = U / 5 entries per page, the first pointer-map page is page 2 and
+// covers pages 3 .. J + 2; the next is page J + 3, and so on: every group of
+// J + 1 pages starting at page 2 begins with its pointer map. When the
+// lock-byte page falls where a pointer map belongs, the map is the page
+// after it. Entry for page P (on map page M): 5 bytes at 5 * (P - M - 1):
+//
+//   offset size  field
+//   0      1     type: 1 root page, 2 free page, 3 first overflow page,
+//                4 later overflow page, 5 non-root b-tree page
+//   1      4     parent: 0 for types 1 and 2; the b-tree page holding the
+//                cell (3); the previous overflow page (4); the parent
+//                b-tree page (5)
+//
+// Root pages occupy 2 .. "largest root page" (header offset 52), skipping
+// pointer maps and the lock-byte page, so auto-vacuum never moves a root.
+// ---------------------------------------------------------------------------
+inline constexpr uint8_t kPtrmapRoot = 1;
+inline constexpr uint8_t kPtrmapFree = 2;
+inline constexpr uint8_t kPtrmapOverflow1 = 3;
+inline constexpr uint8_t kPtrmapOverflow2 = 4;
+inline constexpr uint8_t kPtrmapBtree = 5;
+inline constexpr int kPtrmapEntrySize = 5;
 
 }  // namespace basalt::btfmt

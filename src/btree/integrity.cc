@@ -9,7 +9,10 @@
 //   - table keys are ordered and within the bounds set by parent dividers;
 //     index keys are ordered when a comparator is supplied;
 //   - overflow chains have the length their payload needs;
-//   - the freelist's trunk/leaf structure and the count in the header.
+//   - the freelist's trunk/leaf structure and the count in the header;
+//   - auto-vacuum databases: the pointer-map entry of every page reached
+//     (root, child, overflow, free page), the largest-root field, and that
+//     nothing references a pointer-map page.
 // Messages follow SQLite's wording.
 #include <algorithm>
 #include <cstdarg>
@@ -29,8 +32,39 @@ class Checker {
       : bt_(bt), max_errors_(max_errors), msgs_(msgs) {
     npages_ = bt.pager->page_count();
     referenced_.assign(size_t(npages_) + 1, 0);
-    Pgno lock = LockBytePage(bt.page_size);
-    if (lock <= npages_) referenced_[lock] = 1;
+    if (bt.lock_page <= npages_) referenced_[bt.lock_page] = 1;
+    autovac_ = bt.autovac != 0;
+  }
+
+  // The pointer-map entry of `child` should be (type, parent).
+  void CheckPtrmap(Pgno child, uint8_t type, Pgno parent) {
+    if (!autovac_) return;
+    uint8_t got_type = 0;
+    Pgno got_parent = 0;
+    if (!PtrmapGet(bt_, child, &got_type, &got_parent).ok()) {
+      Msg("Failed to read ptrmap key=%u", child);
+      return;
+    }
+    if (got_type != type || got_parent != parent) {
+      Msg("Bad ptr map entry key=%u expected=(%d,%u) got=(%d,%u)", child, type, parent, got_type,
+          got_parent);
+    }
+  }
+
+  // The largest-root field against the trees given (auto-vacuum), or the
+  // incremental flag without it.
+  void CheckLargestRoot(std::span<const IntegrityRoot> roots) {
+    PageRef p1;
+    if (npages_ == 0 || !bt_.pager->Get(1, &p1).ok()) return;
+    const uint8_t* h = p1.data() + kHdrMetaBase;
+    if (autovac_) {
+      Pgno mx = 1;
+      for (const IntegrityRoot& r : roots) mx = std::max(mx, r.root);
+      Pgno in_header = Get32(h + 4 * int(Meta::kLargestRootPage));
+      if (mx != in_header) Msg("max rootpage (%u) disagrees with header (%u)", mx, in_header);
+    } else if (Get32(h + 4 * int(Meta::kIncrementalVacuum)) != 0) {
+      Msg("incremental_vacuum enabled with a max rootpage of zero");
+    }
   }
 
   bool done() const { return errors_ >= max_errors_; }
@@ -76,13 +110,20 @@ class Checker {
       const uint8_t* d = page.data();
       if (freelist) {
         uint32_t leaves = Get32(d + kTrunkCount);
+        CheckPtrmap(pgno, kPtrmapFree, 0);
         if (leaves > MaxTrunkLeavesRead(bt_.usable)) {
           Msg("freelist leaf count too big on page %u", pgno);
           --n;
         } else {
-          for (uint32_t i = 0; i < leaves; ++i) Ref(Get32(d + kTrunkLeaves + 4 * i));
+          for (uint32_t i = 0; i < leaves; ++i) {
+            Pgno leaf = Get32(d + kTrunkLeaves + 4 * i);
+            CheckPtrmap(leaf, kPtrmapFree, 0);
+            Ref(leaf);
+          }
           n -= leaves;
         }
+      } else if (n > 0) {
+        CheckPtrmap(Get32(d), kPtrmapOverflow2, pgno);
       }
       if (!freelist && n == 0) {
         if (Get32(d) != 0) Msg("extra overflow page %u", Get32(d));
@@ -110,13 +151,16 @@ class Checker {
     cmp_ = r.cmp;
     cmp_ctx_ = r.ctx;
     have_prev_ = false;
+    if (r.root > 1) CheckPtrmap(r.root, kPtrmapRoot, 0);
     int64_t lo = 0;
     CheckPage(r.root, 0, true, &lo, false, INT64_MAX, true);
   }
 
   void CheckUnused() {
     for (Pgno i = 1; i <= npages_ && !done(); ++i) {
-      if (!referenced_[i]) Msg("Page %u is never used", i);
+      const bool map = autovac_ && IsPtrmapPage(bt_, i);
+      if (!referenced_[i] && !map) Msg("Page %u is never used", i);
+      if (referenced_[i] && map) Msg("Pointer map page %u is referenced", i);
     }
   }
 
@@ -129,6 +173,17 @@ class Checker {
       std::snprintf(buf, sizeof buf, fmt, pgno, cell);
     }
     prefix_ = buf;
+  }
+
+  // The prefix for messages about cell i of page n. SQLite checks the
+  // right-most child first and, in auto-vacuum databases, leaves that
+  // check's prefix in place for the cells of interior pages.
+  void CellPrefix(const Node& n, int i) {
+    if (autovac_ && !n.leaf) {
+      SetPrefix("On page %u at right child: ", n.pgno);
+    } else {
+      SetPrefix("On tree page %u cell %d: ", n.pgno, i);
+    }
   }
 
   // Checks an index key against the previous one in tree order.
@@ -181,7 +236,7 @@ class Checker {
     int depth = -1;
     const uint32_t array_end = uint32_t(n.ptrs) + 2u * n.ncell;
     for (int i = 0; i < n.ncell && !done(); ++i) {
-      SetPrefix("On tree page %u cell %d: ", pgno, i);
+      CellPrefix(n, i);
       uint32_t off = Get16(n.data + n.ptrs + 2 * i);
       if (off < array_end || off + kMinCellSize > bt_.usable) {
         Msg("Offset %u out of range %u..%u", off, array_end, bt_.usable - kMinCellSize);
@@ -200,13 +255,15 @@ class Checker {
       }
       if (info.local < info.payload_size) {
         Pgno first = Get32(info.payload + info.local);
+        CheckPtrmap(first, kPtrmapOverflow1, pgno);
         CheckList(false, first, OverflowPageCount(bt_, info));
       }
       if (!n.leaf) {
+        CheckPtrmap(Get32(n.data + off), kPtrmapBtree, pgno);
         int64_t child_hi = n.intkey ? info.key : hi;
         int d = CheckPage(Get32(n.data + off), level + 1, false, lo, has_lo, child_hi,
                           n.intkey ? false : open_hi);
-        SetPrefix("On tree page %u cell %d: ", pgno, i);
+        CellPrefix(n, i);
         if (depth < 0)
           depth = d;
         else if (d != depth && d != 0)
@@ -223,6 +280,7 @@ class Checker {
     }
     if (!n.leaf && !done()) {
       SetPrefix("On page %u at right child: ", pgno);
+      CheckPtrmap(RightChild(n), kPtrmapBtree, pgno);
       int d = CheckPage(RightChild(n), level + 1, false, lo, has_lo, hi, open_hi);
       if (depth < 0)
         depth = d;
@@ -266,6 +324,7 @@ class Checker {
   Pgno npages_;
   std::vector<uint8_t> referenced_;
   std::string prefix_;
+  bool autovac_ = false;
   KeyComparator cmp_ = nullptr;
   void* cmp_ctx_ = nullptr;
   bool have_prev_ = false;
@@ -278,14 +337,12 @@ Status Btree::IntegrityCheck(std::span<const IntegrityRoot> roots, int max_error
                              std::vector<std::string>* msgs) {
   Pager& pager = *s_->pager;
   bool opened = false;
-  if (pager.txn() == PagerTxn::kNone) {
-    TRY(pager.BeginRead());
-    opened = true;
-  }
+  TRY(s_->BeginRead(&opened));
   {
     Checker ck(*s_, max_errors, msgs);
     if (pager.page_count() > 0) {
       ck.CheckFreelist();
+      ck.CheckLargestRoot(roots);
       bool has1 = false;
       for (const IntegrityRoot& r : roots) has1 |= r.root == 1;
       if (!has1) ck.CheckTree(IntegrityRoot{1, nullptr, nullptr});

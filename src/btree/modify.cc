@@ -52,6 +52,7 @@ Status BtCursor::InsertCellAtLeaf(const uint8_t* cell, uint32_t size, bool repla
     if (oi.size == size) {
       std::memcpy(old, cell, size);
       state_ = State::kValid;
+      if (bt_->autovac != 0) return PtrmapCellRefs(*bt_, n, old);
       return Status();
     }
     TRY(DropCell(*bt_, n, idx, oi.size));
@@ -136,6 +137,7 @@ Status BtCursor::ReplaceCell(int level, const uint8_t* cell, uint32_t size) {
   if (oi.size == size) {
     std::memcpy(old, cell, size);
     state_ = State::kValid;
+    if (bt_->autovac != 0) return PtrmapCellRefs(*bt_, n, old);
     return Status();
   }
   TRY(DropCell(*bt_, n, idx, oi.size));

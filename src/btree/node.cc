@@ -274,6 +274,7 @@ Status InsertCell(BtShared& bt, Node& n, int idx, const uint8_t* cell, uint32_t 
   Put16(d + n.hdr + kPgCellCount, n.ncell);
   AdjustFree(n, -int(size + 2));
   *fitted = true;
+  if (bt.autovac != 0) return PtrmapCellRefs(bt, n, d + off);
   return Status();
 }
 

@@ -34,6 +34,15 @@ Status BuildCell(BtShared& bt, bool intkey, int64_t rowid, const uint8_t* data, 
       PageRef page;
       TRY(AllocatePage(bt, &page));
       Put32(link, page.pgno());
+      if (bt.autovac != 0) {
+        // The first page's parent is the page the cell lands on; whoever
+        // places the cell sets it (see ptrmap.cc).
+        if (prev) {
+          TRY(PtrmapPut(bt, page.pgno(), kPtrmapOverflow2, prev.pgno()));
+        } else {
+          TRY(PtrmapPut(bt, page.pgno(), kPtrmapOverflow1, 0));
+        }
+      }
       uint32_t chunk = std::min(remaining, per_page);
       uint8_t* d = page.data();
       Put32(d, 0);

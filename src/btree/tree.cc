@@ -10,6 +10,7 @@ namespace basalt {
 
 using namespace btfmt;
 using btree_detail::Node;
+using btree_detail::WithRead;
 
 int MemcmpKeyCompare(void*, const uint8_t* a, uint32_t na, const uint8_t* b, uint32_t nb) {
   uint32_t n = std::min(na, nb);
@@ -24,6 +25,8 @@ void BtShared::SetUsable(uint32_t page, uint32_t reserved) {
   max_local_table = uint16_t(MaxLocalTable(usable));
   max_local_index = uint16_t(MaxLocalIndex(usable));
   min_local = uint16_t(MinLocal(usable));
+  lock_page = lock_page_override != 0 ? lock_page_override : LockBytePage(page);
+  ptrmap_span = usable / kPtrmapEntrySize + 1;
 }
 
 Status BtShared::SaveCursors(Pgno root, const BtCursor* except) {
@@ -57,6 +60,12 @@ void BtShared::TripCursors(Pgno root, int code) {
 
 namespace {
 
+// The auto-vacuum mode a header declares.
+uint8_t AutoVacuumOf(const uint8_t* h) {
+  if (Get32(h + kHdrMetaBase + 4 * int(Meta::kLargestRootPage)) == 0) return 0;
+  return Get32(h + kHdrMetaBase + 4 * int(Meta::kIncrementalVacuum)) != 0 ? 2 : 1;
+}
+
 // Checks a database header; fills the page size and reserved bytes.
 Status ParseHeader(const uint8_t* h, uint32_t* page_size, uint32_t* reserved, bool* read_only) {
   if (std::memcmp(h, kMagic, 16) != 0) return Status(kNotADb);
@@ -71,9 +80,8 @@ Status ParseHeader(const uint8_t* h, uint32_t* page_size, uint32_t* reserved, bo
   if (ps - res < 480) return Status(kNotADb);
   *page_size = ps;
   *reserved = res;
-  // Newer write versions and auto-vacuum (pointer maps, which this B-tree
-  // does not maintain) are read-only here.
-  *read_only = h[kHdrWriteVersion] > 2 || Get32(h + kHdrMetaBase + 4 * 3) != 0;
+  // Newer write versions are read-only here.
+  *read_only = h[kHdrWriteVersion] > 2;
   return Status();
 }
 
@@ -92,6 +100,11 @@ void FormatPage1(BtShared& bt, Node* n) {
   Put32(h + kHdrDatabaseSize, 1);
   Put32(h + kHdrMetaBase + 4 * int(Meta::kSchemaFormat), kSchemaFormat);
   Put32(h + kHdrMetaBase + 4 * int(Meta::kTextEncoding), kTextUtf8);
+  if (bt.autovac != 0) {
+    // Auto-vacuum: the largest root page so far is page 1.
+    Put32(h + kHdrMetaBase + 4 * int(Meta::kLargestRootPage), 1);
+    Put32(h + kHdrMetaBase + 4 * int(Meta::kIncrementalVacuum), bt.autovac == 2 ? 1 : 0);
+  }
   Put32(h + kHdrVersionNumber, kSqliteVersionNumber);
   btree_detail::ZeroNode(bt, n, kTableLeaf);
 }
@@ -101,10 +114,58 @@ Status NewDatabase(BtShared& bt) {
   TRY(bt.pager->Append(&n.ref));
   n.data = n.ref.data();
   FormatPage1(bt, &n);
+  std::memcpy(bt.hdr_seen, n.data + kHdrPageSize, sizeof bt.hdr_seen);
+  bt.hdr_known = true;
   return Status();
 }
 
 }  // namespace
+
+Status BtShared::Refresh() {
+  if (pager->page_count() == 0) {
+    hdr_known = false;  // empty: whoever creates page 1 decides
+    return Status();
+  }
+  PageRef p1;
+  TRY(pager->Get(1, &p1));
+  const uint8_t* h = p1.data();
+  const uint8_t av = AutoVacuumOf(h);
+  if (hdr_known && av == autovac && std::memcmp(h + kHdrPageSize, hdr_seen, sizeof hdr_seen) == 0) {
+    return Status();
+  }
+  uint32_t ps = 0, reserved = 0;
+  bool ro = false;
+  TRY(ParseHeader(h, &ps, &reserved, &ro));
+  if (ps != pager->page_size()) {
+    // The pager could not follow a new page size (FilePager refuses once
+    // it has read the database): nothing here may be used.
+    if (!hdr_known) return Status(kNotADb);
+    return Status(kSchema, "database page size changed; reopen the database");
+  }
+  if (ps != page_size || ps - reserved != usable) {
+    // Cell geometry changes: no cached page facts or positions survive.
+    ++change_seq;
+    SetUsable(ps, reserved);
+  }
+  read_only = ro;
+  autovac = av;
+  std::memcpy(hdr_seen, h + kHdrPageSize, sizeof hdr_seen);
+  hdr_known = true;
+  return Status();
+}
+
+Status BtShared::BeginRead(bool* opened) {
+  *opened = false;
+  if (pager->txn() != PagerTxn::kNone) return Status();
+  TRY(pager->BeginRead());
+  *opened = true;
+  Status st = Refresh();
+  if (!st.ok()) {
+    (void)pager->Commit();
+    *opened = false;
+  }
+  return st;
+}
 
 Btree::Btree(std::unique_ptr<BtShared> s) : s_(std::move(s)) {}
 
@@ -121,27 +182,17 @@ Btree::~Btree() {
 
 Result<std::unique_ptr<Btree>> Btree::Open(std::unique_ptr<Pager> pager) {
   auto s = std::make_unique<BtShared>();
-  uint32_t reserved = 0;
-  uint32_t page_size = pager->page_size();
-  // One read transaction: a file pager learns the page count (rolling back
-  // a hot journal first) and page 1's header is validated.
-  TRY(pager->BeginRead());
-  page_size = pager->page_size();
-  if (pager->page_count() > 0) {
-    PageRef p1;
-    Status st = pager->Get(1, &p1);
-    uint32_t ps = 0;
-    if (st.ok()) st = ParseHeader(p1.data(), &ps, &reserved, &s->read_only);
-    if (st.ok() && ps != page_size) st = Status(kNotADb);
-    p1.Reset();
-    if (!st.ok()) {
-      (void)pager->Commit();
-      return st;
-    }
-  }
-  TRY(pager->Commit());
   s->pager = std::move(pager);
-  s->SetUsable(page_size, reserved);
+  Pager& p = *s->pager;
+  // One read transaction: a file pager learns the page count (rolling back
+  // a hot journal first) and page 1's header is validated. Later
+  // transactions re-check the header (BtShared::Refresh).
+  TRY(p.BeginRead());
+  s->SetUsable(p.page_size(), 0);
+  Status st = s->Refresh();
+  Status end = p.Commit();
+  TRY(st);
+  TRY(end);
   return std::unique_ptr<Btree>(new Btree(std::move(s)));
 }
 
@@ -178,16 +229,21 @@ Result<std::unique_ptr<Btree>> Btree::OpenImage(std::string_view bytes) {
 
 Status Btree::BeginTransaction(bool write) {
   Pager& pager = *s_->pager;
-  if (!write) return pager.BeginRead();
+  if (!write) {
+    bool opened;
+    return s_->BeginRead(&opened);
+  }
   if (s_->read_only) return Status(kReadOnly);
   if (pager.txn() == PagerTxn::kWrite) return Status();
+  const bool fresh = pager.txn() == PagerTxn::kNone;
   TRY(pager.BeginWrite());
-  if (pager.page_count() == 0) {
-    Status st = NewDatabase(*s_);
-    if (!st.ok()) {
-      (void)pager.Rollback();
-      return st;
-    }
+  Status st;
+  if (fresh) st = s_->Refresh();
+  if (st.ok() && s_->read_only) st = Status(kReadOnly);
+  if (st.ok() && pager.page_count() == 0) st = NewDatabase(*s_);
+  if (!st.ok()) {
+    (void)pager.Rollback();
+    return st;
   }
   return Status();
 }
@@ -196,6 +252,8 @@ Status Btree::Commit() {
   Pager& pager = *s_->pager;
   if (s_->ephemeral) return Status();
   if (pager.txn() == PagerTxn::kWrite && pager.has_changes()) {
+    // Auto-vacuum FULL: free pages leave the file before it is committed.
+    if (s_->autovac == 1) TRY(btree_detail::AutoVacuumCommit(*s_));
     // The header fields a commit maintains (fileformat2 1.3.5, 1.3.7, 1.3.16).
     PageRef p1;
     TRY(pager.Get(1, &p1));
@@ -240,26 +298,19 @@ Status Btree::SetPageSize(uint32_t page_size) {
   return Status();
 }
 
-namespace {
-// Runs f inside a read transaction, opening one if none is open.
-template <typename F>
-Status WithRead(Pager& pager, F f) {
-  if (pager.txn() != PagerTxn::kNone) return f();
-  TRY(pager.BeginRead());
-  Status st = f();
-  Status end = pager.Commit();
-  return st.ok() ? end : st;
+void Btree::SetLockBytePageForTesting(Pgno pgno) {
+  s_->lock_page_override = pgno;
+  s_->SetUsable(s_->page_size, s_->page_size - s_->usable);
 }
-}  // namespace
 
 Status Btree::FreelistCount(uint32_t* n) {
-  return WithRead(*s_->pager, [&] { return btree_detail::ReadFreelistCount(*s_, n); });
+  return WithRead(*s_, [&] { return btree_detail::ReadFreelistCount(*s_, n); });
 }
 
 Status Btree::GetMeta(Meta field, uint32_t* value) {
   int i = int(field);
   if (i < 0 || i > 7) return Status(kMisuse, "bad meta field");
-  return WithRead(*s_->pager, [&]() -> Status {
+  return WithRead(*s_, [&]() -> Status {
     *value = 0;
     if (s_->pager->page_count() == 0) return Status();
     PageRef p1;
@@ -282,6 +333,7 @@ Status Btree::SetMeta(Meta field, uint32_t value) {
 
 Result<Pgno> Btree::CreateTree(TreeKind kind) {
   if (!in_write_transaction()) return Status(kMisuse, "CreateTree outside a write transaction");
+  if (s_->autovac != 0) return btree_detail::CreateRootAutoVacuum(*s_, kind == TreeKind::kTable);
   Node n;
   TRY(btree_detail::AllocatePage(*s_, &n.ref));
   n.data = n.ref.data();
@@ -290,6 +342,20 @@ Result<Pgno> Btree::CreateTree(TreeKind kind) {
 }
 
 Status Btree::DropTree(Pgno root) {
+  Pgno moved_from = 0;
+  if (s_->autovac != 0 && in_write_transaction()) {
+    // Only the two-argument form can report a root that moves.
+    Pgno largest = 0;
+    TRY(GetMeta(Meta::kLargestRootPage, &largest));
+    if (root != largest) {
+      return Status(kMisuse, "DropTree(root, &moved_from) is needed in auto-vacuum databases");
+    }
+  }
+  return DropTree(root, &moved_from);
+}
+
+Status Btree::DropTree(Pgno root, Pgno* moved_from) {
+  *moved_from = 0;
   if (!in_write_transaction()) return Status(kMisuse, "DropTree outside a write transaction");
   if (root < 2 || root > page_count()) return root == 1 ? Status(kMisuse) : CORRUPT();
   ++s_->change_seq;
@@ -300,7 +366,15 @@ Status Btree::DropTree(Pgno root) {
       c->root_ = 0;  // the tree is gone: the cursor stays at eof
     }
   }
-  return btree_detail::FreeTreePages(*s_, root, false, nullptr);
+  if (s_->autovac == 0) return btree_detail::FreeTreePages(*s_, root, false, nullptr);
+  TRY(btree_detail::DropRootAutoVacuum(*s_, root, moved_from));
+  if (*moved_from != 0) {
+    // Cursors on the moved tree follow it (they were saved: they re-seek).
+    for (BtCursor* c = s_->cursors; c != nullptr; c = c->next_) {
+      if (c->root_ == *moved_from) c->root_ = root;
+    }
+  }
+  return Status();
 }
 
 Status Btree::ClearTree(Pgno root, int64_t* entries) {
@@ -319,7 +393,7 @@ Status Btree::OpenCursor(Pgno root, bool write, BtCursor* cur, KeyComparator cmp
   if (root == 0) return CORRUPT();
   if (root <= page_count()) {
     // The page type tells the tree kind.
-    Status st = WithRead(*s_->pager, [&]() -> Status {
+    Status st = WithRead(*s_, [&]() -> Status {
       Node n;
       PageRef ref;
       TRY(s_->pager->Get(root, &ref));

@@ -1,56 +1,14 @@
 // File-format compatibility with the real sqlite3: databases built here must
 // pass `PRAGMA integrity_check` and be queryable by sqlite3, and databases
 // written by sqlite3 must read back through our cursors.
-#include <unistd.h>
-
-#include <cstdio>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "btree/btree.h"
 #include "btree_test_util.h"
+#include "sqlite_cli.h"
 
 namespace basalt::testing {
 namespace {
-
-constexpr const char* kSqlite = "/usr/bin/sqlite3";
-
-bool HaveSqlite() { return access(kSqlite, X_OK) == 0; }
-
-std::string TempPath(const char* tag) {
-  char buf[128];
-  std::snprintf(buf, sizeof buf, "/tmp/basalt_%s_%d_XXXXXX", tag, int(getpid()));
-  int fd = mkstemp(buf);
-  if (fd >= 0) close(fd);
-  return buf;
-}
-
-// Runs sqlite3 on `file` with `sql`; returns its stdout (trimmed).
-std::string RunSqlite(const std::string& file, const std::string& sql) {
-  std::string cmd = std::string(kSqlite) + " -batch '" + file + "' \"" + sql + "\" 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return "<popen failed>";
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out;
-}
-
-void WriteFile(const std::string& path, const std::string& bytes) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  f.write(bytes.data(), std::streamsize(bytes.size()));
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 // Builds databases through the B-tree API the way the engine will.
 class Builder {
