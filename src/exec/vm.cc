@@ -35,7 +35,11 @@ Vm::~Vm() {
 }
 
 void Vm::CloseCursors() {
-  for (auto& c : cursors_) c.reset();
+  for (auto& c : cursors_) {
+    if (!c) continue;
+    std::unique_ptr<VmCursor> kept = VmCursor::Recycle(std::move(c));
+    if (kept) spare_.push_back(std::move(kept));
+  }
 }
 
 void Vm::FinishAggregates() {
@@ -535,8 +539,14 @@ StepResult Vm::Run() {
           break;
         }
         Btree* bt = env_->dbs[static_cast<size_t>(in.p3)];
+        std::unique_ptr<VmCursor> reuse;
+        if (!spare_.empty()) {
+          reuse = std::move(spare_.back());
+          spare_.pop_back();
+        }
         auto c = VmCursor::OpenBtree(bt, static_cast<uint32_t>(in.p2),
-                                     in.op == Opcode::kOpenWrite, in.p4.cursor, &write_gen_);
+                                     in.op == Opcode::kOpenWrite, in.p4.cursor, &write_gen_,
+                                     std::move(reuse));
         if (!c.ok()) return Fail(std::move(c).status());
         slot = std::move(c).value();
         break;
@@ -564,9 +574,11 @@ StepResult Vm::Run() {
       case Opcode::kSorterOpen:
         cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenSorter(in.p4.key_info, &write_gen_);
         break;
-      case Opcode::kClose:
-        cursors_[static_cast<size_t>(in.p1)].reset();
+      case Opcode::kClose: {
+        auto kept = VmCursor::Recycle(std::move(cursors_[static_cast<size_t>(in.p1)]));
+        if (kept) spare_.push_back(std::move(kept));
         break;
+      }
       case Opcode::kClearEphemeral:
         VM_TRY(cursors_[static_cast<size_t>(in.p1)]->Clear());
         break;

@@ -67,6 +67,8 @@ class Vm {
   VmEnv* env_;
   std::vector<Value> regs_;
   std::vector<std::unique_ptr<VmCursor>> cursors_;
+  // Closed B-tree cursors kept for the next execution (see VmCursor::Recycle).
+  std::vector<std::unique_ptr<VmCursor>> spare_;
   std::vector<FuncContext> aggs_;
   std::vector<uint8_t> once_;
   std::vector<Value> params_;

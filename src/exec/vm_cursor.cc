@@ -37,10 +37,30 @@ VmCursor::~VmCursor() {
   cur_.reset();  // close the B-tree cursor before a temporary tree goes away
 }
 
+std::unique_ptr<VmCursor> VmCursor::Recycle(std::unique_ptr<VmCursor> c) {
+  if (!c || c->kind_ != Kind::kBtree || c->eph_ || !c->cur_) return nullptr;
+  c->cur_->Close();
+  c->bt_ = nullptr;
+  c->eof_ = true;
+  c->null_row_ = false;
+  c->seq_ = 0;
+  c->row_valid_ = false;
+  c->row_gen_ = 0;
+  c->payload_ = nullptr;
+  c->payload_len_ = 0;
+  c->header_len_ = 0;
+  c->header_pos_ = 0;
+  c->n_parsed_ = 0;
+  c->types_.clear();
+  c->offsets_.clear();
+  if (c->overflow_buf_.capacity() > 65536) std::string().swap(c->overflow_buf_);
+  return c;
+}
+
 Result<std::unique_ptr<VmCursor>> VmCursor::OpenBtree(Btree* bt, uint32_t root, bool write,
-                                                      const CursorInfo* info,
-                                                      uint64_t* write_gen) {
-  std::unique_ptr<VmCursor> c(new VmCursor());
+                                                      const CursorInfo* info, uint64_t* write_gen,
+                                                      std::unique_ptr<VmCursor> reuse) {
+  std::unique_ptr<VmCursor> c = reuse ? std::move(reuse) : std::unique_ptr<VmCursor>(new VmCursor());
   c->kind_ = Kind::kBtree;
   c->bt_ = bt;
   c->root_ = root;
@@ -48,7 +68,7 @@ Result<std::unique_ptr<VmCursor>> VmCursor::OpenBtree(Btree* bt, uint32_t root, 
   c->write_gen_ = write_gen;
   c->key_info_ = info ? info->key_info : nullptr;
   c->n_columns_ = info ? info->n_columns : 0;
-  c->cur_ = std::make_unique<BtCursor>();
+  if (!c->cur_) c->cur_ = std::make_unique<BtCursor>();
   TRY(bt->OpenCursor(root, write, c->cur_.get(), c->key_info_ ? KeyCompare : nullptr,
                      const_cast<KeyInfo*>(c->key_info_)));
   return c;

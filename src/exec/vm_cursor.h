@@ -28,8 +28,14 @@ class VmCursor {
 
   // A cursor on B-tree `root` of `bt`. `write_gen` points at the VM's write
   // counter: every write through any cursor bumps it, and row caches compare.
+  // `reuse` (optional): a cursor given back by Recycle(), whose buffers are
+  // kept, so that a statement run again and again allocates nothing.
   static Result<std::unique_ptr<VmCursor>> OpenBtree(Btree* bt, uint32_t root, bool write,
-                                                     const CursorInfo* info, uint64_t* write_gen);
+                                                     const CursorInfo* info, uint64_t* write_gen,
+                                                     std::unique_ptr<VmCursor> reuse = nullptr);
+  // Closes a B-tree cursor on a database tree and returns it for OpenBtree
+  // to reuse; other cursors are destroyed (null is returned).
+  static std::unique_ptr<VmCursor> Recycle(std::unique_ptr<VmCursor> c);
   // A cursor on a new temporary B-tree: an index tree if key_info is given
   // (keys compared with it), else a table tree.
   static Result<std::unique_ptr<VmCursor>> OpenEphemeral(const KeyInfo* key_info, int n_columns,
@@ -41,6 +47,8 @@ class VmCursor {
                                               uint64_t* write_gen);
   static std::unique_ptr<VmCursor> OpenConstList(const ConstList* list);
   ~VmCursor();
+  VmCursor(const VmCursor&) = delete;
+  VmCursor& operator=(const VmCursor&) = delete;
 
   Kind kind() const { return kind_; }
   bool is_table() const { return key_info_ == nullptr; }

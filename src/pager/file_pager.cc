@@ -139,7 +139,7 @@ Status FilePager::Fetch(Pgno pgno, CachedPage** out) {
   if (f == nullptr) {
     CachedPage* reuse = nullptr;
     TRY(MakeRoom(&reuse));
-    f = cache_.Insert(pgno, reuse);
+    f = cache_.Insert(pgno, reuse, /*zero_page=*/false);
     Status st = ReadPage(pgno, f->data);
     if (!st.ok()) {
       cache_.Detach(f);

@@ -30,7 +30,7 @@ void PageCache::Free(CachedPage* f) {
   ::operator delete(f);
 }
 
-CachedPage* PageCache::Insert(Pgno pgno, CachedPage* reuse) {
+CachedPage* PageCache::Insert(Pgno pgno, CachedPage* reuse, bool zero_page) {
   CachedPage* f = reuse;
   if (f == nullptr) {
     f = Allocate();
@@ -41,7 +41,11 @@ CachedPage* PageCache::Insert(Pgno pgno, CachedPage* reuse) {
     f->data = data;
     f->pager = owner_;
   }
-  std::memset(f->data, 0, page_size_ + kPageSlack);
+  if (zero_page) {
+    std::memset(f->data, 0, page_size_ + kPageSlack);
+  } else {
+    std::memset(f->data + page_size_, 0, kPageSlack);
+  }
   f->pgno = pgno;
   size_t hi = pgno >> kChunkBits;
   if (hi >= table_.size()) table_.resize(hi + 1);

@@ -45,7 +45,9 @@ class PageCache {
   // A new frame for pgno (not yet in the table), bytes zeroed, clean,
   // unpinned and on the clean list. Reuses the frame of an evicted page
   // when one is given.
-  CachedPage* Insert(Pgno pgno, CachedPage* reuse = nullptr);
+  // With zero_page false only the slack after the page is zeroed: the
+  // caller fills the page itself (a read zero-fills whatever it misses).
+  CachedPage* Insert(Pgno pgno, CachedPage* reuse = nullptr, bool zero_page = true);
   // Takes an unpinned frame out of the table and its list; it may then be
   // passed to Insert() or Free().
   void Detach(CachedPage* f);
