@@ -20,8 +20,10 @@ struct ModelTree {
 
 class AvModel {
  public:
-  AvModel(uint32_t page_size, int mode, uint64_t seed) : rng_(seed), mode_(mode) {
+  AvModel(uint32_t page_size, int mode, uint64_t seed, Pgno lock_page = 0)
+      : rng_(seed), mode_(mode), lock_page_(lock_page) {
     bt_ = NewDb(page_size);
+    if (lock_page != 0) bt_->SetLockBytePageForTesting(lock_page);
     EXPECT_OK(bt_->SetAutoVacuum(mode));
     EXPECT_EQ(bt_->auto_vacuum(), mode);
   }
@@ -178,6 +180,15 @@ class AvModel {
     }
     EXPECT_INTEGRITY(*bt_, roots);
     if (bt_->page_count() == 0) return;  // the first transaction rolled back
+    max_pages_ = std::max(max_pages_, bt_->page_count());
+    if (lock_page_ != 0 && bt_->page_count() >= lock_page_) {
+      // The lock-byte page holds nothing, and the file never ends on it.
+      EXPECT_NE(bt_->page_count(), lock_page_);
+      std::string img;
+      ASSERT_OK(bt_->CopyImage(&img));
+      const size_t ps = bt_->page_size();
+      EXPECT_EQ(img.substr((lock_page_ - 1) * ps, ps), std::string(ps, '\0'));
+    }
     uint32_t meta = 0;
     ASSERT_OK(bt_->GetMeta(Meta::kLargestRootPage, &meta));
     EXPECT_EQ(meta, largest);
@@ -186,16 +197,28 @@ class AvModel {
   }
 
   std::mt19937_64& rng() { return rng_; }
+  Pgno max_pages() const { return max_pages_; }
 
  private:
   std::unique_ptr<Btree> bt_;
   std::map<Pgno, ModelTree> trees_;
   std::mt19937_64 rng_;
   int mode_;
+  Pgno lock_page_;
+  Pgno max_pages_ = 0;
 };
 
-void RunRandom(uint32_t page_size, int mode, uint64_t seed, int rounds) {
-  AvModel m(page_size, mode, seed);
+// Random transactions; *max_pages (optional) gets the largest file size.
+void RunRandom(uint32_t page_size, int mode, uint64_t seed, int rounds, Pgno lock_page = 0,
+               Pgno* max_pages = nullptr) {
+  AvModel m(page_size, mode, seed, lock_page);
+  struct Report {
+    AvModel& m;
+    Pgno* out;
+    ~Report() {
+      if (out) *out = m.max_pages();
+    }
+  } report{m, max_pages};
   std::map<Pgno, ModelTree> before;
   for (int round = 0; round < rounds; ++round) {
     SCOPED_TRACE(round);
@@ -243,6 +266,58 @@ TEST(AutoVacuum, RandomIncremental) {
   for (uint32_t ps : {512u, 1024u}) {
     SCOPED_TRACE(ps);
     RunRandom(ps, 2, ps + 7, 120);
+  }
+}
+
+// The lock-byte page (here moved to a small page number) is skipped by
+// allocation, by the pointer-map layout (a map due there moves to the next
+// page) and by shrinking; the file never ends on it.
+TEST(AutoVacuum, AroundTheLockBytePage) {
+  // 512-byte pages: maps at 2, 105, 208, ... (103 pages per map).
+  for (Pgno lock : {105u, 150u, 208u}) {
+    for (int mode : {1, 2}) {
+      SCOPED_TRACE(std::to_string(lock) + " " + std::to_string(mode));
+      Pgno max_pages = 0;
+      RunRandom(512, mode, lock * 3 + mode, 100, lock, &max_pages);
+      if (HasFatalFailure()) return;
+      EXPECT_GT(max_pages, lock + 20);
+    }
+  }
+}
+
+TEST(AutoVacuum, GrowsPastTheLockBytePage) {
+  for (int mode : {1, 2}) {
+    SCOPED_TRACE(mode);
+    AvModel m(512, mode, 99, 105);
+    ASSERT_OK(m.bt().BeginTransaction(true));
+    m.Create(true);
+    Pgno root = m.trees().begin()->first;
+    auto fill = [&] {
+      BtCursor c;
+      ASSERT_OK(m.bt().OpenCursor(root, true, &c));
+      for (int64_t k = 0; k < 300; ++k) {
+        std::string v = MakeValue(k, 700);
+        ASSERT_OK(c.InsertRow(k, reinterpret_cast<const uint8_t*>(v.data()), uint32_t(v.size())));
+        m.trees()[root].rows[k] = v;
+      }
+    };
+    fill();
+    ASSERT_OK(m.bt().Commit());
+    m.Verify();
+    EXPECT_GT(m.max_pages(), 300u) << m.max_pages();
+    // Shrink back below it and grow again.
+    ASSERT_OK(m.bt().BeginTransaction(true));
+    m.Clear(root);
+    ASSERT_OK(m.bt().IncrementalVacuum(0));
+    ASSERT_OK(m.bt().Commit());
+    m.Verify();
+    EXPECT_LT(m.bt().page_count(), 105u);
+    ASSERT_OK(m.bt().BeginTransaction(true));
+    fill();
+    m.Churn(root, 300);
+    ASSERT_OK(m.bt().Commit());
+    m.Verify();
+    EXPECT_GT(m.bt().page_count(), 300u);
   }
 }
 
