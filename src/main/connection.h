@@ -118,6 +118,8 @@ class Connection : public ConnectionHooks {
                          uint32_t root, std::string_view sql);
   Status DeleteSchemaRows(std::string_view name);
   Status DeleteRowsNamed(uint32_t root, std::string_view name);
+  Status DropTrees(std::vector<uint32_t> roots);
+  Status MoveSchemaRoot(uint32_t from, uint32_t to);
   Status CreateSequenceTable();
   Status BumpSchemaCookie();
 
