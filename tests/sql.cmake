@@ -62,3 +62,7 @@ add_custom_target(sql-pending
   COMMAND basalt-slt --jobs 2 ${CMAKE_SOURCE_DIR}/tests/sql-pending
   DEPENDS basalt-slt basalt
   USES_TERMINAL)
+
+# Database files exchanged with the system sqlite3 (tests/interop/run.sh).
+add_test(NAME file_interop
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/interop/run.sh $<TARGET_FILE:basalt-shell>)

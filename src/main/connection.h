@@ -19,6 +19,7 @@
 namespace basalt {
 
 class Statement;
+class Vfs;
 
 // Result column names of a PRAGMA (known before it runs).
 std::vector<std::string> PragmaColumnNames(const ast::PragmaStmt* st);
@@ -26,7 +27,10 @@ std::vector<std::string> PragmaColumnNames(const ast::PragmaStmt* st);
 class Connection : public ConnectionHooks {
  public:
   // Opens `filename` (":memory:" or "" for a private in-memory database).
-  static Result<std::unique_ptr<Connection>> Open(std::string_view filename, int flags);
+  // `vfs`: where files live (null: the process's unix VFS; tests pass an
+  // in-memory or fault-injecting one).
+  static Result<std::unique_ptr<Connection>> Open(std::string_view filename, int flags,
+                                                  Vfs* vfs = nullptr);
   ~Connection() override;
 
   // Prepares the first statement of `sql`; *tail is set to the offset just
@@ -118,12 +122,14 @@ class Connection : public ConnectionHooks {
                          uint32_t root, std::string_view sql);
   Status DeleteSchemaRows(std::string_view name);
   Status DeleteRowsNamed(uint32_t root, std::string_view name);
+  Status DropTrees(std::vector<uint32_t> roots);
+  Status MoveSchemaRoot(uint32_t from, uint32_t to);
   Status CreateSequenceTable();
   Status BumpSchemaCookie();
 
   friend class Statement;
 
-  Status OpenMainFile(const std::string& path, int flags);
+  Status OpenMainFile(Vfs* vfs, const std::string& path, int flags);
   Status ExecStoragePragma(const std::string& name, ast::PragmaStmt* st, bool* handled,
                            std::vector<std::string>* names, std::vector<std::vector<Value>>* rows);
   Status Vacuum();

@@ -55,82 +55,6 @@ Status Connection::RunProgram(Program* prog) {
   }
 }
 
-Status Connection::InsertSchemaRow(std::string_view type, std::string_view name,
-                                   std::string_view tbl, uint32_t root, std::string_view sql) {
-  Value vals[5];
-  vals[0].SetTextStatic(type);
-  vals[1].SetTextStatic(name);
-  vals[2].SetTextStatic(tbl);
-  vals[3].SetInt(root);
-  if (sql.data() != nullptr && !sql.empty()) vals[4].SetTextStatic(sql);
-  std::string rec;
-  EncodeRecord(vals, 5, &rec);
-  BtCursor cur;
-  TRY(main_->OpenCursor(1, true, &cur));
-  TRY(cur.Last());
-  int64_t rowid = cur.eof() ? 1 : cur.rowid() + 1;
-  TRY(cur.InsertRow(rowid, reinterpret_cast<const uint8_t*>(rec.data()),
-                    static_cast<uint32_t>(rec.size())));
-  schema_changed_in_txn_ = true;
-  return Status();
-}
-
-// Deletes the rows of table `root` whose first column is `name`.
-Status Connection::DeleteRowsNamed(uint32_t root, std::string_view name) {
-  BtCursor cur;
-  TRY(main_->OpenCursor(root, true, &cur));
-  TRY(cur.First());
-  while (!cur.eof()) {
-    uint32_t n = cur.payload_size();
-    std::string buf(n, '\0');
-    TRY(cur.ReadPayload(0, n, reinterpret_cast<uint8_t*>(buf.data())));
-    std::vector<uint32_t> types, offsets;
-    Result<int> nf = ParseRecordHeader(reinterpret_cast<const uint8_t*>(buf.data()), n, &types,
-                                       &offsets);
-    if (!nf.ok()) return nf.status();
-    Value v;
-    if (*nf > 0) {
-      DecodeSerial(reinterpret_cast<const uint8_t*>(buf.data()) + offsets[0], types[0], &v, true);
-    }
-    if (v.is_text() && v.text() == name) {
-      TRY(cur.Delete());
-    }
-    TRY(cur.Next());
-  }
-  return Status();
-}
-
-// Deletes the sqlite_schema rows whose name (or, for tables, tbl_name) matches.
-Status Connection::DeleteSchemaRows(std::string_view name) {
-  BtCursor cur;
-  TRY(main_->OpenCursor(1, true, &cur));
-  TRY(cur.First());
-  while (!cur.eof()) {
-    uint32_t n = cur.payload_size();
-    std::string buf(n, '\0');
-    TRY(cur.ReadPayload(0, n, reinterpret_cast<uint8_t*>(buf.data())));
-    std::vector<uint32_t> types, offsets;
-    Result<int> nf = ParseRecordHeader(reinterpret_cast<const uint8_t*>(buf.data()), n, &types,
-                                       &offsets);
-    if (!nf.ok()) return nf.status();
-    bool match = false;
-    for (int f = 1; f <= 2 && f < *nf; ++f) {
-      Value v;
-      DecodeSerial(reinterpret_cast<const uint8_t*>(buf.data()) + offsets[static_cast<size_t>(f)],
-                   types[static_cast<size_t>(f)], &v, true);
-      if (v.is_text() && EqualsIgnoreCase(v.text(), name)) match = true;
-    }
-    if (match) {
-      TRY(cur.Delete());
-      TRY(cur.Next());
-      continue;
-    }
-    TRY(cur.Next());
-  }
-  schema_changed_in_txn_ = true;
-  return Status();
-}
-
 Status Connection::BumpSchemaCookie() {
   uint32_t cookie = 0;
   TRY(main_->GetMeta(Meta::kSchemaCookie, &cookie));
@@ -477,8 +401,9 @@ Status Connection::Drop(ast::DropStmt* st) {
       }
       if (ddl_dry_run_) return Status();
       if (!t->is_view) {
-        for (Index* idx : t->indexes) TRY(main_->DropTree(idx->root));
-        TRY(main_->DropTree(t->root));
+        std::vector<uint32_t> roots{t->root};
+        for (Index* idx : t->indexes) roots.push_back(idx->root);
+        TRY(DropTrees(std::move(roots)));
       }
       for (Index* idx : t->indexes) TRY(DeleteSchemaRows(idx->name));
       for (Trigger* trig : t->triggers) TRY(DeleteSchemaRows(trig->name));
@@ -501,7 +426,7 @@ Status Connection::Drop(ast::DropStmt* st) {
                       "index associated with UNIQUE or PRIMARY KEY constraint cannot be dropped");
       }
       if (ddl_dry_run_) return Status();
-      TRY(main_->DropTree(idx->root));
+      TRY(DropTrees({idx->root}));
       TRY(DeleteSchemaRows(idx->name));
       TRY(BumpSchemaCookie());
       schema_.RemoveIndex(idx->name);

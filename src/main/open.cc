@@ -111,7 +111,8 @@ Status ParseTarget(std::string_view filename, int flags, OpenTarget* t) {
 
 }  // namespace
 
-Result<std::unique_ptr<Connection>> Connection::Open(std::string_view filename, int flags) {
+Result<std::unique_ptr<Connection>> Connection::Open(std::string_view filename, int flags,
+                                                     Vfs* vfs) {
   std::unique_ptr<Connection> c(new Connection());
   c->filename_ = std::string(filename);
   c->open_flags_ = flags;
@@ -121,7 +122,7 @@ Result<std::unique_ptr<Connection>> Connection::Open(std::string_view filename, 
     ASSIGN_OR_RETURN(c->main_, Btree::OpenInMemory());
     c->schema_loaded_ = true;
   } else {
-    TRY(c->OpenMainFile(target.path, target.flags));
+    TRY(c->OpenMainFile(vfs != nullptr ? vfs : DefaultVfs(), target.path, target.flags));
   }
   c->funcs_.SetFallback(&SharedBuiltinFunctions(false));
   c->env_.dbs.push_back(c->main_.get());
@@ -130,8 +131,7 @@ Result<std::unique_ptr<Connection>> Connection::Open(std::string_view filename, 
   return c;
 }
 
-Status Connection::OpenMainFile(const std::string& path, int flags) {
-  Vfs* vfs = DefaultVfs();
+Status Connection::OpenMainFile(Vfs* vfs, const std::string& path, int flags) {
   std::string full;
   TRY(vfs->FullPathname(path, &full));
   path_ = full;

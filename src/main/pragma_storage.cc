@@ -170,7 +170,42 @@ Status Connection::ExecStoragePragma(const std::string& name, ast::PragmaStmt* s
     rows->push_back(std::move(row));
     return Status();
   }
-  if (name == "mmap_size" || name == "temp_store" || name == "auto_vacuum") {
+  if (name == "auto_vacuum") {
+    if (!open_error_.ok()) return open_error_;
+    if (set) {
+      int mode = -1;
+      if (EqualsIgnoreCase(arg, "none")) mode = 0;
+      if (EqualsIgnoreCase(arg, "full")) mode = 1;
+      if (EqualsIgnoreCase(arg, "incremental")) mode = 2;
+      if (mode < 0 && !arg.empty() && arg[0] >= '0' && arg[0] <= '9') {
+        int64_t n = PragmaInt(arg);
+        mode = n >= 0 && n <= 2 ? static_cast<int>(n) : 0;
+      }
+      if (mode < 0) mode = 0;
+      if (main_->page_count() == 0 && is_file_) TRY(EnsureSchema());
+      Status st = main_->SetAutoVacuum(mode);
+      // Switching auto-vacuum on or off in a database with pages needs a
+      // VACUUM; SQLite ignores the request until then.
+      if (!st.ok() && (st.code() & 0xff) != kReadOnly) return st;
+      return Status();
+    }
+    if (is_file_) TRY(EnsureSchema());
+    Row1(names, rows, "auto_vacuum", Value::Int(main_->auto_vacuum()));
+    return Status();
+  }
+  if (name == "incremental_vacuum") {
+    if (!open_error_.ok()) return open_error_;
+    int64_t n = set ? PragmaInt(arg) : 0;
+    Status es = EnsureTransaction(true);
+    if (!es.ok() && es.code() != kSchema) return es;
+    Status st = main_->IncrementalVacuum(n > 0 ? static_cast<uint32_t>(n) : 0);
+    if (!st.ok()) {
+      if (autocommit_) (void)RollbackAll();
+      return st;
+    }
+    return CommitIfAutocommit();
+  }
+  if (name == "mmap_size" || name == "temp_store") {
     if (set) return Status();
     Row1(names, rows, name.c_str(), Value::Int(0));
     return Status();

@@ -1,0 +1,142 @@
+// The rows of sqlite_schema (and sqlite_sequence) that DDL maintains
+// directly through the B-tree, and dropping trees in an auto-vacuum database,
+// where the B-tree moves the largest root into the freed page.
+#include <algorithm>
+
+#include "main/connection.h"
+#include "parser/parser.h"
+#include "record/record.h"
+
+namespace basalt {
+
+Status Connection::InsertSchemaRow(std::string_view type, std::string_view name,
+                                   std::string_view tbl, uint32_t root, std::string_view sql) {
+  Value vals[5];
+  vals[0].SetTextStatic(type);
+  vals[1].SetTextStatic(name);
+  vals[2].SetTextStatic(tbl);
+  vals[3].SetInt(root);
+  if (sql.data() != nullptr && !sql.empty()) vals[4].SetTextStatic(sql);
+  std::string rec;
+  EncodeRecord(vals, 5, &rec);
+  BtCursor cur;
+  TRY(main_->OpenCursor(1, true, &cur));
+  TRY(cur.Last());
+  int64_t rowid = cur.eof() ? 1 : cur.rowid() + 1;
+  TRY(cur.InsertRow(rowid, reinterpret_cast<const uint8_t*>(rec.data()),
+                    static_cast<uint32_t>(rec.size())));
+  schema_changed_in_txn_ = true;
+  return Status();
+}
+
+// Deletes the rows of table `root` whose first column is `name`.
+Status Connection::DeleteRowsNamed(uint32_t root, std::string_view name) {
+  BtCursor cur;
+  TRY(main_->OpenCursor(root, true, &cur));
+  TRY(cur.First());
+  while (!cur.eof()) {
+    uint32_t n = cur.payload_size();
+    std::string buf(n, '\0');
+    TRY(cur.ReadPayload(0, n, reinterpret_cast<uint8_t*>(buf.data())));
+    std::vector<uint32_t> types, offsets;
+    Result<int> nf = ParseRecordHeader(reinterpret_cast<const uint8_t*>(buf.data()), n, &types,
+                                       &offsets);
+    if (!nf.ok()) return nf.status();
+    Value v;
+    if (*nf > 0) {
+      DecodeSerial(reinterpret_cast<const uint8_t*>(buf.data()) + offsets[0], types[0], &v, true);
+    }
+    if (v.is_text() && v.text() == name) {
+      TRY(cur.Delete());
+    }
+    TRY(cur.Next());
+  }
+  return Status();
+}
+
+// Deletes the sqlite_schema rows whose name (or, for tables, tbl_name) matches.
+Status Connection::DeleteSchemaRows(std::string_view name) {
+  BtCursor cur;
+  TRY(main_->OpenCursor(1, true, &cur));
+  TRY(cur.First());
+  while (!cur.eof()) {
+    uint32_t n = cur.payload_size();
+    std::string buf(n, '\0');
+    TRY(cur.ReadPayload(0, n, reinterpret_cast<uint8_t*>(buf.data())));
+    std::vector<uint32_t> types, offsets;
+    Result<int> nf = ParseRecordHeader(reinterpret_cast<const uint8_t*>(buf.data()), n, &types,
+                                       &offsets);
+    if (!nf.ok()) return nf.status();
+    bool match = false;
+    for (int f = 1; f <= 2 && f < *nf; ++f) {
+      Value v;
+      DecodeSerial(reinterpret_cast<const uint8_t*>(buf.data()) + offsets[static_cast<size_t>(f)],
+                   types[static_cast<size_t>(f)], &v, true);
+      if (v.is_text() && EqualsIgnoreCase(v.text(), name)) match = true;
+    }
+    if (match) {
+      TRY(cur.Delete());
+      TRY(cur.Next());
+      continue;
+    }
+    TRY(cur.Next());
+  }
+  schema_changed_in_txn_ = true;
+  return Status();
+}
+
+// Drops trees largest root first: in an auto-vacuum database each drop may
+// move the tree with the largest root into the freed page, and going from
+// the largest down never moves a tree still to be dropped.
+Status Connection::DropTrees(std::vector<uint32_t> roots) {
+  std::sort(roots.begin(), roots.end(), std::greater<uint32_t>());
+  for (uint32_t root : roots) {
+    Pgno moved_from = 0;
+    TRY(main_->DropTree(root, &moved_from));
+    if (moved_from != 0) TRY(MoveSchemaRoot(moved_from, root));
+  }
+  return Status();
+}
+
+// A tree's root page moved from `from` to `to`: rewrite its sqlite_schema
+// row and the in-memory schema object.
+Status Connection::MoveSchemaRoot(uint32_t from, uint32_t to) {
+  BtCursor cur;
+  TRY(main_->OpenCursor(1, true, &cur));
+  TRY(cur.First());
+  while (!cur.eof()) {
+    uint32_t n = cur.payload_size();
+    std::string buf(n, '\0');
+    TRY(cur.ReadPayload(0, n, reinterpret_cast<uint8_t*>(buf.data())));
+    const auto* data = reinterpret_cast<const uint8_t*>(buf.data());
+    std::vector<uint32_t> types, offsets;
+    Result<int> nf = ParseRecordHeader(data, n, &types, &offsets);
+    if (!nf.ok()) return nf.status();
+    if (*nf >= 5) {
+      Value v[5];
+      for (size_t f = 0; f < 5; ++f) DecodeSerial(data + offsets[f], types[f], &v[f], true);
+      if (v[3].is_int() && v[3].int_value() == static_cast<int64_t>(from)) {
+        v[3].SetInt(to);
+        std::string rec;
+        EncodeRecord(v, 5, &rec);
+        int64_t rowid = cur.rowid();
+        TRY(cur.InsertRow(rowid, reinterpret_cast<const uint8_t*>(rec.data()),
+                          static_cast<uint32_t>(rec.size())));
+        break;
+      }
+    }
+    TRY(cur.Next());
+  }
+  cur.Close();
+  for (auto& [name, t] : schema_.tables()) {
+    if (t->root == from) t->root = to;
+  }
+  for (auto& [name, idx] : schema_.indexes()) {
+    if (idx->root == from) idx->root = to;
+  }
+  schema_.Touch();
+  schema_changed_in_txn_ = true;
+  return Status();
+}
+
+}  // namespace basalt

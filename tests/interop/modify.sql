@@ -1,0 +1,8 @@
+INSERT INTO t1(a, b, c) VALUES(1000, 'added', 1.5);
+UPDATE t1 SET d = zeroblob(7000) WHERE id % 11 = 2;
+DELETE FROM t1 WHERE a BETWEEN 10 AND 20;
+CREATE TABLE t3 AS SELECT id, b FROM t1 WHERE id < 500;
+CREATE INDEX t3_b ON t3(b);
+DROP INDEX t1_a;
+DELETE FROM t2 WHERE k > 'key7';
+PRAGMA user_version = 7;

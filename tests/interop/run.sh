@@ -1,0 +1,85 @@
+#!/bin/sh
+# Database files exchanged between Basalt's shell and the system sqlite3:
+#   1. Basalt writes workload.sql; sqlite3 finds the file intact
+#      (integrity_check) and holding what sqlite3 itself writes (.dump).
+#   2. sqlite3 writes it; Basalt answers queries.sql exactly as sqlite3 does
+#      on the same file, passes its own integrity_check, applies modify.sql,
+#      and the result is intact and equal to sqlite3 doing the same.
+# Each runs under several page sizes, auto-vacuum and journal modes.
+set -u
+basalt=${1:?usage: run.sh BASALT_SHELL}
+here=$(cd "$(dirname "$0")" && pwd)
+if ! command -v sqlite3 >/dev/null 2>&1; then
+  echo "sqlite3 not installed: skipped"
+  exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+# $1: name, $2: what was expected, $3: what came
+same() {
+  if cmp -s "$2" "$3"; then return 0; fi
+  echo "FAIL $1"
+  diff "$2" "$3" | head -20
+  fail=1
+  return 1
+}
+
+# Runs stdin through an engine on a database: engine, file.
+run() {
+  if [ "$1" = basalt ]; then "$basalt" "$2"; else sqlite3 "$2"; fi
+}
+
+variants="default
+PRAGMA page_size=512;
+PRAGMA page_size=65536;
+PRAGMA auto_vacuum=FULL;
+PRAGMA auto_vacuum=INCREMENTAL;
+PRAGMA journal_mode=WAL;
+PRAGMA journal_mode=TRUNCATE;
+PRAGMA journal_mode=PERSIST;
+PRAGMA journal_mode=MEMORY;
+PRAGMA page_size=1024; PRAGMA auto_vacuum=FULL; PRAGMA journal_mode=WAL;"
+
+echo "$variants" | while IFS= read -r v; do
+  [ "$v" = default ] && v=""
+  label=${v:-default}
+  d="$tmp/case"
+  rm -rf "$d" && mkdir -p "$d"
+  # ---- 1. Basalt writes, sqlite3 checks.
+  { echo "$v"; cat "$here/workload.sql"; } | run basalt "$d/b.db" >"$d/b.out" 2>&1
+  { echo "$v"; cat "$here/workload.sql"; } | run sqlite "$d/s.db" >"$d/s.out" 2>&1
+  same "basalt writes [$label]: output" "$d/s.out" "$d/b.out" || continue
+  echo ok >"$d/ok"
+  sqlite3 "$d/b.db" "PRAGMA integrity_check" >"$d/ic" 2>&1
+  same "basalt writes [$label]: sqlite3 integrity_check" "$d/ok" "$d/ic" || continue
+  sqlite3 "$d/b.db" .dump >"$d/b.dump"
+  sqlite3 "$d/s.db" .dump >"$d/s.dump"
+  same "basalt writes [$label]: content" "$d/s.dump" "$d/b.dump" || continue
+  for p in page_size auto_vacuum journal_mode user_version; do
+    echo "PRAGMA $p;"
+  done >"$d/pragmas.sql"
+  sqlite3 "$d/b.db" <"$d/pragmas.sql" >"$d/b.pr"
+  sqlite3 "$d/s.db" <"$d/pragmas.sql" >"$d/s.pr"
+  same "basalt writes [$label]: settings" "$d/s.pr" "$d/b.pr" || continue
+  # ---- 2. sqlite3 writes, Basalt reads and modifies.
+  run basalt "$d/s.db" <"$here/queries.sql" >"$d/bq.out" 2>&1
+  run sqlite "$d/s.db" <"$here/queries.sql" >"$d/sq.out" 2>&1
+  same "sqlite3 writes [$label]: queries" "$d/sq.out" "$d/bq.out" || continue
+  echo "PRAGMA integrity_check;" | run basalt "$d/s.db" >"$d/bic" 2>&1
+  same "sqlite3 writes [$label]: Basalt's integrity_check" "$d/ok" "$d/bic" || continue
+  cp "$d/s.db" "$d/s2.db"
+  [ -f "$d/s.db-wal" ] && cp "$d/s.db-wal" "$d/s2.db-wal"
+  run basalt "$d/s.db" <"$here/modify.sql" >"$d/bm.out" 2>&1
+  run sqlite "$d/s2.db" <"$here/modify.sql" >"$d/sm.out" 2>&1
+  same "sqlite3 writes [$label]: modify output" "$d/sm.out" "$d/bm.out" || continue
+  sqlite3 "$d/s.db" "PRAGMA integrity_check" >"$d/ic2" 2>&1
+  same "sqlite3 writes, Basalt modifies [$label]: integrity_check" "$d/ok" "$d/ic2" || continue
+  sqlite3 "$d/s.db" .dump >"$d/m1.dump"
+  sqlite3 "$d/s2.db" .dump >"$d/m2.dump"
+  same "sqlite3 writes, Basalt modifies [$label]: content" "$d/m2.dump" "$d/m1.dump" || continue
+  echo "ok   $label"
+done | tee "$tmp/log"
+grep -q '^FAIL' "$tmp/log" && exit 1
+exit 0

@@ -1,0 +1,23 @@
+-- Written by one engine, checked by the other (tests/interop/run.sh).
+CREATE TABLE t1(id INTEGER PRIMARY KEY, a INTEGER, b TEXT, c REAL, d BLOB);
+CREATE INDEX t1_a ON t1(a);
+CREATE INDEX t1_bc ON t1(b DESC, c);
+CREATE TABLE t2(k TEXT PRIMARY KEY, v, UNIQUE(v, k)) ;
+CREATE TABLE seq(id INTEGER PRIMARY KEY AUTOINCREMENT, note TEXT);
+CREATE VIEW v1 AS SELECT a, count(*) AS n FROM t1 GROUP BY a;
+CREATE TRIGGER t1_log AFTER INSERT ON t1 BEGIN INSERT INTO seq(note) VALUES('t1 ' || new.id); END;
+BEGIN;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+INSERT INTO t1(a, b, c, d) SELECT i % 97, 'row ' || i || ' ' || substr('abcdefghijklmnopqrstuvwxyz', i % 26 + 1),
+  i * 0.25, CASE WHEN i % 50 = 0 THEN zeroblob(9000 + i) ELSE NULL END FROM n;
+COMMIT;
+INSERT INTO t2 SELECT 'key' || id, replace(hex(zeroblob(id % 700)), '00', 'ab') FROM t1 WHERE id <= 1500;
+DELETE FROM t1 WHERE id % 3 = 0;
+DELETE FROM t2 WHERE rowid BETWEEN 200 AND 900;
+UPDATE t1 SET b = b || ' (updated)', d = zeroblob(5000) WHERE id % 7 = 1;
+CREATE TABLE big(x);
+INSERT INTO big VALUES(replace(hex(zeroblob(200000)), '00', 'xy'));
+DROP TABLE big;
+CREATE INDEX t2_v ON t2(v);
+DROP INDEX t1_bc;
+PRAGMA user_version = 42;
