@@ -196,6 +196,23 @@ class Btree {
   Status IntegrityCheck(std::span<const IntegrityRoot> roots, int max_errors,
                         std::vector<std::string>* msgs);
 
+  // VACUUM. Inside this database's write transaction, replaces its whole
+  // content by src's pages (src: a freshly built database with the same
+  // page size, e.g. an in-memory one, not inside a write transaction; its
+  // reserved bytes and auto-vacuum mode may differ and are adopted). Every
+  // page goes through the pager (journaled: crash-safe), the file grows or
+  // is truncated to src's size. Page 1 comes from src (meta values,
+  // freelist, sqlite_schema) except the journal-format bytes (18, 19) and
+  // the change counter, which Commit maintains as usual. Open cursors on
+  // this database fail with SQLITE_ABORT afterwards. A different page size
+  // gives SQLITE_MISUSE (the pagers cannot change it inside a transaction).
+  Status CopyContentFrom(Btree* src);
+  // Copies every entry of src's tree src_root, in order, into this
+  // database's (empty) tree dst_root of the same kind, appending: table
+  // rows keep their rowids, index keys are appended (AppendKey). Inside
+  // this database's write transaction.
+  Status CopyTree(Btree* src, Pgno src_root, Pgno dst_root);
+
   // The database file bytes (in-memory pagers only; for tests and tools).
   Status CopyImage(std::string* out);
 
@@ -277,6 +294,10 @@ class BtCursor {
   // compares equal) replaces that entry.
   Status InsertRow(int64_t rowid, const uint8_t* data, uint32_t n);
   Status InsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx);
+  // Index trees: adds a key the caller guarantees to be larger than every
+  // key in the tree, at its end, without comparing keys (building an index
+  // from sorted input). Left pages are kept full, as for appended rowids.
+  Status AppendKey(const uint8_t* key, uint32_t n);
   // Deletes the current entry. Next() then moves to the entry that followed
   // it, Prev() to the one before it.
   Status Delete();
@@ -324,6 +345,7 @@ class BtCursor {
   // modify.cc
   Status DoInsertRow(int64_t rowid, const uint8_t* data, uint32_t n);
   Status DoInsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx);
+  Status DoAppendKey(const uint8_t* key, uint32_t n);
   Status DoDelete();
   Status AfterFailure(Status st);
   Status SaveOtherCursors();

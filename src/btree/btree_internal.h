@@ -129,6 +129,12 @@ Status WithRead(BtShared& bt, F f) {
   return st.ok() ? end : st;
 }
 
+// The auto-vacuum mode a database header declares (0, 1 FULL, 2 INCREMENTAL).
+inline uint8_t AutoVacuumOf(const uint8_t* header) {
+  if (Get32(header + btfmt::kHdrMetaBase + 4 * int(Meta::kLargestRootPage)) == 0) return 0;
+  return Get32(header + btfmt::kHdrMetaBase + 4 * int(Meta::kIncrementalVacuum)) != 0 ? 2 : 1;
+}
+
 // ---- node.cc: page header and cells --------------------------------------
 
 inline bool IsLeafType(uint8_t t) { return (t & btfmt::kLeafFlag) != 0; }

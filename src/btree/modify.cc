@@ -185,6 +185,28 @@ Status BtCursor::DoInsertKey(const uint8_t* key, uint32_t n, SearchComparator cm
   return InsertCellAtLeaf(buf + 4, std::max<uint32_t>(len, kMinCellSize), false);
 }
 
+Status BtCursor::DoAppendKey(const uint8_t* key, uint32_t n) {
+  TRY(CheckWritable());
+  if (intkey_) return Status(kMisuse, "AppendKey on a table tree");
+  TRY(SaveOtherCursors());
+  hint_valid_ = false;
+  if (state_ != State::kValid || skip_next_ != 0 || !AtLastEntry()) {
+    Status st = Last();
+    if (!st.ok()) {
+      state_ = State::kInvalid;
+      return st;
+    }
+    if (depth_ < 0) return CORRUPT();
+  }
+  uint8_t* buf = bt_->CellBuf();
+  uint32_t len;
+  TRY(BuildCell(*bt_, false, 0, key, n, buf + 4, &len));
+  saved_key_.assign(key, key + n);
+  Level& lv = path_[depth_];
+  lv.idx = state_ == State::kValid ? lv.idx + 1 : 0;
+  return InsertCellAtLeaf(buf + 4, std::max<uint32_t>(len, kMinCellSize), false);
+}
+
 Status BtCursor::DoDelete() {
   TRY(CheckWritable());
   if (state_ == State::kRequireSeek) TRY(EnsureRestored());
@@ -287,6 +309,10 @@ Status BtCursor::InsertRow(int64_t rowid, const uint8_t* data, uint32_t n) {
 
 Status BtCursor::InsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx) {
   return AfterFailure(DoInsertKey(key, n, cmp, ctx));
+}
+
+Status BtCursor::AppendKey(const uint8_t* key, uint32_t n) {
+  return AfterFailure(DoAppendKey(key, n));
 }
 
 Status BtCursor::Delete() { return AfterFailure(DoDelete()); }

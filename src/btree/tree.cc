@@ -60,12 +60,6 @@ void BtShared::TripCursors(Pgno root, int code) {
 
 namespace {
 
-// The auto-vacuum mode a header declares.
-uint8_t AutoVacuumOf(const uint8_t* h) {
-  if (Get32(h + kHdrMetaBase + 4 * int(Meta::kLargestRootPage)) == 0) return 0;
-  return Get32(h + kHdrMetaBase + 4 * int(Meta::kIncrementalVacuum)) != 0 ? 2 : 1;
-}
-
 // Checks a database header; fills the page size and reserved bytes.
 Status ParseHeader(const uint8_t* h, uint32_t* page_size, uint32_t* reserved, bool* read_only) {
   if (std::memcmp(h, kMagic, 16) != 0) return Status(kNotADb);
@@ -129,7 +123,7 @@ Status BtShared::Refresh() {
   PageRef p1;
   TRY(pager->Get(1, &p1));
   const uint8_t* h = p1.data();
-  const uint8_t av = AutoVacuumOf(h);
+  const uint8_t av = btree_detail::AutoVacuumOf(h);
   if (hdr_known && av == autovac && std::memcmp(h + kHdrPageSize, hdr_seen, sizeof hdr_seen) == 0) {
     return Status();
   }
@@ -270,7 +264,10 @@ Status Btree::Commit() {
 
 Status Btree::Rollback() {
   Pager& pager = *s_->pager;
-  if (pager.txn() == PagerTxn::kWrite) s_->TripCursors(0, kAbortRollback);
+  if (pager.txn() == PagerTxn::kWrite) {
+    s_->TripCursors(0, kAbortRollback);
+    s_->hdr_known = false;  // page 1 may return to another header
+  }
   TRY(pager.Rollback());
   if (s_->ephemeral) return BeginTransaction(true);
   return Status();
@@ -284,7 +281,10 @@ Status Btree::ReleaseSavepoint(int i) { return s_->pager->ReleaseSavepoint(i); }
 
 Status Btree::RollbackToSavepoint(int i) {
   TRY(s_->SaveCursors(0, nullptr));
-  return s_->pager->RollbackToSavepoint(i);
+  TRY(s_->pager->RollbackToSavepoint(i));
+  // Page 1 may be back to another header (CopyContentFrom).
+  s_->hdr_known = false;
+  return s_->Refresh();
 }
 
 uint32_t Btree::page_size() const { return s_->page_size; }
