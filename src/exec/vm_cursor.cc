@@ -14,16 +14,59 @@ namespace basalt {
 namespace {
 
 struct SeekCtx {
+  SeekCtx(const Value* k, int nk, const KeyInfo* info, int rc, Status* st)
+      : key(k), n(nk), ki(info), default_rc(rc), status(st),
+        cmp(ChooseRecordComparator(k, nk, *info)) {}
   const Value* key;
   int n;
   const KeyInfo* ki;
   int default_rc;
   Status* status;
+  RecordKeyComparator cmp;  // chosen once per seek for the key's first value
 };
 
-int SeekCompare(void* ctx, const uint8_t* key, uint32_t n) {
+int SeekCompareGeneric(void* ctx, const uint8_t* key, uint32_t n) {
   auto* c = static_cast<SeekCtx*>(ctx);
-  return CompareRecordWithKey(key, n, c->key, c->n, *c->ki, c->default_rc, c->status);
+  return c->cmp(key, n, c->key, c->n, *c->ki, c->default_rc, c->status);
+}
+
+[[gnu::noinline]] int SeekCompareIntSlow(void* ctx, const uint8_t* key, uint32_t n) {
+  auto* c = static_cast<const SeekCtx*>(ctx);
+  return CompareRecordIntFirst(key, n, c->key, c->n, *c->ki, c->default_rc, c->status);
+}
+
+// An integer first key value: the first field is compared here (no
+// registers saved on this path); anything else goes to the general code.
+int SeekCompareIntFirst(void* ctx, const uint8_t* key, uint32_t n) {
+  auto* c = static_cast<const SeekCtx*>(ctx);
+  if (n >= 2) {
+    uint32_t hdr = key[0];
+    uint32_t st = key[1];
+    if (st - 1u < 4u && hdr - 2u < 126u && hdr + st <= n) {  // 1..4 bytes: st == size
+      const uint8_t* p = key + hdr;
+      int64_t x;
+      if (st == 4) {
+        x = static_cast<int32_t>((uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) |
+                                 (uint32_t(p[2]) << 8) | p[3]);
+      } else if (st == 3) {
+        x = static_cast<int32_t>((uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) |
+                                 (uint32_t(p[2]) << 8)) >> 8;
+      } else if (st == 2) {
+        x = static_cast<int16_t>(static_cast<uint16_t>((p[0] << 8) | p[1]));
+      } else {
+        x = static_cast<int8_t>(p[0]);
+      }
+      int64_t y = c->key[0].int_value();
+      if (x != y) return x < y ? -1 : 1;
+      if (c->n == 1) return c->default_rc;
+    }
+  }
+  return SeekCompareIntSlow(ctx, key, n);
+}
+
+// The B-tree's callback for a seek: the integer case compiled in.
+SearchComparator SeekCompare(const SeekCtx& ctx) {
+  return ctx.cmp == CompareRecordIntFirst ? SeekCompareIntFirst : SeekCompareGeneric;
 }
 
 int KeyCompare(void* ctx, const uint8_t* a, uint32_t na, const uint8_t* b, uint32_t nb) {
@@ -325,10 +368,10 @@ Status VmCursor::Seek(SeekOp op, const Value* key, int n, bool* found) {
     return Status();
   }
   Status st;
-  SeekCtx ctx{key, n, key_info_,
-              (op == SeekOp::kGE || op == SeekOp::kLT) ? 1 : -1, &st};
+  SeekCtx ctx(key, n, key_info_,
+              (op == SeekOp::kGE || op == SeekOp::kLT) ? 1 : -1, &st);
   int res = 0;
-  TRY(cur_->SeekIndex(SeekCompare, &ctx, &res));
+  TRY(cur_->SeekIndex(SeekCompare(ctx), &ctx, &res));
   TRY(st);
   if (cur_->eof()) {
     eof_ = true;
@@ -348,7 +391,8 @@ Status VmCursor::Seek(SeekOp op, const Value* key, int n, bool* found) {
 Status VmCursor::CompareKey(const Value* key, int n, int* cmp) {
   TRY(LoadRow());
   Status st;
-  *cmp = CompareRecordWithKey(payload_, payload_len_, key, n, *key_info_, 0, &st);
+  *cmp = ChooseRecordComparator(key, n, *key_info_)(payload_, payload_len_, key, n, *key_info_, 0,
+                                                     &st);
   return st;
 }
 
@@ -370,9 +414,9 @@ Status VmCursor::FoundRecord(const Value& rec, bool* found) {
   Status st;
   int n = Unpack(rec);
   if (n < 0) return CORRUPT();
-  SeekCtx ctx{unpacked_.data(), n, key_info_, 0, &st};
+  SeekCtx ctx(unpacked_.data(), n, key_info_, 0, &st);
   int res = 0;
-  TRY(cur_->SeekIndex(SeekCompare, &ctx, &res));
+  TRY(cur_->SeekIndex(SeekCompare(ctx), &ctx, &res));
   TRY(st);
   eof_ = cur_->eof();
   *found = !eof_ && res == 0;
@@ -527,9 +571,9 @@ Status VmCursor::InsertKey(const Value& record) {
   Status st;
   int n = Unpack(record);
   if (n < 0) return CORRUPT();
-  SeekCtx ctx{unpacked_.data(), n, key_info_, 0, &st};
+  SeekCtx ctx(unpacked_.data(), n, key_info_, 0, &st);
   TRY(cur_->InsertKey(reinterpret_cast<const uint8_t*>(record.data()), record.size(),
-                      SeekCompare, &ctx));
+                      SeekCompare(ctx), &ctx));
   eof_ = cur_->eof();
   return st;
 }

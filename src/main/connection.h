@@ -139,6 +139,7 @@ class Connection : public ConnectionHooks {
   int open_flags_ = 0;
   bool is_file_ = false;
   bool schema_loaded_ = false;
+  uint64_t schema_epoch_ = ~uint64_t{0};  // pager cache epoch at the last cookie check
   Status open_error_;
   int busy_timeout_ms_ = 0;
   int synchronous_ = 2;

@@ -197,6 +197,10 @@ Status Connection::EnsureSchema() {
 
 Status Connection::CheckSchemaCookie() {
   if (!is_file_ || main_->page_count() == 0) return Status();
+  // Unchanged cache: no other connection has written since the last check.
+  uint64_t epoch = main_->pager()->cache_epoch();
+  if (schema_loaded_ && epoch == schema_epoch_) return Status();
+  schema_epoch_ = epoch;
   uint32_t cookie = 0;
   TRY(main_->GetMeta(Meta::kSchemaCookie, &cookie));
   if (schema_loaded_ && cookie == schema_.cookie) return Status();

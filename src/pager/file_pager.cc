@@ -240,6 +240,7 @@ void FilePager::DropFrame(CachedPage* f) {
 }
 
 void FilePager::ResetCache() {
+  ++cache_epoch_;
   for (CachedPage* f : cache_.AllPages()) DropFrame(f);
 }
 

@@ -167,6 +167,10 @@ class Pager {
   virtual Status RollbackToSavepoint(int i) = 0;
 
   uint64_t write_stamp() const { return write_stamp_; }
+  // Grows whenever the pager drops its cached pages because the file may
+  // hold changes it did not make (another connection committed) or after a
+  // rollback. While it stays the same, nothing read earlier can be stale.
+  uint64_t cache_epoch() const { return cache_epoch_; }
 
   // ---- Controls for the connection layer (PRAGMAs). The defaults are
   // what a database without a file answers.
@@ -205,6 +209,7 @@ class Pager {
   // kNoWriteStamp (no write transaction) matches no frame.
   static constexpr uint64_t kNoWriteStamp = ~uint64_t{0};
   uint64_t write_stamp_ = kNoWriteStamp;
+  uint64_t cache_epoch_ = 0;
 
   friend class PageRef;
 };

@@ -29,11 +29,38 @@ inline uint32_t IntSerialType(int64_t i) {
   return 6;
 }
 
-// Big-endian signed integer of n bytes (1..8).
+inline uint32_t Load32BE(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return __builtin_bswap32(v);
+}
+
+// Big-endian signed integer of n bytes (the sizes of serial types 1..6).
 inline int64_t GetSigned(const uint8_t* p, int n) {
-  uint64_t v = (p[0] & 0x80) ? ~uint64_t(0) : 0;
-  for (int i = 0; i < n; ++i) v = (v << 8) | p[i];
-  return static_cast<int64_t>(v);
+  switch (n) {
+    case 1:
+      return static_cast<int8_t>(p[0]);
+    case 2:
+      return static_cast<int16_t>(static_cast<uint16_t>((p[0] << 8) | p[1]));
+    case 3:
+      return static_cast<int32_t>(static_cast<uint32_t>((p[0] << 24) | (p[1] << 16) | (p[2] << 8))) >> 8;
+    case 4:
+      return static_cast<int32_t>(Load32BE(p));
+    case 6: {
+      int64_t hi = static_cast<int16_t>(static_cast<uint16_t>((p[0] << 8) | p[1]));
+      return static_cast<int64_t>(static_cast<uint64_t>(hi) << 32) + Load32BE(p + 2);
+    }
+    case 8: {
+      uint64_t v;
+      std::memcpy(&v, p, 8);
+      return static_cast<int64_t>(__builtin_bswap64(v));
+    }
+    default: {
+      uint64_t v = (p[0] & 0x80) ? ~uint64_t(0) : 0;
+      for (int i = 0; i < n; ++i) v = (v << 8) | p[i];
+      return static_cast<int64_t>(v);
+    }
+  }
 }
 
 inline void PutSigned(uint8_t* p, int64_t v, int n) {
@@ -343,6 +370,53 @@ int CompareRecordWithKey(const uint8_t* rec, uint32_t len, const Value* vals, in
     if (c != 0) return KeyDesc(ki, i) ? -c : c;
   }
   return default_rc;
+}
+
+namespace {
+
+// First key value a text under BINARY, first field ascending.
+int CompareRecordTextFirst(const uint8_t* rec, uint32_t len, const Value* vals, int n,
+                           const KeyInfo& ki, int default_rc, Status* status) {
+  if (len >= 3 && rec[0] < 0x80) {
+    uint32_t hdr = rec[0];
+    uint32_t st;
+    int k = 1;
+    if (rec[1] < 0x80) {
+      st = rec[1];
+    } else if (hdr >= 3 && rec[2] < 0x80) {
+      st = (static_cast<uint32_t>(rec[1] & 0x7f) << 7) | rec[2];
+      k = 2;
+    } else {
+      return CompareRecordWithKey(rec, len, vals, n, ki, default_rc, status);
+    }
+    if (hdr >= 1u + static_cast<uint32_t>(k)) {
+      if (st >= 13 && (st & 1)) {
+        uint32_t sz = (st - 13) / 2;
+        if (hdr + sz <= len) {
+          int c = CompareBytes(rec + hdr, sz, vals[0].data(), static_cast<uint32_t>(vals[0].size()));
+          if (c != 0) return c;
+          if (n == 1) return default_rc;
+        }
+      } else if (st < 12 && st != 10 && st != 11) {
+        return -1;  // NULL and numbers sort before text
+      } else if (st >= 12 && !(st & 1)) {
+        return 1;  // blobs sort after text
+      }
+    }
+  }
+  return CompareRecordWithKey(rec, len, vals, n, ki, default_rc, status);
+}
+
+}  // namespace
+
+RecordKeyComparator ChooseRecordComparator(const Value* vals, int n, const KeyInfo& ki) {
+  if (n < 1 || KeyDesc(ki, 0)) return CompareRecordWithKey;
+  if (vals[0].is_int()) return CompareRecordIntFirst;
+  if (vals[0].is_text()) {
+    const Collation* c = KeyColl(ki, 0);
+    if (c == nullptr || c == BinaryCollation()) return CompareRecordTextFirst;
+  }
+  return CompareRecordWithKey;
 }
 
 int CompareRecords(const uint8_t* a, uint32_t na, const uint8_t* b, uint32_t nb, const KeyInfo& ki,

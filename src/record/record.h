@@ -53,6 +53,48 @@ struct KeyInfo {
 int CompareRecordWithKey(const uint8_t* rec, uint32_t len, const Value* vals, int n,
                          const KeyInfo& ki, int default_rc, Status* status);
 
+// The same comparison, specialised on the first key value: for integer and
+// text first values the first field is compared straight from the record
+// bytes (the general path takes over when it is equal or unusual). Pick one
+// per seek with ChooseRecordComparator; all give CompareRecordWithKey's
+// answer.
+using RecordKeyComparator = int (*)(const uint8_t* rec, uint32_t len, const Value* vals, int n,
+                                    const KeyInfo& ki, int default_rc, Status* status);
+RecordKeyComparator ChooseRecordComparator(const Value* vals, int n, const KeyInfo& ki);
+
+// The specialisation for an integer first key value (ascending), inline so
+// that seek loops can compile it into their comparator.
+inline int CompareRecordIntFirst(const uint8_t* rec, uint32_t len, const Value* vals, int n,
+                                 const KeyInfo& ki, int default_rc, Status* status) {
+  uint32_t st = len >= 2 ? rec[1] : 0;
+  uint32_t hdr = rec[0];
+  if (st - 1u < 6u && hdr >= 2 && hdr < 0x80) {
+    uint32_t sz = SerialTypeLen(st);
+    if (hdr + sz <= len) {
+      const uint8_t* p = rec + hdr;
+      int64_t x;
+      switch (st) {
+        case 1: x = static_cast<int8_t>(p[0]); break;
+        case 2: x = static_cast<int16_t>(static_cast<uint16_t>((p[0] << 8) | p[1])); break;
+        case 3:
+          x = static_cast<int32_t>(static_cast<uint32_t>((p[0] << 24) | (p[1] << 16) | (p[2] << 8))) >> 8;
+          break;
+        case 4: x = static_cast<int32_t>((uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) |
+                                        (uint32_t(p[2]) << 8) | p[3]);
+          break;
+        default: x = 0; for (uint32_t i = 0; i < sz; ++i) x = int64_t(uint64_t(x) << 8 | p[i]);
+          if (st == 5 && (p[0] & 0x80)) x = int64_t(uint64_t(x) | 0xffff000000000000ull);
+          break;
+      }
+      int64_t y = vals[0].int_value();
+      if (x < y) return -1;
+      if (x > y) return 1;
+      if (n == 1) return default_rc;
+    }
+  }
+  return CompareRecordWithKey(rec, len, vals, n, ki, default_rc, status);
+}
+
 // Compares two records field by field over min(fields) columns, KeyInfo
 // giving collations/orders for the first n_fields (BINARY ASC beyond); if
 // equal on common fields, returns 0.

@@ -40,6 +40,7 @@ PRAGMA journal_mode=WAL;
 PRAGMA journal_mode=TRUNCATE;
 PRAGMA journal_mode=PERSIST;
 PRAGMA journal_mode=MEMORY;
+PRAGMA journal_mode=OFF;
 PRAGMA page_size=1024; PRAGMA auto_vacuum=FULL; PRAGMA journal_mode=WAL;"
 
 echo "$variants" | while IFS= read -r v; do
