@@ -23,6 +23,10 @@ class Vfs;
 
 // Result column names of a PRAGMA (known before it runs).
 std::vector<std::string> PragmaColumnNames(const ast::PragmaStmt* st);
+// False for the setting forms of pragmas that change only the connection
+// (busy_timeout, synchronous, ...): they work while the file is locked or
+// not yet readable.
+bool PragmaUsesDb(const ast::PragmaStmt* st);
 
 class Connection : public ConnectionHooks {
  public:

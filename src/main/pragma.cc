@@ -101,6 +101,21 @@ std::vector<std::string> PragmaColumnNames(const ast::PragmaStmt* st) {
   return {};
 }
 
+bool PragmaUsesDb(const ast::PragmaStmt* st) {
+  if (st->value == nullptr) return false;
+  std::string name = LowerAscii(st->name);
+  static const char* const kConnectionOnly[] = {
+      "busy_timeout", "synchronous",        "cache_size",    "foreign_keys",
+      "recursive_triggers", "reverse_unordered_selects", "short_column_names",
+      "full_column_names",  "case_sensitive_like",       "wal_autocheckpoint",
+      "locking_mode",       "mmap_size",                 "temp_store",
+      "journal_size_limit"};
+  for (const char* c : kConnectionOnly) {
+    if (name == c) return false;
+  }
+  return true;
+}
+
 Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* names,
                               std::vector<std::vector<Value>>* rows) {
   std::string name = LowerAscii(st->name);

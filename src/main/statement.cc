@@ -56,7 +56,8 @@ Status Statement::Compile() {
         break;
     }
     schema_gen_ = conn_->schema().generation();
-    uses_db_ = !read_only();
+    uses_db_ = ast_->kind == ast::StmtKind::kPragma ? PragmaUsesDb(ast_->As<ast::PragmaStmt>())
+                                                    : !read_only();
     if (explain_ == 1) {
       names_ = {"addr", "opcode", "p1", "p2", "p3", "p4", "p5", "comment"};
     } else if (explain_ == 2) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "sqlite3.h"
 
@@ -18,6 +19,7 @@ struct Shell {
   std::string separator = "|";
   std::string null_text;
   bool had_error = false;
+  int last_rc = 0;  // result code of the last failed statement
 };
 
 void PrintRow(Shell& sh, sqlite3_stmt* stmt, bool first) {
@@ -93,6 +95,7 @@ void RunSql(Shell& sh, const std::string& sql, int line) {
                      ErrorContext(sh.db, tail).c_str());
       }
       sh.had_error = true;
+      sh.last_rc = rc;
       return;
     }
     if (stmt == nullptr) break;
@@ -111,6 +114,7 @@ void RunSql(Shell& sh, const std::string& sql, int line) {
         std::fprintf(stderr, "Runtime error near line %d: %s\n", line, msg.c_str());
       }
       sh.had_error = true;
+      sh.last_rc = rc;
     }
     sqlite3_finalize(stmt);
     if (rc != SQLITE_DONE) return;
@@ -148,32 +152,39 @@ bool DotCommand(Shell& sh, const std::string& line) {
 
 int main(int argc, char** argv) {
   Shell sh;
-  const char* file = ":memory:";
-  std::string sql_arg;
-  bool have_sql_arg = false;
+  const char* file = nullptr;
+  std::vector<std::string> commands;  // SQL or dot-commands after the file name
   for (int i = 1; i < argc; ++i) {
     if (argv[i][0] == '-' && argv[i][1] != '\0') continue;
-    if (file == std::string(":memory:") && !have_sql_arg && i == argc - 1 && argc > 2) {
-      // "basalt FILE SQL"
-    }
-    if (std::strcmp(file, ":memory:") == 0 && i < argc) {
+    if (file == nullptr) {
       file = argv[i];
-      if (i + 1 < argc) {
-        sql_arg = argv[i + 1];
-        have_sql_arg = true;
-      }
-      break;
+    } else {
+      commands.emplace_back(argv[i]);
     }
   }
+  if (file == nullptr) file = ":memory:";
   if (sqlite3_open(file, &sh.db) != SQLITE_OK) {
     std::fprintf(stderr, "Error: unable to open database \"%s\": %s\n", file,
                  sqlite3_errmsg(sh.db));
     return 1;
   }
-  if (have_sql_arg) {
-    RunSql(sh, sql_arg, 0);  // line 0: the SQL came from the command line
+  if (!commands.empty()) {
+    // Each argument in turn, until the first error; the exit status is
+    // then the result code of the failing statement (1 for a dot-command).
+    for (const std::string& c : commands) {
+      if (c[0] == '.') {
+        if (!DotCommand(sh, c)) break;
+        if (sh.had_error) {
+          sqlite3_close(sh.db);
+          return 1;
+        }
+        continue;
+      }
+      RunSql(sh, c, 0);  // line 0: the SQL came from the command line
+      if (sh.had_error) break;
+    }
     sqlite3_close(sh.db);
-    return sh.had_error ? 1 : 0;
+    return sh.had_error ? (sh.last_rc > 0 ? (sh.last_rc & 0xff) : 1) : 0;
   }
   bool interactive = isatty(0);
   std::string buf;
