@@ -175,7 +175,12 @@ Status Btree::SetAutoVacuum(int mode) {
   if ((mode == 0) != (s_->autovac == 0)) {
     return Status(kReadOnly, "auto_vacuum can be switched on or off only in an empty database");
   }
-  // FULL <-> INCREMENTAL: the flag at offset 64.
+  // FULL <-> INCREMENTAL: the flag at offset 64, in the caller's write
+  // transaction or one of our own (not on top of a read transaction, which
+  // our commit would end).
+  if (s_->pager->txn() == PagerTxn::kRead) {
+    return Status(kMisuse, "changing auto_vacuum needs a write transaction");
+  }
   const bool own = !in_write_transaction();
   if (own) TRY(BeginTransaction(true));
   Status st = SetMeta(Meta::kIncrementalVacuum, mode == 2 ? 1 : 0);

@@ -167,7 +167,8 @@ class Btree {
   // Auto-vacuum mode: 0 NONE, 1 FULL, 2 INCREMENTAL. Any mode may be set
   // while the database has no pages (page 1 records it when created). On
   // a database with pages only FULL <-> INCREMENTAL is possible (it writes
-  // the header flag, in its own write transaction if none is open);
+  // the header flag: in the caller's write transaction, or in one of its
+  // own when no transaction is open; SQLITE_MISUSE in a read transaction);
   // switching auto-vacuum on or off gives SQLITE_READONLY, which the
   // pragma ignores as SQLite does (VACUUM into a database built with the
   // new mode, see CopyContentFrom, changes it). Opening a database, or a

@@ -3,6 +3,7 @@
 // the largest-root field, an empty freelist after FULL commits, and
 // incremental vacuum shrinking the file by what it was asked to.
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -126,9 +127,28 @@ class AvModel {
   void RandomTransaction(std::map<Pgno, ModelTree>* before) {
     *before = trees_;
     ASSERT_OK(bt_->BeginTransaction(true));
-    int ops = 1 + int(rng_() % 6);
+    RandomOps(1 + int(rng_() % 6));
+    if (rng_() % 4 == 0) {
+      // A statement that is undone (or kept) in the middle.
+      std::map<Pgno, ModelTree> at_savepoint = trees_;
+      ASSERT_OK(bt_->OpenSavepoints(1));
+      RandomOps(1 + int(rng_() % 4));
+      if (rng_() % 2 == 0) {
+        ASSERT_OK(bt_->RollbackToSavepoint(0));
+        trees_ = at_savepoint;
+      }
+      ASSERT_OK(bt_->ReleaseSavepoint(0));
+      RandomOps(int(rng_() % 3));
+    }
+  }
+
+  void RandomOps(int ops) {
     for (int i = 0; i < ops; ++i) {
       uint64_t r = rng_() % 20;
+      if (mode_ == 2 && r == 19) {
+        ASSERT_OK(bt_->IncrementalVacuum(uint32_t(rng_() % 10)));
+        continue;
+      }
       if (trees_.empty() || r < 2) {
         Create(rng_() % 2 == 0);
       } else if (r < 4 && trees_.size() > 1) {
@@ -255,17 +275,29 @@ void RunRandom(uint32_t page_size, int mode, uint64_t seed, int rounds, Pgno loc
   }
 }
 
+// BASALT_AV_SEEDS=n runs n seeds per page size instead of one.
+int Seeds() {
+  const char* env = std::getenv("BASALT_AV_SEEDS");
+  return env ? std::max(1, std::atoi(env)) : 1;
+}
+
 TEST(AutoVacuum, RandomFull) {
-  for (uint32_t ps : {512u, 1024u, 4096u}) {
-    SCOPED_TRACE(ps);
-    RunRandom(ps, 1, ps, 120);
+  for (int seed = 0; seed < Seeds(); ++seed) {
+    for (uint32_t ps : {512u, 1024u, 4096u}) {
+      SCOPED_TRACE(std::to_string(ps) + " seed " + std::to_string(seed));
+      RunRandom(ps, 1, ps + 1000 * uint64_t(seed), 120);
+      if (HasFatalFailure()) return;
+    }
   }
 }
 
 TEST(AutoVacuum, RandomIncremental) {
-  for (uint32_t ps : {512u, 1024u}) {
-    SCOPED_TRACE(ps);
-    RunRandom(ps, 2, ps + 7, 120);
+  for (int seed = 0; seed < Seeds(); ++seed) {
+    for (uint32_t ps : {512u, 1024u}) {
+      SCOPED_TRACE(std::to_string(ps) + " seed " + std::to_string(seed));
+      RunRandom(ps, 2, ps + 7 + 1000 * uint64_t(seed), 120);
+      if (HasFatalFailure()) return;
+    }
   }
 }
 
