@@ -159,6 +159,8 @@ Status DropRootAutoVacuum(BtShared& bt, Pgno root, Pgno* moved_from) {
 
 int Btree::auto_vacuum() const { return s_->autovac; }
 
+void Btree::SetNewDatabaseEncoding(uint8_t enc) { s_->new_db_encoding = enc; }
+
 Status Btree::SetAutoVacuum(int mode) {
   if (mode < 0 || mode > 2) return Status(kMisuse, "auto_vacuum mode must be 0, 1 or 2");
   if (s_->ephemeral) return Status(kMisuse, "no auto-vacuum for ephemeral databases");

@@ -175,6 +175,9 @@ class Btree {
   // transaction seeing another connection's change, adopts the file's mode.
   Status SetAutoVacuum(int mode);
   int auto_vacuum() const;
+  // The text encoding (1 UTF-8, 2 UTF-16le, 3 UTF-16be) page 1 records when
+  // this database is created; an existing database keeps its own.
+  void SetNewDatabaseEncoding(uint8_t enc);
   // PRAGMA incremental_vacuum(n): inside a write transaction, removes up to
   // n free pages (0: all) from the end of the file, moving live pages from
   // there into free pages lower down. No-op when auto-vacuum is off.

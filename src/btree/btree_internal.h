@@ -69,6 +69,8 @@ struct BtShared {
   // Auto-vacuum mode (header offsets 52 and 64): 0 none, 1 full,
   // 2 incremental. Pointer-map upkeep is behind `autovac != 0` checks.
   uint8_t autovac = 0;
+  // Text encoding written into page 1 of a new database (offset 56).
+  uint8_t new_db_encoding = 1;
   Pgno lock_page = 0;           // the lock-byte page (btfmt::LockBytePage)
   Pgno lock_page_override = 0;  // tests: the lock-byte page is here instead
   uint32_t ptrmap_span = 0;     // pages per pointer-map group: U / 5 + 1

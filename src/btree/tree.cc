@@ -93,7 +93,7 @@ void FormatPage1(BtShared& bt, Node* n) {
   h[kHdrLeafPayloadFrac] = 32;
   Put32(h + kHdrDatabaseSize, 1);
   Put32(h + kHdrMetaBase + 4 * int(Meta::kSchemaFormat), kSchemaFormat);
-  Put32(h + kHdrMetaBase + 4 * int(Meta::kTextEncoding), kTextUtf8);
+  Put32(h + kHdrMetaBase + 4 * int(Meta::kTextEncoding), bt.new_db_encoding);
   if (bt.autovac != 0) {
     // Auto-vacuum: the largest root page so far is page 1.
     Put32(h + kHdrMetaBase + 4 * int(Meta::kLargestRootPage), 1);

@@ -102,7 +102,8 @@ std::unique_ptr<VmCursor> VmCursor::Recycle(std::unique_ptr<VmCursor> c) {
 
 Result<std::unique_ptr<VmCursor>> VmCursor::OpenBtree(Btree* bt, uint32_t root, bool write,
                                                       const CursorInfo* info, uint64_t* write_gen,
-                                                      std::unique_ptr<VmCursor> reuse) {
+                                                      std::unique_ptr<VmCursor> reuse,
+                                                      uint8_t enc) {
   std::unique_ptr<VmCursor> c = reuse ? std::move(reuse) : std::unique_ptr<VmCursor>(new VmCursor());
   c->kind_ = Kind::kBtree;
   c->bt_ = bt;
@@ -111,6 +112,12 @@ Result<std::unique_ptr<VmCursor>> VmCursor::OpenBtree(Btree* bt, uint32_t root, 
   c->write_gen_ = write_gen;
   c->key_info_ = info ? info->key_info : nullptr;
   c->n_columns_ = info ? info->n_columns : 0;
+  c->enc_ = enc;
+  if (IsUtf16(enc) && c->key_info_ != nullptr) {
+    c->ki_enc_ = *c->key_info_;
+    c->ki_enc_.enc = enc;
+    c->key_info_ = &c->ki_enc_;
+  }
   if (!c->cur_) c->cur_ = std::make_unique<BtCursor>();
   TRY(bt->OpenCursor(root, write, c->cur_.get(), c->key_info_ ? KeyCompare : nullptr,
                      const_cast<KeyInfo*>(c->key_info_)));
@@ -368,6 +375,7 @@ Status VmCursor::Seek(SeekOp op, const Value* key, int n, bool* found) {
     return Status();
   }
   Status st;
+  if (IsUtf16(enc_)) key = EncodedKey(key, n);
   SeekCtx ctx(key, n, key_info_,
               (op == SeekOp::kGE || op == SeekOp::kLT) ? 1 : -1, &st);
   int res = 0;
@@ -391,6 +399,7 @@ Status VmCursor::Seek(SeekOp op, const Value* key, int n, bool* found) {
 Status VmCursor::CompareKey(const Value* key, int n, int* cmp) {
   TRY(LoadRow());
   Status st;
+  if (IsUtf16(enc_)) key = EncodedKey(key, n);
   *cmp = ChooseRecordComparator(key, n, *key_info_)(payload_, payload_len_, key, n, *key_info_, 0,
                                                      &st);
   return st;
@@ -414,6 +423,7 @@ Status VmCursor::FoundRecord(const Value& rec, bool* found) {
   Status st;
   int n = Unpack(rec);
   if (n < 0) return CORRUPT();
+  PrepareKeyForEncoding(unpacked_.data(), n, *key_info_);
   SeekCtx ctx(unpacked_.data(), n, key_info_, 0, &st);
   int res = 0;
   TRY(cur_->SeekIndex(SeekCompare(ctx), &ctx, &res));
@@ -525,6 +535,11 @@ Status VmCursor::Column(int i, Value* out, const Value* dflt) {
     }
     return Status();
   }
+  if (IsUtf16(enc_)) {
+    DecodeSerialEnc(payload_ + offsets_[static_cast<size_t>(i)], types_[static_cast<size_t>(i)],
+                    out, enc_);
+    return Status();
+  }
   DecodeSerial(payload_ + offsets_[static_cast<size_t>(i)], types_[static_cast<size_t>(i)], out,
                false);
   return Status();
@@ -532,13 +547,37 @@ Status VmCursor::Column(int i, Value* out, const Value* dflt) {
 
 Status VmCursor::RecordData(Value* out) {
   TRY(LoadRow());
+  if (IsUtf16(enc_)) {
+    // Records leave a UTF-16 database as UTF-8, the VM's encoding.
+    encoded_.clear();
+    TRY(TranscodeRecord(payload_, payload_len_, enc_, kUtf8, &encoded_));
+    out->SetBlob(reinterpret_cast<const uint8_t*>(encoded_.data()),
+                 static_cast<uint32_t>(encoded_.size()));
+    return Status();
+  }
   out->SetBlob(payload_, payload_len_);
   return Status();
+}
+
+const Value* VmCursor::EncodedKey(const Value* key, int n) {
+  if (static_cast<size_t>(n) > key_copy_.size()) key_copy_.resize(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) key_copy_[static_cast<size_t>(i)].ShallowCopyFrom(key[i]);
+  PrepareKeyForEncoding(key_copy_.data(), n, *key_info_);
+  return key_copy_.data();
 }
 
 Status VmCursor::InsertRow(int64_t rowid, const Value& record, bool append) {
   (void)append;
   Moved();
+  if (IsUtf16(enc_)) {
+    encoded_.clear();
+    TRY(TranscodeRecord(reinterpret_cast<const uint8_t*>(record.data()), record.size(), kUtf8,
+                        enc_, &encoded_));
+    TRY(cur_->InsertRow(rowid, reinterpret_cast<const uint8_t*>(encoded_.data()),
+                        static_cast<uint32_t>(encoded_.size())));
+    eof_ = cur_->eof();
+    return Status();
+  }
   TRY(cur_->InsertRow(rowid, reinterpret_cast<const uint8_t*>(record.data()), record.size()));
   eof_ = cur_->eof();
   return Status();
@@ -571,9 +610,17 @@ Status VmCursor::InsertKey(const Value& record) {
   Status st;
   int n = Unpack(record);
   if (n < 0) return CORRUPT();
+  const uint8_t* data = reinterpret_cast<const uint8_t*>(record.data());
+  uint32_t size = record.size();
+  if (IsUtf16(enc_)) {
+    PrepareKeyForEncoding(unpacked_.data(), n, *key_info_);
+    encoded_.clear();
+    TRY(TranscodeRecord(data, size, kUtf8, enc_, &encoded_));
+    data = reinterpret_cast<const uint8_t*>(encoded_.data());
+    size = static_cast<uint32_t>(encoded_.size());
+  }
   SeekCtx ctx(unpacked_.data(), n, key_info_, 0, &st);
-  TRY(cur_->InsertKey(reinterpret_cast<const uint8_t*>(record.data()), record.size(),
-                      SeekCompare(ctx), &ctx));
+  TRY(cur_->InsertKey(data, size, SeekCompare(ctx), &ctx));
   eof_ = cur_->eof();
   return st;
 }

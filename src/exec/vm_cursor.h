@@ -32,7 +32,8 @@ class VmCursor {
   // kept, so that a statement run again and again allocates nothing.
   static Result<std::unique_ptr<VmCursor>> OpenBtree(Btree* bt, uint32_t root, bool write,
                                                      const CursorInfo* info, uint64_t* write_gen,
-                                                     std::unique_ptr<VmCursor> reuse = nullptr);
+                                                     std::unique_ptr<VmCursor> reuse = nullptr,
+                                                     uint8_t enc = kUtf8);
   // Closes a B-tree cursor on a database tree and returns it for OpenBtree
   // to reuse; other cursors are destroyed (null is returned).
   static std::unique_ptr<VmCursor> Recycle(std::unique_ptr<VmCursor> c);
@@ -136,6 +137,14 @@ class VmCursor {
   uint32_t n_parsed_ = 0;    // columns whose type/offset are known
   std::vector<uint32_t> types_;
   std::vector<uint32_t> offsets_;
+
+  // A cursor on a UTF-16 database converts text at its boundary: records in
+  // and out, columns, and index keys (see PrepareKeyForEncoding).
+  const Value* EncodedKey(const Value* key, int n);
+  uint8_t enc_ = kUtf8;
+  KeyInfo ki_enc_;
+  std::vector<Value> key_copy_;
+  std::string encoded_;
 };
 
 }  // namespace basalt

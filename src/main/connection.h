@@ -130,6 +130,15 @@ class Connection : public ConnectionHooks {
   Status MoveSchemaRoot(uint32_t from, uint32_t to);
   Status CreateSequenceTable();
   Status BumpSchemaCookie();
+  // sqlite_schema records through a B-tree cursor, in UTF-8 whatever the
+  // database's text encoding (schema_rows.cc).
+  Status ReadSchemaRecord(BtCursor* cur, std::string* rec);
+  Status WriteSchemaRecord(BtCursor* cur, int64_t rowid, const std::string& rec);
+  // The main database's text encoding (record.h TextEncoding): from page 1,
+  // or the one PRAGMA encoding chose for a database not yet created.
+  void SetTextEncoding(uint8_t enc);
+  Status ExecEncodingPragma(ast::PragmaStmt* st, std::vector<std::string>* names,
+                            std::vector<std::vector<Value>>* rows);
 
   friend class Statement;
 
@@ -151,6 +160,7 @@ class Connection : public ConnectionHooks {
   int wal_autocheckpoint_ = 1000;
   int64_t journal_size_limit_ = -1;
   bool exclusive_locking_ = false;
+  uint8_t enc_ = 1;  // TextEncoding of the main database
   std::unique_ptr<Btree> main_;
   Schema schema_;
   FunctionRegistry funcs_;

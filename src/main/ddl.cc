@@ -524,14 +524,17 @@ Status Connection::LoadSchema() {
       TRY(main_->BeginTransaction(false));
       began = true;
     }
+    uint32_t enc = 0;
+    (void)main_->GetMeta(Meta::kTextEncoding, &enc);
+    if (enc >= kUtf8 && enc <= kUtf16be) SetTextEncoding(static_cast<uint8_t>(enc));
     BtCursor cur;
     Status st = main_->OpenCursor(1, false, &cur);
     if (st.ok()) st = cur.First();
     while (st.ok() && !cur.eof()) {
-      uint32_t n = cur.payload_size();
-      std::string buf(n, '\0');
-      st = cur.ReadPayload(0, n, reinterpret_cast<uint8_t*>(buf.data()));
+      std::string buf;
+      st = ReadSchemaRecord(&cur, &buf);
       if (!st.ok()) break;
+      uint32_t n = static_cast<uint32_t>(buf.size());
       std::vector<uint32_t> types, offsets;
       Result<int> nf =
           ParseRecordHeader(reinterpret_cast<const uint8_t*>(buf.data()), n, &types, &offsets);

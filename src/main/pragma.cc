@@ -188,10 +188,7 @@ Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* nam
     OneRow(names, rows, "freelist_count", Value::Int(n));
     return Status();
   }
-  if (name == "encoding") {
-    OneRow(names, rows, "encoding", Value::Text("UTF-8"));
-    return Status();
-  }
+  if (name == "encoding") return ExecEncodingPragma(st, names, rows);
 
   if (name == "table_info" || name == "table_xinfo") {
     Table* t = schema_.FindTable(arg);
@@ -286,6 +283,34 @@ Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* nam
     return Status();
   }
   // Unknown pragmas are silently ignored, like SQLite.
+  return Status();
+}
+
+// PRAGMA encoding: the main database's text encoding; setting it takes
+// effect only while the database has no pages yet (it is then written into
+// page 1 when the database is created).
+Status Connection::ExecEncodingPragma(ast::PragmaStmt* st, std::vector<std::string>* names,
+                                      std::vector<std::vector<Value>>* rows) {
+  if (st->value != nullptr) {
+    std::string arg = PragmaArg(st);
+    static const struct {
+      const char* name;
+      uint8_t enc;
+    } kNames[] = {{"utf-8", kUtf8},       {"utf8", kUtf8},       {"utf-16le", kUtf16le},
+                  {"utf16le", kUtf16le}, {"utf-16be", kUtf16be}, {"utf16be", kUtf16be},
+                  {"utf-16", kUtf16le},  {"utf16", kUtf16le}};
+    int found = -1;
+    for (const auto& n : kNames) {
+      if (EqualsIgnoreCase(arg, n.name)) found = n.enc;
+    }
+    if (found < 0) return Status(kError, "unsupported encoding: " + arg);
+    if (is_file_ && open_error_.ok()) (void)EnsureSchema();
+    if (main_->page_count() == 0) SetTextEncoding(static_cast<uint8_t>(found));
+    return Status();
+  }
+  if (is_file_ && open_error_.ok()) (void)EnsureSchema();
+  const char* text = enc_ == kUtf16le ? "UTF-16le" : enc_ == kUtf16be ? "UTF-16be" : "UTF-8";
+  OneRow(names, rows, "encoding", Value::Text(text));
   return Status();
 }
 

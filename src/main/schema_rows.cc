@@ -9,6 +9,36 @@
 
 namespace basalt {
 
+Status Connection::ReadSchemaRecord(BtCursor* cur, std::string* rec) {
+  uint32_t n = cur->payload_size();
+  rec->assign(n, '\0');
+  TRY(cur->ReadPayload(0, n, reinterpret_cast<uint8_t*>(rec->data())));
+  if (!IsUtf16(enc_)) return Status();
+  std::string utf8;
+  TRY(TranscodeRecord(reinterpret_cast<const uint8_t*>(rec->data()), n, enc_, kUtf8, &utf8));
+  rec->swap(utf8);
+  return Status();
+}
+
+Status Connection::WriteSchemaRecord(BtCursor* cur, int64_t rowid, const std::string& rec) {
+  const std::string* out = &rec;
+  std::string encoded;
+  if (IsUtf16(enc_)) {
+    TRY(TranscodeRecord(reinterpret_cast<const uint8_t*>(rec.data()),
+                        static_cast<uint32_t>(rec.size()), kUtf8, enc_, &encoded));
+    out = &encoded;
+  }
+  return cur->InsertRow(rowid, reinterpret_cast<const uint8_t*>(out->data()),
+                        static_cast<uint32_t>(out->size()));
+}
+
+void Connection::SetTextEncoding(uint8_t enc) {
+  enc_ = enc;
+  if (env_.encs.empty()) env_.encs.resize(1, kUtf8);
+  env_.encs[0] = enc;
+  main_->SetNewDatabaseEncoding(enc);
+}
+
 Status Connection::InsertSchemaRow(std::string_view type, std::string_view name,
                                    std::string_view tbl, uint32_t root, std::string_view sql) {
   Value vals[5];
@@ -23,8 +53,7 @@ Status Connection::InsertSchemaRow(std::string_view type, std::string_view name,
   TRY(main_->OpenCursor(1, true, &cur));
   TRY(cur.Last());
   int64_t rowid = cur.eof() ? 1 : cur.rowid() + 1;
-  TRY(cur.InsertRow(rowid, reinterpret_cast<const uint8_t*>(rec.data()),
-                    static_cast<uint32_t>(rec.size())));
+  TRY(WriteSchemaRecord(&cur, rowid, rec));
   schema_changed_in_txn_ = true;
   return Status();
 }
@@ -35,9 +64,9 @@ Status Connection::DeleteRowsNamed(uint32_t root, std::string_view name) {
   TRY(main_->OpenCursor(root, true, &cur));
   TRY(cur.First());
   while (!cur.eof()) {
-    uint32_t n = cur.payload_size();
-    std::string buf(n, '\0');
-    TRY(cur.ReadPayload(0, n, reinterpret_cast<uint8_t*>(buf.data())));
+    std::string buf;
+    TRY(ReadSchemaRecord(&cur, &buf));
+    uint32_t n = static_cast<uint32_t>(buf.size());
     std::vector<uint32_t> types, offsets;
     Result<int> nf = ParseRecordHeader(reinterpret_cast<const uint8_t*>(buf.data()), n, &types,
                                        &offsets);
@@ -60,9 +89,9 @@ Status Connection::DeleteSchemaRows(std::string_view name) {
   TRY(main_->OpenCursor(1, true, &cur));
   TRY(cur.First());
   while (!cur.eof()) {
-    uint32_t n = cur.payload_size();
-    std::string buf(n, '\0');
-    TRY(cur.ReadPayload(0, n, reinterpret_cast<uint8_t*>(buf.data())));
+    std::string buf;
+    TRY(ReadSchemaRecord(&cur, &buf));
+    uint32_t n = static_cast<uint32_t>(buf.size());
     std::vector<uint32_t> types, offsets;
     Result<int> nf = ParseRecordHeader(reinterpret_cast<const uint8_t*>(buf.data()), n, &types,
                                        &offsets);
@@ -105,9 +134,9 @@ Status Connection::MoveSchemaRoot(uint32_t from, uint32_t to) {
   TRY(main_->OpenCursor(1, true, &cur));
   TRY(cur.First());
   while (!cur.eof()) {
-    uint32_t n = cur.payload_size();
-    std::string buf(n, '\0');
-    TRY(cur.ReadPayload(0, n, reinterpret_cast<uint8_t*>(buf.data())));
+    std::string buf;
+    TRY(ReadSchemaRecord(&cur, &buf));
+    uint32_t n = static_cast<uint32_t>(buf.size());
     const auto* data = reinterpret_cast<const uint8_t*>(buf.data());
     std::vector<uint32_t> types, offsets;
     Result<int> nf = ParseRecordHeader(data, n, &types, &offsets);
@@ -120,8 +149,7 @@ Status Connection::MoveSchemaRoot(uint32_t from, uint32_t to) {
         std::string rec;
         EncodeRecord(v, 5, &rec);
         int64_t rowid = cur.rowid();
-        TRY(cur.InsertRow(rowid, reinterpret_cast<const uint8_t*>(rec.data()),
-                          static_cast<uint32_t>(rec.size())));
+        TRY(WriteSchemaRecord(&cur, rowid, rec));
         break;
       }
     }

@@ -6,6 +6,8 @@
 //   bodies  column 0, 1, ... back to back (lengths from SerialTypeLen)
 #include "record/record.h"
 
+#include "common/utf.h"
+
 #include <cmath>
 #include <cstring>
 
@@ -272,7 +274,7 @@ inline int CompareBytes(const void* a, uint32_t na, const void* b, uint32_t nb) 
 // Compares one stored field (serial type st, body p of sz bytes) with v, in
 // CompareValues order, without building a Value for the common cases.
 inline int CompareField(uint32_t st, const uint8_t* p, uint32_t sz, const Value& v,
-                        const Collation* coll) {
+                        const Collation* coll, uint8_t enc = kUtf8) {
   if ((st >= 1 && st <= 6) || st == 8 || st == 9) {
     int64_t x = st == 8 ? 0 : st == 9 ? 1 : GetSigned(p, static_cast<int>(sz));
     if (v.is_int()) return x < v.int_value() ? -1 : (x > v.int_value() ? 1 : 0);
@@ -298,6 +300,11 @@ inline int CompareField(uint32_t st, const uint8_t* p, uint32_t sz, const Value&
       if (v.is_text()) {
         if (coll == nullptr || coll == BinaryCollation()) {
           return CompareBytes(p, sz, v.data(), v.size());
+        }
+        if (IsUtf16(enc)) {
+          std::string u = Utf16ToUtf8(p, sz, enc == kUtf16be);
+          return coll->compare(coll->arg, static_cast<int>(u.size()), u.data(),
+                               static_cast<int>(v.size()), v.data());
         }
         return coll->compare(coll->arg, static_cast<int>(sz), p, static_cast<int>(v.size()),
                              v.data());
@@ -330,7 +337,7 @@ int CompareRecordWithKey(const uint8_t* rec, uint32_t len, const Value* vals, in
     bool corrupt = false;
     uint32_t st, off;
     for (int i = 0; i < n && r.Next(&st, &off, &corrupt); ++i) {
-      int c = CompareField(st, r.at(off), SerialTypeLen(st), vals[i], KeyColl(ki, i));
+      int c = CompareField(st, r.at(off), SerialTypeLen(st), vals[i], KeyColl(ki, i), ki.enc);
       if (c != 0) return KeyDesc(ki, i) ? -c : c;
     }
     if (corrupt) {
@@ -365,7 +372,7 @@ int CompareRecordWithKey(const uint8_t* rec, uint32_t len, const Value* vals, in
       *status = CORRUPT();
       return 0;
     }
-    int c = CompareField(st, rec + body, sz, vals[i], KeyColl(ki, i));
+    int c = CompareField(st, rec + body, sz, vals[i], KeyColl(ki, i), ki.enc);
     body += sz;
     if (c != 0) return KeyDesc(ki, i) ? -c : c;
   }
@@ -431,13 +438,80 @@ int CompareRecords(const uint8_t* a, uint32_t na, const uint8_t* b, uint32_t nb,
   Value fa, fb;
   for (int i = 0;; ++i) {
     if (!ra.Next(&sta, &offa, &corrupt) || !rb.Next(&stb, &offb, &corrupt)) break;
-    DecodeSerial(ra.at(offa), sta, &fa, true);
-    DecodeSerial(rb.at(offb), stb, &fb, true);
-    int c = CompareValues(fa, fb, KeyColl(ki, i));
+    const Collation* coll = KeyColl(ki, i);
+    if (IsUtf16(ki.enc) && coll != nullptr && coll != BinaryCollation()) {
+      // Other collations compare UTF-8 text; BINARY compares the bytes.
+      DecodeSerialEnc(ra.at(offa), sta, &fa, ki.enc);
+      DecodeSerialEnc(rb.at(offb), stb, &fb, ki.enc);
+    } else {
+      DecodeSerial(ra.at(offa), sta, &fa, true);
+      DecodeSerial(rb.at(offb), stb, &fb, true);
+    }
+    int c = CompareValues(fa, fb, coll);
     if (c != 0) return KeyDesc(ki, i) ? -c : c;
   }
   if (corrupt) *status = CORRUPT();
   return 0;
+}
+
+std::string EncodeUtf16Bytes(std::string_view utf8, uint8_t enc) {
+  std::u16string u16 = Utf8ToUtf16(utf8);
+  std::string bytes(u16.size() * 2, '\0');
+  int lo = enc == kUtf16be ? 1 : 0;
+  for (size_t i = 0; i < u16.size(); ++i) {
+    auto c = static_cast<uint16_t>(u16[i]);
+    bytes[2 * i + static_cast<size_t>(lo)] = static_cast<char>(c & 0xff);
+    bytes[2 * i + static_cast<size_t>(1 - lo)] = static_cast<char>(c >> 8);
+  }
+  return bytes;
+}
+
+void DecodeSerialEnc(const uint8_t* p, uint32_t st, Value* out, uint8_t enc) {
+  if (st >= 13 && (st & 1) && IsUtf16(enc)) {
+    uint32_t n = (st - 13) / 2;
+    std::string u = Utf16ToUtf8(p, n, enc == kUtf16be);
+    out->SetText(u);
+    return;
+  }
+  DecodeSerial(p, st, out, false);
+}
+
+Status TranscodeRecord(const uint8_t* rec, uint32_t len, uint8_t from, uint8_t to,
+                       std::string* out) {
+  RecordReader r(rec, len);
+  if (!r.Init()) return CORRUPT();
+  std::vector<Value> vals;
+  bool corrupt = false;
+  uint32_t st, off;
+  while (r.Next(&st, &off, &corrupt)) {
+    vals.emplace_back();
+    Value& v = vals.back();
+    if (st >= 13 && (st & 1)) {
+      uint32_t n = (st - 13) / 2;
+      std::string u8 = IsUtf16(from) ? Utf16ToUtf8(r.at(off), n, from == kUtf16be)
+                                     : std::string(reinterpret_cast<const char*>(r.at(off)), n);
+      if (IsUtf16(to)) {
+        v.SetText(EncodeUtf16Bytes(u8, to));
+      } else {
+        v.SetText(u8);
+      }
+    } else {
+      DecodeSerial(r.at(off), st, &v, true);
+    }
+  }
+  if (corrupt) return CORRUPT();
+  EncodeRecord(vals.data(), static_cast<int>(vals.size()), out);
+  return Status();
+}
+
+void PrepareKeyForEncoding(Value* vals, int n, const KeyInfo& ki) {
+  if (!IsUtf16(ki.enc)) return;
+  for (int i = 0; i < n; ++i) {
+    if (!vals[i].is_text()) continue;
+    const Collation* coll = KeyColl(ki, i);
+    if (coll != nullptr && coll != BinaryCollation()) continue;
+    vals[i].SetText(EncodeUtf16Bytes(vals[i].text(), ki.enc));
+  }
 }
 
 Result<int> ParseRecordHeader(const uint8_t* rec, uint32_t len, std::vector<uint32_t>* types,

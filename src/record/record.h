@@ -35,15 +35,42 @@ inline uint32_t SerialTypeLen(uint32_t st) {
 // SQLite; serial types 10 and 11 read as NULL.
 void DecodeSerial(const uint8_t* p, uint32_t st, Value* out, bool borrow = false);
 
+// DecodeSerial for a record of a database in encoding `enc`: UTF-16 text is
+// converted to UTF-8 (into out's own buffer).
+void DecodeSerialEnc(const uint8_t* p, uint32_t st, Value* out, uint8_t enc);
+
+// Rewrites a record with its text fields converted from encoding `from` to
+// `to` (appended to *out). kCorrupt for a malformed record.
+Status TranscodeRecord(const uint8_t* rec, uint32_t len, uint8_t from, uint8_t to,
+                       std::string* out);
+
 // Encodes n values as a record, appending to *out.
 void EncodeRecord(const Value* vals, int n, std::string* out);
 
+// A database's text encoding (header offset 56). Values in the VM are
+// always UTF-8; records of a UTF-16 database hold UTF-16 text.
+enum TextEncoding : uint8_t { kUtf8 = 1, kUtf16le = 2, kUtf16be = 3 };
+inline bool IsUtf16(uint8_t enc) { return enc == kUtf16le || enc == kUtf16be; }
+
+// UTF-8 text as the bytes of a UTF-16 encoding (little or big endian).
+std::string EncodeUtf16Bytes(std::string_view utf8, uint8_t enc);
+
 // Sort order and collation per key column for comparing index keys.
+
 struct KeyInfo {
   int n_fields = 0;
   const Collation* const* colls = nullptr;  // n_fields entries; null = BINARY
   const uint8_t* desc = nullptr;            // n_fields entries; 1 = DESC; null = all ASC
+  // Encoding of the records compared. In a UTF-16 database BINARY compares
+  // the stored UTF-16 bytes (as SQLite does), so the text of an unpacked key
+  // must first go through PrepareKeyForEncoding; other collations see UTF-8.
+  uint8_t enc = kUtf8;
 };
+
+// Makes unpacked UTF-8 key values comparable with records of encoding
+// ki.enc: text under BINARY becomes the encoded bytes (still typed text).
+// Values that change are rewritten in place (they then own their bytes).
+void PrepareKeyForEncoding(Value* vals, int n, const KeyInfo& ki);
 
 // Compares the record at rec (len bytes) with the unpacked key vals[0..n)
 // field by field (CompareValues with KeyInfo's collation, negated for DESC

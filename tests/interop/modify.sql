@@ -6,3 +6,8 @@ CREATE INDEX t3_b ON t3(b);
 DROP INDEX t1_a;
 DELETE FROM t2 WHERE k > 'key7';
 PRAGMA user_version = 7;
+INSERT INTO words(w, n) VALUES('ça va', 'Ça'), ('🚀 launch', 'x🚀');
+UPDATE words SET w = w || '✓' WHERE w LIKE 'n%';
+DELETE FROM words WHERE n = 'abc';
+SELECT id, w, n FROM words ORDER BY w, id;
+SELECT id FROM words WHERE w = 'naïve✓';

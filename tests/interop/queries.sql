@@ -7,3 +7,8 @@ SELECT count(*), max(id) FROM seq;
 SELECT name, seq FROM sqlite_sequence;
 SELECT type, name, tbl_name FROM sqlite_schema ORDER BY name;
 PRAGMA user_version;
+SELECT id, w, n, length(w), substr(w, 2, 2) FROM words ORDER BY w, id;
+SELECT id FROM words WHERE n = 'crème' OR n = 'abc' ORDER BY id;
+SELECT w FROM words WHERE w BETWEEN 'h' AND 'zz' ORDER BY w DESC;
+SELECT count(*), max(length(w)), min(id) FROM words;
+SELECT upper(w), lower(n), instr(w, 'ü'), w LIKE '%ß%' FROM words ORDER BY id;

@@ -41,7 +41,9 @@ PRAGMA journal_mode=TRUNCATE;
 PRAGMA journal_mode=PERSIST;
 PRAGMA journal_mode=MEMORY;
 PRAGMA journal_mode=OFF;
-PRAGMA page_size=1024; PRAGMA auto_vacuum=FULL; PRAGMA journal_mode=WAL;"
+PRAGMA page_size=1024; PRAGMA auto_vacuum=FULL; PRAGMA journal_mode=WAL;
+PRAGMA encoding='UTF-16le';
+PRAGMA encoding='UTF-16be'; PRAGMA page_size=1024;"
 
 echo "$variants" | while IFS= read -r v; do
   [ "$v" = default ] && v=""
@@ -58,7 +60,7 @@ echo "$variants" | while IFS= read -r v; do
   sqlite3 "$d/b.db" .dump >"$d/b.dump"
   sqlite3 "$d/s.db" .dump >"$d/s.dump"
   same "basalt writes [$label]: content" "$d/s.dump" "$d/b.dump" || continue
-  for p in page_size auto_vacuum journal_mode user_version; do
+  for p in page_size auto_vacuum journal_mode user_version encoding; do
     echo "PRAGMA $p;"
   done >"$d/pragmas.sql"
   sqlite3 "$d/b.db" <"$d/pragmas.sql" >"$d/b.pr"

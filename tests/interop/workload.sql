@@ -21,3 +21,13 @@ DROP TABLE big;
 CREATE INDEX t2_v ON t2(v);
 DROP INDEX t1_bc;
 PRAGMA user_version = 42;
+CREATE TABLE words(id INTEGER PRIMARY KEY, w TEXT, n TEXT COLLATE NOCASE, note);
+CREATE INDEX words_w ON words(w);
+CREATE INDEX words_n ON words(n);
+INSERT INTO words(w, n, note) VALUES('héllo', 'Crème', 'é'), ('naïve', 'CAFÉ', 'ü'),
+  ('zürich', 'café', '€'), ('日本語', 'ABC', '😀 emoji'), ('😀', 'abc', NULL),
+  ('straße', 'Straße', 'ß'), ('Ωmega', 'ωmega', x'00ff');
+INSERT INTO words(w, n, note) SELECT w || '-' || id, upper(n) || id, length(w) FROM words;
+SELECT id, w, n, length(w), length(n), typeof(note) FROM words ORDER BY w, id;
+SELECT id FROM words WHERE n = 'CAFÉ' ORDER BY id;
+SELECT w FROM words WHERE w > 'naïve' ORDER BY w LIMIT 4;
