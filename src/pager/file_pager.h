@@ -152,6 +152,9 @@ class FilePager final : public Pager {
   Status TryBeginWrite(bool exclusive);
   Status ReadFileHeader(uint8_t* hdr, uint64_t* file_size);
   Status CheckHotJournal(bool* hot);
+  // Reads the header into hdr; true when it shows no commit since the last
+  // read transaction measured the file (see known_size_).
+  bool UnchangedSinceLastRead(uint8_t* hdr);
   Status RollbackHotJournal();
   Status SetPageCount(Pgno physical, const uint8_t* page1_header);
   Status OpenJournal();
@@ -208,6 +211,12 @@ class FilePager final : public Pager {
   // (rollback mode): any other change means the cache is stale.
   uint8_t file_version_[16] = {};
   bool version_known_ = false;
+  // The database file's size when the file-version bytes above were read
+  // at the start of a read transaction (size_known_): while they stay the
+  // same no other connection has committed, so the size and the absence of
+  // a WAL are still what they were.
+  uint64_t known_size_ = 0;
+  bool size_known_ = false;
   // A sticky I/O error of the write transaction; only Rollback() clears it.
   Status error_;
 

@@ -98,6 +98,14 @@ Status FilePager::ReadFileHeader(uint8_t* hdr, uint64_t* file_size) {
   return st;
 }
 
+bool FilePager::UnchangedSinceLastRead(uint8_t* hdr) {
+  if (!size_known_ || !version_known_ || leaving_wal_) return false;
+  if (!db_->Read(hdr, dbhdr::kSize, 0).ok()) return false;
+  return dbhdr::HasMagic(hdr) && dbhdr::PageSize(hdr) == page_size_ &&
+         hdr[dbhdr::kReadVersion] == 1 && hdr[dbhdr::kWriteVersion] == 1 &&
+         std::memcmp(hdr + dbhdr::kFileVersion, file_version_, dbhdr::kFileVersionSize) == 0;
+}
+
 Status FilePager::CheckHotJournal(bool* hot) {
   *hot = false;
   bool exists = false;
@@ -169,6 +177,7 @@ Status FilePager::RollbackHotJournal() {
   }
   ResetCache();
   version_known_ = false;
+  size_known_ = false;
   return db_->Unlock(LockLevel::kShared);
 }
 
@@ -203,6 +212,12 @@ Status FilePager::TryBeginReadUnfixed() {
     if (hot) TRY(RollbackHotJournal());
     uint8_t hdr[dbhdr::kSize];
     uint64_t size = 0;
+    if (!hot && UnchangedSinceLastRead(hdr)) {
+      // Nobody has committed since: same size, same cache, still no WAL.
+      size = known_size_;
+      return SetPageCount(Pgno((size + page_size_ - 1) / page_size_), hdr);
+    }
+    size_known_ = false;
     TRY(ReadFileHeader(hdr, &size));
     if (!leaving_wal_) {
       bool wal_file = false;
@@ -233,7 +248,10 @@ Status FilePager::TryBeginReadUnfixed() {
       version_known_ = true;
     }
     Pgno physical = Pgno((size + page_size_ - 1) / page_size_);
-    return SetPageCount(physical, size >= dbhdr::kSize ? hdr : nullptr);
+    TRY(SetPageCount(physical, size >= dbhdr::kSize ? hdr : nullptr));
+    known_size_ = size;
+    size_known_ = size >= dbhdr::kSize && dbhdr::HasMagic(hdr) && !leaving_wal_;
+    return Status();
   }();
   if (!st.ok()) {
     if (!exclusive_locking_) (void)db_->Unlock(LockLevel::kNone);
@@ -403,6 +421,7 @@ Status FilePager::CommitRollbackMode() {
   } else {
     version_known_ = false;
   }
+  size_known_ = false;
   EndTransaction();
   return Status();
 }
@@ -440,6 +459,7 @@ Status FilePager::RollbackRollbackMode() {
       }
       ResetCache();
       version_known_ = false;
+      size_known_ = false;
       break;
     default:
       break;

@@ -33,6 +33,7 @@ Status FilePager::OpenWal() {
   wal_ = std::move(w);
   journal_mode_ = JournalMode::kWal;
   version_known_ = false;
+  size_known_ = false;
   return Status();
 }
 
