@@ -401,11 +401,13 @@ Status FilePager::CommitRollbackMode() {
   state_ = State::kWriterDbMod;
   // c. - e.
   std::vector<CachedPage*> dirty = cache_.DirtyPages();
+  uint64_t final_size = 0;
   Status st = [&]() -> Status {
     for (CachedPage* f : dirty) TRY(WritePageToDb(f));
     uint64_t size = 0, want = uint64_t(page_count_) * page_size_;
     TRY(db_->FileSize(&size));
     if (size > want) TRY(db_->Truncate(want));
+    final_size = size > want ? want : size;
     if (sync_ != Synchronous::kOff) TRY(db_->Sync(kSyncNormal));
     return FinalizeJournal();
   }();
@@ -421,7 +423,10 @@ Status FilePager::CommitRollbackMode() {
   } else {
     version_known_ = false;
   }
-  size_known_ = false;
+  // The next read transaction finds the file as this commit left it (unless
+  // another connection commits first, which changes the header).
+  known_size_ = final_size;
+  size_known_ = version_known_ && !leaving_wal_;
   EndTransaction();
   return Status();
 }
