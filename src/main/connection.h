@@ -137,6 +137,10 @@ class Connection : public ConnectionHooks {
   // The main database's text encoding (record.h TextEncoding): from page 1,
   // or the one PRAGMA encoding chose for a database not yet created.
   void SetTextEncoding(uint8_t enc);
+  // Row-level integrity checks of table t (integrity_rows.cc): NOT NULL,
+  // and with `full` index entries and counts; stops at max_errors messages.
+  void CheckTableRows(const Table& t, bool full, size_t max_errors,
+                      std::vector<std::string>* msgs);
   Status ExecEncodingPragma(ast::PragmaStmt* st, std::vector<std::string>* names,
                             std::vector<std::vector<Value>>* rows);
 

@@ -1,4 +1,6 @@
 // PRAGMA statements.
+#include <algorithm>
+
 #include "main/connection.h"
 #include "exec/codegen.h"
 #include "func/builtins.h"
@@ -271,15 +273,33 @@ Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* nam
       if (!t->is_view && t->root > 1) roots.push_back({t->root, nullptr, nullptr});
     }
     for (auto& [k, idx] : schema_.indexes()) roots.push_back({idx->root, nullptr, nullptr});
-    std::vector<std::string> msgs;
+    std::vector<std::string> msgs, row_msgs;
     if (main_->page_count() > 0) {
       bool began = !main_->in_transaction();
       if (began) TRY(main_->BeginTransaction(false));
       Status s = main_->IntegrityCheck(roots, 100, &msgs);
+      if (s.ok() && msgs.empty()) {
+        // Row checks only on sound trees; each message is a row of its own.
+        std::vector<const Table*> tables;
+        for (auto& [k, t] : schema_.tables()) {
+          if (!t->is_view && t->root > 1) tables.push_back(t.get());
+        }
+        std::sort(tables.begin(), tables.end(),
+                  [](const Table* a, const Table* b) { return a->root < b->root; });
+        for (const Table* t : tables) {
+          if (row_msgs.size() >= 100) break;
+          CheckTableRows(*t, name == "integrity_check", 100, &row_msgs);
+        }
+      }
       if (began) (void)main_->Commit();
       TRY(s);
     }
-    OneRow(names, rows, name.c_str(), Value::Text(FormatIntegrityReport(msgs)));
+    if (!msgs.empty() || row_msgs.empty()) {
+      OneRow(names, rows, name.c_str(), Value::Text(FormatIntegrityReport(msgs)));
+    } else {
+      names->assign(1, name);
+    }
+    for (std::string& m : row_msgs) rows->push_back({Value::Text(std::move(m))});
     return Status();
   }
   // Unknown pragmas are silently ignored, like SQLite.

@@ -84,5 +84,35 @@ echo "$variants" | while IFS= read -r v; do
   same "sqlite3 writes, Basalt modifies [$label]: content" "$d/m2.dump" "$d/m1.dump" || continue
   echo "ok   $label"
 done | tee "$tmp/log"
+
+# ---- 3. integrity_check finds what sqlite3 finds in files whose schema was
+# edited under them (NOT NULL added over NULLs, index definitions and root
+# pages swapped), message for message (table order aside).
+d="$tmp/ic"
+mkdir -p "$d"
+sqlite3 "$d/a.db" "CREATE TABLE t(a, b); INSERT INTO t VALUES(1,NULL),(2,3),(NULL,4);
+  CREATE INDEX i ON t(a); CREATE INDEX j ON t(b) WHERE b > 3;
+  CREATE TABLE u(x COLLATE NOCASE, y); INSERT INTO u VALUES('A',1),('b',2),('C',3),('d',4);
+  CREATE INDEX k ON u(x, y DESC);
+  PRAGMA writable_schema=ON;
+  UPDATE sqlite_schema SET sql='CREATE TABLE t(a, b NOT NULL)' WHERE name='t';
+  UPDATE sqlite_schema SET sql='CREATE INDEX i ON t(b)' WHERE name='i';"
+sqlite3 "$d/b.db" "CREATE TABLE t(a); INSERT INTO t VALUES(1),(2),(3); CREATE INDEX i ON t(a);
+  CREATE TABLE u(x COLLATE NOCASE, y); INSERT INTO u VALUES('A',1),('b',2),('C',3),('d',4),('E',5);
+  CREATE INDEX k ON u(x, y DESC);
+  PRAGMA writable_schema=ON;
+  UPDATE sqlite_schema SET rootpage = CASE name WHEN 'i' THEN 5 ELSE 3 END
+    WHERE name IN ('i', 'k');"
+test "$(sqlite3 "$d/b.db" "SELECT group_concat(rootpage) FROM sqlite_schema")" = "2,5,4,3" ||
+  echo "FAIL damaged file b: unexpected root pages" | tee -a "$tmp/log"
+for f in a b; do
+  for c in integrity_check quick_check; do
+    sqlite3 "$d/$f.db" "PRAGMA $c" | sort >"$d/s.ic"
+    echo "PRAGMA $c;" | "$basalt" "$d/$f.db" 2>&1 | sort >"$d/b.ic"
+    if same "integrity_check messages [$f, $c]" "$d/s.ic" "$d/b.ic"; then
+      echo "ok   $c on damaged file $f"
+    fi
+  done
+done | tee -a "$tmp/log"
 grep -q '^FAIL' "$tmp/log" && exit 1
 exit 0

@@ -1,0 +1,120 @@
+// The row-level part of PRAGMA integrity_check and quick_check, run after
+// the B-tree structure checks: NOT NULL columns hold no NULL and (full
+// check only) every row has its entry in each index of its table and each
+// index has as many entries as the table has rows. Partial indexes and
+// indexes on expressions are left out (their keys need the VM).
+#include "main/connection.h"
+#include "record/record.h"
+
+namespace basalt {
+namespace {
+
+struct KeySearch {
+  const Value* vals;
+  int n;
+  const KeyInfo* ki;
+  Status* status;
+};
+
+int CompareWithKey(void* ctx, const uint8_t* key, uint32_t n) {
+  auto* s = static_cast<KeySearch*>(ctx);
+  return CompareRecordWithKey(key, n, s->vals, s->n, *s->ki, 0, s->status);
+}
+
+bool PlainIndex(const Index& idx) {
+  if (!idx.where_sql.empty()) return false;
+  for (int c : idx.columns) {
+    if (c < 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void Connection::CheckTableRows(const Table& t, bool full, size_t max_errors,
+                                std::vector<std::string>* msgs) {
+  std::vector<const Index*> idxs;
+  if (full) {
+    for (const Index* idx : t.indexes) {
+      if (idx->root > 1 && PlainIndex(*idx)) idxs.push_back(idx);
+    }
+  }
+  std::vector<int> not_null;
+  for (size_t c = 0; c < t.columns.size(); ++c) {
+    if (t.columns[c].not_null && static_cast<int>(c) != t.rowid_alias) {
+      not_null.push_back(static_cast<int>(c));
+    }
+  }
+  if ((idxs.empty() && not_null.empty()) || t.root <= 1) return;
+  BtCursor cur;
+  if (!main_->OpenCursor(t.root, false, &cur).ok()) return;
+  std::vector<std::unique_ptr<BtCursor>> icur;
+  std::vector<KeyInfo> kis;
+  for (const Index* idx : idxs) {
+    icur.push_back(std::make_unique<BtCursor>());
+    if (!main_->OpenCursor(idx->root, false, icur.back().get()).ok()) return;
+    kis.push_back(idx->key_info);
+    kis.back().enc = enc_;
+  }
+  auto report = [&](std::string m) {
+    msgs->push_back(std::move(m));
+    return msgs->size() >= max_errors;
+  };
+  std::string rec;
+  std::vector<uint32_t> types, offsets;
+  std::vector<Value> key;
+  int64_t rows = 0;
+  Status st = cur.First();
+  for (; st.ok() && !cur.eof(); st = cur.Next()) {
+    ++rows;
+    uint32_t len = cur.payload_size();
+    rec.assign(len, '\0');
+    if (!cur.ReadPayload(0, len, reinterpret_cast<uint8_t*>(rec.data())).ok()) return;
+    const auto* data = reinterpret_cast<const uint8_t*>(rec.data());
+    Result<int> nf = ParseRecordHeader(data, len, &types, &offsets);
+    if (!nf.ok()) return;
+    for (int c : not_null) {
+      if (c < *nf && types[static_cast<size_t>(c)] == 0 &&
+          report("NULL value in " + t.name + "." + t.columns[static_cast<size_t>(c)].name)) {
+        return;
+      }
+    }
+    for (size_t i = 0; i < idxs.size(); ++i) {
+      const Index& idx = *idxs[i];
+      key.assign(idx.columns.size() + 1, Value());
+      bool complete = true;
+      for (size_t k = 0; k < idx.columns.size(); ++k) {
+        int c = idx.columns[k];
+        if (c == t.rowid_alias) {
+          key[k].SetInt(cur.rowid());
+        } else if (c < *nf) {
+          DecodeSerialEnc(data + offsets[static_cast<size_t>(c)], types[static_cast<size_t>(c)],
+                          &key[k], enc_);
+        } else {
+          complete = false;  // a short record: the column has its default
+        }
+      }
+      if (!complete) continue;
+      key.back().SetInt(cur.rowid());
+      int n = static_cast<int>(key.size());
+      PrepareKeyForEncoding(key.data(), n, kis[i]);
+      Status cmp_st;
+      KeySearch ks{key.data(), n, &kis[i], &cmp_st};
+      int res = 1;
+      Status seek = icur[i]->SeekIndex(CompareWithKey, &ks, &res);
+      if (!seek.ok() || !cmp_st.ok()) return;
+      if (res != 0 &&
+          report("row " + std::to_string(rows) + " missing from index " + idx.name)) {
+        return;
+      }
+    }
+  }
+  if (!st.ok()) return;
+  for (size_t i = 0; i < idxs.size(); ++i) {
+    int64_t entries = 0;
+    if (!icur[i]->Count(&entries).ok()) return;
+    if (entries != rows && report("wrong # of entries in index " + idxs[i]->name)) return;
+  }
+}
+
+}  // namespace basalt
