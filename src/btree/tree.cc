@@ -249,10 +249,18 @@ Status Btree::Commit() {
     // Auto-vacuum FULL: free pages leave the file before it is committed.
     if (s_->autovac == 1) TRY(btree_detail::AutoVacuumCommit(*s_));
     // The header fields a commit maintains (fileformat2 1.3.5, 1.3.7, 1.3.16).
+    // In WAL mode page 1 is written only when it changes anyway or the
+    // database size does (other connections follow the WAL, not the
+    // counter), as SQLite does; in rollback mode every commit counts.
     PageRef p1;
     TRY(pager.Get(1, &p1));
-    TRY(pager.Write(p1));
     uint8_t* h = p1.data();
+    if (pager.wal_open() && p1.frame()->write_stamp != pager.write_stamp() &&
+        Get32(h + kHdrDatabaseSize) == pager.page_count()) {
+      return pager.Commit();
+    }
+    TRY(pager.Write(p1));
+    h = p1.data();
     uint32_t counter = Get32(h + kHdrChangeCounter) + 1;
     Put32(h + kHdrChangeCounter, counter);
     Put32(h + kHdrDatabaseSize, pager.page_count());

@@ -86,6 +86,7 @@ class FilePager final : public Pager {
   void SetSynchronous(Synchronous level) override { sync_ = level; }
   void SetWalAutoCheckpoint(int frames) override { autocheckpoint_ = frames; }
   bool read_only() const override { return read_only_; }
+  bool wal_open() const override { return wal_ != nullptr; }
 
   // ---- FilePager only
   // BEGIN EXCLUSIVE: a write transaction holding EXCLUSIVE from the start

@@ -184,6 +184,16 @@ Status FilePager::SetJournalMode(JournalMode mode, JournalMode* result) {
 
 Status FilePager::Checkpoint(CheckpointMode mode, CheckpointResult* out) {
   *out = CheckpointResult();
+  if (!wal_ && journal_mode_ == JournalMode::kWal && txn_ == PagerTxn::kNone) {
+    // A WAL database not read yet: a read transaction opens its WAL. One
+    // still without pages has an empty WAL to come.
+    TRY(BeginRead());
+    (void)Commit();
+    if (!wal_) {
+      out->log_frames = out->checkpointed_frames = 0;
+      return Status();
+    }
+  }
   if (!wal_) {
     out->log_frames = out->checkpointed_frames = -1;
     return Status();

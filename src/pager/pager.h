@@ -193,6 +193,8 @@ class Pager {
   // PRAGMA wal_autocheckpoint: frames, <= 0 disables.
   virtual void SetWalAutoCheckpoint(int frames) { (void)frames; }
   virtual bool read_only() const { return false; }
+  // True while the pager reads and writes through a WAL.
+  virtual bool wal_open() const { return false; }
 
  protected:
   Pager(uint32_t page_size, JournalMode mode) : page_size_(page_size), journal_mode_(mode) {}

@@ -308,7 +308,7 @@ TEST(Wal, RestartCheckpointWaitsForReadersThenTheLogRestarts) {
   ASSERT_OK(w->Commit());
   for (int i = 0; i < 5; ++i) Put(*w, root, 1, 50, i);
   uint32_t frames = fw->wal_frames();
-  EXPECT_GT(frames, 5u);
+  EXPECT_GE(frames, 5u);  // at least one frame per commit
   ASSERT_OK(r->BeginTransaction(false));
   (void)Rows(*r, root);
   CheckpointResult cr;
