@@ -49,7 +49,8 @@ using KeyComparator = int (*)(void* ctx, const uint8_t* a, uint32_t na, const ui
 // Compares two keys bytewise (memcmp, then the shorter key first).
 int MemcmpKeyCompare(void* ctx, const uint8_t* a, uint32_t na, const uint8_t* b, uint32_t nb);
 
-enum class TreeKind : uint8_t { kTable, kIndex };
+// kUnknown: only for OpenCursor (read the root page to find out).
+enum class TreeKind : uint8_t { kTable, kIndex, kUnknown };
 
 // The 4-byte header fields at offset 40 + 4 * i.
 enum class Meta : int {
@@ -190,9 +191,12 @@ class Btree {
 
   // Opens `cur` on the tree rooted at `root`. Index cursors need a
   // KeyComparator to re-seek after other cursors change the tree (memcmp
-  // order when none is given). The Btree must outlive its cursors.
+  // order when none is given). The Btree must outlive its cursors. A caller
+  // that knows the kind of tree (from the schema) says so, and the root page
+  // is read only when the cursor first moves (a root of the other kind is
+  // then SQLITE_CORRUPT).
   Status OpenCursor(Pgno root, bool write, BtCursor* cur, KeyComparator cmp = nullptr,
-                    void* cmp_ctx = nullptr);
+                    void* cmp_ctx = nullptr, TreeKind kind = TreeKind::kUnknown);
 
   // Verifies the trees at `roots` (page 1 is always included), the freelist
   // and that every page is used exactly once. Problems are appended to

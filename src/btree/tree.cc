@@ -393,13 +393,14 @@ Status Btree::ClearTree(Pgno root, int64_t* entries) {
   return btree_detail::FreeTreePages(*s_, root, true, entries);
 }
 
-Status Btree::OpenCursor(Pgno root, bool write, BtCursor* cur, KeyComparator cmp, void* cmp_ctx) {
+Status Btree::OpenCursor(Pgno root, bool write, BtCursor* cur, KeyComparator cmp, void* cmp_ctx,
+                         TreeKind kind) {
   cur->Close();
   if (write && s_->read_only) return Status(kReadOnly);
-  bool intkey = true;
+  bool intkey = kind != TreeKind::kIndex;
   if (root > page_count() && !(root == 1 && page_count() == 0)) return CORRUPT();
   if (root == 0) return CORRUPT();
-  if (root <= page_count()) {
+  if (root <= page_count() && kind == TreeKind::kUnknown) {
     // The page type tells the tree kind.
     Status st = WithRead(*s_, [&]() -> Status {
       Node n;

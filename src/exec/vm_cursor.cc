@@ -119,8 +119,12 @@ Result<std::unique_ptr<VmCursor>> VmCursor::OpenBtree(Btree* bt, uint32_t root, 
     c->key_info_ = &c->ki_enc_;
   }
   if (!c->cur_) c->cur_ = std::make_unique<BtCursor>();
+  // The schema tells the kind of tree; its root page is read at the first move.
+  TreeKind kind = info == nullptr ? TreeKind::kUnknown
+                  : info->key_info != nullptr ? TreeKind::kIndex
+                                              : TreeKind::kTable;
   TRY(bt->OpenCursor(root, write, c->cur_.get(), c->key_info_ ? KeyCompare : nullptr,
-                     const_cast<KeyInfo*>(c->key_info_)));
+                     const_cast<KeyInfo*>(c->key_info_), kind));
   return c;
 }
 
