@@ -205,15 +205,16 @@ class Btree {
                         std::vector<std::string>* msgs);
 
   // VACUUM. Inside this database's write transaction, replaces its whole
-  // content by src's pages (src: a freshly built database with the same
-  // page size, e.g. an in-memory one, not inside a write transaction; its
+  // content by src's pages (src: a freshly built database, e.g. an
+  // in-memory one, not inside a write transaction; its page size,
   // reserved bytes and auto-vacuum mode may differ and are adopted). Every
   // page goes through the pager (journaled: crash-safe), the file grows or
   // is truncated to src's size. Page 1 comes from src (meta values,
   // freelist, sqlite_schema) except the journal-format bytes (18, 19) and
   // the change counter, which Commit maintains as usual. Open cursors on
   // this database fail with SQLITE_ABORT afterwards. A different page size
-  // gives SQLITE_MISUSE (the pagers cannot change it inside a transaction).
+  // needs the pager to rewrite the file (Pager::RewriteWithPageSize: a file
+  // database in a rollback-journal mode; SQLITE_MISUSE elsewhere).
   Status CopyContentFrom(Btree* src);
   // Copies every entry of src's tree src_root, in order, into this
   // database's (empty) tree dst_root of the same kind, appending: table
@@ -228,6 +229,7 @@ class Btree {
 
  private:
   explicit Btree(std::unique_ptr<BtShared> s);
+  Status CopyResized(Btree* src);  // vacuum_copy.cc
   std::unique_ptr<BtShared> s_;
 };
 
@@ -294,6 +296,10 @@ class BtCursor {
     if (info_valid_ && state_ == State::kValid) return {info_.payload, info_.local};
     return LocalPayloadSlow();
   }
+  // SQLITE_CORRUPT when the current entry's cell cannot be decoded (in a
+  // damaged file; rowid(), payload_size() and local_payload() then give 0
+  // and nothing).
+  Status CheckEntry() { return ParseCurrent(); }
   // Copies payload bytes [offset, offset + n), following overflow pages.
   Status ReadPayload(uint32_t offset, uint32_t n, uint8_t* buf);
 

@@ -62,11 +62,9 @@ Status Btree::CopyContentFrom(Btree* src) {
     Pager& from = *src->s_->pager;
     const Pgno n = from.page_count();
     if (n == 0) return Status(kMisuse, "CopyContentFrom an empty database");
-    if (from.page_size() != dst.page_size()) {
-      return Status(kMisuse, "VACUUM cannot change the page size of this database");
-    }
     // Every tree changes: open cursors cannot continue.
     s_->TripCursors(0, kAbort);
+    if (from.page_size() != dst.page_size()) return CopyResized(src);
     const uint32_t ps = dst.page_size();
     for (Pgno pgno = 1; pgno <= n; ++pgno) {
       PageRef to;
@@ -102,6 +100,43 @@ Status Btree::CopyContentFrom(Btree* src) {
     s_->hdr_known = false;
     return s_->Refresh();
   });
+}
+
+// A new page size: the pager rewrites the whole file (journaled in the old
+// page size, see Pager::RewriteWithPageSize); page 1 keeps this file's
+// journal-format bytes and change counter, as above.
+Status Btree::CopyResized(Btree* src) {
+  Pager& dst = *s_->pager;
+  Pager& from = *src->s_->pager;
+  uint8_t versions[2];
+  uint8_t counter[4];
+  {
+    PageRef p1;
+    TRY(dst.Get(1, &p1));
+    versions[0] = p1.data()[kHdrWriteVersion];
+    versions[1] = p1.data()[kHdrReadVersion];
+    std::memcpy(counter, p1.data() + kHdrChangeCounter, 4);
+  }
+  const uint32_t ps = from.page_size();
+  TRY(dst.RewriteWithPageSize(ps, from.page_count(), [&](Pgno pgno, uint8_t* out) -> Status {
+    PageRef page;
+    TRY(from.Get(pgno, &page));
+    std::memcpy(out, page.data(), ps);
+    if (pgno == 1) {
+      out[kHdrWriteVersion] = versions[0];
+      out[kHdrReadVersion] = versions[1];
+      std::memcpy(out + kHdrChangeCounter, counter, 4);
+    }
+    return Status();
+  }));
+  // Commit writes page 1 (change counter, size) as after any change.
+  {
+    PageRef p1;
+    TRY(dst.Get(1, &p1));
+    TRY(dst.Write(p1));
+  }
+  s_->hdr_known = false;
+  return s_->Refresh();
 }
 
 }  // namespace basalt

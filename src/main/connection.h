@@ -74,6 +74,8 @@ class Connection : public ConnectionHooks {
 
   // ---- direct statements (ddl.cc, transaction.cc, pragma.cc) ----
   Status ExecTransaction(ast::Stmt* st);
+  // VACUUM [INTO ...]; params: the statement's bound values (1-based).
+  Status ExecVacuum(ast::VacuumStmt* st, const std::vector<Value>& params);
   Status ExecDdl(ast::Stmt* st, std::string_view sql, Arena* arena);
   // The checks of ExecDdl without changing anything (at prepare time, as
   // SQLite reports "table t already exists" and the like when preparing).
@@ -149,11 +151,21 @@ class Connection : public ConnectionHooks {
   Status OpenMainFile(Vfs* vfs, const std::string& path, int flags);
   Status ExecStoragePragma(const std::string& name, ast::PragmaStmt* st, bool* handled,
                            std::vector<std::string>* names, std::vector<std::vector<Value>>* rows);
-  Status Vacuum();
+  // vacuum.cc
+  Status ValidateVacuum(ast::VacuumStmt* st);
+  void VacuumTargetFormat(uint32_t* page_size, int* auto_vacuum);
+  Status VacuumMain();
+  Status VacuumInto(const std::string& target);
+  Status VacuumIntoName(ast::Expr* e, const std::vector<Value>& params, std::string* out);
 
   std::string filename_;
   std::string path_;  // the file (empty for in-memory databases)
   int open_flags_ = 0;
+  Vfs* vfs_ = nullptr;  // where the file lives (null: in-memory database)
+  // What the next VACUUM builds: PRAGMA page_size / auto_vacuum requests
+  // the database could not take at once (0 / -1: none).
+  uint32_t vacuum_page_size_ = 0;
+  int vacuum_auto_vacuum_ = -1;
   bool is_file_ = false;
   bool schema_loaded_ = false;
   uint64_t schema_epoch_ = ~uint64_t{0};  // pager cache epoch at the last cookie check

@@ -485,8 +485,9 @@ Status Connection::ExecDdl(ast::Stmt* st, std::string_view sql, Arena* arena) {
       return Status();
     }
     case ast::StmtKind::kAnalyze:
-    case ast::StmtKind::kVacuum:
       return Status();
+    case ast::StmtKind::kVacuum:  // checked here; run by ExecVacuum
+      return ValidateVacuum(st->As<ast::VacuumStmt>());
     case ast::StmtKind::kCreateVirtualTable:
       return Status(kError,
                     "no such module: " + std::string(st->As<ast::CreateVirtualTableStmt>()->module));
@@ -507,6 +508,20 @@ Status Connection::AlterTable(ast::AlterTableStmt* st, Arena* arena) {
 }
 
 // ---- loading ------------------------------------------------------------------
+
+namespace {
+
+// The newest schema format (header offset 44) this code reads.
+constexpr uint32_t kMaxSchemaFormat = 4;
+
+// SQLite's error for a sqlite_schema row that cannot be used.
+Status MalformedSchema(std::string_view name, std::string_view why = {}) {
+  std::string msg = "malformed database schema (" + std::string(name) + ")";
+  if (!why.empty()) msg += " - " + std::string(why);
+  return Status(kCorrupt, msg);
+}
+
+}  // namespace
 
 Status Connection::LoadSchema() {
   schema_.Clear();
@@ -551,7 +566,7 @@ Status Connection::LoadSchema() {
       row.type = std::string(v[0].is_text() ? v[0].text() : "");
       row.name = std::string(v[1].is_text() ? v[1].text() : "");
       row.tbl = std::string(v[2].is_text() ? v[2].text() : "");
-      row.root = v[3].is_int() ? v[3].int_value() : 0;
+      row.root = v[3].is_int() ? v[3].int_value() : -1;  // -1: invalid
       row.has_sql = v[4].is_text();
       if (row.has_sql) row.sql = std::string(v[4].text());
       rows.push_back(std::move(row));
@@ -563,24 +578,45 @@ Status Connection::LoadSchema() {
     uint32_t cookie = 0;
     (void)main_->GetMeta(Meta::kSchemaCookie, &cookie);
     schema_.cookie = cookie;
+    uint32_t format = 0;
+    (void)main_->GetMeta(Meta::kSchemaFormat, &format);
+    if (format > kMaxSchemaFormat) return Status(kError, "unsupported file format");
   }
-  auto parse = [](Arena* a, const std::string& sql) -> ast::Stmt* {
-    std::string_view text = a->CopyString(sql);
-    Parser p(a, text);
-    Result<ast::Stmt*> r = p.ParseStatement();
-    return r.ok() ? *r : nullptr;
-  };
+  // Each row is checked as SQLite does; a row that does not hold up makes
+  // the whole schema unusable ("malformed database schema (name)").
+  const int64_t page_count = main_->page_count();
+  for (const Row& row : rows) {
+    if (row.has_sql && (row.root < 0 || row.root > page_count)) {
+      return MalformedSchema(row.name, "invalid rootpage");
+    }
+  }
   Arena arena;
+  auto parse = [&arena](const Row& row, ast::StmtKind kind, ast::Stmt** out) -> Status {
+    Parser p(&arena, arena.CopyString(row.sql));
+    Result<ast::Stmt*> r = p.ParseStatement();
+    if (!r.ok()) return MalformedSchema(row.name, r.status().message());
+    if (*r == nullptr || (*r)->kind != kind) return MalformedSchema(row.name);
+    *out = *r;
+    return Status();
+  };
+  // Tables, indexes and views share one namespace; a name used twice (or
+  // not the one the row gives) is damage.
+  auto taken = [this](std::string_view name) {
+    return schema_.FindTable(name) != nullptr || schema_.FindIndex(name) != nullptr;
+  };
   std::vector<std::unique_ptr<Index>> pending_auto;
   for (const Row& row : rows) {
     if (row.type != "table" || !row.has_sql) continue;
-    ast::Stmt* s = parse(&arena, row.sql);
-    if (s == nullptr || s->kind != ast::StmtKind::kCreateTable) return CORRUPT();
+    ast::Stmt* s = nullptr;
+    TRY(parse(row, ast::StmtKind::kCreateTable, &s));
     BuiltTable built;
-    TRY(BuildTable(s->As<ast::CreateTableStmt>(), row.sql, &built));
+    Status st = BuildTable(s->As<ast::CreateTableStmt>(), row.sql, &built);
+    if (!st.ok()) return MalformedSchema(row.name, st.message());
+    if (!EqualsIgnoreCase(built.table->name, row.name) || taken(row.name) || row.root < 2) {
+      return MalformedSchema(row.name);
+    }
     built.table->root = static_cast<uint32_t>(row.root);
-    Table* t = schema_.AddTable(std::move(built.table));
-    (void)t;
+    schema_.AddTable(std::move(built.table));
     for (auto& idx : built.auto_indexes) pending_auto.push_back(std::move(idx));
   }
   for (auto& idx : pending_auto) {
@@ -589,32 +625,41 @@ Status Connection::LoadSchema() {
         idx->root = static_cast<uint32_t>(row.root);
       }
     }
+    if (taken(idx->name)) return MalformedSchema(idx->name);
     schema_.AddIndex(std::move(idx));
   }
   for (const Row& row : rows) {
-    if (!row.has_sql) continue;
+    if (!row.has_sql || row.type == "table" || row.type == "trigger") continue;
     ast::Stmt* s = nullptr;
-    if (row.type == "index" || row.type == "view" || row.type == "trigger") {
-      s = parse(&arena, row.sql);
-      if (s == nullptr) return CORRUPT();
-    }
-    if (row.type == "index" && s->kind == ast::StmtKind::kCreateIndex) {
+    if (row.type == "index") {
+      TRY(parse(row, ast::StmtKind::kCreateIndex, &s));
       auto* ci = s->As<ast::CreateIndexStmt>();
       Table* t = schema_.FindTable(ci->table);
-      if (t == nullptr) return CORRUPT();
+      if (t == nullptr) return MalformedSchema(row.name, "no such table: main." + std::string(ci->table));
       std::unique_ptr<Index> idx;
-      TRY(::basalt::BuildIndex(ci, t, row.sql, &idx));
+      Status st = ::basalt::BuildIndex(ci, t, row.sql, &idx);
+      if (!st.ok()) return MalformedSchema(row.name, st.message());
+      if (!EqualsIgnoreCase(idx->name, row.name) || taken(row.name)) return MalformedSchema(row.name);
       idx->root = static_cast<uint32_t>(row.root);
       schema_.AddIndex(std::move(idx));
-    } else if (row.type == "view" && s->kind == ast::StmtKind::kCreateView) {
-      schema_.AddTable(BuildView(s->As<ast::CreateViewStmt>(), row.sql));
+    } else if (row.type == "view") {
+      TRY(parse(row, ast::StmtKind::kCreateView, &s));
+      std::unique_ptr<Table> view = BuildView(s->As<ast::CreateViewStmt>(), row.sql);
+      if (!EqualsIgnoreCase(view->name, row.name) || taken(row.name)) return MalformedSchema(row.name);
+      schema_.AddTable(std::move(view));
+    } else {
+      return MalformedSchema(row.name);
     }
   }
   for (const Row& row : rows) {
     if (row.type != "trigger" || !row.has_sql) continue;
-    ast::Stmt* s = parse(&arena, row.sql);
-    if (s == nullptr || s->kind != ast::StmtKind::kCreateTrigger) return CORRUPT();
-    schema_.AddTrigger(BuildTrigger(s->As<ast::CreateTriggerStmt>(), row.sql));
+    ast::Stmt* s = nullptr;
+    TRY(parse(row, ast::StmtKind::kCreateTrigger, &s));
+    std::unique_ptr<Trigger> trig = BuildTrigger(s->As<ast::CreateTriggerStmt>(), row.sql);
+    if (!EqualsIgnoreCase(trig->name, row.name) || schema_.FindTrigger(row.name) != nullptr) {
+      return MalformedSchema(row.name);
+    }
+    schema_.AddTrigger(std::move(trig));
   }
   schema_.Touch();
   return Status();

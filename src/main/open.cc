@@ -136,6 +136,7 @@ Status Connection::OpenMainFile(Vfs* vfs, const std::string& path, int flags) {
   TRY(vfs->FullPathname(path, &full));
   path_ = full;
   is_file_ = true;
+  vfs_ = vfs;
   PagerOptions opt;
   opt.read_only = (flags & kFlagReadOnly) != 0;
   opt.create = (flags & kFlagCreate) != 0;

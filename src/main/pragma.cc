@@ -174,7 +174,9 @@ Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* nam
   }
   if (name == "page_size") {
     if (set) {
-      (void)main_->SetPageSize(static_cast<uint32_t>(std::stoll(arg)));
+      // A database with pages takes the new size at the next VACUUM.
+      vacuum_page_size_ = static_cast<uint32_t>(std::stoll(arg));
+      (void)main_->SetPageSize(vacuum_page_size_);
       return Status();
     }
     OneRow(names, rows, "page_size", Value::Int(main_->page_size()));
@@ -268,15 +270,20 @@ Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* nam
     return Status();
   }
   if (name == "integrity_check" || name == "quick_check") {
-    std::vector<IntegrityRoot> roots;
-    for (auto& [k, t] : schema_.tables()) {
-      if (!t->is_view && t->root > 1) roots.push_back({t->root, nullptr, nullptr});
-    }
-    for (auto& [k, idx] : schema_.indexes()) roots.push_back({idx->root, nullptr, nullptr});
     std::vector<std::string> msgs, row_msgs;
     if (main_->page_count() > 0) {
       bool began = !main_->in_transaction();
-      if (began) TRY(main_->BeginTransaction(false));
+      if (began) {
+        // The transaction reloads a schema another connection changed
+        // (VACUUM moves every root).
+        Status es = EnsureTransaction(false);
+        if (!es.ok() && es.code() != kSchema) return es;
+      }
+      std::vector<IntegrityRoot> roots;
+      for (auto& [k, t] : schema_.tables()) {
+        if (!t->is_view && t->root > 1) roots.push_back({t->root, nullptr, nullptr});
+      }
+      for (auto& [k, idx] : schema_.indexes()) roots.push_back({idx->root, nullptr, nullptr});
       Status s = main_->IntegrityCheck(roots, 100, &msgs);
       if (s.ok() && msgs.empty()) {
         // Row checks only on sound trees; each message is a row of its own.

@@ -182,6 +182,7 @@ Status Connection::ExecStoragePragma(const std::string& name, ast::PragmaStmt* s
         mode = n >= 0 && n <= 2 ? static_cast<int>(n) : 0;
       }
       if (mode < 0) mode = 0;
+      vacuum_auto_vacuum_ = mode;  // what the next VACUUM builds
       if (main_->page_count() == 0 && is_file_) TRY(EnsureSchema());
       Status st = main_->SetAutoVacuum(mode);
       // Switching auto-vacuum on or off in a database with pages needs a
@@ -190,6 +191,11 @@ Status Connection::ExecStoragePragma(const std::string& name, ast::PragmaStmt* s
       return Status();
     }
     if (is_file_) TRY(EnsureSchema());
+    if (is_file_ && !main_->in_transaction()) {
+      // Another connection's VACUUM may have changed the mode.
+      TRY(main_->BeginTransaction(false));
+      (void)main_->Commit();
+    }
     Row1(names, rows, "auto_vacuum", Value::Int(main_->auto_vacuum()));
     return Status();
   }

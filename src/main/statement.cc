@@ -333,6 +333,9 @@ int Statement::StepDirect() {
       case ast::StmtKind::kRelease:
         st = conn_->ExecTransaction(ast_);
         break;
+      case ast::StmtKind::kVacuum:
+        st = conn_->ExecVacuum(ast_->As<ast::VacuumStmt>(), params_);
+        break;
       case ast::StmtKind::kPragma: {
         std::vector<std::string> names;
         st = conn_->ExecPragma(ast_->As<ast::PragmaStmt>(), &names, &rows_);

@@ -87,6 +87,8 @@ class FilePager final : public Pager {
   void SetWalAutoCheckpoint(int frames) override { autocheckpoint_ = frames; }
   bool read_only() const override { return read_only_; }
   bool wal_open() const override { return wal_ != nullptr; }
+  Status RewriteWithPageSize(uint32_t new_size, Pgno count,
+                             const std::function<Status(Pgno, uint8_t*)>& fill) override;
 
   // ---- FilePager only
   // BEGIN EXCLUSIVE: a write transaction holding EXCLUSIVE from the start
@@ -208,6 +210,7 @@ class FilePager final : public Pager {
   std::vector<uint8_t> in_journal_;
   std::vector<Pgno> unsealed_;  // pages at kUnsealed
   Pgno orig_size_ = 0;          // page_count() when the transaction began
+  uint32_t resized_from_ = 0;   // the page size before RewriteWithPageSize (0: none)
   // Bytes 24..39 of the database header when this pager last knew the file
   // (rollback mode): any other change means the cache is stale.
   uint8_t file_version_[16] = {};

@@ -340,6 +340,7 @@ Status FilePager::FinalizeJournal() {
 
 void FilePager::EndTransaction() {
   DropLevels();
+  resized_from_ = 0;
   write_stamp_ = kNoWriteStamp;
   changed_ = false;
   spilled_ = false;
@@ -442,6 +443,14 @@ Status FilePager::Rollback() {
 
 Status FilePager::RollbackRollbackMode() {
   Status st;
+  if (resized_from_ != 0) {
+    // RewriteWithPageSize: the journal restores pages of the old size.
+    ResetCache();
+    page_size_ = resized_from_;
+    cache_.SetPageSize(page_size_);
+    SetCacheSize(cache_size_);
+    resized_from_ = 0;
+  }
   page_count_ = orig_size_;
   switch (state_) {
     case State::kWriterCacheMod:

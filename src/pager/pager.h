@@ -195,6 +195,18 @@ class Pager {
   virtual bool read_only() const { return false; }
   // True while the pager reads and writes through a WAL.
   virtual bool wal_open() const { return false; }
+  // VACUUM with a new page size: inside the write transaction, replaces the
+  // whole database by `count` pages of `new_size` bytes that fill(pgno,
+  // buf) writes into a zeroed buffer; afterwards page_size() is new_size.
+  // Commit keeps it, Rollback restores the old pages and page size. Only
+  // the file pager in a rollback-journal mode can (file_pager_resize.cc).
+  virtual Status RewriteWithPageSize(uint32_t new_size, Pgno count,
+                                     const std::function<Status(Pgno, uint8_t*)>& fill) {
+    (void)new_size;
+    (void)count;
+    (void)fill;
+    return Status(kMisuse, "the page size of this database cannot change");
+  }
 
  protected:
   Pager(uint32_t page_size, JournalMode mode) : page_size_(page_size), journal_mode_(mode) {}

@@ -5,6 +5,11 @@
 #   2. sqlite3 writes it; Basalt answers queries.sql exactly as sqlite3 does
 #      on the same file, passes its own integrity_check, applies modify.sql,
 #      and the result is intact and equal to sqlite3 doing the same.
+#   3. Basalt runs vacuum.sql on that file (and VACUUMs it into the other
+#      auto-vacuum mode, then to another page size), sqlite3 finds it
+#      intact, with an empty freelist
+#      and the same content; sqlite3 VACUUMs Basalt's file of step 1 and
+#      Basalt reads it as sqlite3 does.
 # Each runs under several page sizes, auto-vacuum and journal modes.
 set -u
 basalt=${1:?usage: run.sh BASALT_SHELL}
@@ -82,6 +87,50 @@ echo "$variants" | while IFS= read -r v; do
   sqlite3 "$d/s.db" .dump >"$d/m1.dump"
   sqlite3 "$d/s2.db" .dump >"$d/m2.dump"
   same "sqlite3 writes, Basalt modifies [$label]: content" "$d/m2.dump" "$d/m1.dump" || continue
+  # ---- 3. VACUUM both ways. Basalt vacuums the file sqlite3 wrote and
+  # modified (its freelist is not empty), then switches its auto-vacuum
+  # mode by VACUUM; sqlite3 finds it intact, compact and unchanged.
+  cp "$d/s2.db" "$d/v.db"
+  run basalt "$d/v.db" <"$here/vacuum.sql" >"$d/bv.out" 2>&1
+  echo "ok" >"$d/ok0"
+  echo "0" >>"$d/ok0"
+  same "Basalt vacuums [$label]: output" /dev/null "$d/bv.out" || continue
+  sqlite3 "$d/v.db" "PRAGMA integrity_check; PRAGMA freelist_count" >"$d/vic" 2>&1
+  same "Basalt vacuums [$label]: sqlite3 integrity_check" "$d/ok0" "$d/vic" || continue
+  sqlite3 "$d/v.db" .dump >"$d/v.dump"
+  same "Basalt vacuums [$label]: content" "$d/m2.dump" "$d/v.dump" || continue
+  sqlite3 "$d/v.db" <"$d/pragmas.sql" >"$d/v.pr"
+  sqlite3 "$d/s2.db" <"$d/pragmas.sql" >"$d/s2.pr"
+  same "Basalt vacuums [$label]: settings" "$d/s2.pr" "$d/v.pr" || continue
+  av=$(sqlite3 "$d/v.db" "PRAGMA auto_vacuum")
+  if [ "$av" = 0 ]; then flip=FULL; want=1; else flip=NONE; want=0; fi
+  echo "PRAGMA auto_vacuum=$flip; VACUUM; PRAGMA auto_vacuum;" | run basalt "$d/v.db" >"$d/bv2.out" 2>&1
+  echo "$want" >"$d/want"
+  same "Basalt vacuums to auto_vacuum=$flip [$label]: output" "$d/want" "$d/bv2.out" || continue
+  sqlite3 "$d/v.db" "PRAGMA integrity_check; PRAGMA freelist_count" >"$d/vic2" 2>&1
+  same "Basalt vacuums to auto_vacuum=$flip [$label]: sqlite3 integrity_check" "$d/ok0" "$d/vic2" || continue
+  sqlite3 "$d/v.db" .dump >"$d/v2.dump"
+  same "Basalt vacuums to auto_vacuum=$flip [$label]: content" "$d/m2.dump" "$d/v2.dump" || continue
+  # A new page size through VACUUM (not in WAL mode), as sqlite3 does it.
+  cp "$d/v.db" "$d/vs.db"
+  echo "PRAGMA page_size=8192; VACUUM; PRAGMA page_size;" >"$d/ps.sql"
+  run basalt "$d/v.db" <"$d/ps.sql" >"$d/bps.out" 2>&1
+  run sqlite "$d/vs.db" <"$d/ps.sql" >"$d/sps.out" 2>&1
+  same "Basalt vacuums to page_size=8192 [$label]: output" "$d/sps.out" "$d/bps.out" || continue
+  sqlite3 "$d/v.db" "PRAGMA integrity_check; PRAGMA freelist_count" >"$d/vic3" 2>&1
+  same "Basalt vacuums to page_size=8192 [$label]: sqlite3 integrity_check" "$d/ok0" "$d/vic3" ||
+    continue
+  sqlite3 "$d/v.db" .dump >"$d/v3.dump"
+  same "Basalt vacuums to page_size=8192 [$label]: content" "$d/m2.dump" "$d/v3.dump" || continue
+  # sqlite3 vacuums the file Basalt wrote; Basalt reads and checks it.
+  cp "$d/b.db" "$d/bs.db"
+  sqlite3 "$d/bs.db" "VACUUM" >"$d/sv.out" 2>&1
+  same "sqlite3 vacuums [$label]: output" /dev/null "$d/sv.out" || continue
+  run basalt "$d/bs.db" <"$here/queries.sql" >"$d/bsq.out" 2>&1
+  run sqlite "$d/bs.db" <"$here/queries.sql" >"$d/ssq.out" 2>&1
+  same "sqlite3 vacuums [$label]: queries" "$d/ssq.out" "$d/bsq.out" || continue
+  echo "PRAGMA integrity_check; PRAGMA freelist_count;" | run basalt "$d/bs.db" >"$d/bsic" 2>&1
+  same "sqlite3 vacuums [$label]: Basalt's integrity_check" "$d/ok0" "$d/bsic" || continue
   echo "ok   $label"
 done | tee "$tmp/log"
 

@@ -1,0 +1,2 @@
+-- Basalt rebuilds a database sqlite3 wrote (tests/interop/run.sh, step 3).
+VACUUM;
