@@ -131,8 +131,8 @@ Status BtShared::Refresh() {
   bool ro = false;
   TRY(ParseHeader(h, &ps, &reserved, &ro));
   if (ps != pager->page_size()) {
-    // The pager could not follow a new page size (FilePager refuses once
-    // it has read the database): nothing here may be used.
+    // The pager could not follow a new page size (FilePager follows one
+    // only when a transaction starts): nothing here may be used.
     if (!hdr_known) return Status(kNotADb);
     return Status(kSchema, "database page size changed; reopen the database");
   }
