@@ -545,7 +545,7 @@ StepResult Vm::Run() {
           spare_.pop_back();
         }
         size_t db = static_cast<size_t>(in.p3);
-        uint8_t enc = db < env_->encs.size() ? env_->encs[db] : kUtf8;
+        uint8_t enc = db < env_->encs.size() ? env_->encs[db] : uint8_t{kUtf8};
         auto c = VmCursor::OpenBtree(bt, static_cast<uint32_t>(in.p2),
                                      in.op == Opcode::kOpenWrite, in.p4.cursor, &write_gen_,
                                      std::move(reuse), enc);
