@@ -107,7 +107,9 @@ Status FilePager::SetPageSize(uint32_t page_size) {
 }
 
 Status FilePager::AdoptPageSize(uint32_t page_size) {
-  if (page_size_fixed_ || !IsValidPageSize(page_size)) {
+  // A header with the magic but an impossible page size: not a database.
+  if (!IsValidPageSize(page_size)) return Status(kNotADb);
+  if (page_size_fixed_) {
     return Status(kSchema, "database page size changed; reopen the database");
   }
   for (CachedPage* f : cache_.AllPages()) {
