@@ -239,6 +239,8 @@ inline bool DecodeCell(const BtShared& bt, const Node& n, const uint8_t* cell, C
       if (size < btfmt::kMinCellSize) size = btfmt::kMinCellSize;
     } else {
       uint32_t local = btfmt::LocalSize(psize, n.max_local, bt.min_local, bt.usable);
+      // A damaged size: an overflow chain longer than the file.
+      if ((psize - local) / (bt.usable - 4) >= bt.pager->page_count()) return false;
       info->local = local;
       size = uint32_t(p - cell) + local + 4;
     }

@@ -146,6 +146,7 @@ Status FindSlot(const BtShared& bt, Node& n, uint32_t size, uint32_t* off) {
   uint32_t link = n.hdr + kPgFirstFreeblock;
   uint32_t pc = Get16(d + link);
   *off = 0;
+  if (pc != 0 && pc < ContentStart(n)) return CORRUPT();
   while (pc != 0) {
     if (pc + 4 > bt.usable) return CORRUPT();
     uint32_t next = Get16(d + pc);
@@ -185,11 +186,14 @@ Status FreeSlot(const BtShared& bt, Node& n, uint32_t start, uint32_t size) {
   uint32_t end = start + size;
   if (end > bt.usable) return CORRUPT();
   uint32_t prev_block = 0;
+  // Freeblocks lie in the content area in increasing order (which also ends
+  // the walk on a damaged page whose chain loops).
+  uint32_t min_next = ContentStart(n);
   while (next != 0 && next < start) {
-    if (next <= link && link != hdr + kPgFirstFreeblock) return CORRUPT();
-    if (next + 4 > bt.usable) return CORRUPT();
+    if (next < min_next || next + 4 > bt.usable) return CORRUPT();
     prev_block = next;
     link = next;
+    min_next = next + 4;
     next = Get16(d + next);
   }
   if (next != 0 && next + 4 > bt.usable) return CORRUPT();

@@ -451,6 +451,7 @@ Status VmCursor::LoadRow() {
         break;
       }
       uint32_t size = cur_->payload_size();
+      if (size == 0) TRY(cur_->CheckEntry());  // empty, or a cell that is damaged
       std::span<const uint8_t> local = cur_->local_payload();
       if (local.size() >= size) {
         payload_ = local.data();

@@ -107,9 +107,11 @@ Status FilePager::SetPageSize(uint32_t page_size) {
 }
 
 Status FilePager::AdoptPageSize(uint32_t page_size) {
+  // A header with the magic but an impossible page size: not a database.
+  if (!IsValidPageSize(page_size)) return Status(kNotADb);
   // A new page size after the first read is another connection's VACUUM:
   // followed at the start of a transaction, when no page is in use.
-  if (!IsValidPageSize(page_size) || (page_size_fixed_ && txn_ != PagerTxn::kNone)) {
+  if (page_size_fixed_ && txn_ != PagerTxn::kNone) {
     return Status(kSchema, "database page size changed; reopen the database");
   }
   for (CachedPage* f : cache_.AllPages()) {

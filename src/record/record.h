@@ -94,7 +94,7 @@ RecordKeyComparator ChooseRecordComparator(const Value* vals, int n, const KeyIn
 inline int CompareRecordIntFirst(const uint8_t* rec, uint32_t len, const Value* vals, int n,
                                  const KeyInfo& ki, int default_rc, Status* status) {
   uint32_t st = len >= 2 ? rec[1] : 0;
-  uint32_t hdr = rec[0];
+  uint32_t hdr = len >= 2 ? rec[0] : 0;  // an empty record may have no bytes at all
   if (st - 1u < 6u && hdr >= 2 && hdr < 0x80) {
     uint32_t sz = SerialTypeLen(st);
     if (hdr + sz <= len) {
