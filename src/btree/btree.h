@@ -179,6 +179,10 @@ class Btree {
   // The text encoding (1 UTF-8, 2 UTF-16le, 3 UTF-16be) page 1 records when
   // this database is created; an existing database keeps its own.
   void SetNewDatabaseEncoding(uint8_t enc);
+  // Bytes reserved at the end of every page of a database not yet created
+  // (VACUUM keeps the reserve of the database it rebuilds); SQLITE_MISUSE
+  // once the database has pages.
+  Status SetReservedBytes(uint8_t n);
   // PRAGMA incremental_vacuum(n): inside a write transaction, removes up to
   // n free pages (0: all) from the end of the file, moving live pages from
   // there into free pages lower down. No-op when auto-vacuum is off.

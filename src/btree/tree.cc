@@ -306,6 +306,13 @@ Status Btree::SetPageSize(uint32_t page_size) {
   return Status();
 }
 
+Status Btree::SetReservedBytes(uint8_t n) {
+  if (page_count() != 0) return Status(kMisuse, "reserved bytes are set before the first page");
+  if (s_->page_size < 512u + n) return Status(kMisuse, "reserve too large for the page size");
+  s_->SetUsable(s_->page_size, n);
+  return Status();
+}
+
 void Btree::SetLockBytePageForTesting(Pgno pgno) {
   s_->lock_page_override = pgno;
   s_->SetUsable(s_->page_size, s_->page_size - s_->usable);

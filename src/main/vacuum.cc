@@ -73,6 +73,7 @@ Status ReadSchemaRecords(Btree* db, std::vector<SchemaRecord>* out) {
 // of `from` (which must be inside a transaction) and commits it.
 Status BuildCopy(Btree* from, Btree* to, int auto_vacuum) {
   TRY(to->SetAutoVacuum(auto_vacuum));
+  TRY(to->SetReservedBytes(static_cast<uint8_t>(from->page_size() - from->usable_size())));
   std::vector<SchemaRecord> rows;
   TRY(ReadSchemaRecords(from, &rows));
   TRY(to->BeginTransaction(true));

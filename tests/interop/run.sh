@@ -163,5 +163,22 @@ for f in a b; do
     fi
   done
 done | tee -a "$tmp/log"
+# ---- 4. VACUUM keeps the bytes a database reserves at the end of each page.
+d="$tmp/rv"
+mkdir -p "$d"
+sqlite3 "$d/r.db" "CREATE TABLE t(a, b); CREATE INDEX tb ON t(b);
+  INSERT INTO t SELECT value, randomblob(300) FROM generate_series(1, 200);" >/dev/null
+sqlite3 "$d/r.db" ".filectrl reserve_bytes 16" "VACUUM" >/dev/null
+sqlite3 "$d/r.db" "DELETE FROM t WHERE a % 2 = 0"
+sqlite3 "$d/r.db" "SELECT a, hex(b) FROM t ORDER BY a" >"$d/before"
+echo "VACUUM; PRAGMA page_size=1024; VACUUM;" | "$basalt" "$d/r.db" >"$d/out" 2>&1
+sqlite3 "$d/r.db" ".filectrl reserve_bytes" "PRAGMA integrity_check" "PRAGMA page_size" \
+  "PRAGMA freelist_count" >"$d/got" 2>&1
+printf '16\nok\n1024\n0\n' >"$d/want"
+sqlite3 "$d/r.db" "SELECT a, hex(b) FROM t ORDER BY a" >"$d/after"
+if same "VACUUM keeps reserved bytes" "$d/want" "$d/got" &&
+  same "VACUUM keeps reserved bytes: content" "$d/before" "$d/after"; then
+  echo "ok   VACUUM keeps 16 reserved bytes per page"
+fi | tee -a "$tmp/log"
 grep -q '^FAIL' "$tmp/log" && exit 1
 exit 0
