@@ -580,7 +580,8 @@ Status Connection::LoadSchema() {
     schema_.cookie = cookie;
     uint32_t format = 0;
     (void)main_->GetMeta(Meta::kSchemaFormat, &format);
-    if (format > kMaxSchemaFormat) return Status(kError, "unsupported file format");
+    // Only the low byte counts, as in SQLite.
+    if ((format & 0xff) > kMaxSchemaFormat) return Status(kError, "unsupported file format");
   }
   // Each row is checked as SQLite does; a row that does not hold up makes
   // the whole schema unusable ("malformed database schema (name)").

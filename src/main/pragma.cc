@@ -271,20 +271,25 @@ Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* nam
   }
   if (name == "integrity_check" || name == "quick_check") {
     std::vector<std::string> msgs, row_msgs;
+    // A file that cannot be read (not a database, truncated, a damaged
+    // schema) gives its error, as SQLite reports it at prepare.
+    TRY(EnsureSchema());
+    // The transaction reads the page count (0 before a file is first read)
+    // and reloads a schema another connection changed (VACUUM moves every
+    // root).
+    const bool began = !main_->in_transaction();
+    if (began) {
+      Status es = EnsureTransaction(false);
+      if (!es.ok() && es.code() != kSchema) return es;
+    }
+    Status s;
     if (main_->page_count() > 0) {
-      bool began = !main_->in_transaction();
-      if (began) {
-        // The transaction reloads a schema another connection changed
-        // (VACUUM moves every root).
-        Status es = EnsureTransaction(false);
-        if (!es.ok() && es.code() != kSchema) return es;
-      }
       std::vector<IntegrityRoot> roots;
       for (auto& [k, t] : schema_.tables()) {
         if (!t->is_view && t->root > 1) roots.push_back({t->root, nullptr, nullptr});
       }
       for (auto& [k, idx] : schema_.indexes()) roots.push_back({idx->root, nullptr, nullptr});
-      Status s = main_->IntegrityCheck(roots, 100, &msgs);
+      s = main_->IntegrityCheck(roots, 100, &msgs);
       if (s.ok() && msgs.empty()) {
         // Row checks only on sound trees; each message is a row of its own.
         std::vector<const Table*> tables;
@@ -298,9 +303,9 @@ Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* nam
           CheckTableRows(*t, name == "integrity_check", 100, &row_msgs);
         }
       }
-      if (began) (void)main_->Commit();
-      TRY(s);
     }
+    if (began) (void)main_->Commit();
+    TRY(s);
     if (!msgs.empty() || row_msgs.empty()) {
       OneRow(names, rows, name.c_str(), Value::Text(FormatIntegrityReport(msgs)));
     } else {

@@ -238,7 +238,10 @@ Status FilePager::TryBeginReadUnfixed() {
         return Status();
       }
     }
-    if (size >= dbhdr::kSize && dbhdr::HasMagic(hdr) && dbhdr::PageSize(hdr) != page_size_) {
+    // A file cut inside its header still says its page size (the rest
+    // reads as zeros), as SQLite takes it: then page 1 is damaged, not
+    // "not a database".
+    if (dbhdr::HasMagic(hdr) && dbhdr::PageSize(hdr) != page_size_) {
       TRY(AdoptPageSize(dbhdr::PageSize(hdr)));
     }
     if (!version_known_ ||
