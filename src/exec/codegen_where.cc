@@ -295,7 +295,8 @@ bool Codegen::WhereBegin(WhereLoops* w) {
             if (!lp.covering) {
               int r = AllocReg();
               Op(Opcode::kIdxRowid, lv.index_cursor, r);
-              Op(Opcode::kSeekRowid, src.cursor, lv.cont, r);
+              // p5: the row of an index entry must exist (else the file is corrupt).
+              prog_->at(Op(Opcode::kSeekRowid, src.cursor, lv.cont, r)).p5 = 1;
             }
           } else {
             Op(lp.reverse ? Opcode::kLast : Opcode::kRewind, src.cursor, lv.brk);
@@ -531,7 +532,7 @@ bool Codegen::WhereBegin(WhereLoops* w) {
           if (!lp.covering) {
             int r = AllocReg();
             Op(Opcode::kIdxRowid, lv.index_cursor, r);
-            Op(Opcode::kSeekRowid, src.cursor, lv.cont, r);
+            prog_->at(Op(Opcode::kSeekRowid, src.cursor, lv.cont, r)).p5 = 1;  // as above
           }
           if (lp.lower) lp.lower->coded = !lp.lower->from_between;
           if (lp.upper) lp.upper->coded = !lp.upper->from_between;

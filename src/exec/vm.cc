@@ -670,6 +670,8 @@ StepResult Vm::Run() {
         bool found;
         VM_TRY(c->SeekRowid(rowid, &found));
         if (!found) {
+          // p5 = 1: the rowid came from an index entry, whose row must exist.
+          if (in.p5 == 1 && in.op == Opcode::kSeekRowid) return Fail(CORRUPT());
           pc_ = in.p2;
           continue;
         }

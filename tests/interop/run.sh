@@ -163,6 +163,21 @@ for f in a b; do
     fi
   done
 done | tee -a "$tmp/log"
+# An index entry whose row is missing: SQLITE_CORRUPT, as sqlite3 says.
+sqlite3 "$d/c.db" "CREATE TABLE t(a, b); INSERT INTO t VALUES(1, 2), (3, 4); CREATE INDEX i ON t(a);
+  CREATE TABLE e(a, b); PRAGMA writable_schema=ON;
+  UPDATE sqlite_schema SET rootpage=(SELECT rootpage FROM sqlite_schema WHERE name='e')
+    WHERE name='t';"
+for q in "SELECT b FROM t WHERE a = 1" "SELECT b FROM t WHERE a > 0"; do
+  sqlite3 "$d/c.db" "$q" >"$d/s.q" 2>&1
+  echo "s:$?" >>"$d/s.q"
+  "$basalt" "$d/c.db" "$q" >"$d/b.q" 2>&1
+  echo "s:$?" >>"$d/b.q"
+  if same "index entry without its row [$q]" "$d/s.q" "$d/b.q"; then
+    echo "ok   index entry without its row: $q"
+  fi
+done | tee -a "$tmp/log"
+
 # ---- 4. VACUUM keeps the bytes a database reserves at the end of each page.
 d="$tmp/rv"
 mkdir -p "$d"
