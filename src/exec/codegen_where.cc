@@ -96,8 +96,8 @@ int Codegen::CodeInListIndex(Expr* in, int* has_null, char aff, const Collation*
         return CompareValues(x, y, coll) < 0;
       });
       ConstList* list = prog_->arena.New<ConstList>();
-      Value* out = static_cast<Value*>(prog_->arena.Allocate(sizeof(Value) * (vals.size() + 1),
-                                                              alignof(Value)));
+      Value* out = static_cast<Value*>(
+          prog_->arena.Allocate(sizeof(Value) * (vals.size() + 1), alignof(Value)));
       int n = 0;
       for (Value& v : vals) {
         if (n > 0 && CompareValues(out[n - 1], v, coll) == 0) continue;
@@ -176,7 +176,8 @@ std::string Codegen::LoopDetail(const LoopPlan& lp, const Source& src) {
   switch (lp.access) {
     case AccessKind::kFullScan:
       d = "SCAN " + name;
-      if (lp.index) d += std::string(lp.covering ? " USING COVERING INDEX " : " USING INDEX ") + lp.index->name;
+      if (lp.index)
+        d += std::string(lp.covering ? " USING COVERING INDEX " : " USING INDEX ") + lp.index->name;
       return d;
     case AccessKind::kRowidEq:
       return "SEARCH " + name + " USING INTEGER PRIMARY KEY (rowid=?)";
@@ -350,8 +351,8 @@ bool Codegen::WhereBegin(WhereLoops* w) {
             int lo = AllocReg();
             CodeExpr(lp.lower->rhs, lo);
             Op(Opcode::kIsNull, lo, lv.brk);
-            int a = Op(lp.lower->op == TermOp::kGt ? Opcode::kSeekGT : Opcode::kSeekGE,
-                       src.cursor, lv.brk, lo);
+            int a = Op(lp.lower->op == TermOp::kGt ? Opcode::kSeekGT : Opcode::kSeekGE, src.cursor,
+                       lv.brk, lo);
             prog_->at(a).p4type = P4Type::kInt;
             prog_->at(a).p4.i64 = 1;
           } else {
@@ -361,16 +362,15 @@ bool Codegen::WhereBegin(WhereLoops* w) {
           int rowid = AllocReg();
           if (!lp.reverse && lp.upper) {
             Op(Opcode::kRowid, src.cursor, rowid);
-            int a = Op(lp.upper->op == TermOp::kLt ? Opcode::kGe : Opcode::kGt, rowid, lv.brk,
-                       hi_reg);
+            int a =
+                Op(lp.upper->op == TermOp::kLt ? Opcode::kGe : Opcode::kGt, rowid, lv.brk, hi_reg);
             prog_->at(a).p5 = AffBits('C') | kCmpJumpIfNull;
           }
           if (lp.reverse && lp.lower) {
             int lo = AllocReg();
             CodeExpr(lp.lower->rhs, lo);
             Op(Opcode::kRowid, src.cursor, rowid);
-            int a = Op(lp.lower->op == TermOp::kGt ? Opcode::kLe : Opcode::kLt, rowid, lv.brk,
-                       lo);
+            int a = Op(lp.lower->op == TermOp::kGt ? Opcode::kLe : Opcode::kLt, rowid, lv.brk, lo);
             prog_->at(a).p5 = AffBits('C') | kCmpJumpIfNull;
           }
           lv.next_op = lp.reverse ? Opcode::kPrev : Opcode::kNext;
@@ -439,7 +439,8 @@ bool Codegen::WhereBegin(WhereLoops* w) {
           bool desc_col = false;
           if (neq < static_cast<int>(idx->columns.size())) {
             int col = idx->columns[static_cast<size_t>(neq)];
-            if (col >= 0) range_aff = static_cast<char>(tab->columns[static_cast<size_t>(col)].affinity);
+            if (col >= 0)
+              range_aff = static_cast<char>(tab->columns[static_cast<size_t>(col)].affinity);
             desc_col = idx->desc[static_cast<size_t>(neq)] != 0;
           }
           // Bounds in index order: a DESC column reverses the value order, and
@@ -447,11 +448,16 @@ bool Codegen::WhereBegin(WhereLoops* w) {
           auto flip = [&](TermOp op) {
             if (!desc_col) return op;
             switch (op) {
-              case TermOp::kLt: return TermOp::kGt;
-              case TermOp::kLe: return TermOp::kGe;
-              case TermOp::kGt: return TermOp::kLt;
-              case TermOp::kGe: return TermOp::kLe;
-              default: return op;
+              case TermOp::kLt:
+                return TermOp::kGt;
+              case TermOp::kLe:
+                return TermOp::kGe;
+              case TermOp::kGt:
+                return TermOp::kLt;
+              case TermOp::kGe:
+                return TermOp::kLe;
+              default:
+                return op;
             }
           };
           WhereTerm* lo_term = desc_col ? lp.upper : lp.lower;

@@ -112,10 +112,10 @@ bool Vm::Compare(const Instr& in, int* cmp_out) {
   return true;
 }
 
-#define VM_TRY(expr)                                  \
-  do {                                                \
-    Status _vs = (expr);                              \
-    if (!_vs.ok()) return Fail(std::move(_vs));       \
+#define VM_TRY(expr)                            \
+  do {                                          \
+    Status _vs = (expr);                        \
+    if (!_vs.ok()) return Fail(std::move(_vs)); \
   } while (0)
 
 StepResult Vm::Run() {
@@ -434,12 +434,24 @@ StepResult Vm::Run() {
           }
         } else {
           switch (in.op) {
-            case Opcode::kEq: res = cmp == 0; break;
-            case Opcode::kNe: res = cmp != 0; break;
-            case Opcode::kLt: res = cmp < 0; break;
-            case Opcode::kLe: res = cmp <= 0; break;
-            case Opcode::kGt: res = cmp > 0; break;
-            default: res = cmp >= 0; break;
+            case Opcode::kEq:
+              res = cmp == 0;
+              break;
+            case Opcode::kNe:
+              res = cmp != 0;
+              break;
+            case Opcode::kLt:
+              res = cmp < 0;
+              break;
+            case Opcode::kLe:
+              res = cmp <= 0;
+              break;
+            case Opcode::kGt:
+              res = cmp > 0;
+              break;
+            default:
+              res = cmp >= 0;
+              break;
           }
         }
         if (in.p5 & kCmpStoreResult) {
@@ -501,7 +513,8 @@ StepResult Vm::Run() {
         ctx.result = &out;
         ctx.def->final(&ctx);
         bool err = ctx.is_error;
-        Status st = err ? Status(ctx.error_code ? ctx.error_code : kError, ctx.error_msg) : Status();
+        Status st =
+            err ? Status(ctx.error_code ? ctx.error_code : kError, ctx.error_msg) : Status();
         FreeAggregateContext(&ctx);
         ctx = FuncContext();
         if (err) return Fail(std::move(st));
@@ -546,9 +559,8 @@ StepResult Vm::Run() {
         }
         size_t db = static_cast<size_t>(in.p3);
         uint8_t enc = db < env_->encs.size() ? env_->encs[db] : uint8_t{kUtf8};
-        auto c = VmCursor::OpenBtree(bt, static_cast<uint32_t>(in.p2),
-                                     in.op == Opcode::kOpenWrite, in.p4.cursor, &write_gen_,
-                                     std::move(reuse), enc);
+        auto c = VmCursor::OpenBtree(bt, static_cast<uint32_t>(in.p2), in.op == Opcode::kOpenWrite,
+                                     in.p4.cursor, &write_gen_, std::move(reuse), enc);
         if (!c.ok()) return Fail(std::move(c).status());
         slot = std::move(c).value();
         break;
@@ -682,7 +694,8 @@ StepResult Vm::Run() {
       case Opcode::kSeekLE:
       case Opcode::kSeekLT: {
         VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
-        SeekOp op = static_cast<SeekOp>(static_cast<int>(in.op) - static_cast<int>(Opcode::kSeekGE));
+        SeekOp op =
+            static_cast<SeekOp>(static_cast<int>(in.op) - static_cast<int>(Opcode::kSeekGE));
         bool found;
         VM_TRY(c->Seek(op, &r[in.p3], static_cast<int>(in.p4.i64), &found));
         if (!found) {
@@ -700,10 +713,18 @@ StepResult Vm::Run() {
         VM_TRY(c->CompareKey(&r[in.p3], static_cast<int>(in.p4.i64), &cmp));
         bool jump;
         switch (in.op) {
-          case Opcode::kIdxGE: jump = cmp >= 0; break;
-          case Opcode::kIdxGT: jump = cmp > 0; break;
-          case Opcode::kIdxLE: jump = cmp <= 0; break;
-          default: jump = cmp < 0; break;
+          case Opcode::kIdxGE:
+            jump = cmp >= 0;
+            break;
+          case Opcode::kIdxGT:
+            jump = cmp > 0;
+            break;
+          case Opcode::kIdxLE:
+            jump = cmp <= 0;
+            break;
+          default:
+            jump = cmp < 0;
+            break;
         }
         if (jump) {
           pc_ = in.p2;

@@ -18,11 +18,11 @@ class VmCursor;
 
 // What the VM needs from its connection.
 struct VmEnv {
-  std::vector<Btree*> dbs;            // database index → B-tree (0 main, 1 temp)
-  std::vector<uint8_t> encs;          // database index → text encoding (default UTF-8)
+  std::vector<Btree*> dbs;    // database index → B-tree (0 main, 1 temp)
+  std::vector<uint8_t> encs;  // database index → text encoding (default UTF-8)
   ConnectionHooks* hooks = nullptr;
   void* api_db = nullptr;
-  int64_t last_insert_rowid = 0;      // updated by Insert with kInsLastRowid
+  int64_t last_insert_rowid = 0;  // updated by Insert with kInsLastRowid
   bool case_sensitive_like = false;
   const volatile int* interrupted = nullptr;
 };

@@ -15,7 +15,11 @@ namespace {
 
 struct SeekCtx {
   SeekCtx(const Value* k, int nk, const KeyInfo* info, int rc, Status* st)
-      : key(k), n(nk), ki(info), default_rc(rc), status(st),
+      : key(k),
+        n(nk),
+        ki(info),
+        default_rc(rc),
+        status(st),
         cmp(ChooseRecordComparator(k, nk, *info)) {}
   const Value* key;
   int n;
@@ -50,7 +54,8 @@ int SeekCompareIntFirst(void* ctx, const uint8_t* key, uint32_t n) {
                                  (uint32_t(p[2]) << 8) | p[3]);
       } else if (st == 3) {
         x = static_cast<int32_t>((uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) |
-                                 (uint32_t(p[2]) << 8)) >> 8;
+                                 (uint32_t(p[2]) << 8)) >>
+            8;
       } else if (st == 2) {
         x = static_cast<int16_t>(static_cast<uint16_t>((p[0] << 8) | p[1]));
       } else {
@@ -104,7 +109,8 @@ Result<std::unique_ptr<VmCursor>> VmCursor::OpenBtree(Btree* bt, uint32_t root, 
                                                       const CursorInfo* info, uint64_t* write_gen,
                                                       std::unique_ptr<VmCursor> reuse,
                                                       uint8_t enc) {
-  std::unique_ptr<VmCursor> c = reuse ? std::move(reuse) : std::unique_ptr<VmCursor>(new VmCursor());
+  std::unique_ptr<VmCursor> c =
+      reuse ? std::move(reuse) : std::unique_ptr<VmCursor>(new VmCursor());
   c->kind_ = Kind::kBtree;
   c->bt_ = bt;
   c->root_ = root;
@@ -120,7 +126,7 @@ Result<std::unique_ptr<VmCursor>> VmCursor::OpenBtree(Btree* bt, uint32_t root, 
   }
   if (!c->cur_) c->cur_ = std::make_unique<BtCursor>();
   // The schema tells the kind of tree; its root page is read at the first move.
-  TreeKind kind = info == nullptr ? TreeKind::kUnknown
+  TreeKind kind = info == nullptr             ? TreeKind::kUnknown
                   : info->key_info != nullptr ? TreeKind::kIndex
                                               : TreeKind::kTable;
   TRY(bt->OpenCursor(root, write, c->cur_.get(), c->key_info_ ? KeyCompare : nullptr,
@@ -276,8 +282,8 @@ Status VmCursor::Rowid(int64_t* out) {
     *out = 0;
     return Status();
   }
-  DecodeSerial(payload_ + offsets_[static_cast<size_t>(n - 1)],
-               types_[static_cast<size_t>(n - 1)], &v, true);
+  DecodeSerial(payload_ + offsets_[static_cast<size_t>(n - 1)], types_[static_cast<size_t>(n - 1)],
+               &v, true);
   *out = v.is_int() ? v.int_value() : ValueToInt64(v);
   return Status();
 }
@@ -380,8 +386,7 @@ Status VmCursor::Seek(SeekOp op, const Value* key, int n, bool* found) {
   }
   Status st;
   if (IsUtf16(enc_)) key = EncodedKey(key, n);
-  SeekCtx ctx(key, n, key_info_,
-              (op == SeekOp::kGE || op == SeekOp::kLT) ? 1 : -1, &st);
+  SeekCtx ctx(key, n, key_info_, (op == SeekOp::kGE || op == SeekOp::kLT) ? 1 : -1, &st);
   int res = 0;
   TRY(cur_->SeekIndex(SeekCompare(ctx), &ctx, &res));
   TRY(st);
@@ -405,7 +410,7 @@ Status VmCursor::CompareKey(const Value* key, int n, int* cmp) {
   Status st;
   if (IsUtf16(enc_)) key = EncodedKey(key, n);
   *cmp = ChooseRecordComparator(key, n, *key_info_)(payload_, payload_len_, key, n, *key_info_, 0,
-                                                     &st);
+                                                    &st);
   return st;
 }
 
@@ -576,8 +581,8 @@ Status VmCursor::InsertRow(int64_t rowid, const Value& record, bool append) {
   Moved();
   if (IsUtf16(enc_)) {
     encoded_.clear();
-    TRY(TranscodeRecord(reinterpret_cast<const uint8_t*>(record.data()), record.size(), kUtf8,
-                        enc_, &encoded_));
+    TRY(TranscodeRecord(reinterpret_cast<const uint8_t*>(record.data()), record.size(), kUtf8, enc_,
+                        &encoded_));
     TRY(cur_->InsertRow(rowid, reinterpret_cast<const uint8_t*>(encoded_.data()),
                         static_cast<uint32_t>(encoded_.size())));
     eof_ = cur_->eof();

@@ -44,8 +44,7 @@ class VmCursor {
   // A second cursor on the same temporary tree as `other`.
   static Result<std::unique_ptr<VmCursor>> OpenDup(VmCursor* other, uint64_t* write_gen);
   static std::unique_ptr<VmCursor> OpenSorter(const KeyInfo* key_info, uint64_t* write_gen);
-  static std::unique_ptr<VmCursor> OpenPseudo(const Value* reg, int n_columns,
-                                              uint64_t* write_gen);
+  static std::unique_ptr<VmCursor> OpenPseudo(const Value* reg, int n_columns, uint64_t* write_gen);
   static std::unique_ptr<VmCursor> OpenConstList(const ConstList* list);
   ~VmCursor();
   VmCursor(const VmCursor&) = delete;
@@ -119,7 +118,7 @@ class VmCursor {
   uint64_t* write_gen_ = nullptr;
 
   Btree* bt_ = nullptr;
-  std::shared_ptr<Btree> eph_;       // temporary tree, shared with OpenDup cursors
+  std::shared_ptr<Btree> eph_;  // temporary tree, shared with OpenDup cursors
   std::unique_ptr<BtCursor> cur_;
   std::unique_ptr<Sorter> sorter_;
   const Value* pseudo_reg_ = nullptr;

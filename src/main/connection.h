@@ -68,8 +68,7 @@ class Connection : public ConnectionHooks {
   // After the last step: `ok` false means the statement failed with an
   // error whose conflict action is `action` (OnConflict numbering).
   Status EndStatement(bool writes, int stmt_savepoint, bool ok, int action, int error_code,
-                      int64_t changes,
-                      bool counts_changes, int64_t total_changes);
+                      int64_t changes, bool counts_changes, int64_t total_changes);
   void StatementReset() {}
 
   // ---- direct statements (ddl.cc, transaction.cc, pragma.cc) ----
@@ -141,8 +140,7 @@ class Connection : public ConnectionHooks {
   void SetTextEncoding(uint8_t enc);
   // Row-level integrity checks of table t (integrity_rows.cc): NOT NULL,
   // and with `full` index entries and counts; stops at max_errors messages.
-  void CheckTableRows(const Table& t, bool full, size_t max_errors,
-                      std::vector<std::string>* msgs);
+  void CheckTableRows(const Table& t, bool full, size_t max_errors, std::vector<std::string>* msgs);
   Status ExecEncodingPragma(ast::PragmaStmt* st, std::vector<std::string>* names,
                             std::vector<std::vector<Value>>* rows);
 
@@ -187,7 +185,7 @@ class Connection : public ConnectionHooks {
   int active_ = 0;               // statements between first step and completion
   int explicit_savepoints_ = 0;  // btree savepoint levels used by SAVEPOINT
   std::vector<std::string> savepoint_names_;
-  bool savepoint_txn_ = false;   // the transaction was started by SAVEPOINT
+  bool savepoint_txn_ = false;  // the transaction was started by SAVEPOINT
   bool schema_changed_in_txn_ = false;
   int64_t changes_ = 0;
   int64_t total_changes_ = 0;

@@ -29,8 +29,7 @@ bool SystemTable(const Table* t) {
 std::string QuoteIdent(std::string_view s) {
   bool plain = !s.empty() && !(s[0] >= '0' && s[0] <= '9');
   for (char c : s) {
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-          c == '_')) {
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) {
       plain = false;
     }
   }
@@ -129,15 +128,23 @@ Status Connection::CreateTable(ast::CreateTableStmt* st, std::string_view sql, A
       names.push_back(name);
       Column c;
       c.name = name;
-      c.affinity = static_cast<Affinity>(prog.column_affinities.size() > i
-                                             ? prog.column_affinities[i]
-                                             : 'A');
+      c.affinity = static_cast<Affinity>(
+          prog.column_affinities.size() > i ? prog.column_affinities[i] : 'A');
       switch (c.affinity) {
-        case Affinity::kInteger: c.decl_type = "INT"; break;
-        case Affinity::kReal: c.decl_type = "REAL"; break;
-        case Affinity::kText: c.decl_type = "TEXT"; break;
-        case Affinity::kNumeric: c.decl_type = "NUM"; break;
-        default: break;
+        case Affinity::kInteger:
+          c.decl_type = "INT";
+          break;
+        case Affinity::kReal:
+          c.decl_type = "REAL";
+          break;
+        case Affinity::kText:
+          c.decl_type = "TEXT";
+          break;
+        case Affinity::kNumeric:
+          c.decl_type = "NUM";
+          break;
+        default:
+          break;
       }
       std::string ct = QuoteIdent(name);
       if (!c.decl_type.empty()) ct += " " + c.decl_type;
@@ -224,10 +231,9 @@ Status Connection::CheckTableExprs(ast::CreateTableStmt* st, const Table* t, Are
       if (cc->kind == ast::ConstraintKind::kCheck) checks.push_back(cc->expr);
       if (cc->kind == ast::ConstraintKind::kDefault && cc->expr != nullptr) {
         bool not_const = has(cc->expr, [&](ast::Expr* x) {
-          return is_subquery(x) ||
-                 (x->kind == ast::ExprKind::kColumn &&
-                  !(x->table.empty() && (EqualsIgnoreCase(x->text, "true") ||
-                                         EqualsIgnoreCase(x->text, "false"))));
+          return is_subquery(x) || (x->kind == ast::ExprKind::kColumn &&
+                                    !(x->table.empty() && (EqualsIgnoreCase(x->text, "true") ||
+                                                           EqualsIgnoreCase(x->text, "false"))));
         });
         if (not_const) {
           return Status(kError,
@@ -409,7 +415,8 @@ Status Connection::Drop(ast::DropStmt* st) {
       for (Trigger* trig : t->triggers) TRY(DeleteSchemaRows(trig->name));
       TRY(DeleteSchemaRows(t->name));
       if (t->autoincrement) {
-        if (Table* seq = schema_.FindTable("sqlite_sequence")) TRY(DeleteRowsNamed(seq->root, t->name));
+        if (Table* seq = schema_.FindTable("sqlite_sequence"))
+          TRY(DeleteRowsNamed(seq->root, t->name));
       }
       TRY(BumpSchemaCookie());
       schema_.RemoveTable(t->name);
@@ -489,8 +496,8 @@ Status Connection::ExecDdl(ast::Stmt* st, std::string_view sql, Arena* arena) {
     case ast::StmtKind::kVacuum:  // checked here; run by ExecVacuum
       return ValidateVacuum(st->As<ast::VacuumStmt>());
     case ast::StmtKind::kCreateVirtualTable:
-      return Status(kError,
-                    "no such module: " + std::string(st->As<ast::CreateVirtualTableStmt>()->module));
+      return Status(
+          kError, "no such module: " + std::string(st->As<ast::CreateVirtualTableStmt>()->module));
     case ast::StmtKind::kAlterTable:
       return AlterTable(st->As<ast::AlterTableStmt>(), arena);
     case ast::StmtKind::kAttach:
@@ -636,17 +643,20 @@ Status Connection::LoadSchema() {
       TRY(parse(row, ast::StmtKind::kCreateIndex, &s));
       auto* ci = s->As<ast::CreateIndexStmt>();
       Table* t = schema_.FindTable(ci->table);
-      if (t == nullptr) return MalformedSchema(row.name, "no such table: main." + std::string(ci->table));
+      if (t == nullptr)
+        return MalformedSchema(row.name, "no such table: main." + std::string(ci->table));
       std::unique_ptr<Index> idx;
       Status st = ::basalt::BuildIndex(ci, t, row.sql, &idx);
       if (!st.ok()) return MalformedSchema(row.name, st.message());
-      if (!EqualsIgnoreCase(idx->name, row.name) || taken(row.name)) return MalformedSchema(row.name);
+      if (!EqualsIgnoreCase(idx->name, row.name) || taken(row.name))
+        return MalformedSchema(row.name);
       idx->root = static_cast<uint32_t>(row.root);
       schema_.AddIndex(std::move(idx));
     } else if (row.type == "view") {
       TRY(parse(row, ast::StmtKind::kCreateView, &s));
       std::unique_ptr<Table> view = BuildView(s->As<ast::CreateViewStmt>(), row.sql);
-      if (!EqualsIgnoreCase(view->name, row.name) || taken(row.name)) return MalformedSchema(row.name);
+      if (!EqualsIgnoreCase(view->name, row.name) || taken(row.name))
+        return MalformedSchema(row.name);
       schema_.AddTable(std::move(view));
     } else {
       return MalformedSchema(row.name);

@@ -103,8 +103,7 @@ void Connection::CheckTableRows(const Table& t, bool full, size_t max_errors,
       int res = 1;
       Status seek = icur[i]->SeekIndex(CompareWithKey, &ks, &res);
       if (!seek.ok() || !cmp_st.ok()) return;
-      if (res != 0 &&
-          report("row " + std::to_string(rows) + " missing from index " + idx.name)) {
+      if (res != 0 && report("row " + std::to_string(rows) + " missing from index " + idx.name)) {
         return;
       }
     }

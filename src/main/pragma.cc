@@ -1,9 +1,9 @@
 // PRAGMA statements.
 #include <algorithm>
 
-#include "main/connection.h"
 #include "exec/codegen.h"
 #include "func/builtins.h"
+#include "main/connection.h"
 #include "parser/parser.h"
 
 namespace basalt {
@@ -15,11 +15,15 @@ std::string PragmaArg(const ast::PragmaStmt* st) {
   if (st->value == nullptr) return std::string();
   const ast::Expr* e = st->value;
   switch (e->kind) {
-    case ast::ExprKind::kInteger: return std::to_string(e->ival);
+    case ast::ExprKind::kInteger:
+      return std::to_string(e->ival);
     case ast::ExprKind::kString:
-    case ast::ExprKind::kColumn: return std::string(e->text);
-    case ast::ExprKind::kBool: return e->ival ? "1" : "0";
-    default: return std::string(e->span);
+    case ast::ExprKind::kColumn:
+      return std::string(e->text);
+    case ast::ExprKind::kBool:
+      return e->ival ? "1" : "0";
+    default:
+      return std::string(e->span);
   }
 }
 
@@ -59,11 +63,11 @@ Status Connection::PragmaRows(std::string_view name, std::string_view arg,
   }
   std::string lname = LowerAscii(name);
   // Only pragmas that read; the setting forms are not functions.
-  static const char* const kReadable[] = {"table_info", "table_xinfo", "index_list", "index_info",
-                                          "integrity_check", "quick_check", "page_count",
-                                          "freelist_count", "encoding", "journal_mode",
-                                          "user_version", "schema_version", "application_id",
-                                          "page_size", "foreign_keys", "recursive_triggers"};
+  static const char* const kReadable[] = {
+      "table_info",      "table_xinfo",  "index_list",   "index_info",
+      "integrity_check", "quick_check",  "page_count",   "freelist_count",
+      "encoding",        "journal_mode", "user_version", "schema_version",
+      "application_id",  "page_size",    "foreign_keys", "recursive_triggers"};
   bool ok = false;
   for (const char* r : kReadable) ok |= lname == r;
   if (!ok) return Status();
@@ -92,11 +96,20 @@ std::vector<std::string> PragmaColumnNames(const ast::PragmaStmt* st) {
   if (name == "busy_timeout") return {"timeout"};
   if (name == "wal_checkpoint") return {"busy", "log", "checkpointed"};
   if (name == "database_list") return {"seq", "name", "file"};
-  static const char* const kValued[] = {"user_version", "schema_version", "application_id",
-                                        "page_size", "recursive_triggers", "foreign_keys",
-                                        "reverse_unordered_selects", "short_column_names",
-                                        "full_column_names", "synchronous", "cache_size",
-                                        "mmap_size", "temp_store", "auto_vacuum"};
+  static const char* const kValued[] = {"user_version",
+                                        "schema_version",
+                                        "application_id",
+                                        "page_size",
+                                        "recursive_triggers",
+                                        "foreign_keys",
+                                        "reverse_unordered_selects",
+                                        "short_column_names",
+                                        "full_column_names",
+                                        "synchronous",
+                                        "cache_size",
+                                        "mmap_size",
+                                        "temp_store",
+                                        "auto_vacuum"};
   for (const char* v : kValued) {
     if (name == v) return set ? std::vector<std::string>{} : std::vector<std::string>{name};
   }
@@ -107,11 +120,11 @@ bool PragmaUsesDb(const ast::PragmaStmt* st) {
   if (st->value == nullptr) return false;
   std::string name = LowerAscii(st->name);
   static const char* const kConnectionOnly[] = {
-      "busy_timeout", "synchronous",        "cache_size",    "foreign_keys",
-      "recursive_triggers", "reverse_unordered_selects", "short_column_names",
-      "full_column_names",  "case_sensitive_like",       "wal_autocheckpoint",
-      "locking_mode",       "mmap_size",                 "temp_store",
-      "journal_size_limit"};
+      "busy_timeout",       "synchronous",        "cache_size",
+      "foreign_keys",       "recursive_triggers", "reverse_unordered_selects",
+      "short_column_names", "full_column_names",  "case_sensitive_like",
+      "wal_autocheckpoint", "locking_mode",       "mmap_size",
+      "temp_store",         "journal_size_limit"};
   for (const char* c : kConnectionOnly) {
     if (name == c) return false;
   }
@@ -328,7 +341,7 @@ Status Connection::ExecEncodingPragma(ast::PragmaStmt* st, std::vector<std::stri
     static const struct {
       const char* name;
       uint8_t enc;
-    } kNames[] = {{"utf-8", kUtf8},       {"utf8", kUtf8},       {"utf-16le", kUtf16le},
+    } kNames[] = {{"utf-8", kUtf8},      {"utf8", kUtf8},        {"utf-16le", kUtf16le},
                   {"utf16le", kUtf16le}, {"utf-16be", kUtf16be}, {"utf16be", kUtf16be},
                   {"utf-16", kUtf16le},  {"utf16", kUtf16le}};
     int found = -1;

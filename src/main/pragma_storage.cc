@@ -10,20 +10,26 @@ namespace {
 
 const char* JournalModeName(JournalMode m) {
   switch (m) {
-    case JournalMode::kDelete: return "delete";
-    case JournalMode::kTruncate: return "truncate";
-    case JournalMode::kPersist: return "persist";
-    case JournalMode::kMemory: return "memory";
-    case JournalMode::kWal: return "wal";
-    case JournalMode::kOff: return "off";
+    case JournalMode::kDelete:
+      return "delete";
+    case JournalMode::kTruncate:
+      return "truncate";
+    case JournalMode::kPersist:
+      return "persist";
+    case JournalMode::kMemory:
+      return "memory";
+    case JournalMode::kWal:
+      return "wal";
+    case JournalMode::kOff:
+      return "off";
   }
   return "delete";
 }
 
 bool ParseJournalMode(const std::string& v, JournalMode* out) {
-  static const JournalMode kAll[] = {JournalMode::kDelete, JournalMode::kTruncate,
+  static const JournalMode kAll[] = {JournalMode::kDelete,  JournalMode::kTruncate,
                                      JournalMode::kPersist, JournalMode::kMemory,
-                                     JournalMode::kWal,    JournalMode::kOff};
+                                     JournalMode::kWal,     JournalMode::kOff};
   for (JournalMode m : kAll) {
     if (EqualsIgnoreCase(v, JournalModeName(m))) {
       *out = m;
@@ -46,8 +52,8 @@ int64_t PragmaInt(const std::string& v) {
   return neg ? -n : n;
 }
 
-void Row1(std::vector<std::string>* names, std::vector<std::vector<Value>>* rows,
-          const char* name, Value v) {
+void Row1(std::vector<std::string>* names, std::vector<std::vector<Value>>* rows, const char* name,
+          Value v) {
   names->assign(1, name);
   std::vector<Value> row;
   row.push_back(std::move(v));
@@ -77,7 +83,8 @@ Status Connection::ExecStoragePragma(const std::string& name, ast::PragmaStmt* s
     JournalMode mode;
     if (set && ParseJournalMode(arg, &mode)) {
       if (!open_error_.ok()) return open_error_;
-      if (!autocommit_ && (mode == JournalMode::kWal || pager->journal_mode() == JournalMode::kWal) &&
+      if (!autocommit_ &&
+          (mode == JournalMode::kWal || pager->journal_mode() == JournalMode::kWal) &&
           mode != pager->journal_mode()) {
         return Status(kError, "cannot change into wal mode from within a transaction");
       }
@@ -143,8 +150,10 @@ Status Connection::ExecStoragePragma(const std::string& name, ast::PragmaStmt* s
     if (EqualsIgnoreCase(arg, "restart")) mode = CheckpointMode::kRestart;
     if (EqualsIgnoreCase(arg, "truncate")) mode = CheckpointMode::kTruncate;
     CheckpointResult r;
-    if (open_error_.ok() && active_ == 0 && autocommit_) TRY(pager->Checkpoint(mode, &r));
-    else if (open_error_.ok() && pager->journal_mode() == JournalMode::kWal) r.busy = 1;
+    if (open_error_.ok() && active_ == 0 && autocommit_)
+      TRY(pager->Checkpoint(mode, &r));
+    else if (open_error_.ok() && pager->journal_mode() == JournalMode::kWal)
+      r.busy = 1;
     *names = {"busy", "log", "checkpointed"};
     std::vector<Value> row(3);
     row[0].SetInt(r.busy);

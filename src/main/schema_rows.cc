@@ -68,8 +68,8 @@ Status Connection::DeleteRowsNamed(uint32_t root, std::string_view name) {
     TRY(ReadSchemaRecord(&cur, &buf));
     uint32_t n = static_cast<uint32_t>(buf.size());
     std::vector<uint32_t> types, offsets;
-    Result<int> nf = ParseRecordHeader(reinterpret_cast<const uint8_t*>(buf.data()), n, &types,
-                                       &offsets);
+    Result<int> nf =
+        ParseRecordHeader(reinterpret_cast<const uint8_t*>(buf.data()), n, &types, &offsets);
     if (!nf.ok()) return nf.status();
     Value v;
     if (*nf > 0) {
@@ -93,8 +93,8 @@ Status Connection::DeleteSchemaRows(std::string_view name) {
     TRY(ReadSchemaRecord(&cur, &buf));
     uint32_t n = static_cast<uint32_t>(buf.size());
     std::vector<uint32_t> types, offsets;
-    Result<int> nf = ParseRecordHeader(reinterpret_cast<const uint8_t*>(buf.data()), n, &types,
-                                       &offsets);
+    Result<int> nf =
+        ParseRecordHeader(reinterpret_cast<const uint8_t*>(buf.data()), n, &types, &offsets);
     if (!nf.ok()) return nf.status();
     bool match = false;
     for (int f = 1; f <= 2 && f < *nf; ++f) {

@@ -36,7 +36,9 @@ Status Statement::Compile() {
     param_names_.clear();
     const ParamTable& pt = parser.params();
     for (int i = 0; i < pt.count; ++i) {
-      param_names_.emplace_back(i < static_cast<int>(pt.names.size()) ? std::string(pt.names[static_cast<size_t>(i)]) : std::string());
+      param_names_.emplace_back(i < static_cast<int>(pt.names.size())
+                                    ? std::string(pt.names[static_cast<size_t>(i)])
+                                    : std::string());
     }
   }
   explain_ = ast_->explain;
@@ -74,8 +76,7 @@ Status Statement::Compile() {
   ctx.options = conn_->options();
   ctx.sql = parsed_text_;
   ctx.pragma_rows = [this](std::string_view name, std::string_view arg,
-                           std::vector<std::string>* names,
-                           std::vector<std::vector<Value>>* rows) {
+                           std::vector<std::string>* names, std::vector<std::vector<Value>>* rows) {
     return conn_->PragmaRows(name, arg, names, rows);
   };
   Result<std::unique_ptr<Program>> prog = CompileStatement(ast_, &ctx);
@@ -228,7 +229,8 @@ int Statement::Step() {
       reparse_ = true;
       return StepDirect();
     }
-    Status st = conn_->BeginStatement(prog_->writes, uses_db_, prog_->stmt_journal, &stmt_savepoint_);
+    Status st =
+        conn_->BeginStatement(prog_->writes, uses_db_, prog_->stmt_journal, &stmt_savepoint_);
     if (st.code() == kSchema) {
       // Another connection changed the schema: compile against the new one
       // (the transaction stays open) and start again.
@@ -351,8 +353,10 @@ int Statement::StepDirect() {
           bool ok = st.ok();
           Status keep = st;
           Finish(ok, 2);
-          if (!ok) st = keep;
-          else if (!status_.ok()) st = status_;
+          if (!ok)
+            st = keep;
+          else if (!status_.ok())
+            st = status_;
         }
         // Re-parse on the next execution: DDL consumed the AST.
         break;

@@ -45,7 +45,9 @@ inline int64_t GetSigned(const uint8_t* p, int n) {
     case 2:
       return static_cast<int16_t>(static_cast<uint16_t>((p[0] << 8) | p[1]));
     case 3:
-      return static_cast<int32_t>(static_cast<uint32_t>((p[0] << 24) | (p[1] << 16) | (p[2] << 8))) >> 8;
+      return static_cast<int32_t>(
+                 static_cast<uint32_t>((p[0] << 24) | (p[1] << 16) | (p[2] << 8))) >>
+             8;
     case 4:
       return static_cast<int32_t>(Load32BE(p));
     case 6: {
@@ -400,7 +402,8 @@ int CompareRecordTextFirst(const uint8_t* rec, uint32_t len, const Value* vals, 
       if (st >= 13 && (st & 1)) {
         uint32_t sz = (st - 13) / 2;
         if (hdr + sz <= len) {
-          int c = CompareBytes(rec + hdr, sz, vals[0].data(), static_cast<uint32_t>(vals[0].size()));
+          int c =
+              CompareBytes(rec + hdr, sz, vals[0].data(), static_cast<uint32_t>(vals[0].size()));
           if (c != 0) return c;
           if (n == 1) return default_rc;
         }

@@ -101,15 +101,24 @@ inline int CompareRecordIntFirst(const uint8_t* rec, uint32_t len, const Value* 
       const uint8_t* p = rec + hdr;
       int64_t x;
       switch (st) {
-        case 1: x = static_cast<int8_t>(p[0]); break;
-        case 2: x = static_cast<int16_t>(static_cast<uint16_t>((p[0] << 8) | p[1])); break;
+        case 1:
+          x = static_cast<int8_t>(p[0]);
+          break;
+        case 2:
+          x = static_cast<int16_t>(static_cast<uint16_t>((p[0] << 8) | p[1]));
+          break;
         case 3:
-          x = static_cast<int32_t>(static_cast<uint32_t>((p[0] << 24) | (p[1] << 16) | (p[2] << 8))) >> 8;
+          x = static_cast<int32_t>(
+                  static_cast<uint32_t>((p[0] << 24) | (p[1] << 16) | (p[2] << 8))) >>
+              8;
           break;
-        case 4: x = static_cast<int32_t>((uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) |
-                                        (uint32_t(p[2]) << 8) | p[3]);
+        case 4:
+          x = static_cast<int32_t>((uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) |
+                                   (uint32_t(p[2]) << 8) | p[3]);
           break;
-        default: x = 0; for (uint32_t i = 0; i < sz; ++i) x = int64_t(uint64_t(x) << 8 | p[i]);
+        default:
+          x = 0;
+          for (uint32_t i = 0; i < sz; ++i) x = int64_t(uint64_t(x) << 8 | p[i]);
           if (st == 5 && (p[0] & 0x80)) x = int64_t(uint64_t(x) | 0xffff000000000000ull);
           break;
       }

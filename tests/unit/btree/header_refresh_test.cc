@@ -157,8 +157,9 @@ TEST(HeaderRefresh, PageSizeChangedElsewhereIsFollowed) {
   int64_t next = 100;
   for (int ps : {1024, 65536, 512, 4096}) {
     SCOPED_TRACE(ps);
-    ASSERT_EQ(RunSqlite(path, "PRAGMA page_size=" + std::to_string(ps) + "; VACUUM; PRAGMA page_size"),
-              std::to_string(ps));
+    ASSERT_EQ(
+        RunSqlite(path, "PRAGMA page_size=" + std::to_string(ps) + "; VACUUM; PRAGMA page_size"),
+        std::to_string(ps));
     ASSERT_OK(db.bt().BeginTransaction(true));
     EXPECT_EQ(db.bt().usable_size(), uint32_t(ps));
     db.Load();  // VACUUM may have moved the roots
