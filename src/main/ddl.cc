@@ -548,7 +548,9 @@ Status Connection::LoadSchema() {
     }
     uint32_t enc = 0;
     (void)main_->GetMeta(Meta::kTextEncoding, &enc);
-    if (enc >= kUtf8 && enc <= kUtf16be) SetTextEncoding(static_cast<uint8_t>(enc));
+    // As SQLite reads the field: its low two bits, 0 meaning UTF-8.
+    if ((enc & 3) == 0) enc = kUtf8;
+    SetTextEncoding(static_cast<uint8_t>(enc & 3));
     BtCursor cur;
     Status st = main_->OpenCursor(1, false, &cur);
     if (st.ok()) st = cur.First();
