@@ -22,14 +22,14 @@ using ScalarFn = void (*)(FuncContext* ctx, int argc, Value** argv);
 using FinalFn = void (*)(FuncContext* ctx);
 
 enum FuncFlags : uint32_t {
-  kFuncDeterministic = 1 << 0,  // same inputs → same output (constant-foldable)
-  kFuncAggregate = 1 << 1,      // step/final (and maybe value/inverse: window)
-  kFuncNeedsCollation = 1 << 2, // uses ctx->coll (min, max, instr-like functions)
+  kFuncDeterministic = 1 << 0,   // same inputs → same output (constant-foldable)
+  kFuncAggregate = 1 << 1,       // step/final (and maybe value/inverse: window)
+  kFuncNeedsCollation = 1 << 2,  // uses ctx->coll (min, max, instr-like functions)
   kFuncDirectOnly = 1 << 3,
   kFuncInnocuous = 1 << 4,
-  kFuncWindowOnly = 1 << 5,     // row_number, rank, ...: only with OVER
-  kFuncCountStar = 1 << 6,      // count(*) fast path allowed
-  kFuncMinMax = 1 << 7,         // min/max aggregate (index optimisation candidate)
+  kFuncWindowOnly = 1 << 5,  // row_number, rank, ...: only with OVER
+  kFuncCountStar = 1 << 6,   // count(*) fast path allowed
+  kFuncMinMax = 1 << 7,      // min/max aggregate (index optimisation candidate)
 };
 
 // Connection services some functions need (changes(), last_insert_rowid(),
@@ -43,14 +43,14 @@ class ConnectionHooks {
 };
 
 struct FunctionDef {
-  std::string name;   // lower case
-  int nargs = -1;     // -1: any number
+  std::string name;  // lower case
+  int nargs = -1;    // -1: any number
   uint32_t flags = 0;
-  ScalarFn scalar = nullptr;  // scalar functions
-  ScalarFn step = nullptr;    // aggregates: called per row
-  FinalFn final = nullptr;    // aggregates: result; also frees the state
-  FinalFn value = nullptr;    // window aggregates: current value, state kept
-  ScalarFn inverse = nullptr; // window aggregates: remove a row
+  ScalarFn scalar = nullptr;   // scalar functions
+  ScalarFn step = nullptr;     // aggregates: called per row
+  FinalFn final = nullptr;     // aggregates: result; also frees the state
+  FinalFn value = nullptr;     // window aggregates: current value, state kept
+  ScalarFn inverse = nullptr;  // window aggregates: remove a row
   void* user_data = nullptr;
   void (*destroy)(void*) = nullptr;  // frees user_data when the def is dropped
   // C API functions keep their sqlite3-typed callbacks here; the API layer

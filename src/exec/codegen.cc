@@ -173,8 +173,8 @@ Result<std::unique_ptr<Program>> CompileIndexBuild(const Index* idx, CompileCont
     std::string cols;
     for (int col : idx->columns) {
       if (!cols.empty()) cols += ", ";
-      cols += tab->name + "." + (col >= 0 ? tab->columns[static_cast<size_t>(col)].name
-                                          : std::string("rowid"));
+      cols += tab->name + "." +
+              (col >= 0 ? tab->columns[static_cast<size_t>(col)].name : std::string("rowid"));
     }
     cg.OpP4Str(Opcode::kHalt, kConstraintUnique, 2, 0, "UNIQUE constraint failed: " + cols);
     cg.ResolveLabel(ok);

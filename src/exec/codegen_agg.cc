@@ -48,8 +48,8 @@ void Codegen::FinalizeAccumulators(AggInfo* agg, std::vector<int>* results) {
   }
 }
 
-bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
-                                  RowSink* sink, WhereLoops* wl) {
+bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest, RowSink* sink,
+                                  WhereLoops* wl) {
   AggInfo* agg = info->agg;
   int first_acc = prog_->n_aggs;
   for (AggFunc& f : agg->funcs) {
@@ -57,8 +57,7 @@ bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
     if (f.expr->has(ast::kDistinct)) {
       f.distinct_cursor = ctx_->AllocCursor();
       KeyInfo* ki = MakeKeyInfo(1);
-      const_cast<const Collation**>(ki->colls)[0] =
-          resolver_.ExprCollation((*f.expr->list)[0]);
+      const_cast<const Collation**>(ki->colls)[0] = resolver_.ExprCollation((*f.expr->list)[0]);
       int a = Op(Opcode::kOpenEphemeral, f.distinct_cursor, 1);
       prog_->at(a).p4type = P4Type::kKeyInfo;
       prog_->at(a).p4.key_info = ki;

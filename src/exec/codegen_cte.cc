@@ -49,8 +49,7 @@ bool Codegen::CodeCte(CteEntry* ce, SelectDest* out) {
     int refs = 0;
     for (const Source& src : ai->sources) refs += src.cte == -2 - ce->id;
     if (refs > 1) {
-      return ctx_->Error("multiple references to recursive table: " +
-                         std::string(ce->cte->name));
+      return ctx_->Error("multiple references to recursive table: " + std::string(ce->cte->name));
     }
   }
   // The queue: FIFO (a table) or, with ORDER BY, a priority queue (an index on

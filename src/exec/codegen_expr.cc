@@ -27,31 +27,49 @@ char CmpAffinity(const Expr* a, const Expr* b) {
 Opcode CompareOpcode(Op op) {
   switch (op) {
     case Op::kEq:
-    case Op::kIs: return Opcode::kEq;
+    case Op::kIs:
+      return Opcode::kEq;
     case Op::kNe:
-    case Op::kIsNot: return Opcode::kNe;
-    case Op::kLt: return Opcode::kLt;
-    case Op::kLe: return Opcode::kLe;
-    case Op::kGt: return Opcode::kGt;
-    default: return Opcode::kGe;
+    case Op::kIsNot:
+      return Opcode::kNe;
+    case Op::kLt:
+      return Opcode::kLt;
+    case Op::kLe:
+      return Opcode::kLe;
+    case Op::kGt:
+      return Opcode::kGt;
+    default:
+      return Opcode::kGe;
   }
 }
 
 Opcode NegateCompare(Opcode op) {
   switch (op) {
-    case Opcode::kEq: return Opcode::kNe;
-    case Opcode::kNe: return Opcode::kEq;
-    case Opcode::kLt: return Opcode::kGe;
-    case Opcode::kLe: return Opcode::kGt;
-    case Opcode::kGt: return Opcode::kLe;
-    default: return Opcode::kLt;
+    case Opcode::kEq:
+      return Opcode::kNe;
+    case Opcode::kNe:
+      return Opcode::kEq;
+    case Opcode::kLt:
+      return Opcode::kGe;
+    case Opcode::kLe:
+      return Opcode::kGt;
+    case Opcode::kGt:
+      return Opcode::kLe;
+    default:
+      return Opcode::kLt;
   }
 }
 
 bool IsComparison(Op op) {
   switch (op) {
-    case Op::kEq: case Op::kNe: case Op::kLt: case Op::kLe: case Op::kGt: case Op::kGe:
-    case Op::kIs: case Op::kIsNot:
+    case Op::kEq:
+    case Op::kNe:
+    case Op::kLt:
+    case Op::kLe:
+    case Op::kGt:
+    case Op::kGe:
+    case Op::kIs:
+    case Op::kIsNot:
       return true;
     default:
       return false;
@@ -100,10 +118,17 @@ void Codegen::CodeColumn(int cursor, int column, const Table* tab, int target) {
         Value* v = prog_->arena.New<Value>();
         bool constant = true;
         switch (d->kind) {
-          case ExprKind::kInteger: v->SetInt(d->ival); break;
-          case ExprKind::kReal: v->SetReal(d->rval); break;
-          case ExprKind::kString: v->SetTextStatic(prog_->arena.CopyString(d->text)); break;
-          case ExprKind::kNull: break;
+          case ExprKind::kInteger:
+            v->SetInt(d->ival);
+            break;
+          case ExprKind::kReal:
+            v->SetReal(d->rval);
+            break;
+          case ExprKind::kString:
+            v->SetTextStatic(prog_->arena.CopyString(d->text));
+            break;
+          case ExprKind::kNull:
+            break;
           case ExprKind::kUnary:
             if (d->op == Op::kNeg && d->left->kind == ExprKind::kInteger) {
               v->SetInt(-d->left->ival);
@@ -412,8 +437,8 @@ int Codegen::CodeInIndex(Expr* in, int* has_null_reg, char* aff_out) {
   KeyInfo* ki = MakeKeyInfo(ncol);
   char* aff = prog_->arena.NewArray<char>(static_cast<size_t>(ncol) + 1);
   for (int i = 0; i < ncol; ++i) {
-    Expr* lhs = in->left->kind == ExprKind::kVector ? (*in->left->list)[static_cast<size_t>(i)]
-                                                     : in->left;
+    Expr* lhs =
+        in->left->kind == ExprKind::kVector ? (*in->left->list)[static_cast<size_t>(i)] : in->left;
     Expr* rcol = (*finfo->result)[static_cast<size_t>(i)];
     char la = Resolver::ExprAffinity(lhs);
     char ra = Resolver::ExprAffinity(rcol);
@@ -593,8 +618,8 @@ void Codegen::CodeVectorIn(Expr* e, int target) {
     Op(Opcode::kIsNull, col, undecided);
     int c = Op(Opcode::kNe, keys + i, next_row, col);
     prog_->at(c).p5 = static_cast<uint8_t>(aff[i] <= 'A' ? 0 : (aff[i] & kCmpAffinityMask));
-    const Collation* coll =
-        resolver_.BinaryCollation(l[static_cast<size_t>(i)], (*finfo->result)[static_cast<size_t>(i)]);
+    const Collation* coll = resolver_.BinaryCollation(l[static_cast<size_t>(i)],
+                                                      (*finfo->result)[static_cast<size_t>(i)]);
     if (coll) {
       prog_->at(c).p4type = P4Type::kCollation;
       prog_->at(c).p4.coll = coll;
@@ -644,9 +669,15 @@ bool Codegen::Fold(const Expr* e, Value* out, int depth) {
       }
       if (!Fold(e->left, &a, depth + 1)) return false;
       switch (e->op) {
-        case Op::kNeg: Negate(a, out); return true;
-        case Op::kPlus: *out = std::move(a); return true;
-        case Op::kBitNot: BitNot(a, out); return true;
+        case Op::kNeg:
+          Negate(a, out);
+          return true;
+        case Op::kPlus:
+          *out = std::move(a);
+          return true;
+        case Op::kBitNot:
+          BitNot(a, out);
+          return true;
         case Op::kNot: {
           int t = ValueTruth(a);
           if (t < 0) {
@@ -656,23 +687,45 @@ bool Codegen::Fold(const Expr* e, Value* out, int depth) {
           }
           return true;
         }
-        default: return false;
+        default:
+          return false;
       }
     }
     case ExprKind::kBinary: {
       void (*fn)(const Value&, const Value&, Value*) = nullptr;
       switch (e->op) {
-        case Op::kAdd: fn = Add; break;
-        case Op::kSub: fn = Subtract; break;
-        case Op::kMul: fn = Multiply; break;
-        case Op::kDiv: fn = Divide; break;
-        case Op::kMod: fn = Remainder; break;
-        case Op::kConcat: fn = Concat; break;
-        case Op::kBitAnd: fn = BitAnd; break;
-        case Op::kBitOr: fn = BitOr; break;
-        case Op::kShl: fn = ShiftLeft; break;
-        case Op::kShr: fn = ShiftRight; break;
-        default: return false;
+        case Op::kAdd:
+          fn = Add;
+          break;
+        case Op::kSub:
+          fn = Subtract;
+          break;
+        case Op::kMul:
+          fn = Multiply;
+          break;
+        case Op::kDiv:
+          fn = Divide;
+          break;
+        case Op::kMod:
+          fn = Remainder;
+          break;
+        case Op::kConcat:
+          fn = Concat;
+          break;
+        case Op::kBitAnd:
+          fn = BitAnd;
+          break;
+        case Op::kBitOr:
+          fn = BitOr;
+          break;
+        case Op::kShl:
+          fn = ShiftLeft;
+          break;
+        case Op::kShr:
+          fn = ShiftRight;
+          break;
+        default:
+          return false;
       }
       Value a, b;
       if (!Fold(e->left, &a, depth + 1) || !Fold(e->right, &b, depth + 1)) return false;
@@ -691,15 +744,21 @@ bool Codegen::Fold(const Expr* e, Value* out, int depth) {
 
 void Codegen::CodeConstant(const Value& v, int target) {
   switch (v.type()) {
-    case Type::kNull: Op(Opcode::kNull, 0, target); break;
-    case Type::kInteger: OpInt64(v.int_value(), target); break;
+    case Type::kNull:
+      Op(Opcode::kNull, 0, target);
+      break;
+    case Type::kInteger:
+      OpInt64(v.int_value(), target);
+      break;
     case Type::kReal: {
       int a = Op(Opcode::kReal, 0, target);
       prog_->at(a).p4type = P4Type::kReal;
       prog_->at(a).p4.real = v.real_value();
       break;
     }
-    case Type::kText: OpString(v.text(), target); break;
+    case Type::kText:
+      OpString(v.text(), target);
+      break;
     case Type::kBlob: {
       int a = Op(Opcode::kBlob, static_cast<int>(v.size()), target);
       prog_->at(a).p4type = P4Type::kString;
@@ -736,7 +795,7 @@ void Codegen::CodeExpr(Expr* e, int target) {
       if (e->reg != target) Op(Opcode::kCopy, e->reg, target, 0);
       return;
     case ExprKind::kCurrentTime: {
-      const char* fname = e->op == Op::kCurDate ? "current_date"
+      const char* fname = e->op == Op::kCurDate   ? "current_date"
                           : e->op == Op::kCurTime ? "current_time"
                                                   : "current_timestamp";
       const FunctionDef* def = ctx_->funcs->Find(fname, 0);
@@ -797,18 +856,42 @@ void Codegen::CodeExpr(Expr* e, int target) {
       }
       Opcode op;
       switch (e->op) {
-        case Op::kAnd: op = Opcode::kAnd; break;
-        case Op::kOr: op = Opcode::kOr; break;
-        case Op::kAdd: op = Opcode::kAdd; break;
-        case Op::kSub: op = Opcode::kSubtract; break;
-        case Op::kMul: op = Opcode::kMultiply; break;
-        case Op::kDiv: op = Opcode::kDivide; break;
-        case Op::kMod: op = Opcode::kRemainder; break;
-        case Op::kConcat: op = Opcode::kConcat; break;
-        case Op::kBitAnd: op = Opcode::kBitAnd; break;
-        case Op::kBitOr: op = Opcode::kBitOr; break;
-        case Op::kShl: op = Opcode::kShiftLeft; break;
-        case Op::kShr: op = Opcode::kShiftRight; break;
+        case Op::kAnd:
+          op = Opcode::kAnd;
+          break;
+        case Op::kOr:
+          op = Opcode::kOr;
+          break;
+        case Op::kAdd:
+          op = Opcode::kAdd;
+          break;
+        case Op::kSub:
+          op = Opcode::kSubtract;
+          break;
+        case Op::kMul:
+          op = Opcode::kMultiply;
+          break;
+        case Op::kDiv:
+          op = Opcode::kDivide;
+          break;
+        case Op::kMod:
+          op = Opcode::kRemainder;
+          break;
+        case Op::kConcat:
+          op = Opcode::kConcat;
+          break;
+        case Op::kBitAnd:
+          op = Opcode::kBitAnd;
+          break;
+        case Op::kBitOr:
+          op = Opcode::kBitOr;
+          break;
+        case Op::kShl:
+          op = Opcode::kShiftLeft;
+          break;
+        case Op::kShr:
+          op = Opcode::kShiftRight;
+          break;
         default:
           ctx_->Error("unsupported operator");
           return;
@@ -870,8 +953,9 @@ void Codegen::CodeExpr(Expr* e, int target) {
       if (escape) nargs = 3;
       const FunctionDef* def = ctx_->funcs->Find(fname, nargs);
       if (def == nullptr) {
-        ctx_->Error(std::string("no such function: ") +
-                    (e->op == Op::kRegexp ? "REGEXP" : e->op == Op::kMatch ? "MATCH" : fname));
+        ctx_->Error(std::string("no such function: ") + (e->op == Op::kRegexp  ? "REGEXP"
+                                                         : e->op == Op::kMatch ? "MATCH"
+                                                                               : fname));
         return;
       }
       int args = AllocReg(nargs);

@@ -46,12 +46,18 @@ bool ReadsTable(Select* s, const Table* t) {
 
 OnConflict ToOnConflict(ast::ConflictAction a) {
   switch (a) {
-    case ast::ConflictAction::kRollback: return OnConflict::kRollback;
-    case ast::ConflictAction::kAbort: return OnConflict::kAbort;
-    case ast::ConflictAction::kFail: return OnConflict::kFail;
-    case ast::ConflictAction::kIgnore: return OnConflict::kIgnore;
-    case ast::ConflictAction::kReplace: return OnConflict::kReplace;
-    default: return OnConflict::kDefault;
+    case ast::ConflictAction::kRollback:
+      return OnConflict::kRollback;
+    case ast::ConflictAction::kAbort:
+      return OnConflict::kAbort;
+    case ast::ConflictAction::kFail:
+      return OnConflict::kFail;
+    case ast::ConflictAction::kIgnore:
+      return OnConflict::kIgnore;
+    case ast::ConflictAction::kReplace:
+      return OnConflict::kReplace;
+    default:
+      return OnConflict::kDefault;
   }
 }
 
@@ -116,8 +122,8 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
         return ctx_->Error(std::to_string(nsrc) + " values for " + std::to_string(nvals) +
                            " columns");
       }
-      return ctx_->Error("table " + tab->name + " has " + std::to_string(nvals) +
-                         " columns but " + std::to_string(nsrc) + " values were supplied");
+      return ctx_->Error("table " + tab->name + " has " + std::to_string(nvals) + " columns but " +
+                         std::to_string(nsrc) + " values were supplied");
     }
   }
   DmlTarget t;
@@ -166,7 +172,8 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   // statement journal (SQLite's rule too). Only I/O errors can strike after
   // the first write, and those roll back the whole transaction.
   // (A REPLACE may delete rows before a later check fails: not here.)
-  bool may_replace = on_conflict == OnConflict::kReplace || tab->pk_conflict == OnConflict::kReplace;
+  bool may_replace =
+      on_conflict == OnConflict::kReplace || tab->pk_conflict == OnConflict::kReplace;
   for (const Index* idx : tab->indexes) may_replace |= idx->on_conflict == OnConflict::kReplace;
   if ((src == nullptr || single_row) && in_trigger_ == 0 && !may_replace &&
       !HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
@@ -274,8 +281,7 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   CodeConstraintChecks(&t, base, 0, rowid_from >= 0, on_conflict, next_row, nullptr);
   CodeInsertRow(&t, base, in_trigger_ == 0, false);
   CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
-               static_cast<int>(ast::TriggerTime::kAfter), 0, base, next_row, nullptr,
-               on_conflict);
+               static_cast<int>(ast::TriggerTime::kAfter), 0, base, next_row, nullptr, on_conflict);
   ResolveLabel(next_row);
   if (temp >= 0) {
     Op(Opcode::kNext, temp, loop_top);

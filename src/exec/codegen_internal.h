@@ -31,9 +31,9 @@ struct SelectDest {
   Kind kind = kOutput;
   int cursor = -1;
   int cursor2 = -1;
-  int reg = 0;         // first register of the row (kCoroutine/kRegs), result (kScalar/kExists)
-  int yield_reg = 0;   // coroutine return-address register
-  int label = 0;       // jump target (kScalar/kExists)
+  int reg = 0;           // first register of the row (kCoroutine/kRegs), result (kScalar/kExists)
+  int yield_reg = 0;     // coroutine return-address register
+  int label = 0;         // jump target (kScalar/kExists)
   int has_null_reg = 0;  // kSet for IN: set to 1 when a NULL key is added
   const char* affinity = nullptr;  // kSet: affinity string applied to keys
   int n_columns = 0;
@@ -132,18 +132,18 @@ class Codegen {
   // ---- loops (codegen_where.cc) ----
   struct LevelState {
     int src = -1;
-    int cursor = -1;          // table (or ephemeral) cursor
-    int index_cursor = -1;    // index cursor when an index is used
-    int top = 0;              // address of the loop top
-    int cont = 0;             // label: advance to the next row
-    int brk = 0;              // label: leave this level
+    int cursor = -1;                 // table (or ephemeral) cursor
+    int index_cursor = -1;           // index cursor when an index is used
+    int top = 0;                     // address of the loop top
+    int cont = 0;                    // label: advance to the next row
+    int brk = 0;                     // label: leave this level
     Opcode next_op = Opcode::kNoop;  // Next/Prev of the loop, kNoop for one-shot levels
     int next_cursor = -1;
-    int match_reg = 0;        // LEFT JOIN: 1 once a row matched
-    int first_addr = 0;       // LEFT JOIN: re-entry point for the null row
-    std::vector<int> in_cursors;   // IN lists driving equality lookups (outermost first)
+    int match_reg = 0;            // LEFT JOIN: 1 once a row matched
+    int first_addr = 0;           // LEFT JOIN: re-entry point for the null row
+    std::vector<int> in_cursors;  // IN lists driving equality lookups (outermost first)
     std::vector<int> in_tops;
-    std::vector<int> in_nexts;     // labels
+    std::vector<int> in_nexts;  // labels
   };
   struct WhereLoops {
     WherePlan plan;
@@ -156,8 +156,8 @@ class Codegen {
   // Plans loops over `sources` filtered by `where` (and tries to satisfy
   // order_by / group_by by index order).
   bool PlanLoops(WhereLoops* w, std::vector<Source>* sources, ast::Expr* where,
-                  ast::ExprList* order_by, ast::ExprList* group_by,
-                  std::vector<std::vector<bool>>* used);
+                 ast::ExprList* order_by, ast::ExprList* group_by,
+                 std::vector<std::vector<bool>>* used);
   // Emits the loop headers; afterwards the code for one joined row can be
   // emitted; WhereEnd closes the loops.
   bool WhereBegin(WhereLoops* w);
@@ -169,8 +169,8 @@ class Codegen {
                        std::vector<std::vector<bool>>* used);
 
   // ---- aggregates (codegen_agg.cc) ----
-  bool CodeAggregateSelect(ast::Select* s, SelectInfo* info, SelectDest* dest,
-                           struct RowSink* sink, struct WhereLoops* w);
+  bool CodeAggregateSelect(ast::Select* s, SelectInfo* info, SelectDest* dest, struct RowSink* sink,
+                           struct WhereLoops* w);
   void UpdateAccumulators(AggInfo* agg);
   void FinalizeAccumulators(AggInfo* agg, std::vector<int>* results);
 
@@ -212,10 +212,8 @@ class Codegen {
   void CodeDefault(const Table* tab, int col, int target);
   // Triggers on `tab` for `event` at `time` (ast::TriggerTime/Event values).
   void CodeTriggers(const Table* tab, int event, int time, int old_base, int new_base,
-                    int skip_label, const std::vector<bool>* changed_cols,
-                    OnConflict on_conflict);
-  bool HasTriggers(const Table* tab, int event, int time,
-                   const std::vector<bool>* changed_cols);
+                    int skip_label, const std::vector<bool>* changed_cols, OnConflict on_conflict);
+  bool HasTriggers(const Table* tab, int event, int time, const std::vector<bool>* changed_cols);
   std::vector<const Trigger*> active_triggers_;
   bool top_level_dml_ = true;
 
@@ -292,7 +290,7 @@ struct RowSink {
   // LIMIT / OFFSET
   int limit_reg = 0;
   int offset_reg = 0;
-  int end_label = 0;   // where to go when the limit is reached
+  int end_label = 0;  // where to go when the limit is reached
 };
 
 }  // namespace basalt

@@ -36,7 +36,8 @@ void Codegen::EmitToDest(SelectDest* dest, int regs, int n) {
       if (regs != dest->reg) {
         for (int i = 0; i < n; ++i) Op(Opcode::kCopy, regs + i, dest->reg + i, 0);
       }
-      if (pending_gosub_.first != 0) Op(Opcode::kGosub, pending_gosub_.first, pending_gosub_.second);
+      if (pending_gosub_.first != 0)
+        Op(Opcode::kGosub, pending_gosub_.first, pending_gosub_.second);
       break;
     case SelectDest::kTable: {
       int rec = AllocReg(2);
@@ -120,15 +121,21 @@ bool Codegen::MaterializeSources(SelectInfo* info, int coroutine_src) {
           const Value& v = row[static_cast<size_t>(c)];
           int r = regs + c;
           switch (v.type()) {
-            case Type::kInteger: OpInt64(v.int_value(), r); break;
+            case Type::kInteger:
+              OpInt64(v.int_value(), r);
+              break;
             case Type::kReal: {
               int a = Op(Opcode::kReal, 0, r);
               prog_->at(a).p4type = P4Type::kReal;
               prog_->at(a).p4.real = v.real_value();
               break;
             }
-            case Type::kText: OpString(v.text(), r); break;
-            default: Op(Opcode::kNull, 0, r); break;
+            case Type::kText:
+              OpString(v.text(), r);
+              break;
+            default:
+              Op(Opcode::kNull, 0, r);
+              break;
           }
         }
         Op(Opcode::kMakeRecord, regs, ncols, regs + ncols);
@@ -155,9 +162,9 @@ bool Codegen::MaterializeSources(SelectInfo* info, int coroutine_src) {
       d.kind = SelectDest::kCoroutine;
       d.reg = base;
       d.yield_reg = yield_reg;
-      std::string what = src.cte >= 0
-                             ? std::string(resolver_.all_ctes()[static_cast<size_t>(src.cte)]->cte->name)
-                             : std::string(src.name);
+      std::string what =
+          src.cte >= 0 ? std::string(resolver_.all_ctes()[static_cast<size_t>(src.cte)]->cte->name)
+                       : std::string(src.name);
       {
         EqpScope eqp_scope(this, Eqp("CO-ROUTINE " + what));
         if (src.cte >= 0) {
@@ -313,8 +320,7 @@ KeyInfo* Codegen::OrderKeyInfo(ast::ExprList* order_by) {
   KeyInfo* ki = MakeKeyInfo(static_cast<int>(order_by->size()));
   for (size_t i = 0; i < order_by->size(); ++i) {
     const_cast<const Collation**>(ki->colls)[i] = resolver_.ExprCollation((*order_by)[i]);
-    const_cast<uint8_t*>(ki->desc)[i] =
-        order_by->items[i].order == ast::SortOrder::kDesc ? 1 : 0;
+    const_cast<uint8_t*>(ki->desc)[i] = order_by->items[i].order == ast::SortOrder::kDesc ? 1 : 0;
   }
   return ki;
 }
@@ -390,10 +396,14 @@ bool Codegen::CodeCompound(Select* last, SelectDest* dest) {
   auto arm_eqp = [&](size_t i) {
     if (i == 0) return Eqp("LEFT-MOST SUBQUERY");
     switch (arms[i]->op) {
-      case ast::CompoundOp::kUnionAll: return Eqp("UNION ALL");
-      case ast::CompoundOp::kUnion: return Eqp("UNION USING TEMP B-TREE");
-      case ast::CompoundOp::kExcept: return Eqp("EXCEPT USING TEMP B-TREE");
-      default: return Eqp("INTERSECT USING TEMP B-TREE");
+      case ast::CompoundOp::kUnionAll:
+        return Eqp("UNION ALL");
+      case ast::CompoundOp::kUnion:
+        return Eqp("UNION USING TEMP B-TREE");
+      case ast::CompoundOp::kExcept:
+        return Eqp("EXCEPT USING TEMP B-TREE");
+      default:
+        return Eqp("INTERSECT USING TEMP B-TREE");
     }
   };
   if (all_union_all && last->order_by == nullptr && last->limit == nullptr) {
@@ -407,7 +417,8 @@ bool Codegen::CodeCompound(Select* last, SelectDest* dest) {
   KeyInfo* ki = MakeKeyInfo(n);
   for (int c = 0; c < n; ++c) {
     for (Select* arm : arms) {
-      const Collation* coll = resolver_.ExprCollation((*InfoOf(arm)->result)[static_cast<size_t>(c)]);
+      const Collation* coll =
+          resolver_.ExprCollation((*InfoOf(arm)->result)[static_cast<size_t>(c)]);
       if (coll) {
         const_cast<const Collation**>(ki->colls)[c] = coll;
         break;
@@ -520,13 +531,11 @@ bool Codegen::CodeCompound(Select* last, SelectDest* dest) {
     for (int i = 0; i < sink.n_order; ++i) {
       Expr* e = (*order)[static_cast<size_t>(i)];
       int col = e->column;
-      const Collation* coll = (e->pflags & 0x02) ? static_cast<const Collation*>(e->aux)
-                                                 : ki->colls[col];
+      const Collation* coll =
+          (e->pflags & 0x02) ? static_cast<const Collation*>(e->aux) : ki->colls[col];
       const_cast<const Collation**>(oki->colls)[i] = coll;
-      const_cast<uint8_t*>(oki->desc)[i] = order->items[static_cast<size_t>(i)].order ==
-                                                   ast::SortOrder::kDesc
-                                               ? 1
-                                               : 0;
+      const_cast<uint8_t*>(oki->desc)[i] =
+          order->items[static_cast<size_t>(i)].order == ast::SortOrder::kDesc ? 1 : 0;
     }
     a = Op(Opcode::kSorterOpen, sink.sorter_cursor, sink.n_order + n);
     prog_->at(a).p4type = P4Type::kKeyInfo;
@@ -539,7 +548,8 @@ bool Codegen::CodeCompound(Select* last, SelectDest* dest) {
   for (int c = 0; c < n; ++c) Op(Opcode::kColumn, acc, c, regs + c);
   std::vector<int> order_regs;
   if (order != nullptr) {
-    for (int i = 0; i < sink.n_order; ++i) order_regs.push_back(regs + (*order)[static_cast<size_t>(i)]->column);
+    for (int i = 0; i < sink.n_order; ++i)
+      order_regs.push_back(regs + (*order)[static_cast<size_t>(i)]->column);
   }
   SinkRow(&sink, regs, order_regs);
   Op(Opcode::kNext, acc, top);

@@ -48,8 +48,19 @@ struct LikeSpec {
 };
 
 enum class P4Type : uint8_t {
-  kNone, kInt64, kReal, kString, kKeyInfo, kCollation, kFunc, kCursorInfo, kValue, kTable,
-  kLike, kInt, kConstList,
+  kNone,
+  kInt64,
+  kReal,
+  kString,
+  kKeyInfo,
+  kCollation,
+  kFunc,
+  kCursorInfo,
+  kValue,
+  kTable,
+  kLike,
+  kInt,
+  kConstList,
 };
 
 struct Instr {
@@ -81,11 +92,11 @@ constexpr uint8_t kCmpNullEq = 0x10;        // IS / IS NOT: NULL equals NULL
 constexpr uint8_t kCmpStoreResult = 0x20;   // store 0/1/NULL in r[P2] instead of jumping
 
 // P5 of Insert/Delete.
-constexpr uint8_t kInsNChange = 0x01;     // count the change
-constexpr uint8_t kInsLastRowid = 0x02;   // set last_insert_rowid
-constexpr uint8_t kInsAppend = 0x04;      // rowid is known to be the largest
-constexpr uint8_t kInsIsUpdate = 0x08;    // part of an UPDATE
-constexpr uint8_t kInsTotal = 0x10;       // counts for total_changes() (triggers too)
+constexpr uint8_t kInsNChange = 0x01;    // count the change
+constexpr uint8_t kInsLastRowid = 0x02;  // set last_insert_rowid
+constexpr uint8_t kInsAppend = 0x04;     // rowid is known to be the largest
+constexpr uint8_t kInsIsUpdate = 0x08;   // part of an UPDATE
+constexpr uint8_t kInsTotal = 0x10;      // counts for total_changes() (triggers too)
 
 // P5 of Halt with kConstraint: which constraint failed (extended code comes in P1).
 
@@ -100,17 +111,17 @@ class Program {
  public:
   std::vector<EqpRow> eqp;  // EXPLAIN QUERY PLAN tree, in output order
   std::vector<Instr> ops;
-  int n_regs = 1;      // registers 1..n_regs-1 are usable; 0 is scratch
+  int n_regs = 1;  // registers 1..n_regs-1 are usable; 0 is scratch
   int n_cursors = 0;
-  int n_aggs = 0;      // aggregate accumulators
+  int n_aggs = 0;  // aggregate accumulators
   int n_params = 0;
-  bool writes = false;       // modifies the database
+  bool writes = false;  // modifies the database
   // A failure part-way may leave changes to undo: run inside a statement
   // savepoint (false for a single-row INSERT without triggers).
   bool stmt_journal = true;
   bool read_only_ok = true;
   bool is_explain = false;
-  int explain_mode = 0;      // 1 EXPLAIN, 2 EXPLAIN QUERY PLAN
+  int explain_mode = 0;  // 1 EXPLAIN, 2 EXPLAIN QUERY PLAN
   std::vector<std::string> column_names;
   std::vector<std::string> column_decltypes;  // "" when not a direct column
   std::vector<std::string> column_tables;     // origin table ("" if none)

@@ -87,14 +87,19 @@ void Sorter::Add(const uint8_t* rec, uint32_t n) {
   if (r.Init() && r.Next(&v, &bad)) {
     e.type = static_cast<uint8_t>(v.type());
     switch (v.type()) {
-      case Type::kInteger: e.i = v.int_value(); break;
-      case Type::kReal: e.r = v.real_value(); break;
+      case Type::kInteger:
+        e.i = v.int_value();
+        break;
+      case Type::kReal:
+        e.r = v.real_value();
+        break;
       case Type::kText:
       case Type::kBlob:
         e.z = v.data();
         e.len = v.size();
         break;
-      default: break;
+      default:
+        break;
     }
   }
   entries_.push_back(e);
@@ -115,11 +120,21 @@ int Sorter::CompareEntries(const Entry& a, const Entry& b, Status* st) const {
     Value va, vb;
     auto load = [](const Entry& e, Value* v) {
       switch (static_cast<Type>(e.type)) {
-        case Type::kInteger: v->SetInt(e.i); break;
-        case Type::kReal: v->SetReal(e.r); break;
-        case Type::kText: v->SetTextStatic(std::string_view(e.z, e.len)); break;
-        case Type::kBlob: v->SetBlobStatic(e.z, e.len); break;
-        default: v->SetNull(); break;
+        case Type::kInteger:
+          v->SetInt(e.i);
+          break;
+        case Type::kReal:
+          v->SetReal(e.r);
+          break;
+        case Type::kText:
+          v->SetTextStatic(std::string_view(e.z, e.len));
+          break;
+        case Type::kBlob:
+          v->SetBlobStatic(e.z, e.len);
+          break;
+        default:
+          v->SetNull();
+          break;
       }
     };
     load(a, &va);
@@ -135,9 +150,8 @@ Status Sorter::Sort() {
   Status st;
   const KeyInfo& ki = *key_info_;
   (void)ki;
-  std::stable_sort(entries_.begin(), entries_.end(), [&](const Entry& x, const Entry& y) {
-    return CompareEntries(x, y, &st) < 0;
-  });
+  std::stable_sort(entries_.begin(), entries_.end(),
+                   [&](const Entry& x, const Entry& y) { return CompareEntries(x, y, &st) < 0; });
   pos_ = 0;
   return st;
 }

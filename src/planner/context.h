@@ -32,15 +32,15 @@ struct CompileContext {
   Schema* temp_schema = nullptr;  // temp database (may be null)
   const FunctionRegistry* funcs = nullptr;
   CompileOptions options;
-  std::string_view sql;           // the statement's text
+  std::string_view sql;  // the statement's text
 
   int n_cursors = 0;
-  bool explain_plan = false;      // collect EXPLAIN QUERY PLAN lines
-  Status error;                   // first error seen
+  bool explain_plan = false;  // collect EXPLAIN QUERY PLAN lines
+  Status error;               // first error seen
   // Runs a PRAGMA for a table-valued pragma_xxx(arg) function: result column
   // names and rows (set by the connection; may be empty).
-  std::function<Status(std::string_view name, std::string_view arg,
-                       std::vector<std::string>* names, std::vector<std::vector<Value>>* rows)>
+  std::function<Status(std::string_view name, std::string_view arg, std::vector<std::string>* names,
+                       std::vector<std::vector<Value>>* rows)>
       pragma_rows;
 
   int AllocCursor() { return n_cursors++; }

@@ -23,11 +23,16 @@ bool IsRowidName(std::string_view n) {
 
 const char* CompoundName(ast::CompoundOp op) {
   switch (op) {
-    case ast::CompoundOp::kUnion: return "UNION";
-    case ast::CompoundOp::kUnionAll: return "UNION ALL";
-    case ast::CompoundOp::kIntersect: return "INTERSECT";
-    case ast::CompoundOp::kExcept: return "EXCEPT";
-    default: return "SELECT";
+    case ast::CompoundOp::kUnion:
+      return "UNION";
+    case ast::CompoundOp::kUnionAll:
+      return "UNION ALL";
+    case ast::CompoundOp::kIntersect:
+      return "INTERSECT";
+    case ast::CompoundOp::kExcept:
+      return "EXCEPT";
+    default:
+      return "SELECT";
   }
 }
 
@@ -35,9 +40,12 @@ std::string Ordinal(int n) {
   const char* suffix = "th";
   int m = n % 100;
   if (m < 11 || m > 13) {
-    if (n % 10 == 1) suffix = "st";
-    else if (n % 10 == 2) suffix = "nd";
-    else if (n % 10 == 3) suffix = "rd";
+    if (n % 10 == 1)
+      suffix = "st";
+    else if (n % 10 == 2)
+      suffix = "nd";
+    else if (n % 10 == 3)
+      suffix = "rd";
   }
   return std::to_string(n) + suffix;
 }
@@ -80,7 +88,8 @@ char Resolver::ExprAffinity(const Expr* e) {
       case ExprKind::kRegister:
         return e->affinity ? e->affinity : '@';
       case ExprKind::kCast:
-        return static_cast<char>(e->text.empty() ? Affinity::kNumeric : AffinityFromDeclType(e->text));
+        return static_cast<char>(e->text.empty() ? Affinity::kNumeric
+                                                 : AffinityFromDeclType(e->text));
       case ExprKind::kSubquery: {
         const Select* s = e->select;
         while (s->prior) s = s->prior;
@@ -321,8 +330,8 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
       }
     }
     ConstRows* data = ctx_->arena->New<ConstRows>();
-    Status st = ctx_->pragma_rows(std::string_view(fname).substr(7), arg, &data->names,
-                                  &data->rows);
+    Status st =
+        ctx_->pragma_rows(std::string_view(fname).substr(7), arg, &data->names, &data->rows);
     if (!st.ok()) return ctx_->Error(st.code(), st.message());
     if (data->names.empty()) {
       return ctx_->Error("no such table-valued function: " + std::string(item->name));
@@ -549,8 +558,7 @@ bool Resolver::ApplyJoinConditions(SelectInfo* info, Scope* scope) {
       int lsrc = -1, lcol = -1;
       for (size_t j = 0; j < i && lsrc < 0; ++j) {
         for (size_t k = 0; k < srcs[j].columns.size(); ++k) {
-          if (EqualsIgnoreCase(srcs[j].columns[k].name, name) &&
-              srcs[j].merged_with[k].first < 0) {
+          if (EqualsIgnoreCase(srcs[j].columns[k].name, name) && srcs[j].merged_with[k].first < 0) {
             lsrc = static_cast<int>(j);
             lcol = static_cast<int>(k);
             break;
@@ -754,8 +762,7 @@ bool Resolver::ResolveCompound(Select* last, Scope* outer) {
     if (i == arms.size() - 1) {
       ncols = n;
     } else if (n != ncols) {
-      return ctx_->Error(std::string("SELECTs to the left and right of ") +
-                         CompoundName(arm->op) +
+      return ctx_->Error(std::string("SELECTs to the left and right of ") + CompoundName(arm->op) +
                          " do not have the same number of result columns");
     }
   }
@@ -793,8 +800,8 @@ bool Resolver::ResolveCompoundOrderBy(Select* last) {
       if (k < 1 || k > static_cast<int64_t>(ncols)) {
         return ctx_->ErrorAt(k > 0 ? std::string_view() : core->span,
                              Ordinal(static_cast<int>(i + 1)) +
-                             " ORDER BY term out of range - should be between 1 and " +
-                           std::to_string(ncols));
+                                 " ORDER BY term out of range - should be between 1 and " +
+                                 std::to_string(ncols));
       }
       match = static_cast<int>(k - 1);
     }
@@ -864,8 +871,8 @@ bool Resolver::ResolveOrderBy(Select* s, ExprList* order, Scope* scope, SelectIn
       if (k < 1 || k > static_cast<int64_t>(ncols)) {
         return ctx_->ErrorAt(is_group || k > 0 ? std::string_view() : core->span,
                              Ordinal(static_cast<int>(i + 1)) + " " + kind +
-                           " term out of range - should be between 1 and " +
-                           std::to_string(ncols));
+                                 " term out of range - should be between 1 and " +
+                                 std::to_string(ncols));
       }
       Expr* target = (*info->result)[static_cast<size_t>(k - 1)];
       if (collate) {
@@ -1033,7 +1040,8 @@ ExprList* Resolver::ExpandNullsOrder(ExprList* order) {
     any = true;
   }
   if (!any) {
-    for (size_t i = 0; i < order->size(); ++i) order->items[i].nulls = ast::NullsOrder::kUnspecified;
+    for (size_t i = 0; i < order->size(); ++i)
+      order->items[i].nulls = ast::NullsOrder::kUnspecified;
     return order;
   }
   ExprList* out = ctx_->arena->New<ExprList>();
@@ -1160,7 +1168,8 @@ bool Resolver::ResolveColumn(Expr* e, Scope* scope) {
         }
         const Table* t = sc->trigger_table;
         int col = t->FindColumn(name);
-        if (col < 0 && IsRowidName(name)) col = -1;
+        if (col < 0 && IsRowidName(name))
+          col = -1;
         else if (col < 0) {
           return ctx_->Error("no such column: " + std::string(tname) + "." + std::string(name));
         }
@@ -1169,8 +1178,8 @@ bool Resolver::ResolveColumn(Expr* e, Scope* scope) {
         e->reg = base + 1 + col;
         e->tab = t;
         int dcol = col >= 0 ? col : t->rowid_alias;
-        e->affinity = dcol >= 0 ? static_cast<char>(t->columns[static_cast<size_t>(dcol)].affinity)
-                                : 'D';
+        e->affinity =
+            dcol >= 0 ? static_cast<char>(t->columns[static_cast<size_t>(dcol)].affinity) : 'D';
         e->aux = ::basalt::BinaryCollation();
         if (dcol >= 0 && !t->columns[static_cast<size_t>(dcol)].collation.empty()) {
           e->aux = FindCollation(t->columns[static_cast<size_t>(dcol)].collation);
@@ -1230,8 +1239,8 @@ bool Resolver::ResolveColumn(Expr* e, Scope* scope) {
       return true;
     }
     if (matches > 1) {
-      std::string n = tname.empty() ? std::string(name)
-                                    : std::string(tname) + "." + std::string(name);
+      std::string n =
+          tname.empty() ? std::string(name) : std::string(tname) + "." + std::string(name);
       return ctx_->ErrorAt(e->span, "ambiguous column name: " + n);
     }
     if (matches == 1) {
@@ -1321,8 +1330,8 @@ bool Resolver::ResolveFunction(Expr* e, Scope* scope) {
   const FunctionDef* def = ctx_->funcs->Find(e->text, nargs);
   if (def == nullptr) {
     if (ctx_->funcs->HasName(e->text)) {
-      return ctx_->ErrorAt(e->span, "wrong number of arguments to function " +
-                                         std::string(e->text) + "()");
+      return ctx_->ErrorAt(e->span,
+                           "wrong number of arguments to function " + std::string(e->text) + "()");
     }
     return ctx_->ErrorAt(e->span, "no such function: " + std::string(e->text));
   }
@@ -1343,15 +1352,15 @@ bool Resolver::ResolveFunction(Expr* e, Scope* scope) {
     }
   }
   if (e->filter != nullptr && !is_agg) {
-    return ctx_->Error("FILTER may not be used with non-aggregate " + std::string(e->text) +
-                       "()");
+    return ctx_->Error("FILTER may not be used with non-aggregate " + std::string(e->text) + "()");
   }
   if (is_agg) {
     if (agg_depth_ > 0) {
       return ctx_->ErrorAt(e->span, "misuse of aggregate function " + std::string(e->text) + "()");
     }
     ++agg_depth_;
-    bool ok = ResolveList(e->list, scope) && (e->filter == nullptr || ResolveExpr(e->filter, scope));
+    bool ok =
+        ResolveList(e->list, scope) && (e->filter == nullptr || ResolveExpr(e->filter, scope));
     --agg_depth_;
     if (!ok) return false;
     // An aggregate whose arguments only refer to an enclosing query belongs to
@@ -1423,8 +1432,7 @@ bool Resolver::ResolveExpr(Expr* e, Scope* scope) {
         while (first->prior) first = first->prior;
         size_t n = InfoOf(first)->result->size();
         if (n != 1 && !(e->pflags & 0x10)) {
-          return ctx_->Error("sub-select returns " + std::to_string(n) +
-                             " columns - expected 1");
+          return ctx_->Error("sub-select returns " + std::to_string(n) + " columns - expected 1");
         }
       }
       break;
@@ -1465,8 +1473,7 @@ bool Resolver::ResolveExpr(Expr* e, Scope* scope) {
         e->select = sel;
         if (!ResolveSubquery(sel, scope)) return false;
         if (InfoOf(sel)->result->size() != lhs_n) {
-          return ctx_->Error("sub-select returns " +
-                             std::to_string(InfoOf(sel)->result->size()) +
+          return ctx_->Error("sub-select returns " + std::to_string(InfoOf(sel)->result->size()) +
                              " columns - expected " + std::to_string(lhs_n));
         }
       }

@@ -79,6 +79,7 @@ class Resolver {
   CteEntry* FindCte(std::string_view name);
   ast::Expr* NewColumnRef(const Source& src, int col, std::string_view span);
   bool CanFlatten(ast::Select* sub, const ast::FromItem* item);
+
  public:
   // Number of values of a row-value operand (1 for a scalar).
   static int VectorSize(const ast::Expr* e);

@@ -31,7 +31,7 @@ struct SourceColumn {
   std::string_view decl_type;
   const Table* origin_table = nullptr;
   int origin_column = -1;
-  bool hidden = false;              // not part of `*` (USING/NATURAL right-side duplicates)
+  bool hidden = false;  // not part of `*` (USING/NATURAL right-side duplicates)
 };
 
 // A FROM-clause item after resolution.
@@ -43,9 +43,9 @@ struct Source {
   int cte = -1;                     // index into CompileContext-level CTE list, or -1
   int cursor = -1;
   std::vector<SourceColumn> columns;
-  uint8_t join = 0;                 // ast::JoinType with the previous source
-  bool outer_nullable = false;      // right side of a LEFT JOIN: may be the null row
-  ast::Expr* on = nullptr;          // ON / USING / NATURAL condition (resolved)
+  uint8_t join = 0;             // ast::JoinType with the previous source
+  bool outer_nullable = false;  // right side of a LEFT JOIN: may be the null row
+  ast::Expr* on = nullptr;      // ON / USING / NATURAL condition (resolved)
   // USING/NATURAL: for each column of this source that is merged with a
   // column of an earlier source, the (source index, column) it merges with.
   std::vector<std::pair<int, int>> merged_with;  // per column; (-1,-1) if none
@@ -64,13 +64,13 @@ struct AggFunc {
   ast::Expr* expr = nullptr;  // the call
   const FunctionDef* def = nullptr;
   const Collation* coll = nullptr;
-  int distinct_cursor = -1;   // ephemeral index for DISTINCT args
-  int acc = -1;               // accumulator number
+  int distinct_cursor = -1;  // ephemeral index for DISTINCT args
+  int acc = -1;              // accumulator number
 };
 
 struct AggColumn {
   int cursor = -1;
-  int column = -1;            // -1 rowid
+  int column = -1;  // -1 rowid
   const Table* table = nullptr;
   ast::Expr* expr = nullptr;  // first reference (for affinity)
   int reg = -1;               // register holding the current group's value
@@ -78,11 +78,11 @@ struct AggColumn {
 };
 
 struct AggInfo {
-  int id = 0;                 // statement-unique; aggregate calls record it in Expr::reg
+  int id = 0;  // statement-unique; aggregate calls record it in Expr::reg
   std::vector<AggFunc> funcs;
   std::vector<AggColumn> columns;
   ast::ExprList* group_by = nullptr;
-  int group_regs = -1;        // registers for the current GROUP BY values
+  int group_regs = -1;  // registers for the current GROUP BY values
 };
 
 // A scope in which names are looked up: one SELECT's sources, or a DML
@@ -93,12 +93,12 @@ struct Scope {
   // Result columns, for ORDER BY / GROUP BY / HAVING alias references.
   ast::ExprList* result = nullptr;
   bool allow_result_alias = false;
-  AggInfo* agg = nullptr;       // non-null where aggregate calls are allowed
-  SelectInfo* select = nullptr; // owning SELECT (null for DML scopes)
-  bool has_agg = false;         // an aggregate call was seen in this scope
+  AggInfo* agg = nullptr;        // non-null where aggregate calls are allowed
+  SelectInfo* select = nullptr;  // owning SELECT (null for DML scopes)
+  bool has_agg = false;          // an aggregate call was seen in this scope
   // Trigger NEW/OLD pseudo tables: cursor numbers, -1 if not visible.
   const Table* trigger_table = nullptr;
-  int new_base = -1;            // register base of NEW.* (rowid first, then columns)
+  int new_base = -1;  // register base of NEW.* (rowid first, then columns)
   int old_base = -1;
   // Excluded pseudo table of an upsert.
   int excluded_base = -1;
@@ -109,10 +109,10 @@ struct Scope {
 struct SelectInfo {
   std::vector<Source> sources;
   std::vector<ast::Expr*> flattened_where;  // WHERE clauses of flattened subqueries
-  ast::ExprList* result = nullptr;      // result columns after * expansion
-  std::vector<std::string> names;       // result column names
-  AggInfo* agg = nullptr;               // null unless aggregate or GROUP BY
-  bool correlated = false;              // refers to an enclosing query
+  ast::ExprList* result = nullptr;          // result columns after * expansion
+  std::vector<std::string> names;           // result column names
+  AggInfo* agg = nullptr;                   // null unless aggregate or GROUP BY
+  bool correlated = false;                  // refers to an enclosing query
   bool resolved = false;
   int depth = 0;
 };

@@ -23,11 +23,16 @@ bool AffinityOk(char cmp_aff, char idx_aff) {
 
 TermOp CommuteOp(TermOp op) {
   switch (op) {
-    case TermOp::kLt: return TermOp::kGt;
-    case TermOp::kLe: return TermOp::kGe;
-    case TermOp::kGt: return TermOp::kLt;
-    case TermOp::kGe: return TermOp::kLe;
-    default: return op;
+    case TermOp::kLt:
+      return TermOp::kGt;
+    case TermOp::kLe:
+      return TermOp::kGe;
+    case TermOp::kGt:
+      return TermOp::kLt;
+    case TermOp::kGe:
+      return TermOp::kLe;
+    default:
+      return op;
   }
 }
 
@@ -87,13 +92,26 @@ void WherePlanner::Classify(WhereTerm* t) {
   if (e->kind == ExprKind::kBinary) {
     TermOp op = TermOp::kNone;
     switch (e->op) {
-      case ast::Op::kEq: op = TermOp::kEq; break;
-      case ast::Op::kIs: op = TermOp::kIs; break;
-      case ast::Op::kLt: op = TermOp::kLt; break;
-      case ast::Op::kLe: op = TermOp::kLe; break;
-      case ast::Op::kGt: op = TermOp::kGt; break;
-      case ast::Op::kGe: op = TermOp::kGe; break;
-      default: return;
+      case ast::Op::kEq:
+        op = TermOp::kEq;
+        break;
+      case ast::Op::kIs:
+        op = TermOp::kIs;
+        break;
+      case ast::Op::kLt:
+        op = TermOp::kLt;
+        break;
+      case ast::Op::kLe:
+        op = TermOp::kLe;
+        break;
+      case ast::Op::kGt:
+        op = TermOp::kGt;
+        break;
+      case ast::Op::kGe:
+        op = TermOp::kGe;
+        break;
+      default:
+        return;
     }
     if (e->left->kind == ExprKind::kVector || e->right->kind == ExprKind::kVector) return;
     int src, col;
@@ -461,8 +479,7 @@ void WherePlanner::AllAccess(int src, SourceMask ready, WherePlan* plan,
       // is no INTEGER PRIMARY KEY).
       size_t idx_width = idx->columns.size() + 1;
       size_t tab_width = tab->columns.size() + (tab->rowid_alias < 0 ? 1 : 0);
-      p.cost = cov ? kDefaultRows * (idx_width < tab_width ? 2.9 : 3.1)
-                   : kDefaultRows * 7.0;
+      p.cost = cov ? kDefaultRows * (idx_width < tab_width ? 2.9 : 3.1) : kDefaultRows * 7.0;
       p.full_index_scan = true;
       cands->push_back(p);
       continue;
@@ -488,13 +505,20 @@ void WherePlanner::AllAccess(int src, SourceMask ready, WherePlan* plan,
       switch (t.op) {
         case TermOp::kEq:
         case TermOp::kIs:
-        case TermOp::kIsNull: sel = 0.1; break;
-        case TermOp::kIn: sel = 0.3; break;
+        case TermOp::kIsNull:
+          sel = 0.1;
+          break;
+        case TermOp::kIn:
+          sel = 0.3;
+          break;
         case TermOp::kLt:
         case TermOp::kLe:
         case TermOp::kGt:
-        case TermOp::kGe: sel = 0.25; break;
-        default: break;
+        case TermOp::kGe:
+          sel = 0.25;
+          break;
+        default:
+          break;
       }
       c.rows *= sel;
     }

@@ -141,7 +141,8 @@ bool DotCommand(Shell& sh, const std::string& line) {
   } else if (cmd == ".nullvalue") {
     sh.null_text = arg;
   } else {
-    std::fprintf(stderr, "Error: unknown command or invalid arguments:  \"%s\". Enter \".help\" for help\n",
+    std::fprintf(stderr,
+                 "Error: unknown command or invalid arguments:  \"%s\". Enter \".help\" for help\n",
                  cmd.c_str() + 1);
     sh.had_error = true;
   }

@@ -168,8 +168,8 @@ struct Counts {
   int sqlite3_kills = 0;
   int spawns = 0;
   int sqlite3_spawns = 0;
-  int busy_exits = 0;       // sqlite3 writers that gave up on a lock (-bail)
-  int journal_left = 0;     // rounds that left a journal or WAL file behind
+  int busy_exits = 0;    // sqlite3 writers that gave up on a lock (-bail)
+  int journal_left = 0;  // rounds that left a journal or WAL file behind
   int64_t commits = 0;
   int64_t sqlite3_commits = 0;
 };
@@ -198,8 +198,12 @@ std::string ReadFile(const std::string& path, off_t from = 0) {
 class KillRun {
  public:
   KillRun(const KillMode& mode, std::string dir, std::string sqlite3, uint64_t seed)
-      : mode_(mode), dir_(std::move(dir)), db_(dir_ + "/kill.db"), sqlite3_(std::move(sqlite3)),
-        rng_(seed), slots_(kSlots) {}
+      : mode_(mode),
+        dir_(std::move(dir)),
+        db_(dir_ + "/kill.db"),
+        sqlite3_(std::move(sqlite3)),
+        rng_(seed),
+        slots_(kSlots) {}
 
   const std::string& db() const { return db_; }
   const Counts& counts() const { return counts_; }
@@ -213,8 +217,8 @@ class KillRun {
     for (int s = 0; s < kSlots; ++s) Spawn(s, with_sqlite3 && s == 0);
     auto end = Clock::now() + std::chrono::milliseconds(static_cast<int>(seconds * 1000));
     while (Clock::now() < end && failures_.size() < 5) {
-      int wait = rng_() % 10 == 0 ? 20 + static_cast<int>(rng_() % 181)
-                                  : static_cast<int>(rng_() % 21);
+      int wait =
+          rng_() % 10 == 0 ? 20 + static_cast<int>(rng_() % 181) : static_cast<int>(rng_() % 21);
       Pump(wait);
       int s = static_cast<int>(rng_() % kSlots);
       Stop(s, /*kill=*/true);
@@ -302,8 +306,8 @@ class KillRun {
       slot.report_fd = out[0];
       slot.stdin_fd = in[1];
       SetNonBlocking(slot.stdin_fd);
-      slot.out = ".timeout 5000\n" + WriterPragmas(mode_, s) + "SELECT 'M', " +
-                 LastTxnQuery(s).substr(7);
+      slot.out =
+          ".timeout 5000\n" + WriterPragmas(mode_, s) + "SELECT 'M', " + LastTxnQuery(s).substr(7);
       ++counts_.sqlite3_spawns;
     }
     SetNonBlocking(slot.report_fd);
@@ -329,8 +333,8 @@ class KillRun {
     slot.report_fd = slot.stdin_fd = -1;
     if (kill_it && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) return;
     // It stopped by itself (or before the kill landed).
-    std::string who = (slot.sqlite3 ? "sqlite3" : "Basalt") + std::string(" writer of slot ") +
-                      std::to_string(s);
+    std::string who =
+        (slot.sqlite3 ? "sqlite3" : "Basalt") + std::string(" writer of slot ") + std::to_string(s);
     if (WIFSIGNALED(status)) {
       failures_.push_back(who + " died of signal " + std::to_string(WTERMSIG(status)));
     } else if (!slot.sqlite3) {
@@ -397,8 +401,8 @@ class KillRun {
     Slot& slot = slots_[s];
     if (m != slot.committed && m != slot.committed + 1) {
       failures_.push_back("slot " + std::to_string(s) + ": a new writer found txn " +
-                          std::to_string(m) + " last, but txn " +
-                          std::to_string(slot.committed) + " was reported committed");
+                          std::to_string(m) + " last, but txn " + std::to_string(slot.committed) +
+                          " was reported committed");
     }
     slot.committed = m;
   }
@@ -461,24 +465,28 @@ class KillRun {
   std::string CheckWithBasalt(const std::string& path, std::vector<int64_t>* found) {
     std::unique_ptr<Connection> c = OpenDb(nullptr, path);
     if (!c) return "open failed";
-    return Check([&](const std::string& sql) {
-      ExecResult r = Exec(c.get(), sql);
-      if (r.code != 0) r.output += "error " + std::to_string(r.code) + ": " + r.error + "\n";
-      return r.output;
-    }, found);
+    return Check(
+        [&](const std::string& sql) {
+          ExecResult r = Exec(c.get(), sql);
+          if (r.code != 0) r.output += "error " + std::to_string(r.code) + ": " + r.error + "\n";
+          return r.output;
+        },
+        found);
   }
 
   std::string CheckWithSqlite3(const std::string& path, std::vector<int64_t>* found) {
-    return Check([&](const std::string& sql) {
-      std::string script = dir_ + "/check.sql", out = dir_ + "/check.out";
-      std::ofstream(script) << sql;
-      std::string cmd = "'" + sqlite3_ + "' -bail -batch '" + path + "' < '" + script + "' > '" +
-                        out + "' 2>&1";
-      int rc = std::system(cmd.c_str());
-      std::string text = ReadFile(out);
-      if (rc != 0) text += "exit status " + std::to_string(rc) + "\n";
-      return text;
-    }, found);
+    return Check(
+        [&](const std::string& sql) {
+          std::string script = dir_ + "/check.sql", out = dir_ + "/check.out";
+          std::ofstream(script) << sql;
+          std::string cmd = "'" + sqlite3_ + "' -bail -batch '" + path + "' < '" + script +
+                            "' > '" + out + "' 2>&1";
+          int rc = std::system(cmd.c_str());
+          std::string text = ReadFile(out);
+          if (rc != 0) text += "exit status " + std::to_string(rc) + "\n";
+          return text;
+        },
+        found);
   }
 
   // The three rules, through `run` (SQL text in, output rows out). found[s]
@@ -502,8 +510,7 @@ class KillRun {
       int64_t c = slots_[s].committed;
       if (m[s] < c) {
         return "slot " + std::to_string(s) + ": txn " + std::to_string(c) +
-               " was reported committed, the file ends at txn " + std::to_string(m[s]) +
-               " (lost)";
+               " was reported committed, the file ends at txn " + std::to_string(m[s]) + " (lost)";
       }
       if (m[s] > c + 1) {
         return "slot " + std::to_string(s) + ": the file has txn " + std::to_string(m[s]) +
@@ -554,8 +561,8 @@ TEST_P(KillTest, WritersKilledAtRandom) {
   {
     std::unique_ptr<Connection> c = OpenDb(nullptr, run.db());
     ASSERT_TRUE(c);
-    ExecResult r = Exec(c.get(), std::string("PRAGMA journal_mode = ") + mode.journal + ";\n" +
-                                     kKillSchema);
+    ExecResult r =
+        Exec(c.get(), std::string("PRAGMA journal_mode = ") + mode.journal + ";\n" + kKillSchema);
     ASSERT_EQ(r.code, 0) << r.error;
   }
   for (int i = 0; i < rounds && run.failures().empty(); ++i) {
@@ -581,9 +588,9 @@ TEST_P(KillTest, WritersKilledAtRandom) {
 }
 
 const KillMode kModes[] = {
-    {"delete_full", "DELETE", "FULL", false},     {"wal_full", "WAL", "FULL", false},
-    {"wal_normal", "WAL", "NORMAL", false},       {"delete_normal", "DELETE", "NORMAL", true},
-    {"truncate_full", "TRUNCATE", "FULL", true},  {"persist_full", "PERSIST", "FULL", true},
+    {"delete_full", "DELETE", "FULL", false},    {"wal_full", "WAL", "FULL", false},
+    {"wal_normal", "WAL", "NORMAL", false},      {"delete_normal", "DELETE", "NORMAL", true},
+    {"truncate_full", "TRUNCATE", "FULL", true}, {"persist_full", "PERSIST", "FULL", true},
 };
 
 INSTANTIATE_TEST_SUITE_P(Modes, KillTest, ::testing::ValuesIn(kModes),

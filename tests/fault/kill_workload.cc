@@ -76,8 +76,8 @@ std::string SlotStateQuery(int slot) {
   const std::string s = Num(slot);
   return "SELECT 'T', txn, k, upd, v FROM t WHERE w = " + s + " ORDER BY txn, k;\n" +
          "SELECT 'C', count(*), coalesce(sum(txn), 0), coalesce(sum(rows), 0), "
-         "coalesce(max(txn), 0) FROM c WHERE w = " + s + ";\n" +
-         "SELECT 'H', last FROM h WHERE w = " + s + ";\n";
+         "coalesce(max(txn), 0) FROM c WHERE w = " +
+         s + ";\n" + "SELECT 'H', last FROM h WHERE w = " + s + ";\n";
 }
 
 std::string ExpectedSlotState(int slot, int64_t m) {
@@ -109,8 +109,7 @@ std::string FirstDifference(const std::string& got, const std::string& want) {
     size_t end = s.find('\n', start);
     std::string l = s.substr(start, end == std::string::npos ? std::string::npos : end - start);
     if (start >= s.size()) return std::string("<end>");
-    return l.size() > 80 ? l.substr(0, 80) + "...(" + Num(static_cast<int64_t>(l.size())) + ")"
-                         : l;
+    return l.size() > 80 ? l.substr(0, 80) + "...(" + Num(static_cast<int64_t>(l.size())) + ")" : l;
   };
   return "line " + Num(static_cast<int64_t>(line)) + ": got [" + excerpt(got) + "], want [" +
          excerpt(want) + "]";

@@ -22,11 +22,11 @@ bool LoadApi(Engine* e, std::string* error) {
     *error = "cannot load " + e->library + ": " + (why ? why : "?");
     return false;
   }
-#define BASALT_BENCH_RESOLVE(name)                                                  \
+#define BASALT_BENCH_RESOLVE(name)                                                     \
   e->api.name = reinterpret_cast<decltype(e->api.name)>(::dlsym(h, "sqlite3_" #name)); \
-  if (e->api.name == nullptr) {                                                     \
-    *error = e->library + " lacks sqlite3_" #name;                                  \
-    return false;                                                                   \
+  if (e->api.name == nullptr) {                                                        \
+    *error = e->library + " lacks sqlite3_" #name;                                     \
+    return false;                                                                      \
   }
   BASALT_BENCH_FUNCTIONS(BASALT_BENCH_RESOLVE)
 #undef BASALT_BENCH_RESOLVE

@@ -114,7 +114,8 @@ bool Exists(const std::string& path) {
 void BindRow(const Api& a, sqlite3_stmt* st, Rng& rng, int first_param) {
   char text[40];
   uint64_t r = rng.Next();
-  int n = std::snprintf(text, sizeof text, "row-%llu-%llu", static_cast<unsigned long long>(r % 1000003),
+  int n = std::snprintf(text, sizeof text, "row-%llu-%llu",
+                        static_cast<unsigned long long>(r % 1000003),
                         static_cast<unsigned long long>(r >> 40));
   a.bind_int64(st, first_param, static_cast<int64_t>(r % 1000000007));
   a.bind_text(st, first_param + 1, text, n, SQLITE_TRANSIENT);
@@ -205,7 +206,8 @@ double LookupIndex(const Api& a, const Options& o, const std::string& path) {
   std::vector<int64_t> keys;
   {
     Rng rng(1);
-    for (int64_t i = 0; i < o.rows; ++i) keys.push_back(static_cast<int64_t>(rng.Next() % 1000000007));
+    for (int64_t i = 0; i < o.rows; ++i)
+      keys.push_back(static_cast<int64_t>(rng.Next() % 1000000007));
   }
   double t0 = Now();
   {
@@ -233,8 +235,8 @@ double FullScan(const Api& a, const Options& o, const std::string& path) {
     double sum = 0;
     while (a.step(q) == SQLITE_ROW) {
       ++rows;
-      sum += static_cast<double>(a.column_int64(q, 1)) + a.column_double(q, 3) +
-             a.column_bytes(q, 2);
+      sum +=
+          static_cast<double>(a.column_int64(q, 1)) + a.column_double(q, 3) + a.column_bytes(q, 2);
     }
     a.finalize(q);
     if (rows != o.rows || sum <= 0) Die("scan saw " + std::to_string(rows) + " rows");

@@ -28,7 +28,9 @@ std::vector<Value> RunAll(Program* prog, Status* status = nullptr) {
   return out;
 }
 
-int AddInt(Program* p, int64_t v, int reg) { return p->AddOp(Opcode::kInteger, static_cast<int>(v), reg); }
+int AddInt(Program* p, int64_t v, int reg) {
+  return p->AddOp(Opcode::kInteger, static_cast<int>(v), reg);
+}
 
 TEST(Vm, ArithmeticAndResultRow) {
   Program p;

@@ -49,9 +49,9 @@ TEST_F(TwoConnections, PreparedStatementFollowsARecreatedTable) {
   ASSERT_EQ(s->Step(), kRow);
   EXPECT_EQ(s->column_count(), 2);
   s->Reset();
-  ASSERT_EQ(Exec(a_.get(), "DROP TABLE t; CREATE TABLE t(p, q, r); INSERT INTO t VALUES(7, 8, 9);")
-                .code,
-            0);
+  ASSERT_EQ(
+      Exec(a_.get(), "DROP TABLE t; CREATE TABLE t(p, q, r); INSERT INTO t VALUES(7, 8, 9);").code,
+      0);
   ASSERT_EQ(s->Step(), kRow);
   EXPECT_EQ(s->column_count(), 3);
   EXPECT_EQ(s->column(2)->int_value(), 9);

@@ -9,9 +9,9 @@
 namespace basalt::testing {
 
 struct ExecResult {
-  int code = 0;         // 0, or the (extended) code of the first failure
-  std::string error;    // its message
-  std::string output;   // rows, one per line, values separated by '|'
+  int code = 0;        // 0, or the (extended) code of the first failure
+  std::string error;   // its message
+  std::string output;  // rows, one per line, values separated by '|'
 };
 
 // Runs every statement of `sql`, stopping at the first error.
