@@ -340,6 +340,7 @@ class BtCursor {
   Status MoveToRoot(bool keep_path = false);
   void TrimPath(bool failed);
   Status MoveToChild(Pgno child);
+  Status DescendAt(int lo, uint32_t cell_min, uint32_t span);
   Status DescendLeftmost();
   Status DescendRightmost();
   Status NextFull();

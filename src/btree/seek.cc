@@ -15,6 +15,23 @@ namespace basalt {
 using namespace btfmt;
 using namespace btree_detail;
 
+// Interior level of a seek: go down to the child left of cell `lo` (the
+// right child when lo == ncell); cell_min/span bound valid cell offsets.
+inline Status BtCursor::DescendAt(int lo, uint32_t cell_min, uint32_t span) {
+  Level& lv = path_[depth_];
+  const Node& n = lv.node;
+  lv.idx = lo;
+  Pgno child;
+  if (lo < n.ncell) {
+    uint32_t off = Get16(n.data + n.ptrs + 2 * lo);
+    if (off - cell_min > span) return CORRUPT();
+    child = Get32(n.data + off);
+  } else {
+    child = RightChild(n);
+  }
+  return MoveToChild(child);
+}
+
 Status BtCursor::SeekRowidInternal(int64_t rowid, int* res) {
   Status st = DescendToRowid(rowid, res);
   TrimPath(!st.ok());
@@ -60,16 +77,7 @@ Status BtCursor::DescendToRowid(int64_t rowid, int* res) {
       }
     }
     if (!leaf) {
-      lv.idx = lo;
-      Pgno child;
-      if (lo < ncell) {
-        uint32_t off = Get16(ptrs + 2 * lo);
-        if (off - cell_min > span) return CORRUPT();
-        child = Get32(data + off);
-      } else {
-        child = RightChild(n);
-      }
-      TRY(MoveToChild(child));
+      TRY(DescendAt(lo, cell_min, span));
       continue;
     }
     if (ncell == 0) {
@@ -215,16 +223,7 @@ Status BtCursor::DescendToKey(SearchComparator cmp, void* ctx, int* res) {
       }
     }
     if (!leaf) {
-      lv.idx = lo;
-      Pgno child;
-      if (lo < ncell) {
-        uint32_t off = Get16(ptrs + 2 * lo);
-        if (off - cell_min > span) return CORRUPT();
-        child = Get32(data + off);
-      } else {
-        child = RightChild(n);
-      }
-      TRY(MoveToChild(child));
+      TRY(DescendAt(lo, cell_min, span));
       continue;
     }
     if (ncell == 0) {

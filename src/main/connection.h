@@ -133,7 +133,9 @@ class Connection : public ConnectionHooks {
   Status BumpSchemaCookie();
   // sqlite_schema records through a B-tree cursor, in UTF-8 whatever the
   // database's text encoding (schema_rows.cc).
-  Status ReadSchemaRecord(BtCursor* cur, std::string* rec);
+  // Reads the row under `cur` into *rec and decodes its first n fields into
+  // v (NULL past the end; text borrows from *rec); *nfields: fields stored.
+  Status ReadSchemaFields(BtCursor* cur, std::string* rec, Value* v, int n, int* nfields);
   Status WriteSchemaRecord(BtCursor* cur, int64_t rowid, const std::string& rec);
   // The main database's text encoding (record.h TextEncoding): from page 1,
   // or the one PRAGMA encoding chose for a database not yet created.

@@ -554,24 +554,17 @@ Status Connection::LoadSchema() {
     BtCursor cur;
     Status st = main_->OpenCursor(1, false, &cur);
     if (st.ok()) st = cur.First();
+    std::string buf;
     while (st.ok() && !cur.eof()) {
-      std::string buf;
-      st = ReadSchemaRecord(&cur, &buf);
+      Value v[5];
+      int nf = 0;
+      st = ReadSchemaFields(&cur, &buf, v, 5, &nf);
       if (!st.ok()) break;
-      uint32_t n = static_cast<uint32_t>(buf.size());
-      std::vector<uint32_t> types, offsets;
-      Result<int> nf =
-          ParseRecordHeader(reinterpret_cast<const uint8_t*>(buf.data()), n, &types, &offsets);
-      if (!nf.ok() || *nf < 5) {
+      if (nf < 5) {
         st = CORRUPT();
         break;
       }
       Row row;
-      Value v[5];
-      for (int f = 0; f < 5; ++f) {
-        DecodeSerial(reinterpret_cast<const uint8_t*>(buf.data()) + offsets[static_cast<size_t>(f)],
-                     types[static_cast<size_t>(f)], &v[f], false);
-      }
       row.type = std::string(v[0].is_text() ? v[0].text() : "");
       row.name = std::string(v[1].is_text() ? v[1].text() : "");
       row.tbl = std::string(v[2].is_text() ? v[2].text() : "");

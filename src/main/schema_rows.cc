@@ -9,14 +9,28 @@
 
 namespace basalt {
 
-Status Connection::ReadSchemaRecord(BtCursor* cur, std::string* rec) {
-  uint32_t n = cur->payload_size();
-  rec->assign(n, '\0');
-  TRY(cur->ReadPayload(0, n, reinterpret_cast<uint8_t*>(rec->data())));
-  if (!IsUtf16(enc_)) return Status();
-  std::string utf8;
-  TRY(TranscodeRecord(reinterpret_cast<const uint8_t*>(rec->data()), n, enc_, kUtf8, &utf8));
-  rec->swap(utf8);
+Status Connection::ReadSchemaFields(BtCursor* cur, std::string* rec, Value* v, int n,
+                                    int* nfields) {
+  uint32_t len = cur->payload_size();
+  rec->assign(len, '\0');
+  TRY(cur->ReadPayload(0, len, reinterpret_cast<uint8_t*>(rec->data())));
+  if (IsUtf16(enc_)) {
+    std::string utf8;
+    TRY(TranscodeRecord(reinterpret_cast<const uint8_t*>(rec->data()), len, enc_, kUtf8, &utf8));
+    rec->swap(utf8);
+  }
+  const auto* data = reinterpret_cast<const uint8_t*>(rec->data());
+  std::vector<uint32_t> types, offsets;
+  Result<int> nf = ParseRecordHeader(data, static_cast<uint32_t>(rec->size()), &types, &offsets);
+  if (!nf.ok()) return nf.status();
+  *nfields = *nf;
+  for (int f = 0; f < n; ++f) {
+    v[f].SetNull();
+    if (f < *nf) {
+      DecodeSerial(data + offsets[static_cast<size_t>(f)], types[static_cast<size_t>(f)], &v[f],
+                   true);
+    }
+  }
   return Status();
 }
 
@@ -63,18 +77,11 @@ Status Connection::DeleteRowsNamed(uint32_t root, std::string_view name) {
   BtCursor cur;
   TRY(main_->OpenCursor(root, true, &cur));
   TRY(cur.First());
+  std::string buf;
   while (!cur.eof()) {
-    std::string buf;
-    TRY(ReadSchemaRecord(&cur, &buf));
-    uint32_t n = static_cast<uint32_t>(buf.size());
-    std::vector<uint32_t> types, offsets;
-    Result<int> nf =
-        ParseRecordHeader(reinterpret_cast<const uint8_t*>(buf.data()), n, &types, &offsets);
-    if (!nf.ok()) return nf.status();
     Value v;
-    if (*nf > 0) {
-      DecodeSerial(reinterpret_cast<const uint8_t*>(buf.data()) + offsets[0], types[0], &v, true);
-    }
+    int nf = 0;
+    TRY(ReadSchemaFields(&cur, &buf, &v, 1, &nf));
     if (v.is_text() && v.text() == name) {
       TRY(cur.Delete());
     }
@@ -88,26 +95,16 @@ Status Connection::DeleteSchemaRows(std::string_view name) {
   BtCursor cur;
   TRY(main_->OpenCursor(1, true, &cur));
   TRY(cur.First());
+  std::string buf;
   while (!cur.eof()) {
-    std::string buf;
-    TRY(ReadSchemaRecord(&cur, &buf));
-    uint32_t n = static_cast<uint32_t>(buf.size());
-    std::vector<uint32_t> types, offsets;
-    Result<int> nf =
-        ParseRecordHeader(reinterpret_cast<const uint8_t*>(buf.data()), n, &types, &offsets);
-    if (!nf.ok()) return nf.status();
+    Value v[3];
+    int nf = 0;
+    TRY(ReadSchemaFields(&cur, &buf, v, 3, &nf));
     bool match = false;
-    for (int f = 1; f <= 2 && f < *nf; ++f) {
-      Value v;
-      DecodeSerial(reinterpret_cast<const uint8_t*>(buf.data()) + offsets[static_cast<size_t>(f)],
-                   types[static_cast<size_t>(f)], &v, true);
-      if (v.is_text() && EqualsIgnoreCase(v.text(), name)) match = true;
+    for (int f = 1; f <= 2; ++f) {
+      if (v[f].is_text() && EqualsIgnoreCase(v[f].text(), name)) match = true;
     }
-    if (match) {
-      TRY(cur.Delete());
-      TRY(cur.Next());
-      continue;
-    }
+    if (match) TRY(cur.Delete());
     TRY(cur.Next());
   }
   schema_changed_in_txn_ = true;
@@ -133,17 +130,12 @@ Status Connection::MoveSchemaRoot(uint32_t from, uint32_t to) {
   BtCursor cur;
   TRY(main_->OpenCursor(1, true, &cur));
   TRY(cur.First());
+  std::string buf;
   while (!cur.eof()) {
-    std::string buf;
-    TRY(ReadSchemaRecord(&cur, &buf));
-    uint32_t n = static_cast<uint32_t>(buf.size());
-    const auto* data = reinterpret_cast<const uint8_t*>(buf.data());
-    std::vector<uint32_t> types, offsets;
-    Result<int> nf = ParseRecordHeader(data, n, &types, &offsets);
-    if (!nf.ok()) return nf.status();
-    if (*nf >= 5) {
-      Value v[5];
-      for (size_t f = 0; f < 5; ++f) DecodeSerial(data + offsets[f], types[f], &v[f], true);
+    Value v[5];
+    int nf = 0;
+    TRY(ReadSchemaFields(&cur, &buf, v, 5, &nf));
+    if (nf >= 5) {
       if (v[3].is_int() && v[3].int_value() == static_cast<int64_t>(from)) {
         v[3].SetInt(to);
         std::string rec;
