@@ -137,13 +137,13 @@ Result<std::unique_ptr<Program>> CompileIndexBuild(const Index* idx, CompileCont
   CursorInfo* ci = prog->arena.New<CursorInfo>();
   ci->n_columns = ncol;
   ci->table = tab;
-  int a = cg.Op(Opcode::kOpenRead, tc, static_cast<int>(tab->root), 0);
+  int a = cg.Op(Opcode::kOpenRead, tc, static_cast<int>(tab->root), tab->db());
   prog->at(a).p4type = P4Type::kCursorInfo;
   prog->at(a).p4.cursor = ci;
   CursorInfo* ici = prog->arena.New<CursorInfo>();
   ici->key_info = &idx->key_info;
   ici->n_columns = idx->n_key_columns() + 1;
-  a = cg.Op(Opcode::kOpenWrite, ic, static_cast<int>(idx->root), 0);
+  a = cg.Op(Opcode::kOpenWrite, ic, static_cast<int>(idx->root), tab->db());
   prog->at(a).p4type = P4Type::kCursorInfo;
   prog->at(a).p4.cursor = ici;
   int done = cg.MakeLabel();

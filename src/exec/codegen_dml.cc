@@ -18,7 +18,7 @@ void Codegen::OpenDmlTarget(const Table* tab, DmlTarget* t, int cursor) {
   CursorInfo* ci = prog_->arena.New<CursorInfo>();
   ci->n_columns = static_cast<int>(tab->columns.size());
   ci->table = tab;
-  int a = Op(Opcode::kOpenWrite, cursor, static_cast<int>(tab->root), 0);
+  int a = Op(Opcode::kOpenWrite, cursor, static_cast<int>(tab->root), tab->db());
   prog_->at(a).p4type = P4Type::kCursorInfo;
   prog_->at(a).p4.cursor = ci;
   t->index_cursors.clear();
@@ -27,7 +27,7 @@ void Codegen::OpenDmlTarget(const Table* tab, DmlTarget* t, int cursor) {
     CursorInfo* ici = prog_->arena.New<CursorInfo>();
     ici->key_info = &idx->key_info;
     ici->n_columns = idx->n_key_columns() + 1;
-    a = Op(Opcode::kOpenWrite, c, static_cast<int>(idx->root), 0);
+    a = Op(Opcode::kOpenWrite, c, static_cast<int>(idx->root), tab->db());
     prog_->at(a).p4type = P4Type::kCursorInfo;
     prog_->at(a).p4.cursor = ici;
     t->index_cursors.push_back(c);
@@ -233,7 +233,7 @@ void Codegen::CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool r
     CursorInfo* ci = prog_->arena.New<CursorInfo>();
     ci->n_columns = static_cast<int>(tab->columns.size());
     ci->table = tab;
-    int a = Op(Opcode::kOpenWrite, probe, static_cast<int>(tab->root), 0);
+    int a = Op(Opcode::kOpenWrite, probe, static_cast<int>(tab->root), tab->db());
     prog_->at(a).p4type = P4Type::kCursorInfo;
     prog_->at(a).p4.cursor = ci;
     Op(Opcode::kNotExists, probe, ok, base);
@@ -298,7 +298,7 @@ void Codegen::CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool r
         CursorInfo* ci = prog_->arena.New<CursorInfo>();
         ci->n_columns = static_cast<int>(tab->columns.size());
         ci->table = tab;
-        a = Op(Opcode::kOpenWrite, probe, static_cast<int>(tab->root), 0);
+        a = Op(Opcode::kOpenWrite, probe, static_cast<int>(tab->root), tab->db());
         prog_->at(a).p4type = P4Type::kCursorInfo;
         prog_->at(a).p4.cursor = ci;
         Op(Opcode::kNotExists, probe, ok, conflict_rowid);

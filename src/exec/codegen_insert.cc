@@ -134,7 +134,8 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   // AUTOINCREMENT: the largest rowid ever used lives in sqlite_sequence.
   int seq_reg = 0;
   int seq_rowid = 0;
-  Table* seq_tab = tab->autoincrement ? ctx_->FindTable("", "sqlite_sequence") : nullptr;
+  // sqlite_sequence lives in the table's own database.
+  Table* seq_tab = tab->autoincrement ? tab->owner->FindTable("sqlite_sequence") : nullptr;
   if (seq_tab != nullptr) {
     seq_reg = AllocReg();
     seq_rowid = AllocReg();
@@ -144,7 +145,7 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
     CursorInfo* ci = prog_->arena.New<CursorInfo>();
     ci->n_columns = 2;
     ci->table = seq_tab;
-    int a = Op(Opcode::kOpenRead, sc, static_cast<int>(seq_tab->root), 0);
+    int a = Op(Opcode::kOpenRead, sc, static_cast<int>(seq_tab->root), seq_tab->db());
     prog_->at(a).p4type = P4Type::kCursorInfo;
     prog_->at(a).p4.cursor = ci;
     int done_scan = MakeLabel();
@@ -295,7 +296,7 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
     CursorInfo* ci = prog_->arena.New<CursorInfo>();
     ci->n_columns = 2;
     ci->table = seq_tab;
-    int a = Op(Opcode::kOpenWrite, sc, static_cast<int>(seq_tab->root), 0);
+    int a = Op(Opcode::kOpenWrite, sc, static_cast<int>(seq_tab->root), seq_tab->db());
     prog_->at(a).p4type = P4Type::kCursorInfo;
     prog_->at(a).p4.cursor = ci;
     int rec = AllocReg(3);

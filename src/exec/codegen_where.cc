@@ -265,7 +265,7 @@ bool Codegen::WhereBegin(WhereLoops* w) {
       ci->table = tab;
       bool need_table = !(lp.index != nullptr && lp.covering);
       if (need_table) {
-        int a = Op(Opcode::kOpenRead, src.cursor, static_cast<int>(tab->root), 0);
+        int a = Op(Opcode::kOpenRead, src.cursor, static_cast<int>(tab->root), tab->db());
         prog_->at(a).p4type = P4Type::kCursorInfo;
         prog_->at(a).p4.cursor = ci;
       }
@@ -275,7 +275,7 @@ bool Codegen::WhereBegin(WhereLoops* w) {
         CursorInfo* ici = prog_->arena.New<CursorInfo>();
         ici->key_info = &lp.index->key_info;
         ici->n_columns = lp.index->n_key_columns() + 1;
-        int a = Op(Opcode::kOpenRead, lv.index_cursor, static_cast<int>(lp.index->root), 0);
+        int a = Op(Opcode::kOpenRead, lv.index_cursor, static_cast<int>(lp.index->root), tab->db());
         prog_->at(a).p4type = P4Type::kCursorInfo;
         prog_->at(a).p4.cursor = ici;
         if (lp.covering) {

@@ -129,7 +129,8 @@ StepResult Vm::Run() {
         continue;
       case Opcode::kGoto:
         pc_ = in.p2;
-        if (env_->interrupted && *env_->interrupted) return Fail(Status(kInterrupt));
+        if (env_->interrupted && env_->interrupted->load(std::memory_order_relaxed))
+          return Fail(Status(kInterrupt));
         continue;
       case Opcode::kGosub:
         r[in.p1].SetInt(pc_ + 1);
@@ -627,7 +628,8 @@ StepResult Vm::Run() {
           VM_TRY(c->SorterNext(&more));
         }
         if (more) {
-          if (env_->interrupted && *env_->interrupted) return Fail(Status(kInterrupt));
+          if (env_->interrupted && env_->interrupted->load(std::memory_order_relaxed))
+            return Fail(Status(kInterrupt));
           pc_ = in.p2;
           continue;
         }

@@ -31,7 +31,7 @@ bool PlainIndex(const Index& idx) {
 
 }  // namespace
 
-void Connection::CheckTableRows(const Table& t, bool full, size_t max_errors,
+void Connection::CheckTableRows(Database* db, const Table& t, bool full, size_t max_errors,
                                 std::vector<std::string>* msgs) {
   std::vector<const Index*> idxs;
   if (full) {
@@ -47,14 +47,14 @@ void Connection::CheckTableRows(const Table& t, bool full, size_t max_errors,
   }
   if ((idxs.empty() && not_null.empty()) || t.root <= 1) return;
   BtCursor cur;
-  if (!main_->OpenCursor(t.root, false, &cur).ok()) return;
+  if (!db->bt->OpenCursor(t.root, false, &cur).ok()) return;
   std::vector<std::unique_ptr<BtCursor>> icur;
   std::vector<KeyInfo> kis;
   for (const Index* idx : idxs) {
     icur.push_back(std::make_unique<BtCursor>());
-    if (!main_->OpenCursor(idx->root, false, icur.back().get()).ok()) return;
+    if (!db->bt->OpenCursor(idx->root, false, icur.back().get()).ok()) return;
     kis.push_back(idx->key_info);
-    kis.back().enc = enc_;
+    kis.back().enc = db->enc;
   }
   auto report = [&](std::string m) {
     msgs->push_back(std::move(m));
@@ -89,7 +89,7 @@ void Connection::CheckTableRows(const Table& t, bool full, size_t max_errors,
           key[k].SetInt(cur.rowid());
         } else if (c < *nf) {
           DecodeSerialEnc(data + offsets[static_cast<size_t>(c)], types[static_cast<size_t>(c)],
-                          &key[k], enc_);
+                          &key[k], db->enc);
         } else {
           complete = false;  // a short record: the column has its default
         }

@@ -134,6 +134,10 @@ bool PragmaUsesDb(const ast::PragmaStmt* st) {
 Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* names,
                               std::vector<std::vector<Value>>* rows) {
   std::string name = LowerAscii(st->name);
+  const int dbi = st->schema.empty() ? Catalog::kMain : store_.Find(st->schema);
+  if (dbi < 0) return Status(kError, "unknown database " + std::string(st->schema));
+  Database* db = store_.at(dbi);
+  if (dbi == Catalog::kTemp) TRY(store_.OpenTemp());
   std::string arg = PragmaArg(st);
   bool set = st->value != nullptr;
   auto flag = [&](bool* field, const char* col) -> Status {
@@ -147,7 +151,7 @@ Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* nam
   };
   {
     bool handled = false;
-    TRY(ExecStoragePragma(name, st, &handled, names, rows));
+    TRY(ExecStoragePragma(name, st, dbi, &handled, names, rows));
     if (handled) return Status();
   }
   if (name == "case_sensitive_like") {
@@ -158,7 +162,7 @@ Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* nam
         funcs_.Remove("like", 2);
         funcs_.Remove("like", 3);
         RegisterLikeFunctions(&funcs_, b != 0);
-        schema_.Touch();
+        store_.Invalidate();
       }
     }
     return Status();
@@ -175,51 +179,48 @@ Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* nam
              : name == "schema_version" ? Meta::kSchemaCookie
                                         : Meta::kApplicationId;
     if (set) {
-      Status es = EnsureTransaction(true);
+      Status es = txn_.EnsureTransaction(dbi, true);
       if (!es.ok() && es.code() != kSchema) return es;
-      TRY(main_->SetMeta(m, static_cast<uint32_t>(std::stoll(arg))));
-      return CommitIfAutocommit();
+      TRY(db->bt->SetMeta(m, static_cast<uint32_t>(std::stoll(arg))));
+      return txn_.CommitIfAutocommit();
     }
     uint32_t v = 0;
-    if (main_->page_count() > 0) TRY(main_->GetMeta(m, &v));
+    if (db->bt->page_count() > 0) TRY(db->bt->GetMeta(m, &v));
     OneRow(names, rows, name.c_str(), Value::Int(static_cast<int32_t>(v)));
     return Status();
   }
   if (name == "page_size") {
     if (set) {
       // A database with pages takes the new size at the next VACUUM.
-      vacuum_page_size_ = static_cast<uint32_t>(std::stoll(arg));
-      (void)main_->SetPageSize(vacuum_page_size_);
+      db->vacuum_page_size = static_cast<uint32_t>(std::stoll(arg));
+      (void)db->bt->SetPageSize(db->vacuum_page_size);
       return Status();
     }
-    OneRow(names, rows, "page_size", Value::Int(main_->page_size()));
+    OneRow(names, rows, "page_size", Value::Int(db->bt->page_size()));
     return Status();
   }
   if (name == "page_count") {
-    OneRow(names, rows, "page_count", Value::Int(main_->page_count()));
+    OneRow(names, rows, "page_count", Value::Int(db->bt->page_count()));
     return Status();
   }
   if (name == "freelist_count") {
     uint32_t n = 0;
-    if (main_->page_count() > 0) TRY(main_->FreelistCount(&n));
+    if (db->bt->page_count() > 0) TRY(db->bt->FreelistCount(&n));
     OneRow(names, rows, "freelist_count", Value::Int(n));
     return Status();
   }
   if (name == "encoding") return ExecEncodingPragma(st, names, rows);
 
   if (name == "table_info" || name == "table_xinfo") {
-    Table* t = schema_.FindTable(arg);
+    Table* t = store_.catalog().FindTable(st->schema, arg);
     *names = {"cid", "name", "type", "notnull", "dflt_value", "pk"};
     if (t == nullptr) return Status();
     if (t->is_view) {
       // A view's columns are those of its query.
       Arena arena;
       CompileContext ctx;
-      ctx.arena = &arena;
-      ctx.schema = &schema_;
-      ctx.funcs = &funcs_;
-      ctx.options = options_;
-      std::string q = "SELECT * FROM \"" + t->name + "\"";
+      InitCompileContext(&ctx, &arena, "");
+      std::string q = "SELECT * FROM \"" + store_.at(t->db())->name + "\".\"" + t->name + "\"";
       ast::Select* sel = ctx.ParseSelect(q);
       if (sel == nullptr) return ctx.error;
       ast::SelectStmt probe;
@@ -252,7 +253,7 @@ Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* nam
     return Status();
   }
   if (name == "index_list") {
-    Table* t = schema_.FindTable(arg);
+    Table* t = store_.catalog().FindTable(st->schema, arg);
     *names = {"seq", "name", "unique", "origin", "partial"};
     if (t == nullptr) return Status();
     int seq = 0;
@@ -269,7 +270,7 @@ Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* nam
     return Status();
   }
   if (name == "index_info") {
-    Index* idx = schema_.FindIndex(arg);
+    Index* idx = store_.catalog().FindIndex(st->schema, arg);
     *names = {"seqno", "cid", "name"};
     if (idx == nullptr) return Status();
     for (size_t i = 0; i < idx->columns.size(); ++i) {
@@ -286,38 +287,38 @@ Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* nam
     std::vector<std::string> msgs, row_msgs;
     // A file that cannot be read (not a database, truncated, a damaged
     // schema) gives its error, as SQLite reports it at prepare.
-    TRY(EnsureSchema());
+    TRY(store_.EnsureSchema(dbi));
     // The transaction reads the page count (0 before a file is first read)
     // and reloads a schema another connection changed (VACUUM moves every
     // root).
-    const bool began = !main_->in_transaction();
+    const bool began = !db->bt->in_transaction();
     if (began) {
-      Status es = EnsureTransaction(false);
+      Status es = txn_.EnsureTransaction(dbi, false);
       if (!es.ok() && es.code() != kSchema) return es;
     }
     Status s;
-    if (main_->page_count() > 0) {
+    if (db->bt->page_count() > 0) {
       std::vector<IntegrityRoot> roots;
-      for (auto& [k, t] : schema_.tables()) {
+      for (auto& [k, t] : db->schema.tables()) {
         if (!t->is_view && t->root > 1) roots.push_back({t->root, nullptr, nullptr});
       }
-      for (auto& [k, idx] : schema_.indexes()) roots.push_back({idx->root, nullptr, nullptr});
-      s = main_->IntegrityCheck(roots, 100, &msgs);
+      for (auto& [k, idx] : db->schema.indexes()) roots.push_back({idx->root, nullptr, nullptr});
+      s = db->bt->IntegrityCheck(roots, 100, &msgs);
       if (s.ok() && msgs.empty()) {
         // Row checks only on sound trees; each message is a row of its own.
         std::vector<const Table*> tables;
-        for (auto& [k, t] : schema_.tables()) {
+        for (auto& [k, t] : db->schema.tables()) {
           if (!t->is_view && t->root > 1) tables.push_back(t.get());
         }
         std::sort(tables.begin(), tables.end(),
                   [](const Table* a, const Table* b) { return a->root < b->root; });
         for (const Table* t : tables) {
           if (row_msgs.size() >= 100) break;
-          CheckTableRows(*t, name == "integrity_check", 100, &row_msgs);
+          CheckTableRows(db, *t, name == "integrity_check", 100, &row_msgs);
         }
       }
     }
-    if (began) (void)main_->Commit();
+    if (began) (void)db->bt->Commit();
     TRY(s);
     if (!msgs.empty() || row_msgs.empty()) {
       OneRow(names, rows, name.c_str(), Value::Text(FormatIntegrityReport(msgs)));
@@ -349,12 +350,16 @@ Status Connection::ExecEncodingPragma(ast::PragmaStmt* st, std::vector<std::stri
       if (EqualsIgnoreCase(arg, n.name)) found = n.enc;
     }
     if (found < 0) return Status(kError, "unsupported encoding: " + arg);
-    if (is_file_ && open_error_.ok()) (void)EnsureSchema();
-    if (main_->page_count() == 0) SetTextEncoding(static_cast<uint8_t>(found));
+    if (is_file() && open_error().ok()) (void)EnsureSchema();
+    if (main_db()->page_count() == 0) {
+      store_.main()->SetTextEncoding(static_cast<uint8_t>(found));
+      store_.SyncEncoding();
+    }
     return Status();
   }
-  if (is_file_ && open_error_.ok()) (void)EnsureSchema();
-  const char* text = enc_ == kUtf16le ? "UTF-16le" : enc_ == kUtf16be ? "UTF-16be" : "UTF-8";
+  if (is_file() && open_error().ok()) (void)EnsureSchema();
+  const uint8_t enc = store_.main()->enc;
+  const char* text = enc == kUtf16le ? "UTF-16le" : enc == kUtf16be ? "UTF-16be" : "UTF-8";
   OneRow(names, rows, "encoding", Value::Text(text));
   return Status();
 }

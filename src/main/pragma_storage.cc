@@ -62,10 +62,11 @@ void Row1(std::vector<std::string>* names, std::vector<std::vector<Value>>* rows
 
 }  // namespace
 
-Status Connection::ExecStoragePragma(const std::string& name, ast::PragmaStmt* st, bool* handled,
-                                     std::vector<std::string>* names,
+Status Connection::ExecStoragePragma(const std::string& name, ast::PragmaStmt* st, int dbi,
+                                     bool* handled, std::vector<std::string>* names,
                                      std::vector<std::vector<Value>>* rows) {
   *handled = true;
+  Database* db = store_.at(dbi);
   bool set = st->value != nullptr;
   std::string arg;
   if (set) {
@@ -78,22 +79,22 @@ Status Connection::ExecStoragePragma(const std::string& name, ast::PragmaStmt* s
       arg = std::string(e->span);
     }
   }
-  Pager* pager = main_->pager();
+  Pager* pager = db->bt->pager();
   if (name == "journal_mode") {
     JournalMode mode;
     if (set && ParseJournalMode(arg, &mode)) {
-      if (!open_error_.ok()) return open_error_;
-      if (!autocommit_ &&
+      if (!db->open_error.ok()) return db->open_error;
+      if (!txn_.autocommit() &&
           (mode == JournalMode::kWal || pager->journal_mode() == JournalMode::kWal) &&
           mode != pager->journal_mode()) {
         return Status(kError, "cannot change into wal mode from within a transaction");
       }
       JournalMode result = pager->journal_mode();
       TRY(pager->SetJournalMode(mode, &result));
-    } else if (is_file_ && open_error_.ok() && pager->page_count() == 0) {
+    } else if (db->is_file && db->open_error.ok() && pager->page_count() == 0) {
       // The mode of a database another connection put into WAL shows once
       // the file has been read.
-      (void)EnsureSchema();
+      (void)store_.EnsureSchema(dbi);
     }
     Row1(names, rows, "journal_mode", Value::Text(JournalModeName(pager->journal_mode())));
     return Status();
@@ -112,20 +113,20 @@ Status Connection::ExecStoragePragma(const std::string& name, ast::PragmaStmt* s
       } else if (!arg.empty() && (arg[0] == '-' || (arg[0] >= '0' && arg[0] <= '9'))) {
         level = static_cast<int>(PragmaInt(arg) & 3);
       }
-      synchronous_ = level;
+      db->synchronous = level;
       pager->SetSynchronous(static_cast<Synchronous>(level));
       return Status();
     }
-    Row1(names, rows, "synchronous", Value::Int(synchronous_));
+    Row1(names, rows, "synchronous", Value::Int(db->synchronous));
     return Status();
   }
   if (name == "cache_size") {
     if (set) {
-      cache_size_ = static_cast<int>(PragmaInt(arg));
-      pager->SetCacheSize(cache_size_);
+      db->cache_size = static_cast<int>(PragmaInt(arg));
+      pager->SetCacheSize(db->cache_size);
       return Status();
     }
-    Row1(names, rows, "cache_size", Value::Int(cache_size_));
+    Row1(names, rows, "cache_size", Value::Int(db->cache_size));
     return Status();
   }
   if (name == "busy_timeout") {
@@ -138,10 +139,10 @@ Status Connection::ExecStoragePragma(const std::string& name, ast::PragmaStmt* s
     // takes the request but keeps normal locking (allowed: the mode is a
     // hint that only changes how long locks are held).
     if (set) {
-      if (EqualsIgnoreCase(arg, "exclusive")) exclusive_locking_ = true;
-      if (EqualsIgnoreCase(arg, "normal")) exclusive_locking_ = false;
+      if (EqualsIgnoreCase(arg, "exclusive")) db->exclusive_locking = true;
+      if (EqualsIgnoreCase(arg, "normal")) db->exclusive_locking = false;
     }
-    Row1(names, rows, "locking_mode", Value::Text(exclusive_locking_ ? "exclusive" : "normal"));
+    Row1(names, rows, "locking_mode", Value::Text(db->exclusive_locking ? "exclusive" : "normal"));
     return Status();
   }
   if (name == "wal_checkpoint") {
@@ -150,9 +151,9 @@ Status Connection::ExecStoragePragma(const std::string& name, ast::PragmaStmt* s
     if (EqualsIgnoreCase(arg, "restart")) mode = CheckpointMode::kRestart;
     if (EqualsIgnoreCase(arg, "truncate")) mode = CheckpointMode::kTruncate;
     CheckpointResult r;
-    if (open_error_.ok() && active_ == 0 && autocommit_)
+    if (db->open_error.ok() && txn_.active() == 0 && txn_.autocommit())
       TRY(pager->Checkpoint(mode, &r));
-    else if (open_error_.ok() && pager->journal_mode() == JournalMode::kWal)
+    else if (db->open_error.ok() && pager->journal_mode() == JournalMode::kWal)
       r.busy = 1;
     *names = {"busy", "log", "checkpointed"};
     std::vector<Value> row(3);
@@ -164,23 +165,27 @@ Status Connection::ExecStoragePragma(const std::string& name, ast::PragmaStmt* s
   }
   if (name == "wal_autocheckpoint") {
     if (set) {
-      wal_autocheckpoint_ = static_cast<int>(PragmaInt(arg));
-      pager->SetWalAutoCheckpoint(wal_autocheckpoint_);
+      db->wal_autocheckpoint = static_cast<int>(PragmaInt(arg));
+      pager->SetWalAutoCheckpoint(db->wal_autocheckpoint);
     }
-    Row1(names, rows, "wal_autocheckpoint", Value::Int(wal_autocheckpoint_));
+    Row1(names, rows, "wal_autocheckpoint", Value::Int(db->wal_autocheckpoint));
     return Status();
   }
   if (name == "database_list") {
     *names = {"seq", "name", "file"};
-    std::vector<Value> row(3);
-    row[0].SetInt(0);
-    row[1].SetText("main");
-    row[2].SetText(path_);
-    rows->push_back(std::move(row));
+    for (int i = 0; i < store_.size(); ++i) {
+      const Database* d = store_.at(i);
+      if (!d->is_open()) continue;  // TEMP before its first use
+      std::vector<Value> row(3);
+      row[0].SetInt(i);
+      row[1].SetText(d->name);
+      row[2].SetText(d->path);
+      rows->push_back(std::move(row));
+    }
     return Status();
   }
   if (name == "auto_vacuum") {
-    if (!open_error_.ok()) return open_error_;
+    if (!db->open_error.ok()) return db->open_error;
     if (set) {
       int mode = -1;
       if (EqualsIgnoreCase(arg, "none")) mode = 0;
@@ -191,34 +196,34 @@ Status Connection::ExecStoragePragma(const std::string& name, ast::PragmaStmt* s
         mode = n >= 0 && n <= 2 ? static_cast<int>(n) : 0;
       }
       if (mode < 0) mode = 0;
-      vacuum_auto_vacuum_ = mode;  // what the next VACUUM builds
-      if (main_->page_count() == 0 && is_file_) TRY(EnsureSchema());
-      Status st = main_->SetAutoVacuum(mode);
+      db->vacuum_auto_vacuum = mode;  // what the next VACUUM builds
+      if (db->bt->page_count() == 0 && db->is_file) TRY(store_.EnsureSchema(dbi));
+      Status st = db->bt->SetAutoVacuum(mode);
       // Switching auto-vacuum on or off in a database with pages needs a
       // VACUUM; SQLite ignores the request until then.
       if (!st.ok() && (st.code() & 0xff) != kReadOnly) return st;
       return Status();
     }
-    if (is_file_) TRY(EnsureSchema());
-    if (is_file_ && !main_->in_transaction()) {
+    if (db->is_file) TRY(store_.EnsureSchema(dbi));
+    if (db->is_file && !db->bt->in_transaction()) {
       // Another connection's VACUUM may have changed the mode.
-      TRY(main_->BeginTransaction(false));
-      (void)main_->Commit();
+      TRY(db->bt->BeginTransaction(false));
+      (void)db->bt->Commit();
     }
-    Row1(names, rows, "auto_vacuum", Value::Int(main_->auto_vacuum()));
+    Row1(names, rows, "auto_vacuum", Value::Int(db->bt->auto_vacuum()));
     return Status();
   }
   if (name == "incremental_vacuum") {
-    if (!open_error_.ok()) return open_error_;
+    if (!db->open_error.ok()) return db->open_error;
     int64_t n = set ? PragmaInt(arg) : 0;
-    Status es = EnsureTransaction(true);
+    Status es = txn_.EnsureTransaction(dbi, true);
     if (!es.ok() && es.code() != kSchema) return es;
-    Status st = main_->IncrementalVacuum(n > 0 ? static_cast<uint32_t>(n) : 0);
+    Status st = db->bt->IncrementalVacuum(n > 0 ? static_cast<uint32_t>(n) : 0);
     if (!st.ok()) {
-      if (autocommit_) (void)RollbackAll();
+      if (txn_.autocommit()) (void)txn_.RollbackAll();
       return st;
     }
-    return CommitIfAutocommit();
+    return txn_.CommitIfAutocommit();
   }
   if (name == "mmap_size" || name == "temp_store") {
     if (set) return Status();
@@ -226,8 +231,8 @@ Status Connection::ExecStoragePragma(const std::string& name, ast::PragmaStmt* s
     return Status();
   }
   if (name == "journal_size_limit") {
-    if (set) journal_size_limit_ = PragmaInt(arg);
-    Row1(names, rows, "journal_size_limit", Value::Int(journal_size_limit_));
+    if (set) db->journal_size_limit = PragmaInt(arg);
+    Row1(names, rows, "journal_size_limit", Value::Int(db->journal_size_limit));
     return Status();
   }
   *handled = false;

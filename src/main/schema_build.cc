@@ -10,9 +10,7 @@ namespace basalt {
 
 namespace {
 
-OnConflict Conflict(ast::ConflictAction a) {
-  return static_cast<OnConflict>(static_cast<int>(a));
-}
+OnConflict Conflict(ast::ConflictAction a) { return static_cast<OnConflict>(static_cast<int>(a)); }
 
 bool IsIntegerType(std::string_view t) { return EqualsIgnoreCase(t, "INTEGER"); }
 
@@ -262,10 +260,15 @@ std::unique_ptr<Table> BuildView(const ast::CreateViewStmt* st, std::string sql)
   return t;
 }
 
-std::unique_ptr<Trigger> BuildTrigger(const ast::CreateTriggerStmt* st, std::string sql) {
+std::unique_ptr<Trigger> BuildTrigger(const ast::CreateTriggerStmt* st, std::string sql,
+                                      bool temp) {
   auto t = std::make_unique<Trigger>();
   t->name = std::string(st->name);
   t->table_name = std::string(st->table);
+  // Only a TEMP trigger's table may live in another database.
+  if (temp && !EqualsIgnoreCase(st->table_schema, "temp")) {
+    t->table_db = std::string(st->table_schema);
+  }
   t->sql = std::move(sql);
   t->time = static_cast<uint8_t>(st->time);
   t->event = static_cast<uint8_t>(st->event);

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "catalog/catalog.h"
 #include "catalog/function.h"
 #include "catalog/schema.h"
 #include "common/arena.h"
@@ -28,8 +29,10 @@ struct CompileOptions {
 
 struct CompileContext {
   Arena* arena = nullptr;
-  Schema* schema = nullptr;       // main database
-  Schema* temp_schema = nullptr;  // temp database (may be null)
+  const Catalog* catalog = nullptr;  // the connection's databases
+  // While compiling the body of a view or trigger of a non-TEMP database:
+  // that database's index, to which unqualified names bind; else -1.
+  int fixed_db = -1;
   const FunctionRegistry* funcs = nullptr;
   CompileOptions options;
   std::string_view sql;  // the statement's text
@@ -61,9 +64,28 @@ struct CompileContext {
   }
   int error_offset = -1;
 
-  // Looks a table or view up in temp then main.
-  Table* FindTable(std::string_view schema_name, std::string_view name) const;
-  Index* FindIndex(std::string_view schema_name, std::string_view name) const;
+  // Looks a table or view (index) up by SQLite's rules (catalog.h).
+  Table* FindTable(std::string_view schema_name, std::string_view name) const {
+    return catalog->FindTable(schema_name, name, fixed_db);
+  }
+  Index* FindIndex(std::string_view schema_name, std::string_view name) const {
+    return catalog->FindIndex(schema_name, name, fixed_db);
+  }
+  // Makes unqualified names bind to the database of a view or trigger
+  // (owner) while the guard lives; a TEMP owner keeps the search order.
+  class FixedDbScope {
+   public:
+    FixedDbScope(CompileContext* ctx, const Schema* owner) : ctx_(ctx), saved_(ctx->fixed_db) {
+      if (owner != nullptr) ctx->fixed_db = owner->is_temp() ? -1 : owner->db_index;
+    }
+    ~FixedDbScope() { ctx_->fixed_db = saved_; }
+    FixedDbScope(const FixedDbScope&) = delete;
+    FixedDbScope& operator=(const FixedDbScope&) = delete;
+
+   private:
+    CompileContext* ctx_;
+    int saved_;
+  };
 
   // Parses an expression / a SELECT / a statement from schema text into the
   // arena (views, defaults, checks, triggers). Null with `error` set on failure.

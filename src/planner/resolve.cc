@@ -374,7 +374,9 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
       if (t->is_view) {
         Select* body = ctx_->ParseSelect(t->view_sql);
         if (body == nullptr) return false;
-        // A view's body sees no outer query.
+        // A view's body sees no outer query, and its unqualified names bind
+        // to the view's own database.
+        CompileContext::FixedDbScope fixed(ctx_, t->owner);
         if (!ResolveSelect(body, nullptr)) return false;
         src.subquery = body;
         src.name = item->alias.empty() ? std::string_view(t->name) : item->alias;

@@ -1,0 +1,278 @@
+#include "main/transaction.h"
+
+#include <algorithm>
+
+#include "common/assert.h"
+#include "pager/file_pager.h"
+
+namespace basalt {
+
+namespace {
+// A reloaded schema only matters to compiled statements.
+Status IgnoreSchemaReload(Status st) { return st.code() == kSchema ? Status() : st; }
+
+constexpr int kActionRollback = static_cast<int>(OnConflict::kRollback);
+constexpr int kActionFail = static_cast<int>(OnConflict::kFail);
+}  // namespace
+
+bool TransactionController::writing(int i) const {
+  const Database* db = store_->at(i);
+  return db->bt != nullptr && db->bt->in_write_transaction();
+}
+
+Status TransactionController::EnsureTransaction(int i, bool write) {
+  if (i == Catalog::kTemp) TRY(store_->OpenTemp());
+  Database* db = store_->at(i);
+  if (!db->open_error.ok()) return db->open_error;
+  if (write && db->read_only) return Status(kReadOnly, "attempt to write a readonly database");
+  Btree* bt = db->bt.get();
+  const bool fresh = !bt->in_transaction();
+  if (write) {
+    if (!bt->in_write_transaction()) TRY(bt->BeginTransaction(true));
+    // The SAVEPOINT levels opened before this database started writing
+    // (invariant 3).
+    const int want = static_cast<int>(savepoints_.size());
+    if (bt->savepoint_count() < want) TRY(bt->OpenSavepoints(want));
+  } else if (fresh) {
+    TRY(bt->BeginTransaction(false));
+  }
+  // A new transaction on a file may see another connection's schema change.
+  if (fresh && db->is_file) return store_->CheckSchemaCookie(i);
+  return Status();
+}
+
+int TransactionController::StatementLevel(DbMask write_mask) const {
+  int level = static_cast<int>(savepoints_.size());
+  for (int i = 0; i < store_->size(); ++i) {
+    if ((write_mask & DbBit(i)) != 0 && writing(i)) {
+      level = std::max(level, store_->at(i)->bt->savepoint_count());
+    }
+  }
+  return level;
+}
+
+Status TransactionController::BeginStatement(DbMask read_mask, DbMask write_mask, bool stmt_journal,
+                                             int* stmt_savepoint) {
+  *stmt_savepoint = -1;
+  const DbMask used = read_mask | write_mask;
+  for (int i = 0; i < store_->size() && (used >> i) != 0; ++i) {
+    if ((used & DbBit(i)) != 0) TRY(EnsureTransaction(i, (write_mask & DbBit(i)) != 0));
+  }
+  // A statement journal is needed only when a failure could leave part of
+  // the statement's changes behind inside a longer transaction; in
+  // autocommit mode the transaction itself is rolled back instead.
+  const bool journal = write_mask != 0 && stmt_journal && !(autocommit_ && active_ == 0);
+  if (journal) {
+    const int level = StatementLevel(write_mask);
+    for (int i = 0; i < store_->size(); ++i) {
+      if ((write_mask & DbBit(i)) != 0) TRY(store_->at(i)->bt->OpenSavepoints(level + 1));
+    }
+    *stmt_savepoint = level;
+  }
+  ++active_;
+  return Status();
+}
+
+Status TransactionController::EndStatement(DbMask write_mask, int stmt_savepoint, bool ok,
+                                           int action, int error_code) {
+  BASALT_DCHECK(active_ > 0);
+  --active_;
+  const int n = store_->size();
+  if (ok) {
+    if (stmt_savepoint >= 0) {
+      for (int i = 0; i < n; ++i) {
+        Btree* bt = store_->at(i)->bt.get();
+        if (bt != nullptr && bt->savepoint_count() > stmt_savepoint) {
+          TRY(bt->ReleaseSavepoint(stmt_savepoint));
+        }
+      }
+    }
+    return CommitIfAutocommit();
+  }
+  // Failure. Conflict actions: ROLLBACK ends the transaction, FAIL keeps
+  // what the statement did so far, the others undo the statement.
+  if (action == kActionRollback && active_ == 0) return RollbackAll();
+  const bool fail = action == kActionFail;
+  bool any_writing = false;
+  for (int i = 0; i < n; ++i) any_writing |= (write_mask & DbBit(i)) != 0 && writing(i);
+  if (any_writing) {
+    // As in SQLite: an I/O error, or an interrupted write, rolls back the
+    // whole transaction; so does any failure of a statement that ran
+    // without a statement journal where undoing it needs one.
+    const int primary = error_code & 0xff;
+    const bool no_journal = stmt_savepoint < 0;
+    bool rollback_all = primary == kIoErr || primary == kInterrupt ||
+                        ((primary == kNoMem || primary == kFull) && no_journal) ||
+                        (no_journal && autocommit_ && active_ == 0 && !fail);
+    for (int i = 0; i < n && !rollback_all && !no_journal; ++i) {
+      Btree* bt = store_->at(i)->bt.get();
+      if (!writing(i) || bt->savepoint_count() <= stmt_savepoint) continue;
+      Status rs;
+      if (!fail) rs = bt->RollbackToSavepoint(stmt_savepoint);
+      if (rs.ok()) rs = bt->ReleaseSavepoint(stmt_savepoint);
+      rollback_all = !rs.ok();
+    }
+    if (rollback_all) return RollbackAll();
+  } else if (stmt_savepoint >= 0) {
+    for (int i = 0; i < n; ++i) {
+      Btree* bt = store_->at(i)->bt.get();
+      if (bt == nullptr || bt->savepoint_count() <= stmt_savepoint) continue;
+      if (!fail) (void)bt->RollbackToSavepoint(stmt_savepoint);
+      (void)bt->ReleaseSavepoint(stmt_savepoint);
+    }
+  }
+  // DDL the statement did may have been undone: read those schemas again.
+  std::vector<int> reload;
+  if (!fail) {
+    for (int i = 0; i < n; ++i) {
+      if (store_->at(i)->schema_changed_in_txn) reload.push_back(i);
+    }
+  }
+  Status st = CommitIfAutocommit();
+  for (int i : reload) (void)store_->Reload(i);
+  return st;
+}
+
+Status TransactionController::CommitIfAutocommit() {
+  if (!autocommit_ || active_ > 0) return Status();
+  return CommitAll();
+}
+
+// Commits each database in turn. A failure rolls back every database still
+// in its transaction (those committed before it stay committed).
+Status TransactionController::CommitAll() {
+  Status result;
+  for (int i = 0; i < store_->size(); ++i) {
+    Database* db = store_->at(i);
+    if (db->bt == nullptr || !db->bt->in_transaction()) continue;
+    if (result.ok()) {
+      result = db->bt->Commit();
+      if (result.ok()) {
+        db->schema_changed_in_txn = false;
+        continue;
+      }
+    }
+    (void)db->bt->Rollback();
+    if (db->schema_changed_in_txn) (void)store_->Reload(i);
+    db->schema_changed_in_txn = false;
+  }
+  return result;
+}
+
+Status TransactionController::ReloadChangedSchemas() {
+  Status st;
+  for (int i = 0; i < store_->size(); ++i) {
+    Database* db = store_->at(i);
+    if (!db->schema_changed_in_txn) continue;
+    Status ls = store_->Reload(i);
+    if (st.ok()) st = ls;
+  }
+  return st;
+}
+
+Status TransactionController::RollbackAll() {
+  Status st;
+  for (int i = 0; i < store_->size(); ++i) {
+    Btree* bt = store_->at(i)->bt.get();
+    if (bt == nullptr || !bt->in_transaction()) continue;
+    Status rs = bt->Rollback();
+    if (st.ok()) st = rs;
+  }
+  autocommit_ = true;
+  savepoints_.clear();
+  savepoint_txn_ = false;
+  Status ls = ReloadChangedSchemas();
+  if (st.ok()) st = ls;
+  for (int i = 0; i < store_->size(); ++i) store_->at(i)->schema_changed_in_txn = false;
+  return st;
+}
+
+Status TransactionController::Begin(const ast::BeginStmt* b) {
+  if (!autocommit_) return Status(kError, "cannot start a transaction within a transaction");
+  autocommit_ = false;
+  if (b->mode == ast::TransactionMode::kDeferred) return Status();
+  // IMMEDIATE / EXCLUSIVE: a write transaction on every open database now.
+  Status s;
+  for (int i = 0; i < store_->size() && s.ok(); ++i) {
+    Database* db = store_->at(i);
+    if (db->bt == nullptr) continue;
+    s = IgnoreSchemaReload(EnsureTransaction(i, true));
+    if (s.ok() && b->mode == ast::TransactionMode::kExclusive && db->is_file) {
+      s = static_cast<FilePager*>(db->bt->pager())->BeginWriteExclusive();
+    }
+  }
+  if (!s.ok()) {
+    (void)RollbackAll();
+    return s;
+  }
+  return Status();
+}
+
+Status TransactionController::RollbackTo(std::string_view name) {
+  for (size_t i = savepoints_.size(); i-- > 0;) {
+    if (!EqualsIgnoreCase(savepoints_[i], name)) continue;
+    savepoints_.resize(i + 1);
+    const int level = static_cast<int>(i);
+    for (int d = 0; d < store_->size(); ++d) {
+      if (writing(d) && store_->at(d)->bt->savepoint_count() > level) {
+        TRY(store_->at(d)->bt->RollbackToSavepoint(level));
+      }
+    }
+    return ReloadChangedSchemas();
+  }
+  return Status(kError, "no such savepoint: " + std::string(name));
+}
+
+Status TransactionController::Release(std::string_view name) {
+  for (size_t i = savepoints_.size(); i-- > 0;) {
+    if (!EqualsIgnoreCase(savepoints_[i], name)) continue;
+    const int level = static_cast<int>(i);
+    for (int d = 0; d < store_->size(); ++d) {
+      Btree* bt = store_->at(d)->bt.get();
+      if (bt != nullptr && bt->savepoint_count() > level) TRY(bt->ReleaseSavepoint(level));
+    }
+    savepoints_.resize(i);
+    if (i == 0 && savepoint_txn_) {
+      savepoint_txn_ = false;
+      autocommit_ = true;
+      return CommitIfAutocommit();
+    }
+    return Status();
+  }
+  return Status(kError, "no such savepoint: " + std::string(name));
+}
+
+Status TransactionController::Exec(ast::Stmt* st) {
+  switch (st->kind) {
+    case ast::StmtKind::kBegin:
+      return Begin(st->As<ast::BeginStmt>());
+    case ast::StmtKind::kCommit:
+      if (autocommit_) return Status(kError, "cannot commit - no transaction is active");
+      if (active_ > 0) {
+        return Status(kBusy, "cannot commit transaction - SQL statements in progress");
+      }
+      autocommit_ = true;
+      savepoints_.clear();
+      savepoint_txn_ = false;
+      return CommitIfAutocommit();
+    case ast::StmtKind::kRollback: {
+      auto* rb = st->As<ast::RollbackStmt>();
+      if (!rb->savepoint.empty()) return RollbackTo(rb->savepoint);
+      if (autocommit_) return Status(kError, "cannot rollback - no transaction is active");
+      return RollbackAll();
+    }
+    case ast::StmtKind::kSavepoint:
+      if (autocommit_) {
+        autocommit_ = false;
+        savepoint_txn_ = true;
+      }
+      savepoints_.emplace_back(st->As<ast::SavepointStmt>()->name);
+      return Status();
+    case ast::StmtKind::kRelease:
+      return Release(st->As<ast::ReleaseStmt>()->name);
+    default:
+      return Status(kInternal, "not a transaction statement");
+  }
+}
+
+}  // namespace basalt
