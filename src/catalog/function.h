@@ -12,12 +12,14 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/status.h"
 #include "record/collation.h"
 #include "record/value.h"
 
 namespace basalt {
 
 struct FuncContext;
+class Vtab;
 using ScalarFn = void (*)(FuncContext* ctx, int argc, Value** argv);
 using FinalFn = void (*)(FuncContext* ctx);
 
@@ -40,6 +42,12 @@ class ConnectionHooks {
   virtual int64_t LastInsertRowid() = 0;
   virtual int64_t Changes() = 0;
   virtual int64_t TotalChanges() = 0;
+  // A statement is about to write virtual table vt: it joins the
+  // transaction (xBegin) if it has not yet.
+  virtual Status VtabBegin(Vtab* vt) {
+    (void)vt;
+    return Status();
+  }
 };
 
 struct FunctionDef {
@@ -85,6 +93,9 @@ struct FuncContext {
   // sqlite3_get_auxdata / set_auxdata slots are kept by the VM (per call site).
   void* auxdata_owner = nullptr;
   int skip_flag = 0;  // set by an aggregate step to ignore the row (internal)
+  // xColumn of a virtual table during an UPDATE that leaves this column
+  // unchanged (sqlite3_vtab_nochange).
+  bool vtab_nochange = false;
 };
 
 // Zeroed memory of n bytes tied to the current aggregate accumulator; the same

@@ -17,6 +17,7 @@
 #include "common/strings.h"
 #include "record/affinity.h"
 #include "record/collation.h"
+#include "catalog/vtab.h"
 #include "record/record.h"
 
 namespace basalt {
@@ -74,6 +75,13 @@ struct Table {
   std::vector<Index*> indexes;     // owned by Schema
   std::vector<Trigger*> triggers;  // owned by Schema
   bool has_defaults = false;
+  // Virtual tables (CREATE VIRTUAL TABLE, or a module's eponymous table):
+  // the module and its arguments as written; `vtab` is connected at the
+  // table's first use (null until then, and after a failed connect).
+  bool is_virtual = false;
+  std::string module;
+  std::vector<std::string> module_args;
+  std::unique_ptr<Vtab> vtab;
 
   // Index of the column called `name` (case-insensitive) or -1.
   int FindColumn(std::string_view name) const;

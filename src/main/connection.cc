@@ -7,13 +7,17 @@
 namespace basalt {
 
 Connection::Connection()
-    : store_(&env_), txn_(&store_), ddl_(&store_, &txn_, &funcs_, &options_, &env_) {}
+    : store_(&env_),
+      vtabs_(&store_),
+      txn_(&store_, &vtabs_),
+      ddl_(&store_, &txn_, &vtabs_, &funcs_, &options_, &env_) {}
 
 Connection::~Connection() { (void)txn_.RollbackAll(); }
 
 void Connection::InitCompileContext(CompileContext* ctx, Arena* arena, std::string_view sql) const {
   ctx->arena = arena;
   ctx->catalog = &store_.catalog();
+  ctx->vtabs = const_cast<VtabManager*>(&vtabs_);
   ctx->funcs = &funcs_;
   ctx->options = options_;
   ctx->sql = sql;

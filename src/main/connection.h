@@ -18,6 +18,7 @@
 #include "main/ddl.h"
 #include "main/schema_store.h"
 #include "main/transaction.h"
+#include "main/vtab_manager.h"
 #include "planner/context.h"
 
 namespace basalt {
@@ -49,6 +50,7 @@ class Connection : public ConnectionHooks {
   int64_t LastInsertRowid() override { return env_.last_insert_rowid; }
   int64_t Changes() override { return changes_; }
   int64_t TotalChanges() override { return total_changes_; }
+  Status VtabBegin(Vtab* vt) override { return vtabs_.Join(vt, txn_.savepoint_depth()); }
   void set_last_insert_rowid(int64_t v) { env_.last_insert_rowid = v; }
 
   Btree* main_db() { return store_.main()->bt.get(); }
@@ -56,6 +58,7 @@ class Connection : public ConnectionHooks {
   Schema& schema() { return store_.main()->schema; }
   SchemaStore& dbs() { return store_; }
   TransactionController& txn() { return txn_; }
+  VtabManager& vtabs() { return vtabs_; }
   FunctionRegistry& funcs() { return funcs_; }
   CompileOptions& options() { return options_; }
   VmEnv* env() { return &env_; }
@@ -141,6 +144,7 @@ class Connection : public ConnectionHooks {
   Vfs* vfs_ = nullptr;  // the VFS files are opened through
   VmEnv env_;
   SchemaStore store_;
+  VtabManager vtabs_;
   TransactionController txn_;
   FunctionRegistry funcs_;
   CompileOptions options_;

@@ -16,6 +16,7 @@ bool Reserved(std::string_view name) {
 void DdlExecutor::InitContext(CompileContext* ctx, Arena* arena) const {
   ctx->arena = arena;
   ctx->catalog = &store_->catalog();
+  ctx->vtabs = vtabs_;
   ctx->funcs = funcs_;
   ctx->options = *options_;
   ctx->sql = text_;
@@ -109,8 +110,7 @@ Status DdlExecutor::Exec(ast::Stmt* st, Arena* arena) {
     case ast::StmtKind::kAnalyze:
       return Status();
     case ast::StmtKind::kCreateVirtualTable:
-      return Status(
-          kError, "no such module: " + std::string(st->As<ast::CreateVirtualTableStmt>()->module));
+      return CreateVirtualTable(st->As<ast::CreateVirtualTableStmt>());
     case ast::StmtKind::kAlterTable:
       return Status(kError, "ALTER TABLE is not supported yet");
     case ast::StmtKind::kAttach:
@@ -146,6 +146,11 @@ void DdlExecutor::Access(ast::Stmt* st, DbMask* read_mask, DbMask* write_mask) c
     case ast::StmtKind::kCreateIndex: {
       auto* ci = st->As<ast::CreateIndexStmt>();
       if (const Table* t = cat.FindTable(ci->schema, ci->table)) write_db(t->db());
+      break;
+    }
+    case ast::StmtKind::kCreateVirtualTable: {
+      auto* cv = st->As<ast::CreateVirtualTableStmt>();
+      write_db(cv->schema.empty() ? Catalog::kMain : cat.Find(cv->schema));
       break;
     }
     case ast::StmtKind::kCreateView: {

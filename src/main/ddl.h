@@ -20,6 +20,7 @@
 #include "exec/vm.h"
 #include "main/schema_store.h"
 #include "main/transaction.h"
+#include "main/vtab_manager.h"
 #include "parser/ast.h"
 #include "planner/context.h"
 
@@ -29,9 +30,9 @@ class Vfs;
 
 class DdlExecutor {
  public:
-  DdlExecutor(SchemaStore* store, TransactionController* txn, const FunctionRegistry* funcs,
-              const CompileOptions* options, VmEnv* env)
-      : store_(store), txn_(txn), funcs_(funcs), options_(options), env_(env) {}
+  DdlExecutor(SchemaStore* store, TransactionController* txn, VtabManager* vtabs,
+              const FunctionRegistry* funcs, const CompileOptions* options, VmEnv* env)
+      : store_(store), txn_(txn), vtabs_(vtabs), funcs_(funcs), options_(options), env_(env) {}
 
   // The checks of Exec without changing anything; *error_offset is set for
   // errors SQLite locates in the text.
@@ -64,6 +65,7 @@ class DdlExecutor {
   Status CreateIndex(ast::CreateIndexStmt* st, Arena* arena);
   Status CreateView(ast::CreateViewStmt* st, Arena* arena);
   Status CreateTrigger(ast::CreateTriggerStmt* st, Arena* arena);
+  Status CreateVirtualTable(ast::CreateVirtualTableStmt* st);
   Status BuildIndexRows(Index* idx, Arena* arena);
   // ddl_drop.cc
   Status Drop(ast::DropStmt* st);
@@ -88,6 +90,7 @@ class DdlExecutor {
 
   SchemaStore* store_;
   TransactionController* txn_;
+  VtabManager* vtabs_;
   const FunctionRegistry* funcs_;
   const CompileOptions* options_;
   VmEnv* env_;

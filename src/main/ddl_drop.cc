@@ -87,7 +87,12 @@ Status DdlExecutor::DropTable(ast::DropStmt* st) {
     TRY(tdb->BumpSchemaCookie());
     tdb->schema.RemoveTrigger(name);
   }
-  if (!t->is_view) {
+  if (t->is_virtual) {
+    // xDestroy removes the table's storage (connecting first if needed).
+    TRY(vtabs_->Connect(t));
+    vtabs_->Forget(t->vtab.get());
+    TRY(t->vtab->Destroy());
+  } else if (!t->is_view) {
     std::vector<uint32_t> roots{t->root};
     for (Index* idx : t->indexes) roots.push_back(idx->root);
     TRY(db->DropTrees(std::move(roots)));

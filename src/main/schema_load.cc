@@ -2,6 +2,7 @@
 // SQLite makes on each row ("malformed database schema (name)").
 #include "main/database.h"
 #include "main/schema_build.h"
+#include "main/vtab_manager.h"
 #include "parser/parser.h"
 #include "record/record.h"
 
@@ -17,6 +18,24 @@ Status MalformedSchema(std::string_view name, std::string_view why = {}) {
   std::string msg = "malformed database schema (" + std::string(name) + ")";
   if (!why.empty()) msg += " - " + std::string(why);
   return Status(kCorrupt, msg);
+}
+
+// True for the text of a CREATE VIRTUAL TABLE statement.
+bool IsVirtualTableSql(std::string_view sql) {
+  size_t i = 0;
+  int word = 0;
+  static const char* const kWords[] = {"create", "virtual"};
+  while (word < 2) {
+    while (i < sql.size() &&
+           (sql[i] == ' ' || sql[i] == '\t' || sql[i] == '\n' || sql[i] == '\r')) {
+      ++i;
+    }
+    const std::string_view w = kWords[word];
+    if (sql.size() - i < w.size() || !EqualsIgnoreCase(sql.substr(i, w.size()), w)) return false;
+    i += w.size();
+    ++word;
+  }
+  return true;
 }
 
 }  // namespace
@@ -102,6 +121,17 @@ Status Database::LoadSchema() {
   for (const Row& row : rows) {
     if (row.type != "table" || !row.has_sql) continue;
     ast::Stmt* s = nullptr;
+    if (IsVirtualTableSql(row.sql)) {
+      // A virtual table: connected (xConnect) at its first use.
+      TRY(parse(row, ast::StmtKind::kCreateVirtualTable, &s));
+      std::unique_ptr<Table> vt;
+      TRY(VtabManager::TableFromSchemaRow(s->As<ast::CreateVirtualTableStmt>(), row.sql, &vt));
+      if (!EqualsIgnoreCase(vt->name, row.name) || taken(row.name) || row.root != 0) {
+        return MalformedSchema(row.name);
+      }
+      schema.AddTable(std::move(vt));
+      continue;
+    }
     TRY(parse(row, ast::StmtKind::kCreateTable, &s));
     BuiltTable built;
     Status st = BuildTable(s->As<ast::CreateTableStmt>(), row.sql, &built);

@@ -68,6 +68,7 @@ Status TransactionController::BeginStatement(DbMask read_mask, DbMask write_mask
       if ((write_mask & DbBit(i)) != 0) TRY(store_->at(i)->bt->OpenSavepoints(level + 1));
     }
     *stmt_savepoint = level;
+    TRY(vtabs_->Savepoint(0, level));
   }
   ++active_;
   return Status();
@@ -80,6 +81,7 @@ Status TransactionController::EndStatement(DbMask write_mask, int stmt_savepoint
   const int n = store_->size();
   if (ok) {
     if (stmt_savepoint >= 0) {
+      TRY(vtabs_->Savepoint(1, stmt_savepoint));
       for (int i = 0; i < n; ++i) {
         Btree* bt = store_->at(i)->bt.get();
         if (bt != nullptr && bt->savepoint_count() > stmt_savepoint) {
@@ -93,6 +95,10 @@ Status TransactionController::EndStatement(DbMask write_mask, int stmt_savepoint
   // what the statement did so far, the others undo the statement.
   if (action == kActionRollback && active_ == 0) return RollbackAll();
   const bool fail = action == kActionFail;
+  if (stmt_savepoint >= 0) {
+    if (!fail) (void)vtabs_->Savepoint(2, stmt_savepoint);
+    (void)vtabs_->Savepoint(1, stmt_savepoint);
+  }
   bool any_writing = false;
   for (int i = 0; i < n; ++i) any_writing |= (write_mask & DbBit(i)) != 0 && writing(i);
   if (any_writing) {
@@ -142,6 +148,15 @@ Status TransactionController::CommitIfAutocommit() {
 // in its transaction (those committed before it stay committed).
 Status TransactionController::CommitAll() {
   Status result;
+  // Virtual tables first make their changes durable (xSync); a failure
+  // there rolls everything back.
+  if (vtabs_->any_joined()) {
+    result = vtabs_->SyncAll();
+    if (!result.ok()) {
+      (void)RollbackAll();
+      return result;
+    }
+  }
   for (int i = 0; i < store_->size(); ++i) {
     Database* db = store_->at(i);
     if (db->bt == nullptr || !db->bt->in_transaction()) continue;
@@ -155,6 +170,11 @@ Status TransactionController::CommitAll() {
     (void)db->bt->Rollback();
     if (db->schema_changed_in_txn) (void)store_->Reload(i);
     db->schema_changed_in_txn = false;
+  }
+  if (result.ok()) {
+    vtabs_->CommitAll();
+  } else {
+    vtabs_->RollbackAll();
   }
   return result;
 }
@@ -171,6 +191,7 @@ Status TransactionController::ReloadChangedSchemas() {
 }
 
 Status TransactionController::RollbackAll() {
+  vtabs_->RollbackAll();
   Status st;
   for (int i = 0; i < store_->size(); ++i) {
     Btree* bt = store_->at(i)->bt.get();
@@ -213,6 +234,7 @@ Status TransactionController::RollbackTo(std::string_view name) {
     if (!EqualsIgnoreCase(savepoints_[i], name)) continue;
     savepoints_.resize(i + 1);
     const int level = static_cast<int>(i);
+    TRY(vtabs_->Savepoint(2, level));
     for (int d = 0; d < store_->size(); ++d) {
       if (writing(d) && store_->at(d)->bt->savepoint_count() > level) {
         TRY(store_->at(d)->bt->RollbackToSavepoint(level));
@@ -227,6 +249,7 @@ Status TransactionController::Release(std::string_view name) {
   for (size_t i = savepoints_.size(); i-- > 0;) {
     if (!EqualsIgnoreCase(savepoints_[i], name)) continue;
     const int level = static_cast<int>(i);
+    TRY(vtabs_->Savepoint(1, level));
     for (int d = 0; d < store_->size(); ++d) {
       Btree* bt = store_->at(d)->bt.get();
       if (bt != nullptr && bt->savepoint_count() > level) TRY(bt->ReleaseSavepoint(level));
@@ -267,7 +290,7 @@ Status TransactionController::Exec(ast::Stmt* st) {
         savepoint_txn_ = true;
       }
       savepoints_.emplace_back(st->As<ast::SavepointStmt>()->name);
-      return Status();
+      return vtabs_->Savepoint(0, static_cast<int>(savepoints_.size()) - 1);
     case ast::StmtKind::kRelease:
       return Release(st->As<ast::ReleaseStmt>()->name);
     default:

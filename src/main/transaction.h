@@ -28,6 +28,7 @@
 
 #include "common/status.h"
 #include "main/schema_store.h"
+#include "main/vtab_manager.h"
 #include "parser/ast.h"
 
 namespace basalt {
@@ -38,7 +39,7 @@ inline constexpr DbMask DbBit(int i) { return DbMask{1} << i; }
 
 class TransactionController {
  public:
-  explicit TransactionController(SchemaStore* store) : store_(store) {}
+  TransactionController(SchemaStore* store, VtabManager* vtabs) : store_(store), vtabs_(vtabs) {}
 
   bool autocommit() const { return autocommit_; }
   // Statements between their first step and their end.
@@ -72,6 +73,8 @@ class TransactionController {
 
   // True when database i is in a write transaction.
   bool writing(int i) const;
+  // Open SAVEPOINT levels (where a virtual table joining now starts).
+  int savepoint_depth() const { return static_cast<int>(savepoints_.size()); }
 
  private:
   Status Begin(const ast::BeginStmt* b);
@@ -84,6 +87,7 @@ class TransactionController {
   Status ReloadChangedSchemas();
 
   SchemaStore* store_;
+  VtabManager* vtabs_;
   bool autocommit_ = true;
   int active_ = 0;
   std::vector<std::string> savepoints_;  // open SAVEPOINT names, outermost first

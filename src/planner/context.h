@@ -30,6 +30,7 @@ struct CompileOptions {
 struct CompileContext {
   Arena* arena = nullptr;
   const Catalog* catalog = nullptr;  // the connection's databases
+  VtabHost* vtabs = nullptr;         // virtual tables (may be null: none)
   // While compiling the body of a view or trigger of a non-TEMP database:
   // that database's index, to which unqualified names bind; else -1.
   int fixed_db = -1;
