@@ -17,8 +17,7 @@ void Codegen::UpdateAccumulators(AggInfo* agg) {
     for (int i = 0; i < nargs; ++i) CodeExpr((*call->list)[static_cast<size_t>(i)], args + i);
     if (f.distinct_cursor >= 0) {
       int a = Op(Opcode::kFound, f.distinct_cursor, skip, args);
-      prog_->at(a).p4type = P4Type::kInt;
-      prog_->at(a).p4.i64 = 1;
+      prog_->SetP4Int(a, 1);
       int rec = AllocReg();
       Op(Opcode::kMakeRecord, args, 1, rec);
       Op(Opcode::kIdxInsert, f.distinct_cursor, rec);
@@ -28,8 +27,7 @@ void Codegen::UpdateAccumulators(AggInfo* agg) {
     fc->coll = f.coll;
     fc->nargs = nargs;
     int a = Op(Opcode::kAggStep, args, nargs, f.acc);
-    prog_->at(a).p4type = P4Type::kFunc;
-    prog_->at(a).p4.func = fc;
+    prog_->SetP4(a, fc);
     ResolveLabel(skip);
   }
 }
@@ -42,8 +40,7 @@ void Codegen::FinalizeAccumulators(AggInfo* agg, std::vector<int>* results) {
     fc->def = f.def;
     fc->coll = f.coll;
     int a = Op(Opcode::kAggFinal, f.acc, r);
-    prog_->at(a).p4type = P4Type::kFunc;
-    prog_->at(a).p4.func = fc;
+    prog_->SetP4(a, fc);
     results->push_back(r);
   }
 }
@@ -59,8 +56,7 @@ bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
       KeyInfo* ki = MakeKeyInfo(1);
       const_cast<const Collation**>(ki->colls)[0] = resolver_.ExprCollation((*f.expr->list)[0]);
       int a = Op(Opcode::kOpenEphemeral, f.distinct_cursor, 1);
-      prog_->at(a).p4type = P4Type::kKeyInfo;
-      prog_->at(a).p4.key_info = ki;
+      prog_->SetP4(a, ki);
     }
   }
   int n_accs = prog_->n_aggs - first_acc;
@@ -151,8 +147,7 @@ bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
         resolver_.ExprCollation((*gb)[static_cast<size_t>(i)]);
   }
   int a = Op(Opcode::kSorterOpen, sorter, ngroup + ncols);
-  prog_->at(a).p4type = P4Type::kKeyInfo;
-  prog_->at(a).p4.key_info = gki;
+  prog_->SetP4(a, gki);
   if (!WhereBegin(&w)) return false;
   gb_eqp = Eqp("USE TEMP B-TREE FOR GROUP BY");
   (void)gb_eqp;
@@ -188,8 +183,7 @@ bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
     prog_->at(c).p5 = kCmpNullEq;
     const Collation* coll = gki->colls[i];
     if (coll) {
-      prog_->at(c).p4type = P4Type::kCollation;
-      prog_->at(c).p4.coll = coll;
+      prog_->SetP4(c, coll);
     }
   }
   Op(Opcode::kGoto, 0, same);

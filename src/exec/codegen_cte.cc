@@ -68,8 +68,7 @@ bool Codegen::CodeCte(CteEntry* ce, SelectDest* out) {
           order->items[static_cast<size_t>(i)].order == ast::SortOrder::kDesc ? 1 : 0;
     }
     int a = Op(Opcode::kOpenEphemeral, queue, norder + 1 + ncols);
-    prog_->at(a).p4type = P4Type::kKeyInfo;
-    prog_->at(a).p4.key_info = qki;
+    prog_->SetP4(a, qki);
     Op(Opcode::kInteger, 0, seq_reg);
   } else {
     Op(Opcode::kOpenEphemeral, queue, ncols);
@@ -79,8 +78,7 @@ bool Codegen::CodeCte(CteEntry* ce, SelectDest* out) {
   if (distinct) {
     dist = ctx_->AllocCursor();
     int a = Op(Opcode::kOpenEphemeral, dist, ncols);
-    prog_->at(a).p4type = P4Type::kKeyInfo;
-    prog_->at(a).p4.key_info = ki;
+    prog_->SetP4(a, ki);
   }
   // Rows produced by any arm go to the queue (deduplicated for UNION).
   int end = MakeLabel();
@@ -97,8 +95,7 @@ bool Codegen::CodeCte(CteEntry* ce, SelectDest* out) {
     int skip = MakeLabel();
     if (distinct) {
       int a = Op(Opcode::kFound, dist, skip, feed_reg);
-      prog_->at(a).p4type = P4Type::kInt;
-      prog_->at(a).p4.i64 = ncols;
+      prog_->SetP4Int(a, ncols);
       int rec = AllocReg();
       Op(Opcode::kMakeRecord, feed_reg, ncols, rec);
       Op(Opcode::kIdxInsert, dist, rec);

@@ -19,8 +19,7 @@ void Codegen::OpenDmlTarget(const Table* tab, DmlTarget* t, int cursor) {
   ci->n_columns = static_cast<int>(tab->columns.size());
   ci->table = tab;
   int a = Op(Opcode::kOpenWrite, cursor, static_cast<int>(tab->root), 0);
-  prog_->at(a).p4type = P4Type::kCursorInfo;
-  prog_->at(a).p4.cursor = ci;
+  prog_->SetP4(a, ci);
   t->index_cursors.clear();
   for (const Index* idx : tab->indexes) {
     int c = ctx_->AllocCursor();
@@ -28,8 +27,7 @@ void Codegen::OpenDmlTarget(const Table* tab, DmlTarget* t, int cursor) {
     ici->key_info = &idx->key_info;
     ici->n_columns = idx->n_key_columns() + 1;
     a = Op(Opcode::kOpenWrite, c, static_cast<int>(idx->root), 0);
-    prog_->at(a).p4type = P4Type::kCursorInfo;
-    prog_->at(a).p4.cursor = ici;
+    prog_->SetP4(a, ici);
     t->index_cursors.push_back(c);
   }
   prog_->writes = true;
@@ -47,8 +45,7 @@ void Codegen::ApplyColumnAffinity(const Table* tab, int base) {
   aff[n] = 0;
   if (!any) return;
   int a = Op(Opcode::kAffinity, base + 1, static_cast<int>(n));
-  prog_->at(a).p4type = P4Type::kString;
-  prog_->at(a).p4.str = aff;
+  prog_->SetP4Str(a, aff);
 }
 
 Expr* Codegen::ParseTableExpr(const Table* tab, std::string_view sql, int base) {
@@ -148,8 +145,7 @@ void Codegen::CodeInsertRow(DmlTarget* t, int base, bool count_change, bool is_u
   if (!is_update && count_change) p5 |= kInsLastRowid;
   if (is_update) p5 |= kInsIsUpdate;
   prog_->at(a).p5 = p5;
-  prog_->at(a).p4type = P4Type::kTable;
-  prog_->at(a).p4.table = tab;
+  prog_->SetP4(a, tab);
   for (size_t i = 0; i < tab->indexes.size(); ++i) {
     const Index* idx = tab->indexes[i];
     int nk = static_cast<int>(idx->columns.size()) + 1;
@@ -234,8 +230,7 @@ void Codegen::CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool r
     ci->n_columns = static_cast<int>(tab->columns.size());
     ci->table = tab;
     int a = Op(Opcode::kOpenWrite, probe, static_cast<int>(tab->root), 0);
-    prog_->at(a).p4type = P4Type::kCursorInfo;
-    prog_->at(a).p4.cursor = ci;
+    prog_->SetP4(a, ci);
     Op(Opcode::kNotExists, probe, ok, base);
     switch (act) {
       case OnConflict::kIgnore:
@@ -275,8 +270,7 @@ void Codegen::CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool r
     int ok = MakeLabel();
     int ic = t->index_cursors[i];
     int a = Op(Opcode::kNoConflict, ic, ok, keys);
-    prog_->at(a).p4type = P4Type::kInt;
-    prog_->at(a).p4.i64 = n;
+    prog_->SetP4Int(a, n);
     int conflict_rowid = AllocReg();
     Op(Opcode::kIdxRowid, ic, conflict_rowid);
     if (old_rowid) {
@@ -299,8 +293,7 @@ void Codegen::CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool r
         ci->n_columns = static_cast<int>(tab->columns.size());
         ci->table = tab;
         a = Op(Opcode::kOpenWrite, probe, static_cast<int>(tab->root), 0);
-        prog_->at(a).p4type = P4Type::kCursorInfo;
-        prog_->at(a).p4.cursor = ci;
+        prog_->SetP4(a, ci);
         Op(Opcode::kNotExists, probe, ok, conflict_rowid);
         int old = AllocReg(static_cast<int>(tab->columns.size()) + 1);
         DmlTarget pt = *t;

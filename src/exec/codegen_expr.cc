@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "exec/codegen_internal.h"
+#include "exec/operator_eval.h"
 #include "parser/parser.h"
 #include "record/affinity.h"
 #include "record/value_ops.h"
@@ -22,58 +23,6 @@ char CmpAffinity(const Expr* a, const Expr* b) {
   if (hx && hy) return (x >= 'C' || y >= 'C') ? 'C' : 'A';
   if (!hx && !hy) return '@';
   return hx ? x : y;
-}
-
-Opcode CompareOpcode(Op op) {
-  switch (op) {
-    case Op::kEq:
-    case Op::kIs:
-      return Opcode::kEq;
-    case Op::kNe:
-    case Op::kIsNot:
-      return Opcode::kNe;
-    case Op::kLt:
-      return Opcode::kLt;
-    case Op::kLe:
-      return Opcode::kLe;
-    case Op::kGt:
-      return Opcode::kGt;
-    default:
-      return Opcode::kGe;
-  }
-}
-
-Opcode NegateCompare(Opcode op) {
-  switch (op) {
-    case Opcode::kEq:
-      return Opcode::kNe;
-    case Opcode::kNe:
-      return Opcode::kEq;
-    case Opcode::kLt:
-      return Opcode::kGe;
-    case Opcode::kLe:
-      return Opcode::kGt;
-    case Opcode::kGt:
-      return Opcode::kLe;
-    default:
-      return Opcode::kLt;
-  }
-}
-
-bool IsComparison(Op op) {
-  switch (op) {
-    case Op::kEq:
-    case Op::kNe:
-    case Op::kLt:
-    case Op::kLe:
-    case Op::kGt:
-    case Op::kGe:
-    case Op::kIs:
-    case Op::kIsNot:
-      return true;
-    default:
-      return false;
-  }
 }
 
 }  // namespace
@@ -144,8 +93,7 @@ void Codegen::CodeColumn(int cursor, int column, const Table* tab, int target) {
         if (constant && !v->is_null()) {
           ApplyAffinity(v, col.affinity);
           v->MakeOwned();
-          prog_->at(a).p4type = P4Type::kValue;
-          prog_->at(a).p4.value = v;
+          prog_->SetP4(a, v);
         }
       }
       ctx_->error = Status();
@@ -165,8 +113,7 @@ void Codegen::CodeLiteralValue(Expr* e, int target) {
       break;
     case ExprKind::kReal: {
       int a = Op(Opcode::kReal, 0, target);
-      prog_->at(a).p4type = P4Type::kReal;
-      prog_->at(a).p4.real = e->rval;
+      prog_->SetP4Real(a, e->rval);
       break;
     }
     case ExprKind::kString:
@@ -174,8 +121,7 @@ void Codegen::CodeLiteralValue(Expr* e, int target) {
       break;
     case ExprKind::kBlob: {
       int a = Op(Opcode::kBlob, static_cast<int>(e->text.size()), target);
-      prog_->at(a).p4type = P4Type::kString;
-      prog_->at(a).p4.str = ArenaStr(e->text);
+      prog_->SetP4Str(a, ArenaStr(e->text));
       break;
     }
     default:
@@ -207,13 +153,12 @@ void Codegen::CodeCompare(Expr* e, int target) {
     bool lit = e->right->ival != 0;
     bool is_not = e->op == Op::kIsNot;
     int a = Op(Opcode::kIsTrue, l, target, lit ? 0 : 1);
-    prog_->at(a).p4type = P4Type::kInt;
-    prog_->at(a).p4.i64 = (is_not != !lit) ? 1 : 0;
+    prog_->SetP4Int(a, (is_not != !lit) ? 1 : 0);
     return;
   }
   int l = CodeExprTemp(e->left);
   int r = CodeExprTemp(e->right);
-  Opcode op = CompareOpcode(e->op);
+  Opcode op = OpcodeOf(e->op);
   int a = Op(op, l, target, r);
   Instr& in = prog_->at(a);
   in.p5 = static_cast<uint8_t>(CmpAffinity(e->left, e->right)) & kCmpAffinityMask;
@@ -222,8 +167,7 @@ void Codegen::CodeCompare(Expr* e, int target) {
   if (e->op == Op::kIs || e->op == Op::kIsNot) in.p5 |= kCmpNullEq;
   const Collation* coll = resolver_.BinaryCollation(e->left, e->right);
   if (coll != nullptr) {
-    in.p4type = P4Type::kCollation;
-    in.p4.coll = coll;
+    prog_->SetP4(a, coll);
   }
 }
 
@@ -322,8 +266,7 @@ void Codegen::CodeCase(Expr* e, int target) {
       in.p5 = static_cast<uint8_t>(aff == '@' ? 0 : (aff & kCmpAffinityMask)) | kCmpJumpIfNull;
       const Collation* coll = resolver_.BinaryCollation(e->left, when);
       if (coll) {
-        in.p4type = P4Type::kCollation;
-        in.p4.coll = coll;
+        prog_->SetP4(a, coll);
       }
     } else {
       CodeJumpIf(when, next, false, true);
@@ -380,8 +323,7 @@ void Codegen::CodeFunction(Expr* e, int target) {
     }
   }
   int a = Op(Opcode::kFunction, args, nargs, target);
-  prog_->at(a).p4type = P4Type::kFunc;
-  prog_->at(a).p4.func = call;
+  prog_->SetP4(a, call);
 }
 
 int Codegen::CodeSubqueryValue(Expr* e) {
@@ -454,8 +396,7 @@ int Codegen::CodeInIndex(Expr* in, int* has_null_reg, char* aff_out) {
                                std::to_string(++subquery_counter_)));
   if (!correlated) Op(Opcode::kOnce, 0, done);
   int a = Op(Opcode::kOpenEphemeral, cursor, ncol);
-  prog_->at(a).p4type = P4Type::kKeyInfo;
-  prog_->at(a).p4.key_info = ki;
+  prog_->SetP4(a, ki);
   Op(Opcode::kInteger, 0, *has_null_reg);
   SelectDest dest;
   dest.kind = SelectDest::kSet;
@@ -496,8 +437,7 @@ void Codegen::CodeIn(Expr* e, int target) {
       in.p5 = static_cast<uint8_t>(aff <= 'A' ? 0 : (aff & kCmpAffinityMask));
       const Collation* coll = resolver_.BinaryCollation(e->left, item);
       if (coll) {
-        in.p4type = P4Type::kCollation;
-        in.p4.coll = coll;
+        prog_->SetP4(a, coll);
       }
       if (item->kind != ExprKind::kInteger && item->kind != ExprKind::kString &&
           item->kind != ExprKind::kReal) {
@@ -523,12 +463,10 @@ void Codegen::CodeIn(Expr* e, int target) {
       s[0] = aff;
       s[1] = 0;
       int a = Op(Opcode::kAffinity, lhs, 1);
-      prog_->at(a).p4type = P4Type::kString;
-      prog_->at(a).p4.str = s;
+      prog_->SetP4Str(a, s);
     }
     int a = Op(Opcode::kFound, cursor, is_true, lhs);
-    prog_->at(a).p4type = P4Type::kInt;
-    prog_->at(a).p4.i64 = 1;
+    prog_->SetP4Int(a, 1);
     Op(Opcode::kIf, has_null, is_null);
     Op(Opcode::kInteger, negate ? 1 : 0, target);
     Op(Opcode::kGoto, 0, done);
@@ -597,12 +535,10 @@ void Codegen::CodeVectorIn(Expr* e, int target) {
   }
   aff[n] = 0;
   int a = Op(Opcode::kAffinity, keys, n);
-  prog_->at(a).p4type = P4Type::kString;
-  prog_->at(a).p4.str = aff;
+  prog_->SetP4Str(a, aff);
   Op(Opcode::kIf, lhs_null, scan, 0);
   a = Op(Opcode::kFound, cursor, is_true, keys);
-  prog_->at(a).p4type = P4Type::kInt;
-  prog_->at(a).p4.i64 = n;
+  prog_->SetP4Int(a, n);
   Op(Opcode::kIfNot, has_null, is_false, 1);
   // Scan: a row with no definite difference (only NULL-undecided pairs)
   // makes the answer NULL.
@@ -621,8 +557,7 @@ void Codegen::CodeVectorIn(Expr* e, int target) {
     const Collation* coll = resolver_.BinaryCollation(l[static_cast<size_t>(i)],
                                                       (*finfo->result)[static_cast<size_t>(i)]);
     if (coll) {
-      prog_->at(c).p4type = P4Type::kCollation;
-      prog_->at(c).p4.coll = coll;
+      prog_->SetP4(c, coll);
     }
     ResolveLabel(undecided);
   }
@@ -667,66 +602,14 @@ bool Codegen::Fold(const Expr* e, Value* out, int depth) {
         out->SetInt(INT64_MIN);
         return true;
       }
-      if (!Fold(e->left, &a, depth + 1)) return false;
-      switch (e->op) {
-        case Op::kNeg:
-          Negate(a, out);
-          return true;
-        case Op::kPlus:
-          *out = std::move(a);
-          return true;
-        case Op::kBitNot:
-          BitNot(a, out);
-          return true;
-        case Op::kNot: {
-          int t = ValueTruth(a);
-          if (t < 0) {
-            out->SetNull();
-          } else {
-            out->SetInt(!t);
-          }
-          return true;
-        }
-        default:
-          return false;
-      }
+      UnaryEvalFn fn = UnaryEvalOf(e->op);
+      if (fn == nullptr || !Fold(e->left, &a, depth + 1)) return false;
+      fn(a, out);
+      return true;
     }
     case ExprKind::kBinary: {
-      void (*fn)(const Value&, const Value&, Value*) = nullptr;
-      switch (e->op) {
-        case Op::kAdd:
-          fn = Add;
-          break;
-        case Op::kSub:
-          fn = Subtract;
-          break;
-        case Op::kMul:
-          fn = Multiply;
-          break;
-        case Op::kDiv:
-          fn = Divide;
-          break;
-        case Op::kMod:
-          fn = Remainder;
-          break;
-        case Op::kConcat:
-          fn = Concat;
-          break;
-        case Op::kBitAnd:
-          fn = BitAnd;
-          break;
-        case Op::kBitOr:
-          fn = BitOr;
-          break;
-        case Op::kShl:
-          fn = ShiftLeft;
-          break;
-        case Op::kShr:
-          fn = ShiftRight;
-          break;
-        default:
-          return false;
-      }
+      BinaryEvalFn fn = BinaryEvalOf(e->op);
+      if (fn == nullptr) return false;
       Value a, b;
       if (!Fold(e->left, &a, depth + 1) || !Fold(e->right, &b, depth + 1)) return false;
       fn(a, b, out);
@@ -752,8 +635,7 @@ void Codegen::CodeConstant(const Value& v, int target) {
       break;
     case Type::kReal: {
       int a = Op(Opcode::kReal, 0, target);
-      prog_->at(a).p4type = P4Type::kReal;
-      prog_->at(a).p4.real = v.real_value();
+      prog_->SetP4Real(a, v.real_value());
       break;
     }
     case Type::kText:
@@ -761,8 +643,7 @@ void Codegen::CodeConstant(const Value& v, int target) {
       break;
     case Type::kBlob: {
       int a = Op(Opcode::kBlob, static_cast<int>(v.size()), target);
-      prog_->at(a).p4type = P4Type::kString;
-      prog_->at(a).p4.str = ArenaStr(std::string_view(v.data(), v.size()));
+      prog_->SetP4Str(a, ArenaStr(std::string_view(v.data(), v.size())));
       break;
     }
   }
@@ -806,8 +687,7 @@ void Codegen::CodeExpr(Expr* e, int target) {
       FuncCall* call = prog_->arena.New<FuncCall>();
       call->def = def;
       int a = Op(Opcode::kFunction, 0, 0, target);
-      prog_->at(a).p4type = P4Type::kFunc;
-      prog_->at(a).p4.func = call;
+      prog_->SetP4(a, call);
       return;
     }
     case ExprKind::kUnary: {
@@ -816,8 +696,7 @@ void Codegen::CodeExpr(Expr* e, int target) {
         if (x->kind == ExprKind::kInteger) {
           if (x->ival == INT64_MIN) {
             int a = Op(Opcode::kReal, 0, target);
-            prog_->at(a).p4type = P4Type::kReal;
-            prog_->at(a).p4.real = 9223372036854775808.0;
+            prog_->SetP4Real(a, 9223372036854775808.0);
           } else {
             OpInt64(-x->ival, target);
           }
@@ -829,8 +708,7 @@ void Codegen::CodeExpr(Expr* e, int target) {
             return;
           }
           int a = Op(Opcode::kReal, 0, target);
-          prog_->at(a).p4type = P4Type::kReal;
-          prog_->at(a).p4.real = -x->rval;
+          prog_->SetP4Real(a, -x->rval);
           return;
         }
         int r = CodeExprTemp(x);
@@ -842,7 +720,7 @@ void Codegen::CodeExpr(Expr* e, int target) {
         return;
       }
       int r = CodeExprTemp(e->left);
-      Op(e->op == Op::kBitNot ? Opcode::kBitNot : Opcode::kNot, r, target);
+      Op(OpcodeOf(e->op), r, target);
       return;
     }
     case ExprKind::kBinary: {
@@ -854,47 +732,10 @@ void Codegen::CodeExpr(Expr* e, int target) {
         CodeCompare(e, target);
         return;
       }
-      Opcode op;
-      switch (e->op) {
-        case Op::kAnd:
-          op = Opcode::kAnd;
-          break;
-        case Op::kOr:
-          op = Opcode::kOr;
-          break;
-        case Op::kAdd:
-          op = Opcode::kAdd;
-          break;
-        case Op::kSub:
-          op = Opcode::kSubtract;
-          break;
-        case Op::kMul:
-          op = Opcode::kMultiply;
-          break;
-        case Op::kDiv:
-          op = Opcode::kDivide;
-          break;
-        case Op::kMod:
-          op = Opcode::kRemainder;
-          break;
-        case Op::kConcat:
-          op = Opcode::kConcat;
-          break;
-        case Op::kBitAnd:
-          op = Opcode::kBitAnd;
-          break;
-        case Op::kBitOr:
-          op = Opcode::kBitOr;
-          break;
-        case Op::kShl:
-          op = Opcode::kShiftLeft;
-          break;
-        case Op::kShr:
-          op = Opcode::kShiftRight;
-          break;
-        default:
-          ctx_->Error("unsupported operator");
-          return;
+      Opcode op = OpcodeOf(e->op);
+      if (op == Opcode::kNoop || op == Opcode::kFunction) {
+        ctx_->Error("unsupported operator");
+        return;
       }
       int l = CodeExprTemp(e->left);
       int r = CodeExprTemp(e->right);
@@ -932,8 +773,7 @@ void Codegen::CodeExpr(Expr* e, int target) {
         in.p5 = static_cast<uint8_t>(aff == '@' ? 0 : (aff & kCmpAffinityMask)) | kCmpStoreResult;
         const Collation* coll = resolver_.BinaryCollation(e->left, b);
         if (coll) {
-          in.p4type = P4Type::kCollation;
-          in.p4.coll = coll;
+          prog_->SetP4(a, coll);
         }
       }
       Op(Opcode::kAnd, r1, r1 + 1, target);
@@ -967,8 +807,7 @@ void Codegen::CodeExpr(Expr* e, int target) {
       call->nargs = nargs;
       call->coll = resolver_.ExprCollation(e->left);
       int a = Op(Opcode::kFunction, args, nargs, target);
-      prog_->at(a).p4type = P4Type::kFunc;
-      prog_->at(a).p4.func = call;
+      prog_->SetP4(a, call);
       if (e->has(ast::kNot)) Op(Opcode::kNot, target, target);
       return;
     }
@@ -1050,9 +889,9 @@ void Codegen::CodeJumpIf(Expr* e, int label, bool jump_if_true, bool jump_if_nul
           !((e->op == Op::kIs || e->op == Op::kIsNot) && e->right->kind == ExprKind::kBool)) {
         int l = CodeExprTemp(e->left);
         int r = CodeExprTemp(e->right);
-        Opcode op = CompareOpcode(e->op);
+        Opcode op = OpcodeOf(e->op);
         bool null_eq = e->op == Op::kIs || e->op == Op::kIsNot;
-        if (!jump_if_true) op = NegateCompare(op);
+        if (!jump_if_true) op = NegatedCompare(op);
         int a = Op(op, l, label, r);
         Instr& in = prog_->at(a);
         char aff = CmpAffinity(e->left, e->right);
@@ -1064,8 +903,7 @@ void Codegen::CodeJumpIf(Expr* e, int label, bool jump_if_true, bool jump_if_nul
         }
         const Collation* coll = resolver_.BinaryCollation(e->left, e->right);
         if (coll) {
-          in.p4type = P4Type::kCollation;
-          in.p4.coll = coll;
+          prog_->SetP4(a, coll);
         }
         return;
       }

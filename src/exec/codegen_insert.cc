@@ -145,8 +145,7 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
     ci->n_columns = 2;
     ci->table = seq_tab;
     int a = Op(Opcode::kOpenRead, sc, static_cast<int>(seq_tab->root), 0);
-    prog_->at(a).p4type = P4Type::kCursorInfo;
-    prog_->at(a).p4.cursor = ci;
+    prog_->SetP4(a, ci);
     int done_scan = MakeLabel();
     Op(Opcode::kRewind, sc, done_scan);
     int top = prog_->pc();
@@ -296,8 +295,7 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
     ci->n_columns = 2;
     ci->table = seq_tab;
     int a = Op(Opcode::kOpenWrite, sc, static_cast<int>(seq_tab->root), 0);
-    prog_->at(a).p4type = P4Type::kCursorInfo;
-    prog_->at(a).p4.cursor = ci;
+    prog_->SetP4(a, ci);
     int rec = AllocReg(3);
     int have = MakeLabel();
     Op(Opcode::kNotNull, seq_rowid, have);

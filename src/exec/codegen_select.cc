@@ -15,8 +15,7 @@ namespace {
 
 void SetAffinityP4(Program* prog, int addr, const char* aff) {
   if (aff == nullptr) return;
-  prog->at(addr).p4type = P4Type::kString;
-  prog->at(addr).p4.str = aff;
+  prog->SetP4Str(addr, aff);
 }
 
 }  // namespace
@@ -67,8 +66,7 @@ void Codegen::EmitToDest(SelectDest* dest, int regs, int n) {
     case SelectDest::kIntersect: {
       int skip = MakeLabel();
       int a = Op(Opcode::kNotFound, dest->cursor2, skip, regs);
-      prog_->at(a).p4type = P4Type::kInt;
-      prog_->at(a).p4.i64 = n;
+      prog_->SetP4Int(a, n);
       int rec = AllocReg();
       Op(Opcode::kMakeRecord, regs, n, rec);
       Op(Opcode::kIdxInsert, dest->cursor, rec);
@@ -126,8 +124,7 @@ bool Codegen::MaterializeSources(SelectInfo* info, int coroutine_src) {
               break;
             case Type::kReal: {
               int a = Op(Opcode::kReal, 0, r);
-              prog_->at(a).p4type = P4Type::kReal;
-              prog_->at(a).p4.real = v.real_value();
+              prog_->SetP4Real(a, v.real_value());
               break;
             }
             case Type::kText:
@@ -253,8 +250,7 @@ void Codegen::SinkRow(RowSink* sink, int regs, const std::vector<int>& order_reg
   int n = sink->n_result;
   if (sink->distinct_cursor >= 0) {
     int a = Op(Opcode::kFound, sink->distinct_cursor, skip, regs);
-    prog_->at(a).p4type = P4Type::kInt;
-    prog_->at(a).p4.i64 = n;
+    prog_->SetP4Int(a, n);
     int rec = AllocReg();
     Op(Opcode::kMakeRecord, regs, n, rec);
     Op(Opcode::kIdxInsert, sink->distinct_cursor, rec);
@@ -340,8 +336,7 @@ bool Codegen::SetupSink(Select* s, SelectInfo* info, SelectDest* dest, RowSink* 
           resolver_.ExprCollation((*info->result)[static_cast<size_t>(i)]);
     }
     int a = Op(Opcode::kOpenEphemeral, sink->distinct_cursor, sink->n_result);
-    prog_->at(a).p4type = P4Type::kKeyInfo;
-    prog_->at(a).p4.key_info = ki;
+    prog_->SetP4(a, ki);
   }
   if (s->order_by != nullptr && !order_satisfied && dest->kind != SelectDest::kExists) {
     Eqp("USE TEMP B-TREE FOR ORDER BY");
@@ -349,8 +344,7 @@ bool Codegen::SetupSink(Select* s, SelectInfo* info, SelectDest* dest, RowSink* 
     sink->n_order = static_cast<int>(s->order_by->size());
     sink->sorter_cursor = ctx_->AllocCursor();
     int a = Op(Opcode::kSorterOpen, sink->sorter_cursor, sink->n_order + sink->n_result);
-    prog_->at(a).p4type = P4Type::kKeyInfo;
-    prog_->at(a).p4.key_info = OrderKeyInfo(s->order_by);
+    prog_->SetP4(a, OrderKeyInfo(s->order_by));
   }
   return true;
 }
@@ -432,8 +426,7 @@ bool Codegen::CodeCompound(Select* last, SelectDest* dest) {
     a = Op(Opcode::kOpenEphemeral, acc, n);
   } else {
     a = Op(Opcode::kOpenEphemeral, acc, n);
-    prog_->at(a).p4type = P4Type::kKeyInfo;
-    prog_->at(a).p4.key_info = ki;
+    prog_->SetP4(a, ki);
   }
   SelectDest arm_dest;
   arm_dest.cursor = acc;
@@ -501,8 +494,7 @@ bool Codegen::CodeCompound(Select* last, SelectDest* dest) {
         }
         int out = ctx_->AllocCursor();
         a = Op(Opcode::kOpenEphemeral, out, n);
-        prog_->at(a).p4type = P4Type::kKeyInfo;
-        prog_->at(a).p4.key_info = ki;
+        prog_->SetP4(a, ki);
         arm_dest.kind = SelectDest::kIntersect;
         arm_dest.cursor = out;
         arm_dest.cursor2 = acc;
@@ -538,8 +530,7 @@ bool Codegen::CodeCompound(Select* last, SelectDest* dest) {
           order->items[static_cast<size_t>(i)].order == ast::SortOrder::kDesc ? 1 : 0;
     }
     a = Op(Opcode::kSorterOpen, sink.sorter_cursor, sink.n_order + n);
-    prog_->at(a).p4type = P4Type::kKeyInfo;
-    prog_->at(a).p4.key_info = oki;
+    prog_->SetP4(a, oki);
   }
   int rdone = MakeLabel();
   Op(Opcode::kRewind, acc, rdone);
@@ -562,8 +553,7 @@ bool Codegen::CodeCompound(Select* last, SelectDest* dest) {
 int Codegen::ConvertTableToIndex(int table_cursor, int n, KeyInfo* ki) {
   int idx = ctx_->AllocCursor();
   int a = Op(Opcode::kOpenEphemeral, idx, n);
-  prog_->at(a).p4type = P4Type::kKeyInfo;
-  prog_->at(a).p4.key_info = ki;
+  prog_->SetP4(a, ki);
   int done = MakeLabel();
   Op(Opcode::kRewind, table_cursor, done);
   int top = prog_->pc();

@@ -156,8 +156,7 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
     Op(Opcode::kMakeRecord, tmp, ncol, rec);
     int a = Op(Opcode::kInsert, cursor, rec, new_base);
     prog_->at(a).p5 = (in_trigger_ == 0 ? kInsNChange : 0) | kInsIsUpdate | kInsTotal;
-    prog_->at(a).p4type = P4Type::kTable;
-    prog_->at(a).p4.table = tab;
+    prog_->SetP4(a, tab);
     for (size_t i = 0; i < tb->indexes.size(); ++i) {
       const Index* idx = tb->indexes[i];
       int nk = static_cast<int>(idx->columns.size()) + 1;

@@ -110,8 +110,7 @@ int Codegen::CodeInListIndex(Expr* in, int* has_null, char aff, const Collation*
       list->n = n;
       *has_null = 0;
       int a = Op(Opcode::kOpenConstList, cursor);
-      prog_->at(a).p4type = P4Type::kConstList;
-      prog_->at(a).p4.const_list = list;
+      prog_->SetP4(a, list);
       return cursor;
     }
   }
@@ -129,8 +128,7 @@ int Codegen::CodeInListIndex(Expr* in, int* has_null, char aff, const Collation*
   int done = MakeLabel();
   if (constant) Op(Opcode::kOnce, 0, done);
   int a = Op(Opcode::kOpenEphemeral, cursor, 1);
-  prog_->at(a).p4type = P4Type::kKeyInfo;
-  prog_->at(a).p4.key_info = ki;
+  prog_->SetP4(a, ki);
   int r = AllocReg(2);
   char* affs = nullptr;
   if (aff > 'A') {
@@ -142,8 +140,7 @@ int Codegen::CodeInListIndex(Expr* in, int* has_null, char aff, const Collation*
     CodeExpr((*in->list)[i], r);
     a = Op(Opcode::kMakeRecord, r, 1, r + 1);
     if (affs) {
-      prog_->at(a).p4type = P4Type::kString;
-      prog_->at(a).p4.str = affs;
+      prog_->SetP4Str(a, affs);
     }
     Op(Opcode::kIdxInsert, cursor, r + 1);
   }
@@ -266,8 +263,7 @@ bool Codegen::WhereBegin(WhereLoops* w) {
       bool need_table = !(lp.index != nullptr && lp.covering);
       if (need_table) {
         int a = Op(Opcode::kOpenRead, src.cursor, static_cast<int>(tab->root), 0);
-        prog_->at(a).p4type = P4Type::kCursorInfo;
-        prog_->at(a).p4.cursor = ci;
+        prog_->SetP4(a, ci);
       }
       if (lp.index != nullptr) {
         lv.index_cursor = ctx_->AllocCursor();
@@ -276,8 +272,7 @@ bool Codegen::WhereBegin(WhereLoops* w) {
         ici->key_info = &lp.index->key_info;
         ici->n_columns = lp.index->n_key_columns() + 1;
         int a = Op(Opcode::kOpenRead, lv.index_cursor, static_cast<int>(lp.index->root), 0);
-        prog_->at(a).p4type = P4Type::kCursorInfo;
-        prog_->at(a).p4.cursor = ici;
+        prog_->SetP4(a, ici);
         if (lp.covering) {
           substs_.push_back({src.cursor, lv.index_cursor, lp.index});
         }
@@ -342,8 +337,7 @@ bool Codegen::WhereBegin(WhereLoops* w) {
             if (lp.upper) {
               int a = Op(lp.upper->op == TermOp::kLt ? Opcode::kSeekLT : Opcode::kSeekLE,
                          src.cursor, lv.brk, hi_reg);
-              prog_->at(a).p4type = P4Type::kInt;
-              prog_->at(a).p4.i64 = 1;
+              prog_->SetP4Int(a, 1);
             } else {
               Op(Opcode::kLast, src.cursor, lv.brk);
             }
@@ -353,8 +347,7 @@ bool Codegen::WhereBegin(WhereLoops* w) {
             Op(Opcode::kIsNull, lo, lv.brk);
             int a = Op(lp.lower->op == TermOp::kGt ? Opcode::kSeekGT : Opcode::kSeekGE, src.cursor,
                        lv.brk, lo);
-            prog_->at(a).p4type = P4Type::kInt;
-            prog_->at(a).p4.i64 = 1;
+            prog_->SetP4Int(a, 1);
           } else {
             Op(Opcode::kRewind, src.cursor, lv.brk);
           }
@@ -427,13 +420,11 @@ bool Codegen::WhereBegin(WhereLoops* w) {
             for (int i = 0; i < n; ++i) s[i] = aff[i];
             s[n] = 0;
             int a = Op(Opcode::kAffinity, keys, n);
-            prog_->at(a).p4type = P4Type::kString;
-            prog_->at(a).p4.str = s;
+            prog_->SetP4Str(a, s);
           };
           auto seek = [&](Opcode op, int n, int fail) {
             int a = Op(op, lv.index_cursor, fail, keys);
-            prog_->at(a).p4type = P4Type::kInt;
-            prog_->at(a).p4.i64 = n;
+            prog_->SetP4Int(a, n);
           };
           char range_aff = 'A';
           bool desc_col = false;
@@ -508,8 +499,7 @@ bool Codegen::WhereBegin(WhereLoops* w) {
               s[0] = range_aff;
               s[1] = 0;
               int a = Op(Opcode::kAffinity, end_key + neq, 1);
-              prog_->at(a).p4type = P4Type::kString;
-              prog_->at(a).p4.str = s;
+              prog_->SetP4Str(a, s);
             }
             end_n = neq + 1;
             if (!lp.reverse) {
@@ -532,8 +522,7 @@ bool Codegen::WhereBegin(WhereLoops* w) {
           lv.top = prog_->pc();
           if (end_op != Opcode::kNoop) {
             int a = Op(end_op, lv.index_cursor, range_brk, end_key);
-            prog_->at(a).p4type = P4Type::kInt;
-            prog_->at(a).p4.i64 = end_n;
+            prog_->SetP4Int(a, end_n);
           }
           if (!lp.covering) {
             int r = AllocReg();

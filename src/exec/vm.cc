@@ -1,7 +1,10 @@
 #include "exec/vm.h"
 
+#include <cstdio>
 #include <cstring>
 
+#include "common/assert.h"
+#include "exec/program_verify.h"
 #include "exec/vm_cursor.h"
 #include "record/affinity.h"
 #include "record/value_ops.h"
@@ -10,6 +13,22 @@ namespace basalt {
 
 namespace {
 constexpr int kMaxArgs = 127;
+
+// Which signs of a comparison make a comparison opcode hold: bit 0 for
+// "less", bit 1 for "equal", bit 2 for "greater".
+constexpr uint8_t kLess = 1, kEqual = 2, kGreater = 4;
+// Eq Ne Lt Le Gt Ge, in opcode order.
+constexpr uint8_t kCompareMasks[] = {kEqual,         kLess | kGreater, kLess,
+                                     kLess | kEqual, kGreater,         kGreater | kEqual};
+// IdxGE IdxGT IdxLE IdxLT, in opcode order.
+constexpr uint8_t kIdxCompareMasks[] = {kGreater | kEqual, kGreater, kLess | kEqual, kLess};
+static_assert(static_cast<int>(Opcode::kGe) - static_cast<int>(Opcode::kEq) == 5);
+static_assert(static_cast<int>(Opcode::kIdxLT) - static_cast<int>(Opcode::kIdxGE) == 3);
+
+inline bool CmpHolds(uint8_t mask, int cmp) {
+  int sign = (cmp > 0) - (cmp < 0);
+  return (mask >> (sign + 1)) & 1;
+}
 
 // Applies comparison affinity `aff` to *v (a private copy).
 void ApplyCmpAffinity(Value* v, char aff) {
@@ -22,6 +41,14 @@ void ApplyCmpAffinity(Value* v, char aff) {
 }  // namespace
 
 Vm::Vm(const Program* program, VmEnv* env) : prog_(program), env_(env) {
+#if BASALT_DCHECK_ENABLED
+  // Every program is checked against the opcode declarations before it runs.
+  Status verified = VerifyProgram(*program);
+  if (!verified.ok()) {
+    std::fprintf(stderr, "invalid program: %s\n", verified.message().c_str());
+    BASALT_DCHECK(verified.ok());
+  }
+#endif
   regs_.resize(static_cast<size_t>(program->n_regs) + 1);
   cursors_.resize(static_cast<size_t>(program->n_cursors));
   aggs_.resize(static_cast<size_t>(program->n_aggs));
@@ -107,7 +134,7 @@ bool Vm::Compare(const Instr& in, int* cmp_out) {
     int64_t x = a->int_value(), y = b->int_value();
     *cmp_out = x < y ? -1 : (x > y ? 1 : 0);
   } else {
-    *cmp_out = CompareValues(*a, *b, in.p4type == P4Type::kCollation ? in.p4.coll : nullptr);
+    *cmp_out = CompareValues(*a, *b, in.p4_coll_or_null());
   }
   return true;
 }
@@ -157,7 +184,8 @@ StepResult Vm::Run() {
         done_ = true;
         if (in.p1 != kOk) {
           halt_action_ = in.p2;
-          std::string msg = in.p4type == P4Type::kString ? in.p4.str : ResultCodeText(in.p1);
+          const char* text = in.p4_str_or_null();
+          std::string msg = text != nullptr ? text : ResultCodeText(in.p1);
           status_ = Status(in.p1, msg);
           FinishAggregates();
           CloseCursors();
@@ -170,7 +198,8 @@ StepResult Vm::Run() {
       case Opcode::kHaltIfNull:
         if (r[in.p3].is_null()) {
           halt_action_ = in.p2;
-          return Fail(Status(in.p1, in.p4type == P4Type::kString ? in.p4.str : ""));
+          const char* text = in.p4_str_or_null();
+          return Fail(Status(in.p1, text != nullptr ? text : ""));
         }
         break;
       case Opcode::kIf:
@@ -270,16 +299,16 @@ StepResult Vm::Run() {
         r[in.p2].SetInt(in.p1);
         break;
       case Opcode::kInt64:
-        r[in.p2].SetInt(in.p4.i64);
+        r[in.p2].SetInt(in.p4_int64());
         break;
       case Opcode::kReal:
-        r[in.p2].SetReal(in.p4.real);
+        r[in.p2].SetReal(in.p4_real());
         break;
       case Opcode::kString:
-        r[in.p2].SetTextStatic(std::string_view(in.p4.str, static_cast<size_t>(in.p1)));
+        r[in.p2].SetTextStatic(std::string_view(in.p4_str(), static_cast<size_t>(in.p1)));
         break;
       case Opcode::kBlob:
-        r[in.p2].SetBlobStatic(in.p4.str, static_cast<size_t>(in.p1));
+        r[in.p2].SetBlobStatic(in.p4_str(), static_cast<size_t>(in.p1));
         break;
       case Opcode::kNull: {
         int last = in.p3 ? in.p3 : in.p2;
@@ -311,39 +340,16 @@ StepResult Vm::Run() {
         break;
 
       // ---- operators ----
-      case Opcode::kAdd: {
-        const Value& a = r[in.p1];
-        const Value& b = r[in.p2];
-        int64_t s;
-        if (a.is_int() && b.is_int() && !__builtin_add_overflow(a.int_value(), b.int_value(), &s)) {
-          r[in.p3].SetInt(s);
-        } else {
-          Add(a, b, &r[in.p3]);
-        }
+      // The operators call the functions constant folding uses (operator_eval.h).
+      case Opcode::kAdd:
+        Add(r[in.p1], r[in.p2], &r[in.p3]);
         break;
-      }
-      case Opcode::kSubtract: {
-        const Value& a = r[in.p1];
-        const Value& b = r[in.p2];
-        int64_t s;
-        if (a.is_int() && b.is_int() && !__builtin_sub_overflow(a.int_value(), b.int_value(), &s)) {
-          r[in.p3].SetInt(s);
-        } else {
-          Subtract(a, b, &r[in.p3]);
-        }
+      case Opcode::kSubtract:
+        Subtract(r[in.p1], r[in.p2], &r[in.p3]);
         break;
-      }
-      case Opcode::kMultiply: {
-        const Value& a = r[in.p1];
-        const Value& b = r[in.p2];
-        int64_t s;
-        if (a.is_int() && b.is_int() && !__builtin_mul_overflow(a.int_value(), b.int_value(), &s)) {
-          r[in.p3].SetInt(s);
-        } else {
-          Multiply(a, b, &r[in.p3]);
-        }
+      case Opcode::kMultiply:
+        Multiply(r[in.p1], r[in.p2], &r[in.p3]);
         break;
-      }
       case Opcode::kDivide:
         Divide(r[in.p1], r[in.p2], &r[in.p3]);
         break;
@@ -371,36 +377,19 @@ StepResult Vm::Run() {
       case Opcode::kNegative:
         Negate(r[in.p1], &r[in.p2]);
         break;
-      case Opcode::kNot: {
-        int t = ValueTruth(r[in.p1]);
-        if (t < 0) {
-          r[in.p2].SetNull();
-        } else {
-          r[in.p2].SetInt(!t);
-        }
+      case Opcode::kNot:
+        LogicalNot(r[in.p1], &r[in.p2]);
         break;
-      }
       case Opcode::kAnd:
-      case Opcode::kOr: {
-        int a = ValueTruth(r[in.p1]);
-        int b = ValueTruth(r[in.p2]);
-        int res;  // -1 NULL
-        if (in.op == Opcode::kAnd) {
-          res = (a == 0 || b == 0) ? 0 : (a < 0 || b < 0) ? -1 : 1;
-        } else {
-          res = (a == 1 || b == 1) ? 1 : (a < 0 || b < 0) ? -1 : 0;
-        }
-        if (res < 0) {
-          r[in.p3].SetNull();
-        } else {
-          r[in.p3].SetInt(res);
-        }
+        LogicalAnd(r[in.p1], r[in.p2], &r[in.p3]);
         break;
-      }
+      case Opcode::kOr:
+        LogicalOr(r[in.p1], r[in.p2], &r[in.p3]);
+        break;
       case Opcode::kIsTrue: {
         int t = ValueTruth(r[in.p1]);
         int res = t < 0 ? in.p3 : t;
-        if (in.p4type == P4Type::kInt && in.p4.i64) res = !res;
+        if (in.p4_int_or_zero()) res = !res;
         r[in.p2].SetInt(res);
         break;
       }
@@ -408,7 +397,7 @@ StepResult Vm::Run() {
         CastValue(&r[in.p1], static_cast<Affinity>(in.p2));
         break;
       case Opcode::kAffinity: {
-        const char* aff = in.p4.str;
+        const char* aff = in.p4_str();
         for (int i = 0; i < in.p2; ++i) {
           if (aff[i] != 'A') ApplyAffinity(&r[in.p1 + i], static_cast<Affinity>(aff[i]));
         }
@@ -433,26 +422,8 @@ StepResult Vm::Run() {
             res = -1;
           }
         } else {
-          switch (in.op) {
-            case Opcode::kEq:
-              res = cmp == 0;
-              break;
-            case Opcode::kNe:
-              res = cmp != 0;
-              break;
-            case Opcode::kLt:
-              res = cmp < 0;
-              break;
-            case Opcode::kLe:
-              res = cmp <= 0;
-              break;
-            case Opcode::kGt:
-              res = cmp > 0;
-              break;
-            default:
-              res = cmp >= 0;
-              break;
-          }
+          res = CmpHolds(kCompareMasks[static_cast<int>(in.op) - static_cast<int>(Opcode::kEq)],
+                         cmp);
         }
         if (in.p5 & kCmpStoreResult) {
           if (res < 0) {
@@ -472,8 +443,8 @@ StepResult Vm::Run() {
         Value* argv[kMaxArgs];
         for (int i = 0; i < in.p2; ++i) argv[i] = &r[in.p1 + i];
         FuncContext ctx;
-        ctx.def = in.p4.func->def;
-        ctx.coll = in.p4.func->coll;
+        ctx.def = in.p4_func()->def;
+        ctx.coll = in.p4_func()->coll;
         ctx.conn = env_->hooks;
         ctx.api_db = env_->api_db;
         // The output register may be an argument: compute into scratch.
@@ -490,8 +461,8 @@ StepResult Vm::Run() {
         Value* argv[kMaxArgs];
         for (int i = 0; i < in.p2; ++i) argv[i] = &r[in.p1 + i];
         FuncContext& ctx = aggs_[static_cast<size_t>(in.p3)];
-        ctx.def = in.p4.func->def;
-        ctx.coll = in.p4.func->coll;
+        ctx.def = in.p4_func()->def;
+        ctx.coll = in.p4_func()->coll;
         ctx.conn = env_->hooks;
         ctx.api_db = env_->api_db;
         Value dummy;
@@ -505,8 +476,8 @@ StepResult Vm::Run() {
       }
       case Opcode::kAggFinal: {
         FuncContext& ctx = aggs_[static_cast<size_t>(in.p1)];
-        ctx.def = in.p4.func->def;
-        ctx.coll = in.p4.func->coll;
+        ctx.def = in.p4_func()->def;
+        ctx.coll = in.p4_func()->coll;
         ctx.conn = env_->hooks;
         ctx.api_db = env_->api_db;
         Value out;
@@ -560,14 +531,14 @@ StepResult Vm::Run() {
         size_t db = static_cast<size_t>(in.p3);
         uint8_t enc = db < env_->encs.size() ? env_->encs[db] : uint8_t{kUtf8};
         auto c = VmCursor::OpenBtree(bt, static_cast<uint32_t>(in.p2), in.op == Opcode::kOpenWrite,
-                                     in.p4.cursor, &write_gen_, std::move(reuse), enc);
+                                     in.p4_cursor(), &write_gen_, std::move(reuse), enc);
         if (!c.ok()) return Fail(std::move(c).status());
         slot = std::move(c).value();
         break;
       }
       case Opcode::kOpenEphemeral: {
         auto& slot = cursors_[static_cast<size_t>(in.p1)];
-        const KeyInfo* ki = in.p4type == P4Type::kKeyInfo ? in.p4.key_info : nullptr;
+        const KeyInfo* ki = in.p4_key_info_or_null();
         auto c = VmCursor::OpenEphemeral(ki, in.p2, &write_gen_);
         if (!c.ok()) return Fail(std::move(c).status());
         slot = std::move(c).value();
@@ -580,13 +551,13 @@ StepResult Vm::Run() {
         break;
       }
       case Opcode::kOpenConstList:
-        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenConstList(in.p4.const_list);
+        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenConstList(in.p4_const_list());
         break;
       case Opcode::kOpenPseudo:
         cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenPseudo(&r[in.p2], in.p3, &write_gen_);
         break;
       case Opcode::kSorterOpen:
-        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenSorter(in.p4.key_info, &write_gen_);
+        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenSorter(in.p4_key_info(), &write_gen_);
         break;
       case Opcode::kClose: {
         auto kept = VmCursor::Recycle(std::move(cursors_[static_cast<size_t>(in.p1)]));
@@ -646,7 +617,7 @@ StepResult Vm::Run() {
       }
       case Opcode::kColumn: {
         VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
-        const Value* dflt = in.p4type == P4Type::kValue ? in.p4.value : nullptr;
+        const Value* dflt = in.p4_value_or_null();
         VM_TRY(c->Column(in.p2, &r[in.p3], dflt));
         break;
       }
@@ -697,7 +668,7 @@ StepResult Vm::Run() {
         SeekOp op =
             static_cast<SeekOp>(static_cast<int>(in.op) - static_cast<int>(Opcode::kSeekGE));
         bool found;
-        VM_TRY(c->Seek(op, &r[in.p3], static_cast<int>(in.p4.i64), &found));
+        VM_TRY(c->Seek(op, &r[in.p3], in.p4_int(), &found));
         if (!found) {
           pc_ = in.p2;
           continue;
@@ -710,23 +681,9 @@ StepResult Vm::Run() {
       case Opcode::kIdxLT: {
         VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
         int cmp;
-        VM_TRY(c->CompareKey(&r[in.p3], static_cast<int>(in.p4.i64), &cmp));
-        bool jump;
-        switch (in.op) {
-          case Opcode::kIdxGE:
-            jump = cmp >= 0;
-            break;
-          case Opcode::kIdxGT:
-            jump = cmp > 0;
-            break;
-          case Opcode::kIdxLE:
-            jump = cmp <= 0;
-            break;
-          default:
-            jump = cmp < 0;
-            break;
-        }
-        if (jump) {
+        VM_TRY(c->CompareKey(&r[in.p3], in.p4_int(), &cmp));
+        if (CmpHolds(kIdxCompareMasks[static_cast<int>(in.op) - static_cast<int>(Opcode::kIdxGE)],
+                     cmp)) {
           pc_ = in.p2;
           continue;
         }
@@ -736,7 +693,7 @@ StepResult Vm::Run() {
       case Opcode::kNotFound:
       case Opcode::kNoConflict: {
         VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
-        int n = static_cast<int>(in.p4.i64);
+        int n = in.p4_int();
         bool found = false;
         if (in.op == Opcode::kNoConflict) {
           bool has_null = false;
@@ -759,8 +716,7 @@ StepResult Vm::Run() {
         break;
       }
       case Opcode::kMakeRecord: {
-        if (in.p4type == P4Type::kString) {
-          const char* aff = in.p4.str;
+        if (const char* aff = in.p4_str_or_null()) {
           for (int i = 0; i < in.p2 && aff[i]; ++i) {
             if (aff[i] != 'A') ApplyAffinity(&r[in.p1 + i], static_cast<Affinity>(aff[i]));
           }
@@ -847,7 +803,8 @@ StepResult Vm::Run() {
       case Opcode::kSetChanges:
         n_change_ += in.p1 ? r[in.p1].int_value() : 1;
         break;
-      default:
+      case Opcode::kNumOpcodes:
+        BASALT_DCHECK(false);
         return Fail(Status(kInternal, "bad opcode"));
     }
     ++pc_;
