@@ -596,15 +596,16 @@ bool Codegen::Fold(const Expr* e, Value* out, int depth) {
     case ExprKind::kCollate:
       return Fold(e->left, out, depth + 1);
     case ExprKind::kUnary: {
-      Value a;
       if (e->op == Op::kNeg && e->left->kind == ExprKind::kReal &&
           e->left->text == "9223372036854775808") {
         out->SetInt(INT64_MIN);
         return true;
       }
+      // The operand is folded into *out and evaluated in place (the operator
+      // functions allow out to alias their operand).
       UnaryEvalFn fn = UnaryEvalOf(e->op);
-      if (fn == nullptr || !Fold(e->left, &a, depth + 1)) return false;
-      fn(a, out);
+      if (fn == nullptr || !Fold(e->left, out, depth + 1)) return false;
+      fn(*out, out);
       return true;
     }
     case ExprKind::kBinary: {

@@ -20,6 +20,8 @@
 //              affinity and collation, which literals do not carry alone)
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "parser/ast.h"
@@ -97,9 +99,8 @@ struct OperatorInfo {
   bool unary = false;
 };
 
-// The table row of `op`; a default OperatorInfo (no spelling) for the
-// ast::Op values that are not operators (LIKE's kinds, CURRENT_TIME, RAISE).
-constexpr OperatorInfo OperatorOf(ast::Op op) {
+namespace operators_internal {
+constexpr OperatorInfo Row(ast::Op op) {
   switch (op) {
 #define BASALT_OP_BINARY_INFO(name, spelling, prec, assoc, opcode, cls, eval) \
   case ast::Op::k##name:                                                      \
@@ -114,6 +115,19 @@ constexpr OperatorInfo OperatorOf(ast::Op op) {
     default:  // the ast::Op values that name no operator
       return OperatorInfo{};
   }
+}
+// Indexed by the ast::Op value (a uint8_t).
+inline constexpr std::array<OperatorInfo, 256> kTable = [] {
+  std::array<OperatorInfo, 256> t{};
+  for (size_t i = 0; i < t.size(); ++i) t[i] = Row(static_cast<ast::Op>(i));
+  return t;
+}();
+}  // namespace operators_internal
+
+// The table row of `op`; a default OperatorInfo (no spelling) for the
+// ast::Op values that are not operators (LIKE's kinds, CURRENT_TIME, RAISE).
+constexpr const OperatorInfo& OperatorOf(ast::Op op) {
+  return operators_internal::kTable[static_cast<uint8_t>(op)];
 }
 
 // The precedence an operator's right operand must at least have: one more

@@ -32,9 +32,10 @@ using parser::Tk;
 namespace {
 
 // The operator a token stands for after an operand: a binary operator of
-// operators.h (the LIKE family and IS included), or kNone.
-Op BinaryOpOfToken(const parser::Token& t) {
-  switch (t.type) {
+// operators.h (the LIKE family and IS included; `->` for both arrows), or
+// kNone.
+constexpr Op BinaryOpOfToken(Tk t) {
+  switch (t) {
     case Tk::kOr:
       return Op::kOr;
     case Tk::kAnd:
@@ -82,7 +83,7 @@ Op BinaryOpOfToken(const parser::Token& t) {
     case Tk::kConcat:
       return Op::kConcat;
     case Tk::kPtr:
-      return t.n == 2 ? Op::kJsonArrow : Op::kJsonArrow2;
+      return Op::kJsonArrow;
     default:
       return Op::kNone;
   }
@@ -90,7 +91,7 @@ Op BinaryOpOfToken(const parser::Token& t) {
 
 // Precedence of the tokens after an operand that start a shape of their own
 // (not `left op right`), kPrecNone if the token ends the expression.
-int ShapePrec(Tk t) {
+constexpr int ShapePrec(Tk t) {
   switch (t) {
     case Tk::kIn:
     case Tk::kBetween:
@@ -105,6 +106,22 @@ int ShapePrec(Tk t) {
   }
 }
 
+// What a token after an operand does, looked up once per token type.
+struct TokenOperator {
+  Op op = Op::kNone;  // kNone: a shape of its own, or the end of the expression
+  int8_t prec = parser::kPrecNone;
+};
+constexpr std::array<TokenOperator, static_cast<size_t>(Tk::kCount)> kTokenOperators = [] {
+  std::array<TokenOperator, static_cast<size_t>(Tk::kCount)> t{};
+  for (size_t i = 0; i < t.size(); ++i) {
+    Tk tk = static_cast<Tk>(i);
+    Op op = BinaryOpOfToken(tk);
+    t[i].op = op;
+    t[i].prec = static_cast<int8_t>(op != Op::kNone ? OperatorOf(op).prec : ShapePrec(tk));
+  }
+  return t;
+}();
+
 }  // namespace
 
 Expr* Parser::Impl::ParseBinary(int min_prec, int d, bool stop_at_and) {
@@ -114,10 +131,11 @@ Expr* Parser::Impl::ParseBinary(int min_prec, int d, bool stop_at_and) {
   if (left->kind == ExprKind::kStar) return left;  // `t.*` result column: nothing follows
   for (;;) {
     if (T() == Tk::kAnd && stop_at_and) return left;
-    Op op = BinaryOpOfToken(cur_);
-    OperatorInfo info = OperatorOf(op);
-    int prec = op != Op::kNone ? info.prec : ShapePrec(T());
+    const TokenOperator& to = kTokenOperators[static_cast<size_t>(T())];
+    Op op = to.op;
+    int prec = to.prec;
     if (prec == parser::kPrecNone || prec < min_prec) return left;
+    if (op == Op::kJsonArrow && cur_.n == 3) op = Op::kJsonArrow2;
     if (!CheckDepth(d + 2)) return nullptr;
 
     // IS and the LIKE family have shapes of their own (IS NOT, ESCAPE).
@@ -125,7 +143,7 @@ Expr* Parser::Impl::ParseBinary(int min_prec, int d, bool stop_at_and) {
                   op == Op::kMatch;
     if (op != Op::kNone && !shaped) {
       Advance();
-      Expr* right = ParseBinary(RightOperandPrec(info), d + 2, false);
+      Expr* right = ParseBinary(RightOperandPrec(OperatorOf(op)), d + 2, false);
       if (!right) return nullptr;
       left = MakeBinary(op, left, right, start);
       continue;
@@ -301,7 +319,7 @@ Expr* Parser::Impl::ParseBetween(Expr* left, bool negated, const char* start, in
 }
 
 Expr* Parser::Impl::ParseLike(Expr* left, bool negated, const char* start, int d) {
-  Op op = BinaryOpOfToken(cur_);
+  Op op = BinaryOpOfToken(T());
   BASALT_DCHECK(op == Op::kLike || op == Op::kGlob || op == Op::kRegexp || op == Op::kMatch);
   Advance();
   Expr* right = ParseBinary(RightOperandPrec(OperatorOf(op)), d + 2, false);
