@@ -76,7 +76,8 @@ class Codegen {
   const char* ArenaStr(std::string_view s) { return prog_->arena.CopyString(s).data(); }
   KeyInfo* MakeKeyInfo(int n);
 
-  // ---- expressions (codegen_expr.cc) ----
+  // ---- expressions (codegen_expr.cc; comparisons and jumps codegen_compare.cc;
+  // subqueries and IN codegen_in.cc; calls, CASE and LIKE codegen_call.cc) ----
   // Evaluates e into `target`.
   void CodeExpr(ast::Expr* e, int target);
   // Evaluates e; returns a register holding the value (maybe not `target`
@@ -91,6 +92,13 @@ class Codegen {
   void CodeFunction(ast::Expr* e, int target);
   void CodeCompare(ast::Expr* e, int target);
   void CodeCase(ast::Expr* e, int target);
+  void CodeUnary(ast::Expr* e, int target);
+  void CodeBinary(ast::Expr* e, int target);
+  void CodeBetween(ast::Expr* e, int target);
+  void CodeNullTest(ast::Expr* e, int target);
+  void CodeVectorElement(ast::Expr* e, int target);
+  void CodeCurrentTime(ast::Expr* e, int target);
+  void CodeLike(ast::Expr* e, int target);
   bool Fold(const ast::Expr* e, Value* out, int depth);
   void CodeConstant(const Value& v, int target);
   void VectorElements(ast::Expr* e, std::vector<ast::Expr*>* out);
@@ -275,6 +283,9 @@ class Codegen {
 };
 
 OnConflict ToOnConflict(ast::ConflictAction a);
+
+// The affinity a comparison of a with b applies to its operands ('@': none).
+char CmpAffinity(const ast::Expr* a, const ast::Expr* b);
 
 // Rows produced by a SELECT core go through a sink that applies DISTINCT,
 // ORDER BY (sorter), OFFSET and LIMIT before reaching the destination.

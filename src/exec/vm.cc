@@ -1,10 +1,12 @@
+// The dispatch loop: Vm::Run executes instructions until a result row, the
+// end of the program or an error. Each opcode's meaning is in opcodes.h; the
+// bodies of the larger, rarer ones are in vm_ops.cc, the Vm's set-up and
+// tear-down in vm_state.cc.
 #include "exec/vm.h"
 
-#include <cstdio>
 #include <cstring>
 
 #include "common/assert.h"
-#include "exec/program_verify.h"
 #include "exec/vm_cursor.h"
 #include "record/affinity.h"
 #include "record/value_ops.h"
@@ -12,7 +14,6 @@
 namespace basalt {
 
 namespace {
-constexpr int kMaxArgs = 127;
 
 // Which signs of a comparison make a comparison opcode hold: bit 0 for
 // "less", bit 1 for "equal", bit 2 for "greater".
@@ -39,77 +40,6 @@ void ApplyCmpAffinity(Value* v, char aff) {
   }
 }
 }  // namespace
-
-Vm::Vm(const Program* program, VmEnv* env) : prog_(program), env_(env) {
-#if BASALT_DCHECK_ENABLED
-  // Every program is checked against the opcode declarations before it runs.
-  Status verified = VerifyProgram(*program);
-  if (!verified.ok()) {
-    std::fprintf(stderr, "invalid program: %s\n", verified.message().c_str());
-    BASALT_DCHECK(verified.ok());
-  }
-#endif
-  regs_.resize(static_cast<size_t>(program->n_regs) + 1);
-  cursors_.resize(static_cast<size_t>(program->n_cursors));
-  aggs_.resize(static_cast<size_t>(program->n_aggs));
-  once_.assign(program->ops.size(), 0);
-  params_.resize(static_cast<size_t>(program->n_params) + 1);
-}
-
-Vm::~Vm() {
-  FinishAggregates();
-  CloseCursors();
-}
-
-void Vm::CloseCursors() {
-  for (auto& c : cursors_) {
-    if (!c) continue;
-    std::unique_ptr<VmCursor> kept = VmCursor::Recycle(std::move(c));
-    if (kept) spare_.push_back(std::move(kept));
-  }
-}
-
-void Vm::FinishAggregates() {
-  // Accumulators that were stepped but never finalised still own state that
-  // only their final function knows how to free.
-  Value discard;
-  for (FuncContext& a : aggs_) {
-    if (a.agg_mem != nullptr && a.def != nullptr && a.def->final != nullptr) {
-      a.result = &discard;
-      a.def->final(&a);
-    }
-    FreeAggregateContext(&a);
-    a = FuncContext();
-  }
-}
-
-void Vm::Reset() {
-  FinishAggregates();
-  CloseCursors();
-  std::fill(once_.begin(), once_.end(), 0);
-  for (Value& r : regs_) r.SetNull();
-  pc_ = 0;
-  row_ = nullptr;
-  row_size_ = 0;
-  halt_action_ = 0;
-  n_change_ = 0;
-  n_total_change_ = 0;
-  status_ = Status();
-  done_ = false;
-}
-
-StepResult Vm::Step() {
-  if (done_) return status_.ok() ? StepResult::kDone : StepResult::kError;
-  return Run();
-}
-
-StepResult Vm::Fail(Status s) {
-  status_ = std::move(s);
-  done_ = true;
-  FinishAggregates();
-  CloseCursors();
-  return StepResult::kError;
-}
 
 bool Vm::Compare(const Instr& in, int* cmp_out) {
   const Value* a = &regs_[in.p1];
@@ -256,38 +186,13 @@ StepResult Vm::Run() {
         }
         once_[static_cast<size_t>(pc_)] = 1;
         break;
-      case Opcode::kMustBeInt: {
-        Value& v = r[in.p1];
-        if (!v.is_int()) {
-          bool ok = false;
-          if (v.is_real()) {
-            double d = v.real_value();
-            if (d >= -9.2233720368547758e18 && d < 9.2233720368547758e18 &&
-                static_cast<double>(static_cast<int64_t>(d)) == d) {
-              v.SetInt(static_cast<int64_t>(d));
-              ok = true;
-            }
-          } else if (v.is_text()) {
-            int64_t iv;
-            double dv;
-            int kind = ParseNumericText(v.data(), v.size(), &iv, &dv);
-            if (kind == 1) {
-              v.SetInt(iv);
-              ok = true;
-            } else if (kind == 2 && dv >= -9.2233720368547758e18 && dv < 9.2233720368547758e18 &&
-                       static_cast<double>(static_cast<int64_t>(dv)) == dv) {
-              v.SetInt(static_cast<int64_t>(dv));
-              ok = true;
-            }
-          }
-          if (!ok) {
-            if (in.p2 == 0) return Fail(Status(kMismatch, "datatype mismatch"));
-            pc_ = in.p2;
-            continue;
-          }
+      case Opcode::kMustBeInt:
+        if (!r[in.p1].is_int() && !MakeExactInteger(&r[in.p1])) {
+          if (in.p2 == 0) return Fail(Status(kMismatch, "datatype mismatch"));
+          pc_ = in.p2;
+          continue;
         }
         break;
-      }
       case Opcode::kNoop:
       case Opcode::kExplain:
       case Opcode::kAbortable:
@@ -439,70 +344,17 @@ StepResult Vm::Run() {
         }
         break;
       }
-      case Opcode::kFunction: {
-        Value* argv[kMaxArgs];
-        for (int i = 0; i < in.p2; ++i) argv[i] = &r[in.p1 + i];
-        FuncContext ctx;
-        ctx.def = in.p4_func()->def;
-        ctx.coll = in.p4_func()->coll;
-        ctx.conn = env_->hooks;
-        ctx.api_db = env_->api_db;
-        // The output register may be an argument: compute into scratch.
-        Value out;
-        ctx.result = &out;
-        ctx.def->scalar(&ctx, in.p2, argv);
-        if (ctx.is_error) {
-          return Fail(Status(ctx.error_code ? ctx.error_code : kError, ctx.error_msg));
-        }
-        r[in.p3] = std::move(out);
+      case Opcode::kFunction:
+        VM_TRY(CallFunction(in));
         break;
-      }
-      case Opcode::kAggStep: {
-        Value* argv[kMaxArgs];
-        for (int i = 0; i < in.p2; ++i) argv[i] = &r[in.p1 + i];
-        FuncContext& ctx = aggs_[static_cast<size_t>(in.p3)];
-        ctx.def = in.p4_func()->def;
-        ctx.coll = in.p4_func()->coll;
-        ctx.conn = env_->hooks;
-        ctx.api_db = env_->api_db;
-        Value dummy;
-        ctx.result = &dummy;
-        ctx.skip_flag = 0;
-        ctx.def->step(&ctx, in.p2, argv);
-        if (ctx.is_error) {
-          return Fail(Status(ctx.error_code ? ctx.error_code : kError, ctx.error_msg));
-        }
+      case Opcode::kAggStep:
+        VM_TRY(StepAccumulator(in));
         break;
-      }
-      case Opcode::kAggFinal: {
-        FuncContext& ctx = aggs_[static_cast<size_t>(in.p1)];
-        ctx.def = in.p4_func()->def;
-        ctx.coll = in.p4_func()->coll;
-        ctx.conn = env_->hooks;
-        ctx.api_db = env_->api_db;
-        Value out;
-        ctx.result = &out;
-        ctx.def->final(&ctx);
-        bool err = ctx.is_error;
-        Status st =
-            err ? Status(ctx.error_code ? ctx.error_code : kError, ctx.error_msg) : Status();
-        FreeAggregateContext(&ctx);
-        ctx = FuncContext();
-        if (err) return Fail(std::move(st));
-        r[in.p2] = std::move(out);
+      case Opcode::kAggFinal:
+        VM_TRY(FinalizeAccumulator(in));
         break;
-      }
       case Opcode::kAggReset:
-        for (int i = 0; i < in.p2; ++i) {
-          FuncContext& ctx = aggs_[static_cast<size_t>(in.p1 + i)];
-          if (ctx.agg_mem != nullptr && ctx.def != nullptr && ctx.def->final != nullptr) {
-            Value discard;
-            ctx.result = &discard;
-            ctx.def->final(&ctx);
-          }
-          FreeAggregateContext(&ctx);
-          ctx = FuncContext();
-        }
+        ResetAccumulators(in);
         break;
       case Opcode::kIfAggHit:
         if (aggs_[static_cast<size_t>(in.p1)].skip_flag == 0) {
@@ -517,25 +369,9 @@ StepResult Vm::Run() {
       // ---- cursors ----
       case Opcode::kOpenRead:
       case Opcode::kOpenWrite:
-      case Opcode::kReopenIdx: {
-        auto& slot = cursors_[static_cast<size_t>(in.p1)];
-        if (in.op == Opcode::kReopenIdx && slot && slot->root() == static_cast<uint32_t>(in.p2)) {
-          break;
-        }
-        Btree* bt = env_->dbs[static_cast<size_t>(in.p3)];
-        std::unique_ptr<VmCursor> reuse;
-        if (!spare_.empty()) {
-          reuse = std::move(spare_.back());
-          spare_.pop_back();
-        }
-        size_t db = static_cast<size_t>(in.p3);
-        uint8_t enc = db < env_->encs.size() ? env_->encs[db] : uint8_t{kUtf8};
-        auto c = VmCursor::OpenBtree(bt, static_cast<uint32_t>(in.p2), in.op == Opcode::kOpenWrite,
-                                     in.p4_cursor(), &write_gen_, std::move(reuse), enc);
-        if (!c.ok()) return Fail(std::move(c).status());
-        slot = std::move(c).value();
+      case Opcode::kReopenIdx:
+        VM_TRY(OpenBtreeCursor(in));
         break;
-      }
       case Opcode::kOpenEphemeral: {
         auto& slot = cursors_[static_cast<size_t>(in.p1)];
         const KeyInfo* ki = in.p4_key_info_or_null();
@@ -692,55 +528,20 @@ StepResult Vm::Run() {
       case Opcode::kFound:
       case Opcode::kNotFound:
       case Opcode::kNoConflict: {
-        VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
-        int n = in.p4_int();
-        bool found = false;
-        if (in.op == Opcode::kNoConflict) {
-          bool has_null = false;
-          for (int i = 0; i < n; ++i) has_null |= r[in.p3 + i].is_null();
-          if (has_null) {
-            pc_ = in.p2;
-            continue;
-          }
-        }
-        if (n == 0) {
-          VM_TRY(c->FoundRecord(r[in.p3], &found));
-        } else {
-          VM_TRY(c->Found(&r[in.p3], n, &found));
-        }
-        bool jump = (in.op == Opcode::kFound) ? found : !found;
+        bool jump;
+        VM_TRY(LookUpKey(in, &jump));
         if (jump) {
           pc_ = in.p2;
           continue;
         }
         break;
       }
-      case Opcode::kMakeRecord: {
-        if (const char* aff = in.p4_str_or_null()) {
-          for (int i = 0; i < in.p2 && aff[i]; ++i) {
-            if (aff[i] != 'A') ApplyAffinity(&r[in.p1 + i], static_cast<Affinity>(aff[i]));
-          }
-        }
-        std::string buf;
-        EncodeRecord(&r[in.p1], in.p2, &buf);
-        r[in.p3].SetBlob(buf.data(), buf.size());
+      case Opcode::kMakeRecord:
+        MakeRecord(in);
         break;
-      }
-      case Opcode::kNewRowid: {
-        VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
-        int64_t rowid;
-        VM_TRY(c->NewRowid(&rowid));
-        if (in.p3) {
-          // AUTOINCREMENT: never reuse a rowid at or below the recorded maximum.
-          Value& mx = r[in.p3];
-          int64_t m = mx.is_int() ? mx.int_value() : 0;
-          if (m == INT64_MAX) return Fail(Status(kFull, "database or disk is full"));
-          if (rowid <= m) rowid = m + 1;
-          mx.SetInt(rowid);
-        }
-        r[in.p2].SetInt(rowid);
+      case Opcode::kNewRowid:
+        VM_TRY(NewRowid(in));
         break;
-      }
       case Opcode::kInsert: {
         VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
         int64_t rowid = r[in.p3].int_value();

@@ -64,6 +64,18 @@ class Vm {
   void FinishAggregates();
   bool Compare(const Instr& in, int* cmp_out);  // returns false if an operand was NULL
 
+  // Opcode bodies kept out of the dispatch loop (vm_ops.cc).
+  // MustBeInt: converts *v to the integer it exactly is; false if none.
+  static bool MakeExactInteger(Value* v);
+  Status CallFunction(const Instr& in);         // Function
+  Status StepAccumulator(const Instr& in);      // AggStep
+  Status FinalizeAccumulator(const Instr& in);  // AggFinal
+  void ResetAccumulators(const Instr& in);      // AggReset
+  Status OpenBtreeCursor(const Instr& in);      // OpenRead, OpenWrite, ReopenIdx
+  Status LookUpKey(const Instr& in, bool* jump);  // Found, NotFound, NoConflict
+  void MakeRecord(const Instr& in);
+  Status NewRowid(const Instr& in);
+
   const Program* prog_;
   VmEnv* env_;
   std::vector<Value> regs_;
