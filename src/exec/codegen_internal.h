@@ -170,6 +170,23 @@ class Codegen {
   // emitted; WhereEnd closes the loops.
   bool WhereBegin(WhereLoops* w);
   void WhereEnd(WhereLoops* w);
+  // The steps of WhereBegin for one level (codegen_where.cc).
+  void CodeSubquerySourceLoop(const Source& src, LevelState* lv);
+  void OpenLevelCursors(const LoopPlan& lp, const Source& src, LevelState* lv);
+  void CodeFullScan(const LoopPlan& lp, const Source& src, LevelState* lv);
+  void SeekTableRow(const Source& src, LevelState* lv);
+  void CodeRowidLookup(const LoopPlan& lp, const Source& src, LevelState* lv);
+  void CodeRowidRange(const LoopPlan& lp, const Source& src, LevelState* lv);
+  void CodeLevelTerms(WhereLoops* w, const LoopPlan& lp, const Source& src, SourceMask ready,
+                      LevelState* lv);
+  // Index lookups and ranges (codegen_where_index.cc).
+  void CodeIndexRange(const LoopPlan& lp, const Source& src, LevelState* lv);
+  void CodeInDrivers(const LoopPlan& lp, struct IndexScan* x, LevelState* lv);
+  void CodeEqualityKeys(const LoopPlan& lp, struct IndexScan* x);
+  void PlanIndexBounds(const LoopPlan& lp, struct IndexScan* x);
+  void ApplyKeyAffinity(const struct IndexScan& x, int n);
+  void CodeIndexStart(const LoopPlan& lp, struct IndexScan* x, LevelState* lv);
+  void CodeIndexEnd(const LoopPlan& lp, struct IndexScan* x, LevelState* lv);
   // Columns each source's rows are read for (covering-index decisions).
   void UsedColumns(ast::Select* s, std::vector<Source>* sources,
                    std::vector<std::vector<bool>>* used);
