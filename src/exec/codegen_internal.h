@@ -204,6 +204,27 @@ class Codegen {
   bool CodeUpdate(ast::UpdateStmt* st, Scope* outer);
   bool CodeDelete(ast::DeleteStmt* st, Scope* outer);
   bool CodeInsertBody(ast::InsertStmt* st, Scope* outer);
+  // The steps of CodeInsertBody (codegen_insert.cc).
+  struct Sequence {  // the AUTOINCREMENT counter of the target table
+    const Table* table = nullptr;  // sqlite_sequence
+    int reg = 0;                   // the largest rowid used
+    int rowid = 0;                 // rowid of the table's sqlite_sequence row (NULL: none)
+  };
+  struct InsertLoop {  // how a multi-row source delivers its rows
+    int temp = -1;     // temporary table cursor, or -1
+    int yield_reg = 0;  // co-routine, or 0
+    int top = 0;
+  };
+  bool InsertTargets(ast::InsertStmt* st, const Table* tab, std::vector<int>* targets);
+  bool ResolveInsertSource(ast::InsertStmt* st, const Table* tab, Scope* outer, int nvals);
+  bool InsertNeedsJournal(const Table* tab, OnConflict on_conflict);
+  bool CodeInsertSource(ast::Select* src, const Table* tab, int nvals, int vals, int end,
+                        InsertLoop* loop);
+  int AssembleInsertRow(const Table* tab, const std::vector<int>& targets, int vals, int base);
+  void CodeInsertRowid(const Table* tab, int cursor, int base, int vals, int rowid_from,
+                       int seq_reg, int auto_rowid);
+  void CodeReadSequence(const Table* tab, Sequence* seq);
+  void CodeWriteSequence(const Table* tab, const Sequence& seq);
   bool CodeUpdateBody(ast::UpdateStmt* st, Scope* outer);
   bool CodeDeleteBody(ast::DeleteStmt* st, Scope* outer);
 
