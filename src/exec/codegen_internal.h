@@ -197,6 +197,22 @@ class Codegen {
   bool CodeAggregateSelect(ast::Select* s, SelectInfo* info, SelectDest* dest, struct RowSink* sink,
                            struct WhereLoops* w);
   void UpdateAccumulators(AggInfo* agg);
+  struct AggPlan {  // accumulators and output registers of one aggregate query
+    AggInfo* agg = nullptr;
+    int first_acc = 0;
+    int n_accs = 0;
+    int minmax = -1;            // the only min()/max() function, or -1
+    std::vector<int> out_regs;  // the bare columns' values in the output row
+  };
+  void PrepareAccumulators(AggInfo* agg, AggPlan* plan);
+  size_t PushOutRedirects(const AggPlan& plan);
+  void CodeBareColumns(const AggPlan& plan, int first_flag, bool from_cursors);
+  bool CodeSingleGroup(ast::Select* s, SelectInfo* info, SelectDest* dest, struct RowSink* sink,
+                       struct WhereLoops* w, const AggPlan& plan);
+  bool CodeGroupBy(ast::Select* s, SelectInfo* info, SelectDest* dest, struct RowSink* sink,
+                   struct WhereLoops* w, const AggPlan& plan);
+  void CodeGroupLoop(const AggPlan& plan, int sorter, const KeyInfo* gki, int out_ret,
+                     int out_sub, int done);
   void FinalizeAccumulators(AggInfo* agg, std::vector<int>* results);
 
   // ---- DML (codegen_dml.cc, codegen_insert.cc, codegen_update.cc, codegen_delete.cc) ----
