@@ -116,12 +116,28 @@ class Codegen {
   bool CodeSelect(ast::Select* s, SelectDest* dest);
   bool CodeSimpleSelect(ast::Select* s, SelectDest* dest);
   bool CodeCompound(ast::Select* s, SelectDest* dest);
+  int CompoundArmEqp(ast::Select* arm, bool leftmost);
+  bool CodeCompoundArm(ast::Select* arm, ast::CompoundOp op, int n, KeyInfo* ki, int* acc,
+                       SelectDest* arm_dest);
+  bool CodeUnionAllAfterSet(ast::Select* arm, int n, int* acc, SelectDest* arm_dest);
+  void ReadCompoundResult(ast::Select* last, SelectDest* dest, int acc, int n, const KeyInfo* ki);
   bool CodeValues(ast::Select* s, SelectDest* dest);
   // Emits one result row (regs[0..n)) to dest, honouring the row's stage.
   void EmitToDest(SelectDest* dest, int regs, int n);
   bool MaterializeSources(SelectInfo* info, int coroutine_src);
   // Runs a CTE's body into `out`, or into its temporary table when null.
   bool CodeCte(CteEntry* ce, SelectDest* out);
+  struct CteQueue {  // the rows a recursive CTE has yet to process
+    int queue = -1;  // table (FIFO) or index (ORDER BY) cursor
+    int dist = -1;   // UNION: index of the rows queued so far, else -1
+    int seq_reg = 0;
+    int ncols = 0;
+    ast::ExprList* order = nullptr;
+    int norder = 0;
+  };
+  bool SplitRecursiveArms(CteEntry* ce, std::vector<ast::Select*>* arms, size_t* first_rec);
+  void OpenCteQueue(bool distinct, CteQueue* q);
+  void CodeCteFeed(const CteQueue& q, int feed_reg);
   std::unordered_map<int, std::pair<int, int>> coroutines_;  // cursor → (yield reg, first reg)
   bool CodeSimpleSelectArm(ast::Select* arm, SelectDest* dest);
   int ConvertTableToIndex(int table_cursor, int n, KeyInfo* ki);
