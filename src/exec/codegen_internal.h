@@ -276,6 +276,14 @@ class Codegen {
   void CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool rowid_changed,
                             OnConflict on_conflict, int skip_label,
                             const std::vector<bool>* changed_cols);
+  void CodeNotNullChecks(const Table* tab, int base, OnConflict on_conflict, int skip_label,
+                         const std::vector<bool>* changed_cols);
+  bool CodeCheckConstraints(const Table* tab, int base, OnConflict on_conflict, int skip_label);
+  void CodeRowidUniqueCheck(DmlTarget* t, int base, int old_rowid, OnConflict on_conflict,
+                            int skip_label);
+  void CodeUniqueIndexChecks(DmlTarget* t, int base, int old_rowid, bool rowid_changed,
+                             OnConflict on_conflict, int skip_label,
+                             const std::vector<bool>* changed_cols);
   // Deletes the row the table cursor is on, with its index entries (the
   // row's values must be in r[base..]).
   void CodeDeleteRow(DmlTarget* t, int base, bool count_change, bool counts_total = false);
