@@ -267,6 +267,18 @@ class Codegen {
     std::vector<int> index_cursors;  // parallel to table->indexes
   };
   void OpenDmlTarget(const Table* tab, DmlTarget* t, int cursor);
+  // The steps of CodeUpdateBody (codegen_update.cc).
+  struct UpdateSets {         // what an UPDATE's SET list assigns
+    std::vector<int> set_col;  // column of each SET (-1 = rowid)
+    std::vector<bool> changed;  // per column
+    bool rowid_set = false;
+  };
+  bool ResolveUpdateSets(ast::UpdateStmt* st, const Table* tab, Scope* scope, UpdateSets* sets);
+  bool CodeCollectRowids(ast::Expr* where, const Table* tab, std::vector<Source>* srcs,
+                         int rowids);
+  void CodeUpdatedRow(ast::UpdateStmt* st, const Table* tab, const UpdateSets& sets,
+                      int old_base, int new_base);
+  void CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowid_set);
   // Row layout: r[base] = rowid, r[base+1+i] = column i.
   void ApplyColumnAffinity(const Table* tab, int base);
   // NOT NULL, CHECK, PRIMARY KEY and UNIQUE checks for the new row at
