@@ -56,9 +56,10 @@ OnConflict ToOnConflict(ast::ConflictAction a) {
       return OnConflict::kIgnore;
     case ast::ConflictAction::kReplace:
       return OnConflict::kReplace;
-    default:
-      return OnConflict::kDefault;
+    case ast::ConflictAction::kDefault:
+      break;
   }
+  return OnConflict::kDefault;
 }
 
 bool Codegen::CodeInsert(ast::InsertStmt* st, Scope* outer) {

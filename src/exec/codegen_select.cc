@@ -130,7 +130,8 @@ bool Codegen::MaterializeSources(SelectInfo* info, int coroutine_src) {
             case Type::kText:
               OpString(v.text(), r);
               break;
-            default:
+            case Type::kNull:
+            case Type::kBlob:  // (not produced here)
               Op(Opcode::kNull, 0, r);
               break;
           }

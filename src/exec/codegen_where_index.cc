@@ -48,9 +48,14 @@ TermOp InIndexOrder(TermOp op, bool desc_col) {
       return TermOp::kLt;
     case TermOp::kGe:
       return TermOp::kLe;
-    default:  // not a bound: unchanged
-      return op;
+    case TermOp::kNone:  // not bounds: unchanged
+    case TermOp::kEq:
+    case TermOp::kIs:
+    case TermOp::kIn:
+    case TermOp::kIsNull:
+      break;
   }
+  return op;
 }
 
 }  // namespace
