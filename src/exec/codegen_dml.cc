@@ -179,8 +179,8 @@ void Codegen::CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool r
 
 // NOT NULL: REPLACE substitutes the column's default (ABORT if it has none,
 // or if the default is NULL too).
-void Codegen::CodeNotNullChecks(const Table* tab, int base, OnConflict on_conflict,
-                                int skip_label, const std::vector<bool>* changed_cols) {
+void Codegen::CodeNotNullChecks(const Table* tab, int base, OnConflict on_conflict, int skip_label,
+                                const std::vector<bool>* changed_cols) {
   for (size_t i = 0; i < tab->columns.size(); ++i) {
     const Column& c = tab->columns[i];
     if (!c.not_null || static_cast<int>(i) == tab->rowid_alias) continue;
@@ -198,8 +198,7 @@ void Codegen::CodeNotNullChecks(const Table* tab, int base, OnConflict on_confli
         Op(Opcode::kNotNull, reg, ok);
         CodeDefault(tab, static_cast<int>(i), reg);
         ApplyColumnAffinity(tab, base);
-        OpP4Str(Opcode::kHaltIfNull, kConstraintNotNull, ActionCode(OnConflict::kAbort), reg,
-                msg);
+        OpP4Str(Opcode::kHaltIfNull, kConstraintNotNull, ActionCode(OnConflict::kAbort), reg, msg);
         ResolveLabel(ok);
         break;
       }
@@ -248,9 +247,8 @@ void Codegen::CodeRowidUniqueCheck(DmlTarget* t, int base, int old_rowid, OnConf
     prog_->at(a).p5 = 0;
   }
   OnConflict act = ResolveAction(on_conflict, tab->pk_conflict);
-  std::string col = tab->rowid_alias >= 0
-                        ? tab->columns[static_cast<size_t>(tab->rowid_alias)].name
-                        : std::string("rowid");
+  std::string col = tab->rowid_alias >= 0 ? tab->columns[static_cast<size_t>(tab->rowid_alias)].name
+                                          : std::string("rowid");
   int probe = ctx_->AllocCursor();
   CursorInfo* ci = prog_->arena.New<CursorInfo>();
   ci->n_columns = static_cast<int>(tab->columns.size());

@@ -176,8 +176,7 @@ bool Codegen::InsertTargets(ast::InsertStmt* st, const Table* tab, std::vector<i
 }
 
 // Resolves the source SELECT/VALUES and checks it has one value per target.
-bool Codegen::ResolveInsertSource(ast::InsertStmt* st, const Table* tab, Scope* outer,
-                                  int nvals) {
+bool Codegen::ResolveInsertSource(ast::InsertStmt* st, const Table* tab, Scope* outer, int nvals) {
   Select* src = st->select;
   if (!resolver_.ResolveSelect(src, outer)) return false;
   Select* first = src;
@@ -185,8 +184,7 @@ bool Codegen::ResolveInsertSource(ast::InsertStmt* st, const Table* tab, Scope* 
   int nsrc = static_cast<int>(InfoOf(first)->result->size());
   if (nsrc == nvals) return true;
   if (st->columns != nullptr) {
-    return ctx_->Error(std::to_string(nsrc) + " values for " + std::to_string(nvals) +
-                       " columns");
+    return ctx_->Error(std::to_string(nsrc) + " values for " + std::to_string(nvals) + " columns");
   }
   return ctx_->Error("table " + tab->name + " has " + std::to_string(nvals) + " columns but " +
                      std::to_string(nsrc) + " values were supplied");

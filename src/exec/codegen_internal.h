@@ -227,8 +227,8 @@ class Codegen {
                        struct WhereLoops* w, const AggPlan& plan);
   bool CodeGroupBy(ast::Select* s, SelectInfo* info, SelectDest* dest, struct RowSink* sink,
                    struct WhereLoops* w, const AggPlan& plan);
-  void CodeGroupLoop(const AggPlan& plan, int sorter, const KeyInfo* gki, int out_ret,
-                     int out_sub, int done);
+  void CodeGroupLoop(const AggPlan& plan, int sorter, const KeyInfo* gki, int out_ret, int out_sub,
+                     int done);
   void FinalizeAccumulators(AggInfo* agg, std::vector<int>* results);
 
   // ---- DML (codegen_dml.cc, codegen_insert.cc, codegen_update.cc, codegen_delete.cc) ----
@@ -237,13 +237,13 @@ class Codegen {
   bool CodeDelete(ast::DeleteStmt* st, Scope* outer);
   bool CodeInsertBody(ast::InsertStmt* st, Scope* outer);
   // The steps of CodeInsertBody (codegen_insert.cc).
-  struct Sequence {  // the AUTOINCREMENT counter of the target table
+  struct Sequence {                // the AUTOINCREMENT counter of the target table
     const Table* table = nullptr;  // sqlite_sequence
     int reg = 0;                   // the largest rowid used
     int rowid = 0;                 // rowid of the table's sqlite_sequence row (NULL: none)
   };
-  struct InsertLoop {  // how a multi-row source delivers its rows
-    int temp = -1;     // temporary table cursor, or -1
+  struct InsertLoop {   // how a multi-row source delivers its rows
+    int temp = -1;      // temporary table cursor, or -1
     int yield_reg = 0;  // co-routine, or 0
     int top = 0;
   };
@@ -268,16 +268,15 @@ class Codegen {
   };
   void OpenDmlTarget(const Table* tab, DmlTarget* t, int cursor);
   // The steps of CodeUpdateBody (codegen_update.cc).
-  struct UpdateSets {         // what an UPDATE's SET list assigns
-    std::vector<int> set_col;  // column of each SET (-1 = rowid)
+  struct UpdateSets {           // what an UPDATE's SET list assigns
+    std::vector<int> set_col;   // column of each SET (-1 = rowid)
     std::vector<bool> changed;  // per column
     bool rowid_set = false;
   };
   bool ResolveUpdateSets(ast::UpdateStmt* st, const Table* tab, Scope* scope, UpdateSets* sets);
-  bool CodeCollectRowids(ast::Expr* where, const Table* tab, std::vector<Source>* srcs,
-                         int rowids);
-  void CodeUpdatedRow(ast::UpdateStmt* st, const Table* tab, const UpdateSets& sets,
-                      int old_base, int new_base);
+  bool CodeCollectRowids(ast::Expr* where, const Table* tab, std::vector<Source>* srcs, int rowids);
+  void CodeUpdatedRow(ast::UpdateStmt* st, const Table* tab, const UpdateSets& sets, int old_base,
+                      int new_base);
   void CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowid_set);
   // Row layout: r[base] = rowid, r[base+1+i] = column i.
   void ApplyColumnAffinity(const Table* tab, int base);

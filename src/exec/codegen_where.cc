@@ -396,8 +396,8 @@ void Codegen::CodeRowidRange(const LoopPlan& lp, const Source& src, LevelState* 
     int lo = AllocReg();
     CodeExpr(lp.lower->rhs, lo);
     Op(Opcode::kIsNull, lo, lv->brk);
-    int a = Op(lp.lower->op == TermOp::kGt ? Opcode::kSeekGT : Opcode::kSeekGE, src.cursor,
-               lv->brk, lo);
+    int a = Op(lp.lower->op == TermOp::kGt ? Opcode::kSeekGT : Opcode::kSeekGE, src.cursor, lv->brk,
+               lo);
     prog_->SetP4Int(a, 1);
   } else {
     Op(Opcode::kRewind, src.cursor, lv->brk);
@@ -423,8 +423,8 @@ void Codegen::CodeRowidRange(const LoopPlan& lp, const Source& src, LevelState* 
 // The terms that become testable at this level: for an outer join's inner
 // source its ON terms first, then the match flag; then the WHERE terms whose
 // sources are all ready.
-void Codegen::CodeLevelTerms(WhereLoops* w, const LoopPlan& lp, const Source& src,
-                             SourceMask ready, LevelState* lv) {
+void Codegen::CodeLevelTerms(WhereLoops* w, const LoopPlan& lp, const Source& src, SourceMask ready,
+                             LevelState* lv) {
   std::vector<WhereTerm>& terms = w->plan.terms;
   if (src.outer_nullable) {
     for (WhereTerm& t : terms) {

@@ -126,7 +126,8 @@ void Codegen::CodeEqualityKeys(const LoopPlan& lp, IndexScan* x) {
 void Codegen::PlanIndexBounds(const LoopPlan& lp, IndexScan* x) {
   if (x->neq < static_cast<int>(x->idx->columns.size())) {
     int col = x->idx->columns[static_cast<size_t>(x->neq)];
-    if (col >= 0) x->range_aff = static_cast<char>(x->tab->columns[static_cast<size_t>(col)].affinity);
+    if (col >= 0)
+      x->range_aff = static_cast<char>(x->tab->columns[static_cast<size_t>(col)].affinity);
     x->desc_col = x->idx->desc[static_cast<size_t>(x->neq)] != 0;
   }
   WhereTerm* lo_term = x->desc_col ? lp.upper : lp.lower;

@@ -31,123 +31,175 @@
 #include <cstdint>
 
 // clang-format off
-#define BASALT_OPCODES(X)                                                                         \
-  /* ---- control flow ---- */                                                                    \
-  X(Init,         No,   Jmp,  No,    None,    "start; jump to P2 if nonzero")                     \
-  X(Goto,         No,   Jmp,  No,    None,    "jump to P2")                                       \
-  X(Gosub,        Reg,  Jmp,  No,    None,    "r[P1] = return address; jump to P2")               \
-  X(Return,       Reg,  No,   No,    None,    "jump to the address in r[P1]")                     \
-  X(InitCoroutine, Reg, Jmp,  Jmp,   None,    "r[P1] = P3 (coroutine entry); jump to P2 if nonzero") \
-  X(Yield,        Reg,  Jmp,  No,    None,    "swap the address in r[P1] with the current address") \
-  X(EndCoroutine, Reg,  No,   No,    None,    "return to the caller's Yield, jump to its P2")     \
-  X(Halt,         Rc,   Oe,   No,    StringOpt, "end the program: P1 result code, P2 conflict action, P4 message") \
-  X(HaltIfNull,   Rc,   Oe,   Reg,   StringOpt, "if r[P3] is NULL halt with error P1 (P2, P4 as Halt)") \
-  X(If,           Reg,  Jmp,  Int,   None,    "jump to P2 if r[P1] is true (or NULL and P3 != 0)") \
-  X(IfNot,        Reg,  Jmp,  Int,   None,    "jump to P2 if r[P1] is false (or NULL and P3 != 0)") \
-  X(IsNull,       Reg,  Jmp,  No,    None,    "jump to P2 if r[P1] is NULL")                      \
-  X(NotNull,      Reg,  Jmp,  No,    None,    "jump to P2 if r[P1] is not NULL")                  \
-  X(IfPos,        Reg,  Jmp,  Int,   None,    "if r[P1] > 0: r[P1] -= P3, jump to P2")            \
-  X(IfNotZero,    Reg,  Jmp,  No,    None,    "if r[P1] != 0: decrement if positive, jump to P2") \
-  X(DecrJumpZero, Reg,  Jmp,  No,    None,    "r[P1] -= 1; jump to P2 if it became zero")         \
-  X(Once,         No,   Jmp,  No,    None,    "fall through the first time, then jump to P2 (per run)") \
-  X(MustBeInt,    Reg,  Jmp,  No,    None,    "make r[P1] an integer or jump to P2 (P2 == 0: error)") \
-  X(Noop,         No,   No,   No,    None,    "do nothing")                                       \
-  X(Explain,      Int,  Int,  No,    StringOpt, "EXPLAIN QUERY PLAN comment: P1 id, P2 parent, P4 text") \
-  /* ---- constants and moves ---- */                                                             \
-  X(Integer,      Int,  Reg,  No,    None,    "r[P2] = P1")                                       \
-  X(Int64,        No,   Reg,  No,    Int64,   "r[P2] = P4 (64-bit)")                              \
-  X(Real,         No,   Reg,  No,    Real,    "r[P2] = P4 (double)")                              \
-  X(String,       Int,  Reg,  No,    String,  "r[P2] = P4 text of P1 bytes (static)")             \
-  X(Blob,         Int,  Reg,  No,    String,  "r[P2] = P4 blob of P1 bytes (static)")             \
-  X(Null,         No,   Reg,  Last,  None,    "r[P2..P3] = NULL (P3 == 0: only r[P2])")           \
-  X(Variable,     Par,  Reg,  No,    None,    "r[P2] = bound parameter P1")                       \
-  X(Copy,         Regs, Regs, CntM1, None,    "r[P2..P2+P3] = deep copy of r[P1..P1+P3]")         \
-  X(SCopy,        Reg,  Reg,  No,    None,    "r[P2] = shallow copy of r[P1]")                    \
-  X(Move,         Regs, Regs, Cnt,   None,    "move r[P1..P1+P3-1] to r[P2..], leaving NULLs")    \
-  X(IntCopy,      Reg,  Reg,  No,    None,    "r[P2] = integer r[P1]")                            \
-  X(AddImm,       Reg,  Int,  No,    None,    "r[P1] += P2 (integer)")                            \
-  /* ---- operators (binary ones: parser/operators.h) ---- */                                     \
-  X(Add,          Reg,  Reg,  Reg,   None,    "r[P3] = r[P1] + r[P2]")                            \
-  X(Subtract,     Reg,  Reg,  Reg,   None,    "r[P3] = r[P1] - r[P2]")                            \
-  X(Multiply,     Reg,  Reg,  Reg,   None,    "r[P3] = r[P1] * r[P2]")                            \
-  X(Divide,       Reg,  Reg,  Reg,   None,    "r[P3] = r[P1] / r[P2]")                            \
-  X(Remainder,    Reg,  Reg,  Reg,   None,    "r[P3] = r[P1] % r[P2]")                            \
-  X(Concat,       Reg,  Reg,  Reg,   None,    "r[P3] = r[P1] || r[P2]")                           \
-  X(BitAnd,       Reg,  Reg,  Reg,   None,    "r[P3] = r[P1] & r[P2]")                            \
-  X(BitOr,        Reg,  Reg,  Reg,   None,    "r[P3] = r[P1] | r[P2]")                            \
-  X(ShiftLeft,    Reg,  Reg,  Reg,   None,    "r[P3] = r[P1] << r[P2]")                           \
-  X(ShiftRight,   Reg,  Reg,  Reg,   None,    "r[P3] = r[P1] >> r[P2]")                           \
-  X(BitNot,       Reg,  Reg,  No,    None,    "r[P2] = ~r[P1]")                                   \
-  X(Negative,     Reg,  Reg,  No,    None,    "r[P2] = -r[P1]")                                   \
-  X(Not,          Reg,  Reg,  No,    None,    "r[P2] = NOT r[P1] (NULL stays NULL)")              \
-  X(And,          Reg,  Reg,  Reg,   None,    "r[P3] = r[P1] AND r[P2] (three-valued)")           \
-  X(Or,           Reg,  Reg,  Reg,   None,    "r[P3] = r[P1] OR r[P2] (three-valued)")            \
-  X(IsTrue,       Reg,  Reg,  Int,   IntOpt,  "r[P2] = r[P1] IS TRUE (P3: result for NULL; P4 1 negates)") \
-  X(Cast,         Reg,  Aff,  No,    None,    "r[P1] = CAST(r[P1] AS affinity P2)")               \
-  X(Affinity,     Regs, Cnt,  No,    String,  "apply affinity string P4 to r[P1..P1+P2-1]")       \
-  X(RealAffinity, Reg,  No,   No,    None,    "if r[P1] is an integer make it a real")            \
-  X(Eq,           Reg,  Dest, Reg,   CollationOpt, "r[P1] = r[P3]: jump to P2 (P5: affinity, flags)") \
-  X(Ne,           Reg,  Dest, Reg,   CollationOpt, "r[P1] != r[P3]: jump to P2")                  \
-  X(Lt,           Reg,  Dest, Reg,   CollationOpt, "r[P1] < r[P3]: jump to P2")                   \
-  X(Le,           Reg,  Dest, Reg,   CollationOpt, "r[P1] <= r[P3]: jump to P2")                  \
-  X(Gt,           Reg,  Dest, Reg,   CollationOpt, "r[P1] > r[P3]: jump to P2")                   \
-  X(Ge,           Reg,  Dest, Reg,   CollationOpt, "r[P1] >= r[P3]: jump to P2")                  \
-  X(Function,     Regs, Cnt,  Reg,   Func,    "r[P3] = P4 function of r[P1..P1+P2-1]")            \
-  X(AggStep,      Regs, Cnt,  Agg,   Func,    "accumulator P3 steps with r[P1..P1+P2-1] (P4 function)") \
-  X(AggFinal,     Agg,  Reg,  No,    Func,    "r[P2] = final value of accumulator P1; reset it")  \
-  X(AggReset,     Aggs, Cnt,  No,    None,    "discard accumulators P1..P1+P2-1 without results") \
-  X(IfAggHit,     Agg,  Jmp,  No,    None,    "jump to P2 if the last step of accumulator P1 set it") \
-  X(Like,         Reg,  Reg,  Reg,   Like,    "reserved (LIKE/GLOB are compiled as function calls)") \
-  /* ---- cursors ---- */                                                                         \
-  X(OpenRead,     Cur,  Root, Db,    CursorInfo, "open cursor P1 on B-tree root P2 of database P3 to read") \
-  X(OpenWrite,    Cur,  Root, Db,    CursorInfo, "open cursor P1 on B-tree root P2 of database P3 to write") \
-  X(ReopenIdx,    Cur,  Root, Db,    CursorInfo, "OpenRead, a no-op if cursor P1 is open on root P2") \
-  X(OpenEphemeral, Cur, Int,  No,    KeyInfoOpt, "cursor P1 on a new temporary B-tree of P2 columns (P4: index)") \
-  X(OpenDup,      Cur,  Cur,  No,    None,    "open cursor P1 on the same temporary B-tree as cursor P2") \
-  X(OpenPseudo,   Cur,  Reg,  Int,   None,    "cursor P1 reads the record in r[P2] with P3 columns") \
-  X(OpenConstList, Cur, No,   No,    ConstList, "cursor P1 iterates the constants of P4 (one column)") \
-  X(SorterOpen,   Cur,  Int,  No,    KeyInfo, "open sorter cursor P1 of P2 fields (P4 over the key fields)") \
-  X(Close,        Cur,  No,   No,    None,    "close cursor P1")                                  \
-  X(ClearEphemeral, Cur, No,  No,    None,    "delete every row of temporary cursor P1")          \
-  X(Rewind,       Cur,  Jmp,  No,    None,    "move cursor P1 to its first entry; jump to P2 if empty") \
-  X(Last,         Cur,  Jmp,  No,    None,    "move cursor P1 to its last entry; jump to P2 if empty") \
-  X(Next,         Cur,  Jmp,  No,    None,    "advance cursor P1; jump to P2 if there is an entry") \
-  X(Prev,         Cur,  Jmp,  No,    None,    "step cursor P1 back; jump to P2 if there is an entry") \
-  X(SorterSort,   Cur,  Jmp,  No,    None,    "sort sorter P1, move to its first row; jump to P2 if empty") \
-  X(SorterNext,   Cur,  Jmp,  No,    None,    "advance sorter P1; jump to P2 if there is a row")   \
-  X(SorterData,   Cur,  Reg,  No,    None,    "r[P2] = current record of sorter P1")              \
-  X(SorterInsert, Cur,  Reg,  No,    None,    "add the record r[P2] to sorter P1")                \
-  X(NullRow,      Cur,  No,   No,    None,    "cursor P1 yields NULL for every column until it moves") \
-  X(Column,       Cur,  Int,  Reg,   ValueOpt, "r[P3] = column P2 of cursor P1 (P4: default of short records)") \
-  X(Rowid,        Cur,  Reg,  No,    None,    "r[P2] = rowid of cursor P1")                       \
-  X(IdxRowid,     Cur,  Reg,  No,    None,    "r[P2] = rowid (last field) of index cursor P1")    \
-  X(SeekRowid,    Cur,  Jmp,  Reg,   None,    "table cursor P1 to rowid r[P3]; jump to P2 if absent or not an integer") \
-  X(NotExists,    Cur,  Jmp,  Reg,   None,    "table cursor P1 to integer rowid r[P3]; jump to P2 if absent") \
-  X(SeekGE,       Cur,  Jmp,  Regs,  Int,     "cursor P1 to the first entry >= key r[P3..P3+P4-1]; else jump to P2") \
-  X(SeekGT,       Cur,  Jmp,  Regs,  Int,     "cursor P1 to the first entry > key; else jump to P2") \
-  X(SeekLE,       Cur,  Jmp,  Regs,  Int,     "cursor P1 to the last entry <= key; else jump to P2") \
-  X(SeekLT,       Cur,  Jmp,  Regs,  Int,     "cursor P1 to the last entry < key; else jump to P2") \
-  X(IdxGE,        Cur,  Jmp,  Regs,  Int,     "jump to P2 if index entry of P1 >= key r[P3..P3+P4-1] (prefix)") \
-  X(IdxGT,        Cur,  Jmp,  Regs,  Int,     "jump to P2 if index entry > key")                  \
-  X(IdxLE,        Cur,  Jmp,  Regs,  Int,     "jump to P2 if index entry <= key")                 \
-  X(IdxLT,        Cur,  Jmp,  Regs,  Int,     "jump to P2 if index entry < key")                  \
-  X(Found,        Cur,  Jmp,  Regs,  Int,     "jump to P2 if index P1 has an entry matching key r[P3..+P4] (P4 0: record)") \
-  X(NotFound,     Cur,  Jmp,  Regs,  Int,     "jump to P2 if index P1 has no entry matching the key") \
-  X(NoConflict,   Cur,  Jmp,  Regs,  Int,     "jump to P2 if key r[P3..+P4] has a NULL or no match in index P1") \
-  X(MakeRecord,   Regs, Cnt,  Reg,   StringOpt, "r[P3] = record of r[P1..P1+P2-1] (P4: affinity string)") \
-  X(NewRowid,     Cur,  Reg,  Reg,   None,    "r[P2] = a new rowid for table cursor P1 (P3: AUTOINCREMENT max, 0 none)") \
-  X(Insert,       Cur,  Reg,  Reg,   TableOpt, "write record r[P2] with rowid r[P3] via cursor P1 (P5 flags)") \
-  X(IdxInsert,    Cur,  Reg,  No,    None,    "insert index record r[P2] via cursor P1")          \
-  X(Delete,       Cur,  No,   No,    TableOpt, "delete the current entry of cursor P1 (P5 flags)") \
-  X(IdxDelete,    Cur,  Regs, Cnt,   None,    "delete the index entry matching key r[P2..P2+P3-1] from cursor P1") \
-  X(ResultRow,    Regs, Cnt,  No,    None,    "output r[P1..P1+P2-1] as a result row")            \
-  X(Count,        Cur,  Reg,  No,    None,    "r[P2] = number of entries in cursor P1")           \
-  X(Sequence,     Cur,  Reg,  No,    None,    "r[P2] = next sequence number of cursor P1")        \
-  X(IfNullRow,    Cur,  Jmp,  Reg,   None,    "if cursor P1 is on its null row: r[P3] = NULL, jump to P2") \
-  X(FkCheck,      No,   No,   No,    None,    "reserved")                                         \
-  X(MemMax,       Reg,  Reg,  No,    None,    "r[P1] = max(r[P1], r[P2]) as integers")            \
-  X(SetChanges,   Reg,  No,   No,    None,    "add r[P1] (or 1 if P1 == 0) to the change counter") \
-  X(Abortable,    No,   No,   No,    None,    "no-op marker")
+#define BASALT_OPCODES(X)                                                                          \
+  /* ---- control flow ---- */                                                                     \
+  X(Init,          No,   Jmp,  No,   None,         "start; jump to P2 if nonzero")                 \
+  X(Goto,          No,   Jmp,  No,   None,         "jump to P2")                                   \
+  X(Gosub,         Reg,  Jmp,  No,   None,         "r[P1] = return address; jump to P2")           \
+  X(Return,        Reg,  No,   No,   None,         "jump to the address in r[P1]")                 \
+  X(InitCoroutine, Reg,  Jmp,  Jmp,  None,                                                         \
+    "r[P1] = P3 (coroutine entry); jump to P2 if nonzero")                                         \
+  X(Yield,         Reg,  Jmp,  No,   None,                                                         \
+    "swap the address in r[P1] with the current address")                                          \
+  X(EndCoroutine,  Reg,  No,   No,   None,         "return to the caller's Yield, jump to its P2") \
+  X(Halt,          Rc,   Oe,   No,   StringOpt,                                                    \
+    "end the program: P1 result code, P2 conflict action, P4 message")                             \
+  X(HaltIfNull,    Rc,   Oe,   Reg,  StringOpt,                                                    \
+    "if r[P3] is NULL halt with error P1 (P2, P4 as Halt)")                                        \
+  X(If,            Reg,  Jmp,  Int,  None,                                                         \
+    "jump to P2 if r[P1] is true (or NULL and P3 != 0)")                                           \
+  X(IfNot,         Reg,  Jmp,  Int,  None,                                                         \
+    "jump to P2 if r[P1] is false (or NULL and P3 != 0)")                                          \
+  X(IsNull,        Reg,  Jmp,  No,   None,         "jump to P2 if r[P1] is NULL")                  \
+  X(NotNull,       Reg,  Jmp,  No,   None,         "jump to P2 if r[P1] is not NULL")              \
+  X(IfPos,         Reg,  Jmp,  Int,  None,         "if r[P1] > 0: r[P1] -= P3, jump to P2")        \
+  X(IfNotZero,     Reg,  Jmp,  No,   None,                                                         \
+    "if r[P1] != 0: decrement if positive, jump to P2")                                            \
+  X(DecrJumpZero,  Reg,  Jmp,  No,   None,         "r[P1] -= 1; jump to P2 if it became zero")     \
+  X(Once,          No,   Jmp,  No,   None,                                                         \
+    "fall through the first time, then jump to P2 (per run)")                                      \
+  X(MustBeInt,     Reg,  Jmp,  No,   None,                                                         \
+    "make r[P1] an integer or jump to P2 (P2 == 0: error)")                                        \
+  X(Noop,          No,   No,   No,   None,         "do nothing")                                   \
+  X(Explain,       Int,  Int,  No,   StringOpt,                                                    \
+    "EXPLAIN QUERY PLAN comment: P1 id, P2 parent, P4 text")                                       \
+  /* ---- constants and moves ---- */                                                              \
+  X(Integer,       Int,  Reg,  No,   None,         "r[P2] = P1")                                   \
+  X(Int64,         No,   Reg,  No,   Int64,        "r[P2] = P4 (64-bit)")                          \
+  X(Real,          No,   Reg,  No,   Real,         "r[P2] = P4 (double)")                          \
+  X(String,        Int,  Reg,  No,   String,       "r[P2] = P4 text of P1 bytes (static)")         \
+  X(Blob,          Int,  Reg,  No,   String,       "r[P2] = P4 blob of P1 bytes (static)")         \
+  X(Null,          No,   Reg,  Last, None,         "r[P2..P3] = NULL (P3 == 0: only r[P2])")       \
+  X(Variable,      Par,  Reg,  No,   None,         "r[P2] = bound parameter P1")                   \
+  X(Copy,          Regs, Regs, CntM1,None,         "r[P2..P2+P3] = deep copy of r[P1..P1+P3]")     \
+  X(SCopy,         Reg,  Reg,  No,   None,         "r[P2] = shallow copy of r[P1]")                \
+  X(Move,          Regs, Regs, Cnt,  None,                                                         \
+    "move r[P1..P1+P3-1] to r[P2..], leaving NULLs")                                               \
+  X(IntCopy,       Reg,  Reg,  No,   None,         "r[P2] = integer r[P1]")                        \
+  X(AddImm,        Reg,  Int,  No,   None,         "r[P1] += P2 (integer)")                        \
+  /* ---- operators (binary ones: parser/operators.h) ---- */                                      \
+  X(Add,           Reg,  Reg,  Reg,  None,         "r[P3] = r[P1] + r[P2]")                        \
+  X(Subtract,      Reg,  Reg,  Reg,  None,         "r[P3] = r[P1] - r[P2]")                        \
+  X(Multiply,      Reg,  Reg,  Reg,  None,         "r[P3] = r[P1] * r[P2]")                        \
+  X(Divide,        Reg,  Reg,  Reg,  None,         "r[P3] = r[P1] / r[P2]")                        \
+  X(Remainder,     Reg,  Reg,  Reg,  None,         "r[P3] = r[P1] % r[P2]")                        \
+  X(Concat,        Reg,  Reg,  Reg,  None,         "r[P3] = r[P1] || r[P2]")                       \
+  X(BitAnd,        Reg,  Reg,  Reg,  None,         "r[P3] = r[P1] & r[P2]")                        \
+  X(BitOr,         Reg,  Reg,  Reg,  None,         "r[P3] = r[P1] | r[P2]")                        \
+  X(ShiftLeft,     Reg,  Reg,  Reg,  None,         "r[P3] = r[P1] << r[P2]")                       \
+  X(ShiftRight,    Reg,  Reg,  Reg,  None,         "r[P3] = r[P1] >> r[P2]")                       \
+  X(BitNot,        Reg,  Reg,  No,   None,         "r[P2] = ~r[P1]")                               \
+  X(Negative,      Reg,  Reg,  No,   None,         "r[P2] = -r[P1]")                               \
+  X(Not,           Reg,  Reg,  No,   None,         "r[P2] = NOT r[P1] (NULL stays NULL)")          \
+  X(And,           Reg,  Reg,  Reg,  None,         "r[P3] = r[P1] AND r[P2] (three-valued)")       \
+  X(Or,            Reg,  Reg,  Reg,  None,         "r[P3] = r[P1] OR r[P2] (three-valued)")        \
+  X(IsTrue,        Reg,  Reg,  Int,  IntOpt,                                                       \
+    "r[P2] = r[P1] IS TRUE (P3: result for NULL; P4 1 negates)")                                   \
+  X(Cast,          Reg,  Aff,  No,   None,         "r[P1] = CAST(r[P1] AS affinity P2)")           \
+  X(Affinity,      Regs, Cnt,  No,   String,       "apply affinity string P4 to r[P1..P1+P2-1]")   \
+  X(RealAffinity,  Reg,  No,   No,   None,         "if r[P1] is an integer make it a real")        \
+  X(Eq,            Reg,  Dest, Reg,  CollationOpt,                                                 \
+    "r[P1] = r[P3]: jump to P2 (P5: affinity, flags)")                                             \
+  X(Ne,            Reg,  Dest, Reg,  CollationOpt, "r[P1] != r[P3]: jump to P2")                   \
+  X(Lt,            Reg,  Dest, Reg,  CollationOpt, "r[P1] < r[P3]: jump to P2")                    \
+  X(Le,            Reg,  Dest, Reg,  CollationOpt, "r[P1] <= r[P3]: jump to P2")                   \
+  X(Gt,            Reg,  Dest, Reg,  CollationOpt, "r[P1] > r[P3]: jump to P2")                    \
+  X(Ge,            Reg,  Dest, Reg,  CollationOpt, "r[P1] >= r[P3]: jump to P2")                   \
+  X(Function,      Regs, Cnt,  Reg,  Func,         "r[P3] = P4 function of r[P1..P1+P2-1]")        \
+  X(AggStep,       Regs, Cnt,  Agg,  Func,                                                         \
+    "accumulator P3 steps with r[P1..P1+P2-1] (P4 function)")                                      \
+  X(AggFinal,      Agg,  Reg,  No,   Func,                                                         \
+    "r[P2] = final value of accumulator P1; reset it")                                             \
+  X(AggReset,      Aggs, Cnt,  No,   None,                                                         \
+    "discard accumulators P1..P1+P2-1 without results")                                            \
+  X(IfAggHit,      Agg,  Jmp,  No,   None,                                                         \
+    "jump to P2 if the last step of accumulator P1 set it")                                        \
+  X(Like,          Reg,  Reg,  Reg,  Like,                                                         \
+    "reserved (LIKE/GLOB are compiled as function calls)")                                         \
+  /* ---- cursors ---- */                                                                          \
+  X(OpenRead,      Cur,  Root, Db,   CursorInfo,                                                   \
+    "open cursor P1 on B-tree root P2 of database P3 to read")                                     \
+  X(OpenWrite,     Cur,  Root, Db,   CursorInfo,                                                   \
+    "open cursor P1 on B-tree root P2 of database P3 to write")                                    \
+  X(ReopenIdx,     Cur,  Root, Db,   CursorInfo,                                                   \
+    "OpenRead, a no-op if cursor P1 is open on root P2")                                           \
+  X(OpenEphemeral, Cur,  Int,  No,   KeyInfoOpt,                                                   \
+    "cursor P1 on a new temporary B-tree of P2 columns (P4: index)")                               \
+  X(OpenDup,       Cur,  Cur,  No,   None,                                                         \
+    "open cursor P1 on the same temporary B-tree as cursor P2")                                    \
+  X(OpenPseudo,    Cur,  Reg,  Int,  None,                                                         \
+    "cursor P1 reads the record in r[P2] with P3 columns")                                         \
+  X(OpenConstList, Cur,  No,   No,   ConstList,                                                    \
+    "cursor P1 iterates the constants of P4 (one column)")                                         \
+  X(SorterOpen,    Cur,  Int,  No,   KeyInfo,                                                      \
+    "open sorter cursor P1 of P2 fields (P4 over the key fields)")                                 \
+  X(Close,         Cur,  No,   No,   None,         "close cursor P1")                              \
+  X(ClearEphemeral,Cur,  No,   No,   None,         "delete every row of temporary cursor P1")      \
+  X(Rewind,        Cur,  Jmp,  No,   None,                                                         \
+    "move cursor P1 to its first entry; jump to P2 if empty")                                      \
+  X(Last,          Cur,  Jmp,  No,   None,                                                         \
+    "move cursor P1 to its last entry; jump to P2 if empty")                                       \
+  X(Next,          Cur,  Jmp,  No,   None,                                                         \
+    "advance cursor P1; jump to P2 if there is an entry")                                          \
+  X(Prev,          Cur,  Jmp,  No,   None,                                                         \
+    "step cursor P1 back; jump to P2 if there is an entry")                                        \
+  X(SorterSort,    Cur,  Jmp,  No,   None,                                                         \
+    "sort sorter P1, move to its first row; jump to P2 if empty")                                  \
+  X(SorterNext,    Cur,  Jmp,  No,   None,                                                         \
+    "advance sorter P1; jump to P2 if there is a row")                                             \
+  X(SorterData,    Cur,  Reg,  No,   None,         "r[P2] = current record of sorter P1")          \
+  X(SorterInsert,  Cur,  Reg,  No,   None,         "add the record r[P2] to sorter P1")            \
+  X(NullRow,       Cur,  No,   No,   None,                                                         \
+    "cursor P1 yields NULL for every column until it moves")                                       \
+  X(Column,        Cur,  Int,  Reg,  ValueOpt,                                                     \
+    "r[P3] = column P2 of cursor P1 (P4: default of short records)")                               \
+  X(Rowid,         Cur,  Reg,  No,   None,         "r[P2] = rowid of cursor P1")                   \
+  X(IdxRowid,      Cur,  Reg,  No,   None,                                                         \
+    "r[P2] = rowid (last field) of index cursor P1")                                               \
+  X(SeekRowid,     Cur,  Jmp,  Reg,  None,                                                         \
+    "table cursor P1 to rowid r[P3]; jump to P2 if absent or not an integer")                      \
+  X(NotExists,     Cur,  Jmp,  Reg,  None,                                                         \
+    "table cursor P1 to integer rowid r[P3]; jump to P2 if absent")                                \
+  X(SeekGE,        Cur,  Jmp,  Regs, Int,                                                          \
+    "cursor P1 to the first entry >= key r[P3..P3+P4-1]; else jump to P2")                         \
+  X(SeekGT,        Cur,  Jmp,  Regs, Int,                                                          \
+    "cursor P1 to the first entry > key; else jump to P2")                                         \
+  X(SeekLE,        Cur,  Jmp,  Regs, Int,                                                          \
+    "cursor P1 to the last entry <= key; else jump to P2")                                         \
+  X(SeekLT,        Cur,  Jmp,  Regs, Int,                                                          \
+    "cursor P1 to the last entry < key; else jump to P2")                                          \
+  X(IdxGE,         Cur,  Jmp,  Regs, Int,                                                          \
+    "jump to P2 if index entry of P1 >= key r[P3..P3+P4-1] (prefix)")                              \
+  X(IdxGT,         Cur,  Jmp,  Regs, Int,          "jump to P2 if index entry > key")              \
+  X(IdxLE,         Cur,  Jmp,  Regs, Int,          "jump to P2 if index entry <= key")             \
+  X(IdxLT,         Cur,  Jmp,  Regs, Int,          "jump to P2 if index entry < key")              \
+  X(Found,         Cur,  Jmp,  Regs, Int,                                                          \
+    "jump to P2 if index P1 has an entry matching key r[P3..+P4] (P4 0: record)")                  \
+  X(NotFound,      Cur,  Jmp,  Regs, Int,                                                          \
+    "jump to P2 if index P1 has no entry matching the key")                                        \
+  X(NoConflict,    Cur,  Jmp,  Regs, Int,                                                          \
+    "jump to P2 if key r[P3..+P4] has a NULL or no match in index P1")                             \
+  X(MakeRecord,    Regs, Cnt,  Reg,  StringOpt,                                                    \
+    "r[P3] = record of r[P1..P1+P2-1] (P4: affinity string)")                                      \
+  X(NewRowid,      Cur,  Reg,  Reg,  None,                                                         \
+    "r[P2] = a new rowid for table cursor P1 (P3: AUTOINCREMENT max, 0 none)")                     \
+  X(Insert,        Cur,  Reg,  Reg,  TableOpt,                                                     \
+    "write record r[P2] with rowid r[P3] via cursor P1 (P5 flags)")                                \
+  X(IdxInsert,     Cur,  Reg,  No,   None,         "insert index record r[P2] via cursor P1")      \
+  X(Delete,        Cur,  No,   No,   TableOpt,                                                     \
+    "delete the current entry of cursor P1 (P5 flags)")                                            \
+  X(IdxDelete,     Cur,  Regs, Cnt,  None,                                                         \
+    "delete the index entry matching key r[P2..P2+P3-1] from cursor P1")                           \
+  X(ResultRow,     Regs, Cnt,  No,   None,         "output r[P1..P1+P2-1] as a result row")        \
+  X(Count,         Cur,  Reg,  No,   None,         "r[P2] = number of entries in cursor P1")       \
+  X(Sequence,      Cur,  Reg,  No,   None,         "r[P2] = next sequence number of cursor P1")    \
+  X(IfNullRow,     Cur,  Jmp,  Reg,  None,                                                         \
+    "if cursor P1 is on its null row: r[P3] = NULL, jump to P2")                                   \
+  X(FkCheck,       No,   No,   No,   None,         "reserved")                                     \
+  X(MemMax,        Reg,  Reg,  No,   None,         "r[P1] = max(r[P1], r[P2]) as integers")        \
+  X(SetChanges,    Reg,  No,   No,   None,                                                         \
+    "add r[P1] (or 1 if P1 == 0) to the change counter")                                           \
+  X(Abortable,     No,   No,   No,   None,         "no-op marker")
 // clang-format on
 
 namespace basalt {
@@ -202,9 +254,7 @@ enum class P4Type : uint8_t {
 struct P4Kind {
   P4Type type = P4Type::kNone;
   bool optional = false;
-  constexpr bool Allows(P4Type t) const {
-    return t == type || (optional && t == P4Type::kNone);
-  }
+  constexpr bool Allows(P4Type t) const { return t == type || (optional && t == P4Type::kNone); }
 };
 
 namespace opcode_internal {
@@ -234,9 +284,8 @@ struct OpcodeInfo {
 };
 
 inline constexpr OpcodeInfo kOpcodeInfo[] = {
-#define BASALT_OPCODE_INFO(name, p1, p2, p3, p4, doc)                                 \
-  {#name, OperandKind::k##p1, OperandKind::k##p2, OperandKind::k##p3, \
-   opcode_internal::k##p4},
+#define BASALT_OPCODE_INFO(name, p1, p2, p3, p4, doc) \
+  {#name, OperandKind::k##p1, OperandKind::k##p2, OperandKind::k##p3, opcode_internal::k##p4},
     BASALT_OPCODES(BASALT_OPCODE_INFO)
 #undef BASALT_OPCODE_INFO
 };

@@ -33,8 +33,9 @@ std::string Program::P4Text(const Instr& in) const {
     case P4Type::kFunc:
       return in.p4_func()->def->name + "(" + std::to_string(in.p4_func()->nargs) + ")";
     case P4Type::kCursorInfo:
-      return in.p4_cursor()->key_info ? "k(" + std::to_string(in.p4_cursor()->key_info->n_fields) + ")"
-                                    : std::to_string(in.p4_cursor()->n_columns);
+      return in.p4_cursor()->key_info
+                 ? "k(" + std::to_string(in.p4_cursor()->key_info->n_fields) + ")"
+                 : std::to_string(in.p4_cursor()->n_columns);
     case P4Type::kValue:
       return "default";
     case P4Type::kTable:

@@ -31,8 +31,8 @@ class Verifier {
 
  private:
   Status Bad(const Instr& in, const std::string& what) const {
-    return Status(kInternal, "addr " + std::to_string(addr_) + " (" + OpcodeName(in.op) +
-                                 "): " + what);
+    return Status(kInternal,
+                  "addr " + std::to_string(addr_) + " (" + OpcodeName(in.op) + "): " + what);
   }
   bool Fail(int k, const char* what) {
     what_ = "P" + std::to_string(k + 1) + " " + what;

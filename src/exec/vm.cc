@@ -327,8 +327,8 @@ StepResult Vm::Run() {
             res = -1;
           }
         } else {
-          res = CmpHolds(kCompareMasks[static_cast<int>(in.op) - static_cast<int>(Opcode::kEq)],
-                         cmp);
+          res =
+              CmpHolds(kCompareMasks[static_cast<int>(in.op) - static_cast<int>(Opcode::kEq)], cmp);
         }
         if (in.p5 & kCmpStoreResult) {
           if (res < 0) {

@@ -67,11 +67,11 @@ class Vm {
   // Opcode bodies kept out of the dispatch loop (vm_ops.cc).
   // MustBeInt: converts *v to the integer it exactly is; false if none.
   static bool MakeExactInteger(Value* v);
-  Status CallFunction(const Instr& in);         // Function
-  Status StepAccumulator(const Instr& in);      // AggStep
-  Status FinalizeAccumulator(const Instr& in);  // AggFinal
-  void ResetAccumulators(const Instr& in);      // AggReset
-  Status OpenBtreeCursor(const Instr& in);      // OpenRead, OpenWrite, ReopenIdx
+  Status CallFunction(const Instr& in);           // Function
+  Status StepAccumulator(const Instr& in);        // AggStep
+  Status FinalizeAccumulator(const Instr& in);    // AggFinal
+  void ResetAccumulators(const Instr& in);        // AggReset
+  Status OpenBtreeCursor(const Instr& in);        // OpenRead, OpenWrite, ReopenIdx
   Status LookUpKey(const Instr& in, bool* jump);  // Found, NotFound, NoConflict
   void MakeRecord(const Instr& in);
   Status NewRowid(const Instr& in);

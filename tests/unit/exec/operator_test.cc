@@ -211,8 +211,7 @@ TEST(OperatorTable, FoldingComputesWhatTheVmComputes) {
         p.AddOp(Opcode::kHalt);
         Value folded;
         fn(a, b, &folded);
-        ExpectSame(folded, RunOne(p),
-                   Show(a) + " " + OperatorOf(op).spelling + " " + Show(b));
+        ExpectSame(folded, RunOne(p), Show(a) + " " + OperatorOf(op).spelling + " " + Show(b));
         ++checked;
       }
     }
@@ -279,8 +278,8 @@ Value QueryValue(Connection* c, const std::string& sql) {
 TEST(OperatorTable, FoldedAndRunTimeStatementsAgree) {
   std::unique_ptr<Connection> c = OpenMemory();
   ASSERT_NE(c, nullptr);
-  const char* literals[] = {"NULL", "0",     "7",     "-3",    "9223372036854775807",
-                            "2.5",  "'12'",  "'abc'", "'3.5x'", "-9223372036854775808",
+  const char* literals[] = {"NULL", "0",    "7",     "-3",     "9223372036854775807",
+                            "2.5",  "'12'", "'abc'", "'3.5x'", "-9223372036854775808",
                             "64",   "x'01'"};
   for (Op op : BinaryOps()) {
     if (BinaryEvalOf(op) == nullptr) continue;
