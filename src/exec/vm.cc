@@ -1,6 +1,6 @@
 // The dispatch loop: Vm::Run executes instructions until a result row, the
 // end of the program or an error. Each opcode's meaning is in opcodes.h; the
-// bodies of the larger, rarer ones are in vm_ops.cc, the Vm's set-up and
+// bodies of the larger ones are in vm_ops_inl.h, the Vm's set-up and
 // tear-down in vm_state.cc.
 #include "exec/vm.h"
 
@@ -8,6 +8,7 @@
 
 #include "common/assert.h"
 #include "exec/vm_cursor.h"
+#include "exec/vm_ops_inl.h"
 #include "record/affinity.h"
 #include "record/value_ops.h"
 
@@ -15,20 +16,45 @@ namespace basalt {
 
 namespace {
 
-// Which signs of a comparison make a comparison opcode hold: bit 0 for
-// "less", bit 1 for "equal", bit 2 for "greater".
-constexpr uint8_t kLess = 1, kEqual = 2, kGreater = 4;
-// Eq Ne Lt Le Gt Ge, in opcode order.
-constexpr uint8_t kCompareMasks[] = {kEqual,         kLess | kGreater, kLess,
-                                     kLess | kEqual, kGreater,         kGreater | kEqual};
-// IdxGE IdxGT IdxLE IdxLT, in opcode order.
-constexpr uint8_t kIdxCompareMasks[] = {kGreater | kEqual, kGreater, kLess | kEqual, kLess};
+// The comparison opcodes Eq..Ge and IdxGE..IdxLT as their own small enums,
+// so that the switches deciding them list every case (no default).
+enum class CmpKind : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
+enum class IdxCmpKind : uint8_t { kGE, kGT, kLE, kLT };
 static_assert(static_cast<int>(Opcode::kGe) - static_cast<int>(Opcode::kEq) == 5);
 static_assert(static_cast<int>(Opcode::kIdxLT) - static_cast<int>(Opcode::kIdxGE) == 3);
 
-inline bool CmpHolds(uint8_t mask, int cmp) {
-  int sign = (cmp > 0) - (cmp < 0);
-  return (mask >> (sign + 1)) & 1;
+// Whether comparison `op` holds for `cmp` (the sign of left - right).
+inline bool CompareHolds(Opcode op, int cmp) {
+  switch (static_cast<CmpKind>(static_cast<int>(op) - static_cast<int>(Opcode::kEq))) {
+    case CmpKind::kEq:
+      return cmp == 0;
+    case CmpKind::kNe:
+      return cmp != 0;
+    case CmpKind::kLt:
+      return cmp < 0;
+    case CmpKind::kLe:
+      return cmp <= 0;
+    case CmpKind::kGt:
+      return cmp > 0;
+    case CmpKind::kGe:
+      return cmp >= 0;
+  }
+  return false;
+}
+
+// Whether index comparison `op` holds for `cmp` (index entry - key).
+inline bool IdxCompareHolds(Opcode op, int cmp) {
+  switch (static_cast<IdxCmpKind>(static_cast<int>(op) - static_cast<int>(Opcode::kIdxGE))) {
+    case IdxCmpKind::kGE:
+      return cmp >= 0;
+    case IdxCmpKind::kGT:
+      return cmp > 0;
+    case IdxCmpKind::kLE:
+      return cmp <= 0;
+    case IdxCmpKind::kLT:
+      return cmp < 0;
+  }
+  return false;
 }
 
 // Applies comparison affinity `aff` to *v (a private copy).
@@ -327,8 +353,7 @@ StepResult Vm::Run() {
             res = -1;
           }
         } else {
-          res =
-              CmpHolds(kCompareMasks[static_cast<int>(in.op) - static_cast<int>(Opcode::kEq)], cmp);
+          res = CompareHolds(in.op, cmp);
         }
         if (in.p5 & kCmpStoreResult) {
           if (res < 0) {
@@ -345,13 +370,13 @@ StepResult Vm::Run() {
         break;
       }
       case Opcode::kFunction:
-        VM_TRY(CallFunction(in));
+        if (!CallFunction(in)) return FailWithStatus();
         break;
       case Opcode::kAggStep:
-        VM_TRY(StepAccumulator(in));
+        if (!StepAccumulator(in)) return FailWithStatus();
         break;
       case Opcode::kAggFinal:
-        VM_TRY(FinalizeAccumulator(in));
+        if (!FinalizeAccumulator(in)) return FailWithStatus();
         break;
       case Opcode::kAggReset:
         ResetAccumulators(in);
@@ -370,7 +395,7 @@ StepResult Vm::Run() {
       case Opcode::kOpenRead:
       case Opcode::kOpenWrite:
       case Opcode::kReopenIdx:
-        VM_TRY(OpenBtreeCursor(in));
+        if (!OpenBtreeCursor(in)) return FailWithStatus();
         break;
       case Opcode::kOpenEphemeral: {
         auto& slot = cursors_[static_cast<size_t>(in.p1)];
@@ -518,8 +543,7 @@ StepResult Vm::Run() {
         VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
         int cmp;
         VM_TRY(c->CompareKey(&r[in.p3], in.p4_int(), &cmp));
-        if (CmpHolds(kIdxCompareMasks[static_cast<int>(in.op) - static_cast<int>(Opcode::kIdxGE)],
-                     cmp)) {
+        if (IdxCompareHolds(in.op, cmp)) {
           pc_ = in.p2;
           continue;
         }
@@ -529,7 +553,7 @@ StepResult Vm::Run() {
       case Opcode::kNotFound:
       case Opcode::kNoConflict: {
         bool jump;
-        VM_TRY(LookUpKey(in, &jump));
+        if (!LookUpKey(in, &jump)) return FailWithStatus();
         if (jump) {
           pc_ = in.p2;
           continue;
@@ -540,7 +564,7 @@ StepResult Vm::Run() {
         MakeRecord(in);
         break;
       case Opcode::kNewRowid:
-        VM_TRY(NewRowid(in));
+        if (!NewRowid(in)) return FailWithStatus();
         break;
       case Opcode::kInsert: {
         VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();

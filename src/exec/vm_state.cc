@@ -81,4 +81,12 @@ StepResult Vm::Fail(Status s) {
   return StepResult::kError;
 }
 
+StepResult Vm::FailWithStatus() {
+  BASALT_DCHECK(!status_.ok());
+  done_ = true;
+  FinishAggregates();
+  CloseCursors();
+  return StepResult::kError;
+}
+
 }  // namespace basalt

@@ -1,6 +1,11 @@
-// The bodies of the VM's larger, less frequent opcodes, out of the dispatch
-// loop (vm.cc): function calls and accumulators, opening B-tree cursors, key
-// lookups, records and new rowids.
+// The bodies of the VM's larger opcodes, kept out of the dispatch loop's
+// source: function calls and accumulators, opening B-tree cursors, key
+// lookups, records and new rowids. Included only by vm.cc, so that the
+// compiler may still inline them into Vm::Run.
+// The helpers that can fail return false with the error in status_
+// (SetError); Run then ends the program (FailWithStatus).
+#pragma once
+
 #include "exec/vm.h"
 #include "exec/vm_cursor.h"
 #include "record/affinity.h"
@@ -8,12 +13,12 @@
 
 namespace basalt {
 
-namespace {
+namespace vm_ops_internal {
 
 constexpr int kMaxArgs = 127;
 
 // A real that is exactly an int64 (the range test keeps the cast defined).
-bool ExactInteger(double d, int64_t* out) {
+inline bool ExactInteger(double d, int64_t* out) {
   if (d >= -9.2233720368547758e18 && d < 9.2233720368547758e18 &&
       static_cast<double>(static_cast<int64_t>(d)) == d) {
     *out = static_cast<int64_t>(d);
@@ -22,23 +27,23 @@ bool ExactInteger(double d, int64_t* out) {
   return false;
 }
 
-Status ErrorOf(const FuncContext& ctx) {
+inline Status ErrorOf(const FuncContext& ctx) {
   return Status(ctx.error_code ? ctx.error_code : kError, ctx.error_msg);
 }
 
-}  // namespace
+}  // namespace vm_ops_internal
 
-bool Vm::MakeExactInteger(Value* v) {
+inline bool Vm::MakeExactInteger(Value* v) {
   int64_t i;
   if (v->is_real()) {
-    if (!ExactInteger(v->real_value(), &i)) return false;
+    if (!vm_ops_internal::ExactInteger(v->real_value(), &i)) return false;
     v->SetInt(i);
     return true;
   }
   if (v->is_text()) {
     double d;
     int kind = ParseNumericText(v->data(), v->size(), &i, &d);
-    if (kind == 2 && ExactInteger(d, &i)) kind = 1;
+    if (kind == 2 && vm_ops_internal::ExactInteger(d, &i)) kind = 1;
     if (kind != 1) return false;
     v->SetInt(i);
     return true;
@@ -46,9 +51,9 @@ bool Vm::MakeExactInteger(Value* v) {
   return v->is_int();
 }
 
-Status Vm::CallFunction(const Instr& in) {
+inline bool Vm::CallFunction(const Instr& in) {
   Value* r = regs_.data();
-  Value* argv[kMaxArgs];
+  Value* argv[vm_ops_internal::kMaxArgs];
   for (int i = 0; i < in.p2; ++i) argv[i] = &r[in.p1 + i];
   FuncContext ctx;
   ctx.def = in.p4_func()->def;
@@ -59,14 +64,14 @@ Status Vm::CallFunction(const Instr& in) {
   Value out;
   ctx.result = &out;
   ctx.def->scalar(&ctx, in.p2, argv);
-  if (ctx.is_error) return ErrorOf(ctx);
+  if (ctx.is_error) return SetError(vm_ops_internal::ErrorOf(ctx));
   r[in.p3] = std::move(out);
-  return Status();
+  return true;
 }
 
-Status Vm::StepAccumulator(const Instr& in) {
+inline bool Vm::StepAccumulator(const Instr& in) {
   Value* r = regs_.data();
-  Value* argv[kMaxArgs];
+  Value* argv[vm_ops_internal::kMaxArgs];
   for (int i = 0; i < in.p2; ++i) argv[i] = &r[in.p1 + i];
   FuncContext& ctx = aggs_[static_cast<size_t>(in.p3)];
   ctx.def = in.p4_func()->def;
@@ -77,10 +82,10 @@ Status Vm::StepAccumulator(const Instr& in) {
   ctx.result = &dummy;
   ctx.skip_flag = 0;
   ctx.def->step(&ctx, in.p2, argv);
-  return ctx.is_error ? ErrorOf(ctx) : Status();
+  return !ctx.is_error || SetError(vm_ops_internal::ErrorOf(ctx));
 }
 
-Status Vm::FinalizeAccumulator(const Instr& in) {
+inline bool Vm::FinalizeAccumulator(const Instr& in) {
   FuncContext& ctx = aggs_[static_cast<size_t>(in.p1)];
   ctx.def = in.p4_func()->def;
   ctx.coll = in.p4_func()->coll;
@@ -89,15 +94,14 @@ Status Vm::FinalizeAccumulator(const Instr& in) {
   Value out;
   ctx.result = &out;
   ctx.def->final(&ctx);
-  Status st = ctx.is_error ? ErrorOf(ctx) : Status();
+  bool ok = !ctx.is_error || SetError(vm_ops_internal::ErrorOf(ctx));
   FreeAggregateContext(&ctx);
   ctx = FuncContext();
-  if (!st.ok()) return st;
-  regs_[static_cast<size_t>(in.p2)] = std::move(out);
-  return Status();
+  if (ok) regs_[static_cast<size_t>(in.p2)] = std::move(out);
+  return ok;
 }
 
-void Vm::ResetAccumulators(const Instr& in) {
+inline void Vm::ResetAccumulators(const Instr& in) {
   for (int i = 0; i < in.p2; ++i) {
     FuncContext& ctx = aggs_[static_cast<size_t>(in.p1 + i)];
     if (ctx.agg_mem != nullptr && ctx.def != nullptr && ctx.def->final != nullptr) {
@@ -110,10 +114,10 @@ void Vm::ResetAccumulators(const Instr& in) {
   }
 }
 
-Status Vm::OpenBtreeCursor(const Instr& in) {
+inline bool Vm::OpenBtreeCursor(const Instr& in) {
   auto& slot = cursors_[static_cast<size_t>(in.p1)];
   if (in.op == Opcode::kReopenIdx && slot && slot->root() == static_cast<uint32_t>(in.p2)) {
-    return Status();
+    return true;
   }
   size_t db = static_cast<size_t>(in.p3);
   BASALT_DCHECK(db < env_->dbs.size());
@@ -126,12 +130,12 @@ Status Vm::OpenBtreeCursor(const Instr& in) {
   uint8_t enc = db < env_->encs.size() ? env_->encs[db] : uint8_t{kUtf8};
   auto c = VmCursor::OpenBtree(bt, static_cast<uint32_t>(in.p2), in.op == Opcode::kOpenWrite,
                                in.p4_cursor(), &write_gen_, std::move(reuse), enc);
-  if (!c.ok()) return std::move(c).status();
+  if (!c.ok()) return SetError(std::move(c).status());
   slot = std::move(c).value();
-  return Status();
+  return true;
 }
 
-Status Vm::LookUpKey(const Instr& in, bool* jump) {
+inline bool Vm::LookUpKey(const Instr& in, bool* jump) {
   Value* r = regs_.data();
   VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
   int n = in.p4_int();
@@ -140,20 +144,17 @@ Status Vm::LookUpKey(const Instr& in, bool* jump) {
     for (int i = 0; i < n; ++i) has_null |= r[in.p3 + i].is_null();
     if (has_null) {
       *jump = true;
-      return Status();
+      return true;
     }
   }
   bool found = false;
-  if (n == 0) {
-    TRY(c->FoundRecord(r[in.p3], &found));
-  } else {
-    TRY(c->Found(&r[in.p3], n, &found));
-  }
+  Status st = n == 0 ? c->FoundRecord(r[in.p3], &found) : c->Found(&r[in.p3], n, &found);
+  if (!st.ok()) return SetError(std::move(st));
   *jump = (in.op == Opcode::kFound) ? found : !found;
-  return Status();
+  return true;
 }
 
-void Vm::MakeRecord(const Instr& in) {
+inline void Vm::MakeRecord(const Instr& in) {
   Value* r = regs_.data();
   if (const char* aff = in.p4_str_or_null()) {
     for (int i = 0; i < in.p2 && aff[i]; ++i) {
@@ -165,21 +166,22 @@ void Vm::MakeRecord(const Instr& in) {
   r[in.p3].SetBlob(buf.data(), buf.size());
 }
 
-Status Vm::NewRowid(const Instr& in) {
+inline bool Vm::NewRowid(const Instr& in) {
   Value* r = regs_.data();
   VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
   int64_t rowid;
-  TRY(c->NewRowid(&rowid));
+  Status st = c->NewRowid(&rowid);
+  if (!st.ok()) return SetError(std::move(st));
   if (in.p3) {
     // AUTOINCREMENT: never reuse a rowid at or below the recorded maximum.
     Value& mx = r[in.p3];
     int64_t m = mx.is_int() ? mx.int_value() : 0;
-    if (m == INT64_MAX) return Status(kFull, "database or disk is full");
+    if (m == INT64_MAX) return SetError(Status(kFull, "database or disk is full"));
     if (rowid <= m) rowid = m + 1;
     mx.SetInt(rowid);
   }
   r[in.p2].SetInt(rowid);
-  return Status();
+  return true;
 }
 
 }  // namespace basalt
