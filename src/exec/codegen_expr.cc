@@ -39,6 +39,14 @@ void Codegen::CodeColumn(int cursor, int column, const Table* tab, int target) {
     }
     break;  // not covered (should not happen): read the table
   }
+  if (tab != nullptr && tab->is_virtual) {
+    if (column < 0) {
+      Op(Opcode::kVRowid, cursor, target);
+    } else {
+      Op(Opcode::kVColumn, cursor, column, target);
+    }
+    return;
+  }
   if (column < 0) {
     Op(Opcode::kRowid, cursor, target);
     return;

@@ -84,6 +84,7 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   if (tab->is_view) {
     return ctx_->Error("cannot modify " + tab->name + " because it is a view");
   }
+  if (tab->is_virtual) return EnsureVtab(tab) && CodeVtabInsert(st, tab, outer);
   if (tab->root == 1) return ctx_->Error("table " + tab->name + " may not be modified");
   if (st->upsert != nullptr) return ctx_->Error("upsert is not supported yet");
   if (st->returning != nullptr) return ctx_->Error("RETURNING is not supported yet");

@@ -1,6 +1,7 @@
 // The code generator's shared state and helpers (internal to src/exec).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -193,6 +194,15 @@ class Codegen {
   void SeekTableRow(const Source& src, LevelState* lv);
   void CodeRowidLookup(const LoopPlan& lp, const Source& src, LevelState* lv);
   void CodeRowidRange(const LoopPlan& lp, const Source& src, LevelState* lv);
+  // Virtual tables as DML targets (codegen_vtab_dml.cc).
+  bool EnsureVtab(Table* t);
+  bool CodeVtabInsert(ast::InsertStmt* st, const Table* tab, Scope* outer);
+  bool CodeVtabUpdate(ast::UpdateStmt* st, const Table* tab, Scope* outer);
+  bool CodeVtabDelete(ast::DeleteStmt* st, const Table* tab, Scope* outer);
+  bool CodeVtabCollect(ast::Expr* where, std::vector<Source>* srcs,
+                       const std::function<void(int argv)>& row, int n, int rows);
+  void CodeVtabApply(const Table* tab, int rows, int n, OnConflict on_conflict);
+  void CodeVtabLoop(WhereLoops* w, const LoopPlan& lp, const Source& src, LevelState* lv);
   void CodeLevelTerms(WhereLoops* w, const LoopPlan& lp, const Source& src, SourceMask ready,
                       LevelState* lv);
   // Index lookups and ranges (codegen_where_index.cc).

@@ -185,6 +185,9 @@ std::string Codegen::LoopDetail(const LoopPlan& lp, const Source& src) {
       if (lp.upper) d += std::string("rowid<") + (lp.upper->op == TermOp::kLe ? "=" : "") + "?";
       return d + ")";
     }
+    case AccessKind::kVirtual:
+      return "SCAN " + name + " VIRTUAL TABLE INDEX " + std::to_string(lp.vtab->idx_num) + ":" +
+             std::string(lp.vtab->idx_str);
     case AccessKind::kIndex: {
       if (lp.eq.empty() && !lp.lower && !lp.upper) {
         return "SCAN " + name + (lp.covering ? " USING COVERING INDEX " : " USING INDEX ") +
@@ -250,6 +253,8 @@ bool Codegen::WhereBegin(WhereLoops* w) {
     }
     if (src.table == nullptr) {
       CodeSubquerySourceLoop(src, &lv);
+    } else if (lp.access == AccessKind::kVirtual) {
+      CodeVtabLoop(w, lp, src, &lv);
     } else {
       OpenLevelCursors(lp, src, &lv);
       switch (lp.access) {
@@ -264,6 +269,8 @@ bool Codegen::WhereBegin(WhereLoops* w) {
           break;
         case AccessKind::kIndex:
           CodeIndexRange(lp, src, &lv);
+          break;
+        case AccessKind::kVirtual:  // handled above
           break;
       }
     }
@@ -321,7 +328,8 @@ void Codegen::OpenLevelCursors(const LoopPlan& lp, const Source& src, LevelState
     CursorInfo* ici = prog_->arena.New<CursorInfo>();
     ici->key_info = &lp.index->key_info;
     ici->n_columns = lp.index->n_key_columns() + 1;
-    int a = Op(Opcode::kOpenRead, lv->index_cursor, static_cast<int>(lp.index->root), lp.index->table->db());
+    int a = Op(Opcode::kOpenRead, lv->index_cursor, static_cast<int>(lp.index->root),
+               lp.index->table->db());
     prog_->SetP4(a, ici);
     if (lp.covering) {
       substs_.push_back({src.cursor, lv->index_cursor, lp.index});
@@ -418,6 +426,50 @@ void Codegen::CodeRowidRange(const LoopPlan& lp, const Source& src, LevelState* 
   }
   lv->next_op = lp.reverse ? Opcode::kPrev : Opcode::kNext;
   lv->next_cursor = src.cursor;
+}
+
+// A virtual table: the cursor is opened, then each Filter call gets the
+// arguments BestIndex asked for (one call per combination of the values of
+// IN arguments), and VNext walks its rows. Terms the table enforces itself
+// (omit) are not tested again.
+void Codegen::CodeVtabLoop(WhereLoops* w, const LoopPlan& lp, const Source& src, LevelState* lv) {
+  (void)w;
+  const VtabPlan& vp = *lp.vtab;
+  prog_->SetP4(Op(Opcode::kVOpen, src.cursor), src.table);
+  const int argc = static_cast<int>(vp.args.size());
+  const int base = AllocReg(argc > 0 ? argc : 1);
+  int empty = lv->brk;  // where an empty scan goes: the next IN value, else out
+  for (int i = 0; i < argc; ++i) {
+    const VtabPlan::Arg& a = vp.args[static_cast<size_t>(i)];
+    if (a.in == nullptr) continue;
+    int has_null;
+    int inc = CodeInListIndex(a.in, &has_null, 'A', nullptr);
+    Op(Opcode::kRewind, inc, empty);
+    lv->in_tops.push_back(prog_->pc());
+    Op(Opcode::kColumn, inc, 0, base + i);
+    lv->in_cursors.push_back(inc);
+    int next = MakeLabel();
+    lv->in_nexts.push_back(next);
+    empty = next;
+  }
+  for (int i = 0; i < argc; ++i) {
+    const VtabPlan::Arg& a = vp.args[static_cast<size_t>(i)];
+    if (a.in != nullptr) continue;
+    if (a.value != nullptr) {
+      CodeExpr(a.value, base + i);
+    } else {
+      Op(Opcode::kNull, 0, base + i);
+    }
+  }
+  auto* info = prog_->arena.New<VFilterInfo>();
+  info->idx_num = vp.idx_num;
+  info->idx_str = prog_->arena.CopyString(vp.idx_str).data();
+  info->argc = argc;
+  prog_->SetP4(Op(Opcode::kVFilter, src.cursor, empty, base), info);
+  lv->top = prog_->pc();
+  lv->next_op = Opcode::kVNext;
+  lv->next_cursor = src.cursor;
+  for (WhereTerm* t : vp.omitted) t->coded = true;
 }
 
 // The terms that become testable at this level: for an outer join's inner

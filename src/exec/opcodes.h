@@ -199,7 +199,19 @@
   X(MemMax,        Reg,  Reg,  No,   None,         "r[P1] = max(r[P1], r[P2]) as integers")        \
   X(SetChanges,    Reg,  No,   No,   None,                                                         \
     "add r[P1] (or 1 if P1 == 0) to the change counter")                                           \
-  X(Abortable,     No,   No,   No,   None,         "no-op marker")
+  X(Abortable,     No,   No,   No,   None,         "no-op marker")                                 \
+  /* ---- virtual tables (catalog/vtab.h) ---- */                                                  \
+  X(VOpen,         Cur,  No,   No,   Table,        "open cursor P1 on virtual table P4 (xOpen)")   \
+  X(VFilter,       Cur,  Jmp,  Reg,  VFilter,                                                      \
+    "start cursor P1's scan (xFilter) with the P4 plan, arguments from r[P3]; empty: jump to P2")  \
+  X(VNext,         Cur,  Jmp,  No,   None,                                                         \
+    "advance virtual table cursor P1; jump to P2 if there is a row")                               \
+  X(VColumn,       Cur,  Int,  Reg,  None,                                                         \
+    "r[P3] = column P2 of virtual table cursor P1 (P5 1: an UPDATE leaves it unchanged)")          \
+  X(VRowid,        Cur,  Reg,  No,   None,         "r[P2] = rowid of virtual table cursor P1")     \
+  X(VUpdate,       Int,  Cnt,  Regs, Table,                                                        \
+    "xUpdate of table P4 with r[P3..P3+P2-1]; P1 1: set last_insert_rowid; P5 conflict mode")      \
+  X(VBegin,        No,   No,   No,   Table,        "virtual table P4 joins the transaction")
 // clang-format on
 
 namespace basalt {
@@ -248,6 +260,7 @@ enum class P4Type : uint8_t {
   kLike,
   kInt,
   kConstList,
+  kVFilter,
 };
 
 // What an opcode accepts in P4: one P4Type, or (kOpt) that type or none.
@@ -273,6 +286,7 @@ BASALT_P4_KIND(Table)
 BASALT_P4_KIND(Like)
 BASALT_P4_KIND(Int)
 BASALT_P4_KIND(ConstList)
+BASALT_P4_KIND(VFilter)
 #undef BASALT_P4_KIND
 }  // namespace opcode_internal
 

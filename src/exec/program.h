@@ -41,6 +41,14 @@ struct ConstList {
   int n = 0;
 };
 
+// P4 of VFilter: what the virtual table's BestIndex chose, handed to its
+// cursor's Filter with argc arguments.
+struct VFilterInfo {
+  int idx_num = 0;
+  const char* idx_str = "";  // in the Program's arena
+  int argc = 0;
+};
+
 // LIKE/GLOB call site.
 struct LikeSpec {
   bool glob = false;
@@ -70,6 +78,7 @@ struct Instr {
   const Table* p4_table() const { return Get(P4Type::kTable).table; }
   const LikeSpec* p4_like() const { return Get(P4Type::kLike).like; }
   const ConstList* p4_const_list() const { return Get(P4Type::kConstList).const_list; }
+  const VFilterInfo* p4_vfilter() const { return Get(P4Type::kVFilter).vfilter; }
   // Optional P4s: null (0) when absent.
   const char* p4_str_or_null() const { return GetOpt(P4Type::kString).str; }
   const KeyInfo* p4_key_info_or_null() const { return GetOpt(P4Type::kKeyInfo).key_info; }
@@ -91,6 +100,7 @@ struct Instr {
     const Table* table;
     const LikeSpec* like;
     const ConstList* const_list;
+    const VFilterInfo* vfilter;
   };
   const P4& Get(P4Type t) const {
     BASALT_DCHECK(p4type_ == t);
@@ -136,7 +146,8 @@ class Program {
   int n_cursors = 0;
   int n_aggs = 0;  // aggregate accumulators
   int n_params = 0;
-  bool writes = false;  // modifies the database
+  bool writes = false;       // modifies the database
+  bool writes_vtab = false;  // changes a virtual table (VUpdate)
   // A failure part-way may leave changes to undo: run inside a statement
   // savepoint (false for a single-row INSERT without triggers).
   bool stmt_journal = true;
@@ -180,6 +191,7 @@ class Program {
   void SetP4(int addr, const Table* v) { SetP4(addr, P4Type::kTable).table = v; }
   void SetP4(int addr, const LikeSpec* v) { SetP4(addr, P4Type::kLike).like = v; }
   void SetP4(int addr, const ConstList* v) { SetP4(addr, P4Type::kConstList).const_list = v; }
+  void SetP4(int addr, const VFilterInfo* v) { SetP4(addr, P4Type::kVFilter).vfilter = v; }
   Instr& at(int addr) { return ops[static_cast<size_t>(addr)]; }
   void JumpHere(int addr) { ops[static_cast<size_t>(addr)].p2 = pc(); }
 

@@ -621,6 +621,40 @@ StepResult Vm::Run() {
         }
         break;
       }
+      // ---- virtual tables (vm_vtab.cc) ----
+      case Opcode::kVOpen:
+        if (!VtabOpen(in)) return FailWithStatus();
+        break;
+      case Opcode::kVFilter: {
+        bool empty = false;
+        if (!VtabFilter(in, &empty)) return FailWithStatus();
+        if (empty) {
+          pc_ = in.p2;
+          continue;
+        }
+        break;
+      }
+      case Opcode::kVNext: {
+        bool more = false;
+        if (!VtabNext(in, &more)) return FailWithStatus();
+        if (more) {
+          pc_ = in.p2;
+          continue;
+        }
+        break;
+      }
+      case Opcode::kVColumn:
+        if (!VtabColumn(in)) return FailWithStatus();
+        break;
+      case Opcode::kVRowid:
+        if (!VtabRowid(in)) return FailWithStatus();
+        break;
+      case Opcode::kVUpdate:
+        if (!VtabUpdate(in)) return FailWithStatus();
+        break;
+      case Opcode::kVBegin:
+        if (!VtabBegin(in)) return FailWithStatus();
+        break;
       case Opcode::kMemMax: {
         int64_t a = r[in.p1].is_int() ? r[in.p1].int_value() : ValueToInt64(r[in.p1]);
         int64_t b = ValueToInt64(r[in.p2]);

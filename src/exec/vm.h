@@ -77,6 +77,14 @@ class Vm {
   bool LookUpKey(const Instr& in, bool* jump);  // Found, NotFound, NoConflict
   void MakeRecord(const Instr& in);
   bool NewRowid(const Instr& in);
+  // Virtual tables (vm_vtab.cc).
+  bool VtabOpen(const Instr& in);
+  bool VtabFilter(const Instr& in, bool* empty);
+  bool VtabNext(const Instr& in, bool* more);
+  bool VtabColumn(const Instr& in);
+  bool VtabRowid(const Instr& in);
+  bool VtabUpdate(const Instr& in);
+  bool VtabBegin(const Instr& in);
   bool SetError(Status s) {
     status_ = std::move(s);
     return false;
@@ -93,6 +101,7 @@ class Vm {
   std::vector<FuncContext> aggs_;
   std::vector<uint8_t> once_;
   std::vector<Value> params_;
+  std::vector<Value*> vtab_args_;  // argv of VFilter / VUpdate
   Value scratch_[2];
   const Value* row_ = nullptr;
   int row_size_ = 0;

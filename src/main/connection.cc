@@ -104,9 +104,9 @@ Result<std::unique_ptr<Statement>> Connection::Prepare(std::string_view sql, siz
 }
 
 Status Connection::BeginStatement(DbMask read_mask, DbMask write_mask, bool stmt_journal,
-                                  int* stmt_savepoint) {
+                                  int* stmt_savepoint, bool writes_vtab) {
   if (txn_.active() == 0) interrupted_.store(0, std::memory_order_relaxed);
-  return txn_.BeginStatement(read_mask, write_mask, stmt_journal, stmt_savepoint);
+  return txn_.BeginStatement(read_mask, write_mask, stmt_journal, stmt_savepoint, writes_vtab);
 }
 
 Status Connection::EndStatement(DbMask write_mask, int stmt_savepoint, bool ok, int action,

@@ -79,7 +79,7 @@ class Connection : public ConnectionHooks {
   // reloaded (the transactions stay open); compile again and call once
   // more, or EndFailedBegin().
   Status BeginStatement(DbMask read_mask, DbMask write_mask, bool stmt_journal,
-                        int* stmt_savepoint);
+                        int* stmt_savepoint, bool writes_vtab = false);
   void EndFailedBegin() { txn_.EndFailedBegin(); }
   // After the last step: `ok` false means the statement failed with an
   // error whose conflict action is `action` (OnConflict numbering).

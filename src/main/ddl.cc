@@ -108,7 +108,7 @@ Status DdlExecutor::Exec(ast::Stmt* st, Arena* arena) {
     case ast::StmtKind::kReindex:
       return Reindex(st->As<ast::ReindexStmt>());
     case ast::StmtKind::kAnalyze:
-      return Status();
+      return Analyze(st->As<ast::AnalyzeStmt>());
     case ast::StmtKind::kCreateVirtualTable:
       return CreateVirtualTable(st->As<ast::CreateVirtualTableStmt>());
     case ast::StmtKind::kAlterTable:
@@ -187,8 +187,12 @@ void DdlExecutor::Access(ast::Stmt* st, DbMask* read_mask, DbMask* write_mask) c
       break;
     }
     case ast::StmtKind::kReindex:
-    case ast::StmtKind::kAnalyze:
       write_db(Catalog::kMain);
+      break;
+    case ast::StmtKind::kAnalyze:
+      for (int i = 0; i < store_->size(); ++i) {
+        if (i != Catalog::kTemp && store_->at(i)->is_open()) write_db(i);
+      }
       break;
     default:
       break;

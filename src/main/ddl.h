@@ -71,6 +71,12 @@ class DdlExecutor {
   Status Drop(ast::DropStmt* st);
   Status DropTable(ast::DropStmt* st);
   Status Reindex(ast::ReindexStmt* st);
+  // ddl_analyze.cc
+  Status Analyze(ast::AnalyzeStmt* st);
+  Status AnalyzeTable(Database* db, const Table& t);
+  Status EnsureStatTable(Database* db);
+  // Compiles and runs one statement of SQL (ANALYZE's sqlite_stat1 rows).
+  Status RunSql(const std::string& sql);
   // ddl_attach.cc
   Status Attach(ast::AttachStmt* st);
   Status Detach(ast::DetachStmt* st);

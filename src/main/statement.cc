@@ -234,7 +234,8 @@ int Statement::Step() {
       return StepDirect();
     }
     Status st =
-        conn_->BeginStatement(read_mask_, write_mask_, prog_->stmt_journal, &stmt_savepoint_);
+        conn_->BeginStatement(read_mask_, write_mask_, prog_->stmt_journal, &stmt_savepoint_,
+                              prog_->writes_vtab);
     if (st.code() == kSchema) {
       // Another connection changed the schema: compile against the new one
       // (the transaction stays open) and start again.
@@ -242,7 +243,8 @@ int Statement::Step() {
         conn_->EndFailedBegin();
         return status_.code();
       }
-      st = conn_->BeginStatement(read_mask_, write_mask_, prog_->stmt_journal, &stmt_savepoint_);
+      st = conn_->BeginStatement(read_mask_, write_mask_, prog_->stmt_journal, &stmt_savepoint_,
+                              prog_->writes_vtab);
     }
     if (!st.ok()) {
       status_ = st;

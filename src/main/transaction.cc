@@ -55,7 +55,7 @@ int TransactionController::StatementLevel(DbMask write_mask) const {
 }
 
 Status TransactionController::BeginStatement(DbMask read_mask, DbMask write_mask, bool stmt_journal,
-                                             int* stmt_savepoint) {
+                                             int* stmt_savepoint, bool writes_vtab) {
   *stmt_savepoint = -1;
   const DbMask used = read_mask | write_mask;
   for (int i = 0; i < store_->size() && (used >> i) != 0; ++i) {
@@ -64,13 +64,15 @@ Status TransactionController::BeginStatement(DbMask read_mask, DbMask write_mask
   // A statement journal is needed only when a failure could leave part of
   // the statement's changes behind inside a longer transaction; in
   // autocommit mode the transaction itself is rolled back instead.
-  const bool journal = write_mask != 0 && stmt_journal && !(autocommit_ && active_ == 0);
+  const bool journal =
+      (write_mask != 0 || writes_vtab) && stmt_journal && !(autocommit_ && active_ == 0);
   if (journal) {
     const int level = StatementLevel(write_mask);
     for (int i = 0; i < store_->size(); ++i) {
       if ((write_mask & DbBit(i)) != 0) TRY(store_->at(i)->bt->OpenSavepoints(level + 1));
     }
     *stmt_savepoint = level;
+    ++stmt_levels_;
     TRY(vtabs_->Savepoint(0, level));
   }
   ++active_;
@@ -81,6 +83,7 @@ Status TransactionController::EndStatement(DbMask write_mask, int stmt_savepoint
                                            int action, int error_code) {
   BASALT_DCHECK(active_ > 0);
   --active_;
+  if (stmt_savepoint >= 0) --stmt_levels_;
   const int n = store_->size();
   if (ok) {
     if (stmt_savepoint >= 0) {
@@ -98,6 +101,11 @@ Status TransactionController::EndStatement(DbMask write_mask, int stmt_savepoint
   // what the statement did so far, the others undo the statement.
   if (action == kActionRollback && active_ == 0) return RollbackAll();
   const bool fail = action == kActionFail;
+  // A virtual table changed by a statement that had no statement savepoint
+  // (autocommit) is undone with the transaction.
+  if (stmt_savepoint < 0 && vtabs_->any_joined() && autocommit_ && active_ == 0 && !fail) {
+    return RollbackAll();
+  }
   if (stmt_savepoint >= 0) {
     if (!fail) (void)vtabs_->Savepoint(2, stmt_savepoint);
     (void)vtabs_->Savepoint(1, stmt_savepoint);

@@ -55,8 +55,10 @@ class TransactionController {
   // leave part of its changes behind (*stmt_savepoint = its level, else -1).
   // kSchema as for EnsureTransaction (call again after recompiling, or
   // EndFailedBegin()).
-  Status BeginStatement(DbMask read_mask, DbMask write_mask, bool stmt_journal,
-                        int* stmt_savepoint);
+  // writes_vtab: the statement changes virtual tables (which take part in
+  // the statement savepoint too).
+  Status BeginStatement(DbMask read_mask, DbMask write_mask, bool stmt_journal, int* stmt_savepoint,
+                        bool writes_vtab = false);
   // After a statement's last step. ok false: it failed with error_code and
   // conflict action `action` (OnConflict numbering).
   Status EndStatement(DbMask write_mask, int stmt_savepoint, bool ok, int action, int error_code);
@@ -73,8 +75,9 @@ class TransactionController {
 
   // True when database i is in a write transaction.
   bool writing(int i) const;
-  // Open SAVEPOINT levels (where a virtual table joining now starts).
-  int savepoint_depth() const { return static_cast<int>(savepoints_.size()); }
+  // Savepoint levels open now, SAVEPOINTs and statement savepoints: a
+  // virtual table joining the transaction opens as many.
+  int savepoint_depth() const { return static_cast<int>(savepoints_.size()) + stmt_levels_; }
 
  private:
   Status Begin(const ast::BeginStmt* b);
@@ -93,6 +96,7 @@ class TransactionController {
   int active_ = 0;
   std::vector<std::string> savepoints_;  // open SAVEPOINT names, outermost first
   bool savepoint_txn_ = false;           // the transaction was started by SAVEPOINT
+  int stmt_levels_ = 0;                  // statement savepoints open now
 };
 
 }  // namespace basalt

@@ -318,10 +318,15 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
   } else if (item->func_args != nullptr &&
              (LowerAscii(item->name).rfind("pragma_", 0) != 0 || !ctx_->pragma_rows)) {
     if (!AddTableFunction(item, &src)) return false;
-  } else if (item->func_args != nullptr) {
+  } else if (item->func_args != nullptr ||
+             (ctx_->pragma_rows && item->schema.empty() &&
+              LowerAscii(item->name).rfind("pragma_", 0) == 0 &&
+              ctx_->FindTable("", item->name) == nullptr)) {
+    // (Until the pragma virtual tables replace it: pragma_NAME computed
+    // while compiling.)
     std::string fname = LowerAscii(item->name);
     std::string arg;
-    if (item->func_args->size() > 0) {
+    if (item->func_args != nullptr && item->func_args->size() > 0) {
       const Expr* a = (*item->func_args)[0];
       if (a->kind == ExprKind::kString || a->kind == ExprKind::kColumn) {
         arg = std::string(a->text);
