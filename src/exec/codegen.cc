@@ -1,5 +1,6 @@
 #include "exec/codegen.h"
 
+#include "common/assert.h"
 #include "exec/codegen_internal.h"
 
 namespace basalt {
@@ -39,13 +40,21 @@ KeyInfo* Codegen::MakeKeyInfo(int n) {
 }
 
 void Codegen::FixLabels() {
-  // Jump targets are the only negative P2 values (registers, cursors and
-  // addresses are never negative).
+  // Labels are negative until resolved; only jump operands (P2 of the
+  // opcodes that declare Jmp or Dest there, P3 of InitCoroutine) hold them,
+  // and every label a jump uses has been resolved to an address.
+  auto address = [&](int label) {
+    int addr = labels_[static_cast<size_t>(-label - 1)];
+    BASALT_DCHECK(addr >= 0);
+    return addr;
+  };
   for (Instr& in : prog_->ops) {
-    if (in.p2 < 0) in.p2 = labels_[static_cast<size_t>(-in.p2 - 1)];
-    if (in.op == Opcode::kInitCoroutine && in.p3 < 0) {
-      in.p3 = labels_[static_cast<size_t>(-in.p3 - 1)];
+    if (in.p2 < 0) {
+      BASALT_DCHECK(InfoOf(in.op).p2 == OperandKind::kJmp ||
+                    InfoOf(in.op).p2 == OperandKind::kDest);
+      in.p2 = address(in.p2);
     }
+    if (in.op == Opcode::kInitCoroutine && in.p3 < 0) in.p3 = address(in.p3);
   }
 }
 

@@ -65,6 +65,11 @@ struct LikeSpec {
 struct Instr {
   Opcode op = Opcode::kNoop;
   uint8_t p5 = 0;
+
+ private:
+  P4Type p4type_ = P4Type::kNone;  // here, so that Instr packs into 24 bytes
+
+ public:
   int32_t p1 = 0, p2 = 0, p3 = 0;
 
   P4Type p4type() const { return p4type_; }
@@ -111,9 +116,9 @@ struct Instr {
     return p4_;
   }
 
-  P4Type p4type_ = P4Type::kNone;
   P4 p4_{0};
 };
+static_assert(sizeof(Instr) == 24);
 
 // Flags in P5 of comparison instructions (the affinity letter sits in the low
 // bits: 0 or 'A'..'E').
