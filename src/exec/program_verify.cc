@@ -35,7 +35,11 @@ class Verifier {
                   "addr " + std::to_string(addr_) + " (" + OpcodeName(in.op) + "): " + what);
   }
   bool Fail(int k, const char* what) {
-    what_ = "P" + std::to_string(k + 1) + " " + what;
+    // (Built piecewise: GCC 12 warns falsely on "P" + to_string(..) + ...)
+    what_.assign(1, 'P');
+    what_ += std::to_string(k + 1);
+    what_ += ' ';
+    what_ += what;
     return false;
   }
   bool IsReg(int r) const { return r >= 0 && r < prog_.n_regs; }

@@ -191,7 +191,10 @@ std::string Show(const Value& v) {
   if (v.is_null()) return "NULL";
   if (v.is_int()) return std::to_string(v.int_value());
   if (v.is_real()) return std::to_string(v.real_value());
-  return "'" + std::string(v.data(), v.size()) + "'";
+  std::string out(1, '\'');
+  out.append(v.data(), v.size());
+  out += '\'';
+  return out;
 }
 
 TEST(OperatorTable, FoldingComputesWhatTheVmComputes) {
