@@ -171,6 +171,10 @@ class Pager {
   // hold changes it did not make (another connection committed) or after a
   // rollback. While it stays the same, nothing read earlier can be stale.
   uint64_t cache_epoch() const { return cache_epoch_; }
+  // PRAGMA data_version: starts at 1 and grows each time a transaction
+  // begins on a file another connection has committed to since this pager
+  // last read it (not for this pager's own commits and rollbacks).
+  uint64_t data_version() const { return data_version_; }
 
   // ---- Controls for the connection layer (PRAGMAs). The defaults are
   // what a database without a file answers.
@@ -224,6 +228,7 @@ class Pager {
   static constexpr uint64_t kNoWriteStamp = ~uint64_t{0};
   uint64_t write_stamp_ = kNoWriteStamp;
   uint64_t cache_epoch_ = 0;
+  uint64_t data_version_ = 1;
 
   friend class PageRef;
 };
