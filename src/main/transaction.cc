@@ -3,7 +3,10 @@
 #include <algorithm>
 
 #include "common/assert.h"
+#include "os/vfs.h"
 #include "pager/file_pager.h"
+
+#include <cstdio>
 
 namespace basalt {
 
@@ -146,8 +149,21 @@ Status TransactionController::CommitIfAutocommit() {
   return CommitAll();
 }
 
-// Commits each database in turn. A failure rolls back every database still
-// in its transaction (those committed before it stay committed).
+namespace {
+// Databases whose changes go through a rollback journal file: those a
+// commit over several databases must tie together with a super-journal.
+bool NeedsSuperJournal(const Database& db) {
+  if (!db.is_file || db.bt == nullptr || !db.bt->in_write_transaction()) return false;
+  const Pager* p = db.bt->pager();
+  if (!p->has_changes() || p->wal_open()) return false;
+  const JournalMode m = p->journal_mode();
+  return m == JournalMode::kDelete || m == JournalMode::kTruncate || m == JournalMode::kPersist;
+}
+}  // namespace
+
+// Commits each database in turn; when two or more file databases with a
+// rollback journal changed, as one atomic unit (CommitWithSuperJournal). A
+// failure rolls back every database still in its transaction.
 Status TransactionController::CommitAll() {
   Status result;
   // Virtual tables first make their changes durable (xSync); a failure
@@ -158,6 +174,17 @@ Status TransactionController::CommitAll() {
       (void)RollbackAll();
       return result;
     }
+  }
+  int journaled = 0;
+  for (int i = 0; i < store_->size(); ++i) journaled += NeedsSuperJournal(*store_->at(i)) ? 1 : 0;
+  if (journaled >= 2 && store_->main()->is_file) {
+    result = CommitWithSuperJournal();
+    if (!result.ok()) {
+      (void)RollbackAll();
+      return result;
+    }
+    vtabs_->CommitAll();
+    return result;
   }
   for (int i = 0; i < store_->size(); ++i) {
     Database* db = store_->at(i);
@@ -177,6 +204,73 @@ Status TransactionController::CommitAll() {
     vtabs_->CommitAll();
   } else {
     vtabs_->RollbackAll();
+  }
+  return result;
+}
+
+// The commit of atomiccommit section 5:
+//   1. a super-journal file `<main database>-mjXXXXXXXX` lists the journal of
+//      every database with changes, and is made durable;
+//   2. each database's phase one: its journal names the super-journal and is
+//      synced, its pages are written and synced (a crash from here on leaves
+//      hot journals that roll back while the super-journal exists);
+//   3. deleting the super-journal is the commit point of the whole
+//      transaction (journals naming a missing super-journal are stale);
+//   4. each database's phase two removes its journal.
+Status TransactionController::CommitWithSuperJournal() {
+  Database* main = store_->main();
+  Vfs* vfs = main->vfs;
+  std::string super;
+  for (int attempt = 0;; ++attempt) {
+    uint32_t r = 0;
+    vfs->Randomness(&r, sizeof r);
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "-mj%08X", r);
+    super = main->path + hex;
+    bool exists = true;
+    TRY(vfs->Access(super, AccessMode::kExists, &exists));
+    if (!exists) break;
+    if (attempt > 100) return Status(kFull, "database or disk is full");
+  }
+  std::string content;
+  bool sync = false;
+  for (int i = 0; i < store_->size(); ++i) {
+    const Database* db = store_->at(i);
+    if (!NeedsSuperJournal(*db)) continue;
+    content += db->bt->pager()->journal_path();
+    content.push_back('\0');
+    sync |= db->synchronous != 0;
+  }
+  {
+    std::unique_ptr<VfsFile> f;
+    TRY(vfs->Open(super, kOpenReadWrite | kOpenCreate | kOpenExclusive | kOpenSuperJournal, &f));
+    Status st = f->Write(content.data(), content.size(), 0);
+    if (st.ok() && sync) st = f->Sync(kSyncNormal);
+    f.reset();
+    if (!st.ok()) {
+      (void)vfs->Delete(super, false);
+      return st;
+    }
+  }
+  for (int i = 0; i < store_->size(); ++i) {
+    Database* db = store_->at(i);
+    if (db->bt == nullptr || !db->bt->in_write_transaction()) continue;
+    Status st = db->bt->CommitPhaseOne(NeedsSuperJournal(*db) ? std::string_view(super)
+                                                              : std::string_view());
+    if (!st.ok()) {
+      (void)vfs->Delete(super, false);
+      return st;
+    }
+  }
+  // The commit point.
+  TRY(vfs->Delete(super, sync));
+  Status result;
+  for (int i = 0; i < store_->size(); ++i) {
+    Database* db = store_->at(i);
+    if (db->bt == nullptr || !db->bt->in_transaction()) continue;
+    Status st = db->bt->CommitPhaseTwo();
+    if (result.ok()) result = st;
+    db->schema_changed_in_txn = false;
   }
   return result;
 }

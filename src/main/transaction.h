@@ -84,6 +84,7 @@ class TransactionController {
   Status RollbackTo(std::string_view name);
   Status Release(std::string_view name);
   Status CommitAll();
+  Status CommitWithSuperJournal();
   // The savepoint level a new statement journal takes.
   int StatementLevel(DbMask write_mask) const;
   // Re-reads the schemas DDL changed (after a rollback).

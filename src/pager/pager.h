@@ -22,6 +22,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "common/status.h"
@@ -153,6 +155,19 @@ class Pager {
   virtual Status BeginWrite() = 0;
   // Ends the transaction (read or write), keeping all changes.
   virtual Status Commit() = 0;
+  // Commit in two phases, for a transaction over several databases
+  // (atomiccommit section 5): phase one makes the changes durable in the
+  // database file but keeps the journal (which names `super_journal`, when
+  // not empty); phase two removes the journal (the commit point of this
+  // database) and ends the transaction. Commit() is phase one then two.
+  // Pagers without a rollback journal commit in phase two.
+  virtual Status CommitPhaseOne(std::string_view super_journal) {
+    (void)super_journal;
+    return Status();
+  }
+  virtual Status CommitPhaseTwo() { return Commit(); }
+  // The rollback journal's path ("" when there is no journal file).
+  virtual std::string journal_path() const { return std::string(); }
   // Ends the transaction, undoing all changes of a write transaction.
   virtual Status Rollback() = 0;
 

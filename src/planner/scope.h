@@ -57,6 +57,9 @@ struct Source {
   ast::ExprList* flat_exprs = nullptr;
   bool hidden_names = false;
   const ConstRows* const_rows = nullptr;  // pragma_xxx(...) in FROM
+  // A table-valued function `vtab(arg, ...)`: the hidden columns that take
+  // the arguments, in order (the arguments are in item->func_args).
+  std::vector<int> table_args;
 };
 
 // The aggregate part of a SELECT.
