@@ -114,7 +114,7 @@ class Database {
   bool exclusive_locking = false;
   // Read back as set; the pager does not act on them yet.
   int secure_delete = 1;                // 0 off, 1 on, 2 fast
-  int cache_spill = 0;                  // spill threshold in pages (0: from cache_size)
+  int cache_spill = 1;                  // spill threshold in pages (at least)
   uint32_t max_page_count = 1073741823;  // the reference build's MAX_PAGE_COUNT
   int64_t mmap_size = 0;
 };

@@ -37,7 +37,14 @@ std::string PragmaSchemaToken(const ast::PragmaStmt* st, std::string_view text, 
   const char* begin = text.data();
   const char* end = begin + text.size();
   if (name.data() < begin || name.data() + name.size() > end) {
-    return "\"" + std::string(name) + "\"";  // an unquoted copy: quoted, as written
+    // An unquoted copy (the name had escaped quotes): quoted, as written.
+    std::string quoted(1, '"');
+    for (char c : name) {
+      if (c == '"') quoted += '"';
+      quoted += c;
+    }
+    quoted += '"';
+    return quoted;
   }
   size_t at = static_cast<size_t>(name.data() - begin);
   size_t len = name.size();

@@ -174,12 +174,12 @@ Status RunForeignKeyCheck(PragmaCall* call) {
     if (t == nullptr) return Status(kError, "no such table: " + call->arg);
     tables.push_back(t);
   } else {
-    for (int i = 0; i < store.size(); ++i) {
-      if (call->has_schema() ? i != call->db : i != call->target_db()) continue;
-      for (const auto& [k, t] : store.at(i)->schema.tables()) tables.push_back(t.get());
+    // The tables of one database, newest first (as table_list).
+    for (const auto& [k, t] : store.at(call->target_db())->schema.tables()) {
+      tables.push_back(t.get());
     }
     std::sort(tables.begin(), tables.end(),
-              [](const Table* a, const Table* b) { return a->name < b->name; });
+              [](const Table* a, const Table* b) { return a->seq > b->seq; });
   }
   for (const Table* t : tables) {
     if (t->foreign_keys.empty() || t->is_view || t->is_virtual) continue;

@@ -58,6 +58,8 @@ Status RunEncoding(PragmaCall* call) {
   SchemaStore& store = conn->dbs();
   if (conn->is_file() && conn->open_error().ok()) (void)conn->EnsureSchema();
   if (call->set) {
+    // Only a database not yet created takes an encoding (others ignore it).
+    if (conn->main_db()->page_count() != 0) return Status();
     static const struct {
       const char* name;
       uint8_t enc;
@@ -69,10 +71,8 @@ Status RunEncoding(PragmaCall* call) {
       if (EqualsIgnoreCase(call->arg, n.name)) found = n.enc;
     }
     if (found < 0) return Status(kError, "unsupported encoding: " + call->arg);
-    if (conn->main_db()->page_count() == 0) {
-      store.main()->SetTextEncoding(static_cast<uint8_t>(found));
-      store.SyncEncoding();
-    }
+    store.main()->SetTextEncoding(static_cast<uint8_t>(found));
+    store.SyncEncoding();
     return Status();
   }
   const uint8_t enc = store.main()->enc;

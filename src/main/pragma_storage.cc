@@ -210,10 +210,9 @@ Status RunJournalSizeLimit(PragmaCall* call) {
   return Status();
 }
 
-// Spilling is on or off for the connection (CompileOptions has no say in
-// it: it is kept as database main's cache_spill flag); the number read is
-// the spill threshold in pages: the cache size in pages, or a larger
-// threshold that was set.
+// Spilling is on or off for the whole connection (PragmaSettings); the
+// number read is the spill threshold in pages of the database: its cache
+// size in pages, or a larger threshold that was set (negative: KiB).
 Status RunCacheSpill(PragmaCall* call) {
   SchemaStore& store = call->conn->dbs();
   PragmaSettings& settings = call->conn->pragma_settings();
@@ -272,7 +271,10 @@ Status RunSecureDelete(PragmaCall* call) {
   if (call->set) {
     const int v = EqualsIgnoreCase(call->arg, "fast") ? 2 : PragmaBool(call->arg, false) ? 1 : 0;
     if (!call->has_schema()) {
-      for (int i = 0; i < store.size(); ++i) store.at(i)->secure_delete = v;
+      // Only open databases (TEMP before its first use keeps the default).
+      for (int i = 0; i < store.size(); ++i) {
+        if (store.at(i)->is_open()) store.at(i)->secure_delete = v;
+      }
     } else {
       db->secure_delete = v;
     }
