@@ -212,7 +212,9 @@ Status RunTableList(PragmaCall* call) {
       const std::string name = is_schema_table ? (i == Catalog::kTemp ? "sqlite_temp_schema"
                                                                       : "sqlite_schema")
                                                : t->name;
-      if (call->set && !EqualsIgnoreCase(call->arg, is_schema_table ? "sqlite_master" : name)) {
+      // A schema table matches its internal name (sqlite_master or
+      // sqlite_temp_master), as in SQLite.
+      if (call->set && !EqualsIgnoreCase(call->arg, t->name)) {
         continue;
       }
       int64_t ncol = static_cast<int64_t>(t->columns.size());

@@ -101,6 +101,7 @@ Status FilePager::SetPageSize(uint32_t page_size) {
     if (f->pins != 0) return Status(kMisuse, "pages are pinned");
   }
   ResetCache();
+  ++data_version_;  // as SQLite's pager reset
   page_size_ = page_size;
   cache_.SetPageSize(page_size);
   return Status();

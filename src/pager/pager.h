@@ -188,7 +188,8 @@ class Pager {
   uint64_t cache_epoch() const { return cache_epoch_; }
   // PRAGMA data_version: starts at 1 and grows each time a transaction
   // begins on a file another connection has committed to since this pager
-  // last read it (not for this pager's own commits and rollbacks).
+  // last read it (not for this pager's own commits and rollbacks), and
+  // when the page size of an empty database changes.
   uint64_t data_version() const { return data_version_; }
 
   // ---- Controls for the connection layer (PRAGMAs). The defaults are
