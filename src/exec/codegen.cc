@@ -8,24 +8,20 @@ Codegen::Codegen(CompileContext* ctx, Program* prog) : ctx_(ctx), prog_(prog), r
 
 int Codegen::OpP4Str(Opcode op, int p1, int p2, int p3, std::string_view s) {
   int a = Op(op, p1, p2, p3);
-  Instr& in = prog_->at(a);
-  in.p4type = P4Type::kString;
-  in.p4.str = ArenaStr(s);
+  prog_->SetP4Text(a, s);
   return a;
 }
 
 int Codegen::OpInt64(int64_t v, int reg) {
   if (v >= INT32_MIN && v <= INT32_MAX) return Op(Opcode::kInteger, static_cast<int>(v), reg);
   int a = Op(Opcode::kInt64, 0, reg);
-  prog_->at(a).p4type = P4Type::kInt64;
-  prog_->at(a).p4.i64 = v;
+  prog_->SetP4Int64(a, v);
   return a;
 }
 
 void Codegen::OpString(std::string_view s, int reg) {
   int a = Op(Opcode::kString, static_cast<int>(s.size()), reg);
-  prog_->at(a).p4type = P4Type::kString;
-  prog_->at(a).p4.str = ArenaStr(s);
+  prog_->SetP4Text(a, s);
 }
 
 KeyInfo* Codegen::MakeKeyInfo(int n) {
@@ -138,14 +134,12 @@ Result<std::unique_ptr<Program>> CompileIndexBuild(const Index* idx, CompileCont
   ci->n_columns = ncol;
   ci->table = tab;
   int a = cg.Op(Opcode::kOpenRead, tc, static_cast<int>(tab->root), tab->db());
-  prog->at(a).p4type = P4Type::kCursorInfo;
-  prog->at(a).p4.cursor = ci;
+  prog->SetP4(a, ci);
   CursorInfo* ici = prog->arena.New<CursorInfo>();
   ici->key_info = &idx->key_info;
   ici->n_columns = idx->n_key_columns() + 1;
   a = cg.Op(Opcode::kOpenWrite, ic, static_cast<int>(idx->root), tab->db());
-  prog->at(a).p4type = P4Type::kCursorInfo;
-  prog->at(a).p4.cursor = ici;
+  prog->SetP4(a, ici);
   int done = cg.MakeLabel();
   cg.Op(Opcode::kRewind, tc, done);
   int top = prog->pc();
@@ -168,8 +162,7 @@ Result<std::unique_ptr<Program>> CompileIndexBuild(const Index* idx, CompileCont
   if (idx->unique) {
     int ok = cg.MakeLabel();
     a = cg.Op(Opcode::kNoConflict, ic, ok, keys);
-    prog->at(a).p4type = P4Type::kInt;
-    prog->at(a).p4.i64 = n;
+    prog->SetP4Int(a, n);
     std::string cols;
     for (int col : idx->columns) {
       if (!cols.empty()) cols += ", ";

@@ -65,6 +65,25 @@ class Vm {
   void FinishAggregates();
   bool Compare(const Instr& in, int* cmp_out);  // returns false if an operand was NULL
 
+  // Opcode bodies kept out of the dispatch loop (vm_ops_inl.h). Those that
+  // can fail return false after SetError.
+  // MustBeInt: converts *v to the integer it exactly is; false if none.
+  static bool MakeExactInteger(Value* v);
+  bool CallFunction(const Instr& in);           // Function
+  bool StepAccumulator(const Instr& in);        // AggStep
+  bool FinalizeAccumulator(const Instr& in);    // AggFinal
+  void ResetAccumulators(const Instr& in);      // AggReset
+  bool OpenBtreeCursor(const Instr& in);        // OpenRead, OpenWrite, ReopenIdx
+  bool LookUpKey(const Instr& in, bool* jump);  // Found, NotFound, NoConflict
+  void MakeRecord(const Instr& in);
+  bool NewRowid(const Instr& in);
+  bool SetError(Status s) {
+    status_ = std::move(s);
+    return false;
+  }
+  // Ends the run with the error SetError recorded.
+  StepResult FailWithStatus();
+
   const Program* prog_;
   VmEnv* env_;
   std::vector<Value> regs_;
