@@ -14,10 +14,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "catalog/vtab.h"
 #include "common/strings.h"
 #include "record/affinity.h"
 #include "record/collation.h"
-#include "catalog/vtab.h"
 #include "record/record.h"
 
 namespace basalt {

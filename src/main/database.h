@@ -46,7 +46,10 @@ Status ParseOpenTarget(std::string_view filename, int flags, OpenTarget* out);
 class Database {
  public:
   Database(std::string name, bool temp)
-      : name(std::move(name)), schema(temp), synchronous(temp ? 0 : 2), cache_size(temp ? 0 : -2000) {}
+      : name(std::move(name)),
+        schema(temp),
+        synchronous(temp ? 0 : 2),
+        cache_size(temp ? 0 : -2000) {}
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
@@ -113,8 +116,8 @@ class Database {
   int64_t journal_size_limit = -1;
   bool exclusive_locking = false;
   // Read back as set; the pager does not act on them yet.
-  int secure_delete = 1;                // 0 off, 1 on, 2 fast
-  int cache_spill = 1;                  // spill threshold in pages (at least)
+  int secure_delete = 1;                 // 0 off, 1 on, 2 fast
+  int cache_spill = 1;                   // spill threshold in pages (at least)
   uint32_t max_page_count = 1073741823;  // the reference build's MAX_PAGE_COUNT
   int64_t mmap_size = 0;
 };

@@ -33,7 +33,7 @@ bool PlainIndex(const Index& idx) {
 }  // namespace
 
 void CheckTableRows(Database* db, const Table& t, bool full, size_t max_errors,
-                                std::vector<std::string>* msgs) {
+                    std::vector<std::string>* msgs) {
   std::vector<const Index*> idxs;
   if (full) {
     for (const Index* idx : t.indexes) {

@@ -105,8 +105,8 @@ int PragmaSafetyLevel(std::string_view v, bool omit_full, int dflt) {
     const char* word;
     int level;
     bool full_only;
-  } kWords[] = {{"no", 0, false},  {"off", 0, false}, {"false", 0, false}, {"yes", 1, false},
-                {"on", 1, false},  {"true", 1, false}, {"extra", 3, true},  {"full", 2, true}};
+  } kWords[] = {{"no", 0, false}, {"off", 0, false},  {"false", 0, false}, {"yes", 1, false},
+                {"on", 1, false}, {"true", 1, false}, {"extra", 3, true},  {"full", 2, true}};
   for (const auto& w : kWords) {
     if (w.full_only && omit_full) continue;
     if (EqualsIgnoreCase(v, w.word)) return w.level;

@@ -73,10 +73,15 @@ Status RunIntegrityCheck(PragmaCall* call) {
     if (PragmaInt32(call->arg, &n)) {
       if (n > 0) max_errors = n;
     } else {
-      const std::string_view schema =
-          call->has_schema() ? std::string_view(call->conn->dbs().at(call->db)->name) : "";
-      only = call->conn->dbs().catalog().FindTable(schema, call->arg);
-      if (only == nullptr) return Status(kError, "no such table: " + call->arg);
+      Result<Table*> t = PragmaLookupTable(call, call->arg);
+      TRY(t.status());
+      if (*t == nullptr) return Status(kError, "no such table: " + call->arg);
+      // A virtual table has no trees to check.
+      if ((*t)->is_virtual) {
+        call->Row(Value::Text("ok"));
+        return Status();
+      }
+      only = *t;
     }
   }
   SchemaStore& store = call->conn->dbs();
@@ -108,8 +113,8 @@ Result<std::string> ParentCondition(Connection* conn, const std::string& db_name
                                     const ForeignKeyDef& fk) {
   const Table* parent = conn->dbs().catalog().FindTable(db_name, fk.parent_table);
   if (parent == nullptr) return std::string();
-  const Status mismatch(kError, "foreign key mismatch - \"" + t.name + "\" referencing \"" +
-                                    parent->name + "\"");
+  const Status mismatch(
+      kError, "foreign key mismatch - \"" + t.name + "\" referencing \"" + parent->name + "\"");
   // The parent columns: as named, else the parent's PRIMARY KEY.
   std::vector<int> cols;
   for (const std::string& name : fk.parent_columns) {
@@ -134,10 +139,12 @@ Result<std::string> ParentCondition(Connection* conn, const std::string& db_name
     unique = std::is_permutation(cols.begin(), cols.end(), idx->columns.begin());
   }
   if (!unique) return mismatch;
-  std::string cond = "EXISTS (SELECT 1 FROM " + Quote(db_name) + "." + Quote(parent->name) + " AS p";
+  std::string cond =
+      "EXISTS (SELECT 1 FROM " + Quote(db_name) + "." + Quote(parent->name) + " AS p";
   for (size_t i = 0; i < cols.size(); ++i) {
     cond += i == 0 ? " WHERE " : " AND ";
-    cond += by_rowid ? std::string("p._rowid_") : "p." + Quote(parent->columns[static_cast<size_t>(cols[i])].name);
+    cond += by_rowid ? std::string("p._rowid_")
+                     : "p." + Quote(parent->columns[static_cast<size_t>(cols[i])].name);
     cond += " = c." + Quote(t.columns[static_cast<size_t>(fk.from_columns[i])].name);
   }
   return cond + ")";
@@ -147,7 +154,8 @@ Result<std::string> ParentCondition(Connection* conn, const std::string& db_name
 Status Violations(Connection* conn, const std::string& db_name, const Table& t,
                   const std::string& parent_cond, const ForeignKeyDef& fk,
                   std::vector<int64_t>* out) {
-  std::string sql = "SELECT c._rowid_ FROM " + Quote(db_name) + "." + Quote(t.name) + " AS c WHERE ";
+  std::string sql =
+      "SELECT c._rowid_ FROM " + Quote(db_name) + "." + Quote(t.name) + " AS c WHERE ";
   for (int c : fk.from_columns) {
     sql += "c." + Quote(t.columns[static_cast<size_t>(c)].name) + " IS NOT NULL AND ";
   }
@@ -169,10 +177,10 @@ Status RunForeignKeyCheck(PragmaCall* call) {
   SchemaStore& store = conn->dbs();
   std::vector<const Table*> tables;
   if (call->set) {
-    const std::string_view schema = call->has_schema() ? std::string_view(store.at(call->db)->name) : "";
-    const Table* t = store.catalog().FindTable(schema, call->arg);
-    if (t == nullptr) return Status(kError, "no such table: " + call->arg);
-    tables.push_back(t);
+    Result<Table*> t = PragmaLookupTable(call, call->arg);
+    TRY(t.status());
+    if (*t == nullptr) return Status(kError, "no such table: " + call->arg);
+    tables.push_back(*t);
   } else {
     // The tables of one database, newest first (as table_list).
     for (const auto& [k, t] : store.at(call->target_db())->schema.tables()) {

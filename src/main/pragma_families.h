@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,12 @@ Status RunTempStore(PragmaCall* call);
 Status RunTempStoreDirectory(PragmaCall* call);
 
 // pragma_schema.cc: the columns, indexes and foreign keys of tables.
+// The name of the database the call names ("" when none).
+std::string_view PragmaSchemaName(const PragmaCall* call);
+// The table or view `name` as pragmas look it up: in the named database,
+// or in TEMP, main and the attached ones; else a module's eponymous table
+// (connected). Null when there is none.
+Result<Table*> PragmaLookupTable(PragmaCall* call, std::string_view name);
 Status RunTableInfo(PragmaCall* call);  // table_info, table_xinfo
 Status RunIndexList(PragmaCall* call);
 Status RunIndexInfo(PragmaCall* call);  // index_info, index_xinfo

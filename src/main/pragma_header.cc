@@ -106,7 +106,8 @@ Status RunPageCount(PragmaCall* call) {
   int64_t limit = 0;
   if (call->set && PragmaInt64(call->arg, &limit)) {
     limit = std::clamp<int64_t>(limit, 0, kLargestPageLimit);
-    if (limit > 0) db->max_page_count = static_cast<uint32_t>(std::max<int64_t>(limit, db->bt->page_count()));
+    if (limit > 0)
+      db->max_page_count = static_cast<uint32_t>(std::max<int64_t>(limit, db->bt->page_count()));
   }
   call->Row(Value::Int(db->max_page_count));
   return Status();

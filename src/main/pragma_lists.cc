@@ -49,7 +49,9 @@ Status RunFunctionList(PragmaCall* call) {
     if ((d.flags & kFuncDirectOnly) != 0) flags |= kApiDirectOnly;
     if ((d.flags & kFuncInnocuous) != 0) flags |= kApiInnocuous;
     call->AddRow({Value::Text(d.name), Value::Int(builtin ? 1 : 0),
-                  Value::Text(window ? "w" : aggregate ? "a" : "s"),
+                  Value::Text(window      ? "w"
+                              : aggregate ? "a"
+                                          : "s"),
                   Value::Text(EncodingName(d.text_rep)), Value::Int(d.nargs), Value::Int(flags)});
   });
   return Status();

@@ -11,19 +11,23 @@
 
 namespace basalt {
 
-namespace {
-
-std::string_view SchemaName(const PragmaCall* call) {
+std::string_view PragmaSchemaName(const PragmaCall* call) {
   return call->has_schema() ? std::string_view(call->conn->dbs().at(call->db)->name)
                             : std::string_view();
 }
 
-// The table (or view) `name` as the pragma sees it, connected if virtual;
-// null if there is none.
-Result<Table*> LookupTable(PragmaCall* call, std::string_view name) {
+namespace {
+
+std::string_view SchemaName(const PragmaCall* call) { return PragmaSchemaName(call); }
+
+}  // namespace
+
+// A module's eponymous table is found whatever the schema named, as in
+// SQLite.
+Result<Table*> PragmaLookupTable(PragmaCall* call, std::string_view name) {
   Connection* conn = call->conn;
   Table* t = conn->dbs().catalog().FindTable(SchemaName(call), name);
-  if (t == nullptr && (!call->has_schema() || call->db == Catalog::kMain)) {
+  if (t == nullptr) {
     Status st;
     t = conn->vtabs().Eponymous(name, &st);
     TRY(st);
@@ -31,6 +35,8 @@ Result<Table*> LookupTable(PragmaCall* call, std::string_view name) {
   if (t != nullptr && t->is_virtual && t->vtab == nullptr) TRY(conn->vtabs().Connect(t));
   return t;
 }
+
+namespace {
 
 // The result columns of view v: names and declared types.
 Status ViewColumns(Connection* conn, const Table* v, std::vector<std::string>* names,
@@ -91,7 +97,7 @@ const char* CollationName(const Index& idx, size_t i) {
 Status RunTableInfo(PragmaCall* call) {
   if (!call->set) return Status();
   const bool extended = std::string_view(call->def->name) == "table_xinfo";
-  Result<Table*> found = LookupTable(call, call->arg);
+  Result<Table*> found = PragmaLookupTable(call, call->arg);
   TRY(found.status());
   const Table* t = *found;
   if (t == nullptr) return Status();
@@ -99,8 +105,12 @@ Status RunTableInfo(PragmaCall* call) {
     std::vector<std::string> names, types;
     TRY(ViewColumns(call->conn, t, &names, &types));
     for (size_t i = 0; i < names.size(); ++i) {
-      std::vector<Value> row = {Value::Int(static_cast<int64_t>(i)), Value::Text(names[i]),
-                                Value::Text(types[i]), Value::Int(0), Value(), Value::Int(0)};
+      std::vector<Value> row = {Value::Int(static_cast<int64_t>(i)),
+                                Value::Text(names[i]),
+                                Value::Text(types[i]),
+                                Value::Int(0),
+                                Value(),
+                                Value::Int(0)};
       if (extended) row.push_back(Value::Int(0));
       call->AddRow(std::move(row));
     }
@@ -110,12 +120,10 @@ Status RunTableInfo(PragmaCall* call) {
   for (size_t i = 0; i < t->columns.size(); ++i) {
     const Column& c = t->columns[i];
     if (c.hidden && !extended) continue;
-    std::vector<Value> row = {Value::Int(cid++),
-                              Value::Text(c.name),
-                              Value::Text(c.decl_type),
-                              Value::Int(c.not_null ? 1 : 0),
-                              TextOrNull(c.default_sql),
-                              Value::Int(PrimaryKeyPosition(*t, static_cast<int>(i)))};
+    std::vector<Value> row = {
+        Value::Int(cid++),         Value::Text(c.name),
+        Value::Text(c.decl_type),  Value::Int(c.not_null ? 1 : 0),
+        TextOrNull(c.default_sql), Value::Int(PrimaryKeyPosition(*t, static_cast<int>(i)))};
     if (extended) row.push_back(Value::Int(c.hidden ? 1 : 0));
     call->AddRow(std::move(row));
   }
@@ -125,7 +133,7 @@ Status RunTableInfo(PragmaCall* call) {
 // Newest index first, as SQLite lists a table's indexes.
 Status RunIndexList(PragmaCall* call) {
   if (!call->set) return Status();
-  Result<Table*> found = LookupTable(call, call->arg);
+  Result<Table*> found = PragmaLookupTable(call, call->arg);
   TRY(found.status());
   const Table* t = *found;
   if (t == nullptr) return Status();
@@ -168,7 +176,7 @@ Status RunIndexInfo(PragmaCall* call) {
 // column pair; MATCH is parsed but not kept, as in SQLite ("NONE").
 Status RunForeignKeyList(PragmaCall* call) {
   if (!call->set) return Status();
-  Result<Table*> found = LookupTable(call, call->arg);
+  Result<Table*> found = PragmaLookupTable(call, call->arg);
   TRY(found.status());
   const Table* t = *found;
   if (t == nullptr) return Status();
@@ -209,9 +217,9 @@ Status RunTableList(PragmaCall* call) {
     });
     for (const Table* t : tables) {
       const bool is_schema_table = t == db->schema.schema_table();
-      const std::string name = is_schema_table ? (i == Catalog::kTemp ? "sqlite_temp_schema"
-                                                                      : "sqlite_schema")
-                                               : t->name;
+      const std::string name = is_schema_table
+                                   ? (i == Catalog::kTemp ? "sqlite_temp_schema" : "sqlite_schema")
+                                   : t->name;
       // A schema table matches its internal name (sqlite_master or
       // sqlite_temp_master), as in SQLite.
       if (call->set && !EqualsIgnoreCase(call->arg, t->name)) {
@@ -219,9 +227,9 @@ Status RunTableList(PragmaCall* call) {
       }
       int64_t ncol = static_cast<int64_t>(t->columns.size());
       if (t->is_view) {
+        // A view that no longer compiles counts no columns (no error).
         std::vector<std::string> names, types;
-        TRY(ViewColumns(conn, t, &names, &types));
-        ncol = static_cast<int64_t>(names.size());
+        ncol = ViewColumns(conn, t, &names, &types).ok() ? static_cast<int64_t>(names.size()) : 0;
       }
       const char* type = t->is_view ? "view" : t->is_virtual ? "virtual" : "table";
       call->AddRow({Value::Text(db->name), Value::Text(name), Value::Text(type), Value::Int(ncol),

@@ -179,8 +179,8 @@ Status RunWalCheckpoint(PragmaCall* call) {
     if (!have_first) first = r;
     have_first = true;
   }
-  call->AddRow({Value::Int(busy), Value::Int(first.log_frames),
-                Value::Int(first.checkpointed_frames)});
+  call->AddRow(
+      {Value::Int(busy), Value::Int(first.log_frames), Value::Int(first.checkpointed_frames)});
   return Status();
 }
 

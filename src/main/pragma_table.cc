@@ -126,9 +126,9 @@ const PragmaDef* FindPragma(std::string_view name) {
   BASALT_DCHECK(sorted);
   (void)sorted;
   const PragmaDef* end = std::end(kPragmas);
-  const PragmaDef* it = std::lower_bound(
-      std::begin(kPragmas), end, name,
-      [](const PragmaDef& d, std::string_view n) { return NameLess(d.name, n); });
+  const PragmaDef* it =
+      std::lower_bound(std::begin(kPragmas), end, name,
+                       [](const PragmaDef& d, std::string_view n) { return NameLess(d.name, n); });
   if (it == end || !EqualsIgnoreCase(it->name, name)) return nullptr;
   return it;
 }

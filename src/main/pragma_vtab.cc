@@ -180,8 +180,7 @@ class PragmaModule : public VtabModule {
   Status Create(const VtabArgs& args, std::unique_ptr<Vtab>* out, std::string* declared) override {
     return Connect(args, out, declared);
   }
-  Status Connect(const VtabArgs& args, std::unique_ptr<Vtab>* out,
-                 std::string* declared) override {
+  Status Connect(const VtabArgs& args, std::unique_ptr<Vtab>* out, std::string* declared) override {
     (void)args;
     std::string sql = "CREATE TABLE x(";
     std::vector<std::string> cols = PragmaColumns(*def_);

@@ -62,7 +62,8 @@ Status AddForeignKey(Table* t, const ast::IdList* from, int from_col, const ast:
     for (std::string_view c : from->names) {
       const int col = t->FindColumn(c);
       if (col < 0) {
-        return Status(kError, "unknown column \"" + std::string(c) + "\" in foreign key definition");
+        return Status(kError,
+                      "unknown column \"" + std::string(c) + "\" in foreign key definition");
       }
       def.from_columns.push_back(col);
     }

@@ -113,9 +113,9 @@ TEST_F(PragmaPrepared, DISABLED_SelectFromPragmaSeesDataChanges) {
   ASSERT_TRUE(select && version);
   EXPECT_EQ(Run(select.get()), "2\n");
   EXPECT_EQ(Run(version.get()), "0\n");
-  ASSERT_EQ(Exec(conn_.get(), "INSERT INTO t VALUES(randomblob(10000)); PRAGMA user_version = 4")
-                .code,
-            0);
+  ASSERT_EQ(
+      Exec(conn_.get(), "INSERT INTO t VALUES(randomblob(10000)); PRAGMA user_version = 4").code,
+      0);
   EXPECT_EQ(Run(select.get()), "4\n");
   EXPECT_EQ(Run(version.get()), "4\n");
 }

@@ -84,10 +84,10 @@ TEST_F(PragmaVtabTest, OnlyPragmasWithAFunctionHaveATable) {
   EXPECT_NE(MakePragmaModule(conn_.get(), "pragma_table_info"), nullptr);
   EXPECT_NE(MakePragmaModule(conn_.get(), "PRAGMA_Page_Size"), nullptr);
   EXPECT_NE(MakePragmaModule(conn_.get(), "pragma_pragma_list"), nullptr);
-  for (const char* none : {"pragma_mmap_size", "pragma_wal_checkpoint", "pragma_wal_autocheckpoint",
-                           "pragma_case_sensitive_like", "pragma_incremental_vacuum",
-                           "pragma_shrink_memory", "pragma_temp_store_directory", "pragma_nosuch",
-                           "pragma_", "table_info", "t"}) {
+  for (const char* none :
+       {"pragma_mmap_size", "pragma_wal_checkpoint", "pragma_wal_autocheckpoint",
+        "pragma_case_sensitive_like", "pragma_incremental_vacuum", "pragma_shrink_memory",
+        "pragma_temp_store_directory", "pragma_nosuch", "pragma_", "table_info", "t"}) {
     EXPECT_EQ(MakePragmaModule(conn_.get(), none), nullptr) << none;
   }
   int with_function = 0;
@@ -104,7 +104,8 @@ TEST_F(PragmaVtabTest, DeclaredColumnsAreSQLites) {
       {"pragma_table_info", "cid,name,type,notnull,dflt_value,pk,arg(H),schema(H)"},
       {"pragma_table_xinfo", "cid,name,type,notnull,dflt_value,pk,hidden,arg(H),schema(H)"},
       {"pragma_index_xinfo", "seqno,cid,name,desc,coll,key,arg(H),schema(H)"},
-      {"pragma_foreign_key_list", "id,seq,table,from,to,on_update,on_delete,match,arg(H),schema(H)"},
+      {"pragma_foreign_key_list",
+       "id,seq,table,from,to,on_update,on_delete,match,arg(H),schema(H)"},
       {"pragma_table_list", "schema,name,type,ncol,wr,strict,arg(H)"},
       {"pragma_page_size", "page_size,schema(H)"},
       {"pragma_default_cache_size", "cache_size,schema(H)"},
