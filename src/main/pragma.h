@@ -132,10 +132,10 @@ Status RunPragmaCall(PragmaCall* call);
 std::shared_ptr<VtabModule> MakePragmaModule(Connection* conn, std::string_view table_name);
 
 // ---- Argument parsing, as SQLite reads pragma values.
-// A 32-bit integer: optional sign, then decimal digits (leading zeros
-// skipped, at most 10) or 0x and at most 8 hex digits; text after the
-// number is ignored. False (and *out 0) when there is no number or it does
-// not fit.
+// A 32-bit integer: an optional sign and decimal digits (leading zeros
+// skipped, at most 10), or without a sign 0x and at most 8 hex digits; text
+// after the number is ignored. False (and *out 0) when the text does not
+// start with a number or the number does not fit.
 bool PragmaInt32(std::string_view v, int32_t* out);
 // PragmaInt32's value, 0 when it fails.
 int32_t PragmaAtoi(std::string_view v);
