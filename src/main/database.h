@@ -115,10 +115,12 @@ class Database {
   int wal_autocheckpoint = 1000;
   int64_t journal_size_limit = -1;
   bool exclusive_locking = false;
+  // PRAGMA max_page_count (the reference build's MAX_PAGE_COUNT until set;
+  // a limit that was set is enforced by the pager).
+  uint32_t max_page_count = 1073741823;
   // Read back as set; the pager does not act on them yet.
-  int secure_delete = 1;                 // 0 off, 1 on, 2 fast
-  int cache_spill = 1;                   // spill threshold in pages (at least)
-  uint32_t max_page_count = 1073741823;  // the reference build's MAX_PAGE_COUNT
+  int secure_delete = 1;  // 0 off, 1 on, 2 fast
+  int cache_spill = 1;    // spill threshold in pages (at least)
   int64_t mmap_size = 0;
 };
 

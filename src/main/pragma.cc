@@ -112,11 +112,23 @@ Status PragmaWrite(Connection* conn, int db, const std::function<Status(Database
 }
 
 Status Connection::ValidatePragma(const ast::PragmaStmt* st, std::string_view text) {
-  if (st->schema.empty() || store_.Find(st->schema) >= 0) return Status();
-  int offset = -1;
-  std::string token = PragmaSchemaToken(st, text, &offset);
-  last_error_offset_ = offset;
-  return Status(kError, "unknown database " + token);
+  PragmaCall call;
+  call.conn = this;
+  if (!st->schema.empty()) {
+    call.db = store_.Find(st->schema);
+    if (call.db < 0) {
+      int offset = -1;
+      std::string token = PragmaSchemaToken(st, text, &offset);
+      last_error_offset_ = offset;
+      return Status(kError, "unknown database " + token);
+    }
+  }
+  call.def = FindPragma(st->name);
+  if (call.def == nullptr || call.def->check == nullptr) return Status();
+  call.set = st->value != nullptr;
+  call.arg = PragmaArgText(st);
+  call.value = st->value;
+  return call.def->check(&call);
 }
 
 Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* names,

@@ -98,6 +98,10 @@ struct PragmaDef {
   // Result column names, comma-separated ("" for none).
   const char* columns;
   PragmaFn run;
+  // The errors SQLite reports when the statement is prepared (null: none).
+  // Called at prepare with the statement's database and value and no
+  // result vectors; it changes nothing. The run function checks again.
+  PragmaFn check = nullptr;
 
   bool has(uint16_t f) const { return (flags & f) != 0; }
 };

@@ -65,6 +65,15 @@ Status CheckDatabase(PragmaCall* call, int dbi, const Table* only, int max_error
 
 }  // namespace
 
+Status CheckIntegrityCheck(PragmaCall* call) {
+  int32_t n = 0;
+  if (!call->set || PragmaInt32(call->arg, &n)) return Status();
+  Result<Table*> t = PragmaLookupTable(call, call->arg);
+  TRY(t.status());
+  if (*t == nullptr) return Status(kError, "no such table: " + call->arg);
+  return Status();
+}
+
 Status RunIntegrityCheck(PragmaCall* call) {
   int max_errors = kDefaultMaxErrors;
   const Table* only = nullptr;
@@ -172,26 +181,55 @@ Status Violations(Connection* conn, const std::string& db_name, const Table& t,
 
 }  // namespace
 
-Status RunForeignKeyCheck(PragmaCall* call) {
-  Connection* conn = call->conn;
-  SchemaStore& store = conn->dbs();
-  std::vector<const Table*> tables;
+namespace {
+
+// The tables foreign_key_check looks at: the one named, else those of the
+// database, newest first (as table_list).
+Status ForeignKeyTables(PragmaCall* call, std::vector<const Table*>* tables) {
   if (call->set) {
     Result<Table*> t = PragmaLookupTable(call, call->arg);
     TRY(t.status());
     if (*t == nullptr) return Status(kError, "no such table: " + call->arg);
-    tables.push_back(*t);
-  } else {
-    // The tables of one database, newest first (as table_list).
-    for (const auto& [k, t] : store.at(call->target_db())->schema.tables()) {
-      tables.push_back(t.get());
-    }
-    std::sort(tables.begin(), tables.end(),
-              [](const Table* a, const Table* b) { return a->seq > b->seq; });
+    tables->push_back(*t);
+    return Status();
   }
+  for (const auto& [k, t] : call->conn->dbs().at(call->target_db())->schema.tables()) {
+    tables->push_back(t.get());
+  }
+  std::sort(tables->begin(), tables->end(),
+            [](const Table* a, const Table* b) { return a->seq > b->seq; });
+  return Status();
+}
+
+bool HasForeignKeys(const Table* t) {
+  return !t->foreign_keys.empty() && !t->is_view && !t->is_virtual;
+}
+
+}  // namespace
+
+Status CheckForeignKeyCheck(PragmaCall* call) {
+  std::vector<const Table*> tables;
+  TRY(ForeignKeyTables(call, &tables));
   for (const Table* t : tables) {
-    if (t->foreign_keys.empty() || t->is_view || t->is_virtual) continue;
-    const std::string& db_name = store.at(t->db())->name;
+    if (!HasForeignKeys(t)) continue;
+    const std::string& db_name = call->conn->dbs().at(t->db())->name;
+    for (const ForeignKeyDef& fk : t->foreign_keys) {
+      TRY(ParentCondition(call->conn, db_name, *t, fk).status());
+    }
+  }
+  return Status();
+}
+
+Status RunForeignKeyCheck(PragmaCall* call) {
+  Connection* conn = call->conn;
+  std::vector<const Table*> tables;
+  TRY(ForeignKeyTables(call, &tables));
+  // Every key is checked before any row is reported (a mismatch anywhere
+  // is the statement's error).
+  TRY(CheckForeignKeyCheck(call));
+  for (const Table* t : tables) {
+    if (!HasForeignKeys(t)) continue;
+    const std::string& db_name = conn->dbs().at(t->db())->name;
     // (rowid, fkid, parent) of every violation, then in SQLite's order.
     std::vector<std::tuple<int64_t, int, std::string>> found;
     const int n = static_cast<int>(t->foreign_keys.size());

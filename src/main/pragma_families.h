@@ -5,8 +5,8 @@
 
 #include <cstddef>
 #include <functional>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/status.h"
@@ -49,6 +49,7 @@ Status RunCaseSensitiveLike(PragmaCall* call);
 Status RunHeaderCookie(PragmaCall* call);  // user_version, schema_version, application_id
 Status RunDataVersion(PragmaCall* call);
 Status RunEncoding(PragmaCall* call);
+Status CheckEncoding(PragmaCall* call);  // a known encoding
 Status RunFreelistCount(PragmaCall* call);
 Status RunPageCount(PragmaCall* call);  // page_count, max_page_count
 Status RunPageSize(PragmaCall* call);
@@ -56,6 +57,7 @@ Status RunPageSize(PragmaCall* call);
 // pragma_storage.cc: journaling, caching and locking of each database.
 Status RunJournalMode(PragmaCall* call);
 Status RunSynchronous(PragmaCall* call);
+Status CheckSynchronous(PragmaCall* call);  // not inside a transaction
 Status RunCacheSize(PragmaCall* call);
 Status RunBusyTimeout(PragmaCall* call);
 Status RunLockingMode(PragmaCall* call);
@@ -74,6 +76,8 @@ Status RunIncrementalVacuum(PragmaCall* call);
 Status RunDefaultCacheSize(PragmaCall* call);
 Status RunTempStore(PragmaCall* call);
 Status RunTempStoreDirectory(PragmaCall* call);
+Status CheckTempStore(PragmaCall* call);           // not while TEMP is in a transaction
+Status CheckTempStoreDirectory(PragmaCall* call);  // a writable directory
 
 // pragma_schema.cc: the columns, indexes and foreign keys of tables.
 // The name of the database the call names ("" when none).
@@ -82,7 +86,8 @@ std::string_view PragmaSchemaName(const PragmaCall* call);
 // or in TEMP, main and the attached ones; else a module's eponymous table
 // (connected). Null when there is none.
 Result<Table*> PragmaLookupTable(PragmaCall* call, std::string_view name);
-Status RunTableInfo(PragmaCall* call);  // table_info, table_xinfo
+Status RunTableInfo(PragmaCall* call);    // table_info, table_xinfo
+Status CheckTableInfo(PragmaCall* call);  // a view that does not compile
 Status RunIndexList(PragmaCall* call);
 Status RunIndexInfo(PragmaCall* call);  // index_info, index_xinfo
 Status RunForeignKeyList(PragmaCall* call);
@@ -98,6 +103,9 @@ Status RunCompileOptions(PragmaCall* call);
 // pragma_check.cc: integrity_check, quick_check, foreign_key_check.
 Status RunIntegrityCheck(PragmaCall* call);
 Status RunForeignKeyCheck(PragmaCall* call);
+// Their prepare-time errors: an unknown table, a foreign key mismatch.
+Status CheckIntegrityCheck(PragmaCall* call);
+Status CheckForeignKeyCheck(PragmaCall* call);
 
 // integrity_rows.cc: the row-level part of integrity_check on table t of
 // db: NOT NULL, and with `full` index entries and counts; stops at

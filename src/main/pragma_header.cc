@@ -50,6 +50,35 @@ Status RunDataVersion(PragmaCall* call) {
   return Status();
 }
 
+namespace {
+
+struct EncodingName {
+  const char* name;
+  uint8_t enc;
+};
+constexpr EncodingName kEncodings[] = {
+    {"utf-8", kUtf8},       {"utf8", kUtf8},       {"utf-16le", kUtf16le}, {"utf16le", kUtf16le},
+    {"utf-16be", kUtf16be}, {"utf16be", kUtf16be}, {"utf-16", kUtf16le},   {"utf16", kUtf16le}};
+
+// The encoding named `v`, or -1.
+int FindEncoding(std::string_view v) {
+  for (const EncodingName& n : kEncodings) {
+    if (EqualsIgnoreCase(v, n.name)) return n.enc;
+  }
+  return -1;
+}
+
+}  // namespace
+
+// Only a database not yet created takes an encoding; others ignore the
+// request, even for an unknown name.
+Status CheckEncoding(PragmaCall* call) {
+  Connection* conn = call->conn;
+  if (!call->set || conn->main_db()->page_count() != 0) return Status();
+  if (FindEncoding(call->arg) < 0) return Status(kError, "unsupported encoding: " + call->arg);
+  return Status();
+}
+
 // The main database's text encoding; setting it takes effect only while
 // the database has no pages yet (it is then written into page 1 when the
 // database is created).
@@ -58,20 +87,9 @@ Status RunEncoding(PragmaCall* call) {
   SchemaStore& store = conn->dbs();
   if (conn->is_file() && conn->open_error().ok()) (void)conn->EnsureSchema();
   if (call->set) {
-    // Only a database not yet created takes an encoding (others ignore it).
     if (conn->main_db()->page_count() != 0) return Status();
-    static const struct {
-      const char* name;
-      uint8_t enc;
-    } kNames[] = {{"utf-8", kUtf8},      {"utf8", kUtf8},        {"utf-16le", kUtf16le},
-                  {"utf16le", kUtf16le}, {"utf-16be", kUtf16be}, {"utf16be", kUtf16be},
-                  {"utf-16", kUtf16le},  {"utf16", kUtf16le}};
-    int found = -1;
-    for (const auto& n : kNames) {
-      if (EqualsIgnoreCase(call->arg, n.name)) found = n.enc;
-    }
-    if (found < 0) return Status(kError, "unsupported encoding: " + call->arg);
-    store.main()->SetTextEncoding(static_cast<uint8_t>(found));
+    TRY(CheckEncoding(call));
+    store.main()->SetTextEncoding(static_cast<uint8_t>(FindEncoding(call->arg)));
     store.SyncEncoding();
     return Status();
   }
@@ -106,8 +124,10 @@ Status RunPageCount(PragmaCall* call) {
   int64_t limit = 0;
   if (call->set && PragmaInt64(call->arg, &limit)) {
     limit = std::clamp<int64_t>(limit, 0, kLargestPageLimit);
-    if (limit > 0)
+    if (limit > 0) {
       db->max_page_count = static_cast<uint32_t>(std::max<int64_t>(limit, db->bt->page_count()));
+      db->bt->pager()->SetMaxPageCount(db->max_page_count);
+    }
   }
   call->Row(Value::Int(db->max_page_count));
   return Status();

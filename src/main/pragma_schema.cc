@@ -92,6 +92,16 @@ const char* CollationName(const Index& idx, size_t i) {
 
 }  // namespace
 
+// A view whose columns cannot be worked out fails at prepare, as in SQLite.
+Status CheckTableInfo(PragmaCall* call) {
+  if (!call->set) return Status();
+  Result<Table*> found = PragmaLookupTable(call, call->arg);
+  TRY(found.status());
+  if (*found == nullptr || !(*found)->is_view) return Status();
+  std::vector<std::string> names, types;
+  return ViewColumns(call->conn, *found, &names, &types);
+}
+
 // table_info skips hidden columns (those of virtual tables); table_xinfo
 // shows them with hidden = 1.
 Status RunTableInfo(PragmaCall* call) {

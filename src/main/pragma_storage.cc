@@ -90,6 +90,13 @@ Status RunJournalMode(PragmaCall* call) {
   return Status();
 }
 
+Status CheckSynchronous(PragmaCall* call) {
+  if (call->set && !call->conn->autocommit()) {
+    return Status(kError, "Safety level may not be changed inside a transaction");
+  }
+  return Status();
+}
+
 // The level is stored plus one in three bits (0 reads as NORMAL), as
 // SQLite keeps it: 4 and 5 read back as set, 7 reads as 0.
 Status RunSynchronous(PragmaCall* call) {
@@ -98,9 +105,7 @@ Status RunSynchronous(PragmaCall* call) {
     call->Row(Value::Int(db->synchronous));
     return Status();
   }
-  if (!call->conn->autocommit()) {
-    return Status(kError, "Safety level may not be changed inside a transaction");
-  }
+  TRY(CheckSynchronous(call));
   int stored = (PragmaSafetyLevel(call->arg, false, 1) + 1) & 7;
   if (stored == 0) stored = 1;
   db->synchronous = stored - 1;

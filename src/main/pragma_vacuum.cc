@@ -108,15 +108,20 @@ Status RunTempStore(PragmaCall* call) {
   }
   const int mode = TempStoreMode(call->arg);
   if (mode == settings.temp_store) return Status();
-  SchemaStore& store = call->conn->dbs();
-  Database* temp = store.temp();
-  if (temp->is_open()) {
-    if (!call->conn->autocommit() || temp->bt->in_transaction()) {
-      return Status(kError, "temporary storage cannot be changed from within a transaction");
-    }
-    store.CloseTemp();
-  }
+  TRY(CheckTempStore(call));
+  call->conn->dbs().CloseTemp();
   settings.temp_store = mode;
+  return Status();
+}
+
+Status CheckTempStore(PragmaCall* call) {
+  if (!call->set || TempStoreMode(call->arg) == call->conn->pragma_settings().temp_store) {
+    return Status();
+  }
+  const Database* temp = call->conn->dbs().temp();
+  if (temp->is_open() && (!call->conn->autocommit() || temp->bt->in_transaction())) {
+    return Status(kError, "temporary storage cannot be changed from within a transaction");
+  }
   return Status();
 }
 
@@ -127,12 +132,16 @@ Status RunTempStoreDirectory(PragmaCall* call) {
     if (!dir.path.empty()) call->Row(Value::Text(dir.path));
     return Status();
   }
-  if (!call->arg.empty()) {
-    bool writable = false;
-    Status st = DefaultVfs()->Access(call->arg, AccessMode::kReadWrite, &writable);
-    if (!st.ok() || !writable) return Status(kError, "not a writable directory");
-  }
+  TRY(CheckTempStoreDirectory(call));
   dir.path = call->arg;
+  return Status();
+}
+
+Status CheckTempStoreDirectory(PragmaCall* call) {
+  if (!call->set || call->arg.empty()) return Status();
+  bool writable = false;
+  Status st = DefaultVfs()->Access(call->arg, AccessMode::kReadWrite, &writable);
+  if (!st.ok() || !writable) return Status(kError, "not a writable directory");
   return Status();
 }
 

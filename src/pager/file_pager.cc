@@ -291,7 +291,7 @@ Status FilePager::WriteSlow(PageFrame* pf) {
 Status FilePager::Append(PageRef* out) {
   if (txn_ != PagerTxn::kWrite) return Status(kMisuse, "page write outside a write transaction");
   if (!error_.ok()) return error_;
-  if (page_count_ >= 0xfffffffeu) return Status(kFull);
+  if (page_count_ >= max_page_count_) return Status(kFull);
   Pgno pgno = page_count_ + 1;
   CachedPage* f = cache_.Lookup(pgno);
   if (f == nullptr) {

@@ -181,7 +181,7 @@ Status MemPager::WriteSlow(PageFrame* pf) {
 
 Status MemPager::Append(PageRef* out) {
   if (txn_ != PagerTxn::kWrite) return Status(kMisuse, "page write outside a write transaction");
-  if (page_count_ >= 0xfffffffeu) return Status(kFull);
+  if (page_count_ >= max_page_count_) return Status(kFull);
   Pgno pgno = page_count_ + 1;
   Frame* f = pgno <= frames_.size() ? frames_[pgno - 1] : NewFrame(pgno);
   page_count_ = pgno;

@@ -212,6 +212,8 @@ class Pager {
   virtual void SetSynchronous(Synchronous level) { (void)level; }
   // PRAGMA wal_autocheckpoint: frames, <= 0 disables.
   virtual void SetWalAutoCheckpoint(int frames) { (void)frames; }
+  // PRAGMA max_page_count: Append fails with SQLITE_FULL past n pages.
+  void SetMaxPageCount(Pgno n) { max_page_count_ = n; }
   virtual bool read_only() const { return false; }
   // True while the pager reads and writes through a WAL.
   virtual bool wal_open() const { return false; }
@@ -245,6 +247,7 @@ class Pager {
   uint64_t write_stamp_ = kNoWriteStamp;
   uint64_t cache_epoch_ = 0;
   uint64_t data_version_ = 1;
+  Pgno max_page_count_ = 0xfffffffeu;
 
   friend class PageRef;
 };

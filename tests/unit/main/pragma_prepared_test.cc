@@ -156,6 +156,10 @@ TEST_F(PragmaPrepared, ColumnNamesOfEachForm) {
 }
 
 TEST_F(PragmaPrepared, UnknownSchemaFailsAtPrepare) {
+  size_t t0 = 0;
+  auto enc = conn_->Prepare("PRAGMA encoding = 'latin1'", &t0);  // only while empty
+  ASSERT_FALSE(enc.ok());
+  EXPECT_EQ(enc.status().message(), "unsupported encoding: latin1");
   size_t tail = 0;
   auto st = conn_->Prepare("PRAGMA  'aux'.user_version", &tail);
   ASSERT_FALSE(st.ok());
@@ -172,6 +176,57 @@ TEST_F(PragmaPrepared, UnknownSchemaFailsAtPrepare) {
   ASSERT_EQ(Exec(conn_.get(), "DETACH aux").code, 0);
   s->Reset();
   EXPECT_EQ(s->Step(), kError);
+}
+
+// The errors sqlite3_prepare reports for these statements (checked with
+// the system sqlite3); a statement prepared earlier reports them when it
+// runs.
+TEST_F(PragmaPrepared, ErrorsAtPrepare) {
+  ASSERT_EQ(Exec(conn_.get(),
+                 "CREATE TABLE p(id INTEGER PRIMARY KEY, v); CREATE TABLE c(x REFERENCES p(v));"
+                 "CREATE TABLE x(a); CREATE VIEW w AS SELECT a FROM x;")
+                .code,
+            0);
+  auto fk = Prepare("PRAGMA foreign_key_check(p)");
+  ASSERT_TRUE(fk);
+  const struct {
+    const char* sql;
+    const char* error;
+  } kCases[] = {
+      {"PRAGMA integrity_check(nosuch)", "no such table: nosuch"},
+      {"PRAGMA quick_check('nosuch')", "no such table: nosuch"},
+      {"PRAGMA foreign_key_check(nosuch)", "no such table: nosuch"},
+      {"PRAGMA foreign_key_check(c)", "foreign key mismatch - \"c\" referencing \"p\""},
+      {"PRAGMA foreign_key_check", "foreign key mismatch - \"c\" referencing \"p\""},
+      {"PRAGMA temp_store_directory = '/nonexistent/directory'", "not a writable directory"},
+  };
+  for (const auto& c : kCases) {
+    size_t tail = 0;
+    auto st = conn_->Prepare(c.sql, &tail);
+    ASSERT_FALSE(st.ok()) << c.sql;
+    EXPECT_EQ(st.status().message(), c.error) << c.sql;
+  }
+  ASSERT_EQ(Exec(conn_.get(), "DROP TABLE x").code, 0);
+  size_t tail = 0;
+  auto view = conn_->Prepare("PRAGMA table_info(w)", &tail);
+  EXPECT_FALSE(view.ok());
+  ASSERT_EQ(Exec(conn_.get(), "BEGIN").code, 0);
+  auto sync = conn_->Prepare("PRAGMA synchronous = 1", &tail);
+  ASSERT_FALSE(sync.ok());
+  EXPECT_EQ(sync.status().message(), "Safety level may not be changed inside a transaction");
+  ASSERT_EQ(Exec(conn_.get(), "COMMIT").code, 0);
+  // Prepared before the mismatch existed: the error comes when it runs.
+  ASSERT_EQ(
+      Exec(conn_.get(), "DROP TABLE c; CREATE TABLE p2(a); CREATE TABLE c2(b REFERENCES p2(a))")
+          .code,
+      0);
+  EXPECT_EQ(Run(fk.get()), "");
+  auto all = Prepare("PRAGMA integrity_check");
+  ASSERT_TRUE(all);
+  size_t t2 = 0;
+  auto bad = conn_->Prepare("PRAGMA foreign_key_check", &t2);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "foreign key mismatch - \"c2\" referencing \"p2\"");
 }
 
 }  // namespace
