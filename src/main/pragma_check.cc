@@ -94,6 +94,9 @@ Status RunIntegrityCheck(PragmaCall* call) {
     }
   }
   SchemaStore& store = call->conn->dbs();
+  // Checking every database includes TEMP, which is opened for it (as in
+  // SQLite: database_list shows it afterwards).
+  if (!call->has_schema()) TRY(store.OpenTemp());
   int errors = 0;
   for (int i = 0; i < store.size() && errors < max_errors; ++i) {
     if (call->has_schema() ? i != call->db : !store.at(i)->is_open()) continue;

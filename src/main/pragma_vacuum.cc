@@ -109,7 +109,19 @@ Status RunTempStore(PragmaCall* call) {
   const int mode = TempStoreMode(call->arg);
   if (mode == settings.temp_store) return Status();
   TRY(CheckTempStore(call));
-  call->conn->dbs().CloseTemp();
+  SchemaStore& store = call->conn->dbs();
+  store.CloseTemp();
+  // The TEMP database made at the next use starts with the defaults.
+  Database* temp = store.temp();
+  const Database fresh("temp", /*temp=*/true);
+  temp->synchronous = fresh.synchronous;
+  temp->cache_size = fresh.cache_size;
+  temp->journal_size_limit = fresh.journal_size_limit;
+  temp->exclusive_locking = fresh.exclusive_locking;
+  temp->max_page_count = fresh.max_page_count;
+  temp->secure_delete = fresh.secure_delete;
+  temp->cache_spill = fresh.cache_spill;
+  temp->mmap_size = fresh.mmap_size;
   settings.temp_store = mode;
   return Status();
 }
