@@ -4,8 +4,10 @@
 // form as the C API sees them before the first step (expectations from
 // the system sqlite3 through Python's sqlite3 module).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "main/statement.h"
+#include "os/vfs.h"
 #include "sql_session.h"
 
 namespace basalt::testing {
@@ -227,6 +229,34 @@ TEST_F(PragmaPrepared, ErrorsAtPrepare) {
   auto bad = conn_->Prepare("PRAGMA foreign_key_check", &t2);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(), "foreign key mismatch - \"c2\" referencing \"p2\"");
+}
+
+// PRAGMA data_version on two connections to one file (rollback journal):
+// it moves when the other connection commits, not for the connection's
+// own commits or rollbacks (sequence checked with the system sqlite3).
+TEST(PragmaDataVersion, MovesForOtherConnectionsCommits) {
+  char tmpl[] = "/tmp/basalt-dv-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl, path = dir + "/db";
+  {
+    auto a = OpenDb(DefaultVfs(), path);
+    auto b = OpenDb(DefaultVfs(), path);
+    ASSERT_TRUE(a && b);
+    auto dv = [](Connection* c) { return Exec(c, "PRAGMA data_version").output; };
+    EXPECT_EQ(dv(a.get()) + dv(b.get()), "1\n1\n");
+    ASSERT_EQ(Exec(a.get(), "CREATE TABLE t(x)").code, 0);
+    EXPECT_EQ(dv(a.get()) + dv(b.get()), "1\n2\n");
+    ASSERT_EQ(Exec(a.get(), "INSERT INTO t VALUES(1)").code, 0);
+    EXPECT_EQ(dv(a.get()) + dv(b.get()), "1\n3\n");
+    ASSERT_EQ(Exec(b.get(), "INSERT INTO t VALUES(2)").code, 0);
+    EXPECT_EQ(dv(a.get()) + dv(b.get()), "2\n3\n");
+    ASSERT_EQ(Exec(a.get(), "BEGIN; INSERT INTO t VALUES(3); ROLLBACK").code, 0);
+    EXPECT_EQ(dv(a.get()) + dv(b.get()), "2\n3\n");
+    ASSERT_EQ(Exec(b.get(), "PRAGMA user_version = 3").code, 0);
+    EXPECT_EQ(dv(a.get()) + dv(b.get()), "3\n3\n");
+  }
+  for (const char* s : {"", "-journal"}) ::unlink((path + s).c_str());
+  ::rmdir(dir.c_str());
 }
 
 }  // namespace
