@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -122,6 +123,9 @@ class FunctionRegistry {
   // shared by every connection; it must outlive this registry). Add and
   // Remove only change this registry: its defs shadow the base's.
   void SetFallback(const FunctionRegistry* base) { base_ = base; }
+  // Calls fn for every def Find can return: this registry's own, then the
+  // fallback's that no own def of the same name and nargs shadows.
+  void ForEach(const std::function<void(const FunctionDef&)>& fn) const;
 
  private:
   // Own defs only: the exact match (exact) and the variadic one (*any).

@@ -42,7 +42,8 @@ Schema::Schema(bool temp) : temp_(temp) {
   t->owner = this;
   t->root = 1;
   const char* names[] = {"type", "name", "tbl_name", "rootpage", "sql"};
-  const char* types[] = {"text", "text", "text", "int", "text"};
+  // Declared types as SQLite records them (known type names upper-cased).
+  const char* types[] = {"TEXT", "TEXT", "TEXT", "INT", "TEXT"};
   for (int i = 0; i < 5; ++i) {
     Column c;
     c.name = names[i];
@@ -81,6 +82,7 @@ Trigger* Schema::FindTrigger(std::string_view name) const {
 Table* Schema::AddTable(std::unique_ptr<Table> t) {
   Table* raw = t.get();
   raw->owner = this;
+  raw->seq = ++table_seq_;
   tables_[LowerAscii(t->name)] = std::move(t);
   // Triggers may have been loaded before their table.
   for (auto& [k, trig] : triggers_) {

@@ -14,10 +14,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "catalog/vtab.h"
 #include "common/strings.h"
 #include "record/affinity.h"
 #include "record/collation.h"
-#include "catalog/vtab.h"
 #include "record/record.h"
 
 namespace basalt {
@@ -75,6 +75,9 @@ struct Table {
   std::vector<Index*> indexes;     // owned by Schema
   std::vector<Trigger*> triggers;  // owned by Schema
   bool has_defaults = false;
+  // Order of addition to its schema (PRAGMA table_list lists the newest
+  // first, as SQLite's hash of names does for small schemas).
+  uint64_t seq = 0;
   // Virtual tables (CREATE VIRTUAL TABLE, or a module's eponymous table):
   // the module and its arguments as written; `vtab` is connected at the
   // table's first use (null until then, and after a failed connect).
@@ -179,6 +182,7 @@ class Schema {
   std::unordered_map<std::string, std::unique_ptr<Trigger>> triggers_;
   Table* schema_table_ = nullptr;
   uint64_t generation_ = 1;
+  uint64_t table_seq_ = 0;
   bool temp_ = false;
 };
 

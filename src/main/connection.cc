@@ -106,7 +106,23 @@ Result<std::unique_ptr<Statement>> Connection::Prepare(std::string_view sql, siz
 Status Connection::BeginStatement(DbMask read_mask, DbMask write_mask, bool stmt_journal,
                                   int* stmt_savepoint, bool writes_vtab) {
   if (txn_.active() == 0) interrupted_.store(0, std::memory_order_relaxed);
+  if ((read_mask | write_mask) != 0) used_db_in_txn_ = true;
   return txn_.BeginStatement(read_mask, write_mask, stmt_journal, stmt_savepoint, writes_vtab);
+}
+
+void Connection::TransactionMayHaveEnded() {
+  // PRAGMA defer_foreign_keys lasts until the transaction ends.
+  if (txn_.autocommit() && txn_.active() == 0 && used_db_in_txn_) {
+    options_.defer_foreign_keys = false;
+    used_db_in_txn_ = false;
+  }
+}
+
+Status Connection::ExecTransaction(ast::Stmt* st) {
+  used_db_in_txn_ = true;
+  Status s = txn_.Exec(st);
+  TransactionMayHaveEnded();
+  return s;
 }
 
 Status Connection::EndStatement(DbMask write_mask, int stmt_savepoint, bool ok, int action,
@@ -120,7 +136,9 @@ Status Connection::EndStatement(DbMask write_mask, int stmt_savepoint, bool ok, 
     changes_ = changes;
     total_changes_ += total;
   }
-  return txn_.EndStatement(write_mask, stmt_savepoint, ok, action, error_code);
+  Status st = txn_.EndStatement(write_mask, stmt_savepoint, ok, action, error_code);
+  TransactionMayHaveEnded();
+  return st;
 }
 
 }  // namespace basalt

@@ -16,6 +16,7 @@
 #include "common/status.h"
 #include "exec/vm.h"
 #include "main/ddl.h"
+#include "main/pragma.h"
 #include "main/schema_store.h"
 #include "main/transaction.h"
 #include "main/vtab_manager.h"
@@ -25,13 +26,6 @@ namespace basalt {
 
 class Statement;
 class Vfs;
-
-// Result column names of a PRAGMA (known before it runs).
-std::vector<std::string> PragmaColumnNames(const ast::PragmaStmt* st);
-// False for the setting forms of pragmas that change only the connection
-// (busy_timeout, synchronous, ...): they work while the file is locked or
-// not yet readable.
-bool PragmaUsesDb(const ast::PragmaStmt* st);
 
 class Connection : public ConnectionHooks {
  public:
@@ -87,16 +81,20 @@ class Connection : public ConnectionHooks {
                       int64_t changes, bool counts_changes, int64_t total_changes);
 
   // ---- direct statements ----
-  Status ExecTransaction(ast::Stmt* st) { return txn_.Exec(st); }
+  Status ExecTransaction(ast::Stmt* st);
   // VACUUM [schema] [INTO ...]; params: the statement's bound values (1-based).
   Status ExecVacuum(ast::VacuumStmt* st, const std::vector<Value>& params);
   DdlExecutor& ddl() { return ddl_; }
-  // PRAGMA: result rows into *rows, column names into *names.
+  // PRAGMA (the table of main/pragma.h): result rows into *rows, column
+  // names into *names.
   Status ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* names,
                     std::vector<std::vector<Value>>* rows);
-  // A read-only PRAGMA as the table-valued function pragma_<name>(arg).
+  // A read-only PRAGMA as the table-valued function pragma_<name>(arg),
+  // computed at prepare (until the planner runs pragma virtual tables).
   Status PragmaRows(std::string_view name, std::string_view arg, std::vector<std::string>* names,
                     std::vector<std::vector<Value>>* rows);
+  // Connection state of pragmas that do not change how statements compile.
+  PragmaSettings& pragma_settings() { return pragma_settings_; }
 
   // Reads the main database's schema if not done yet (see Database).
   Status EnsureSchema() { return store_.EnsureSchema(Catalog::kMain); }
@@ -118,17 +116,12 @@ class Connection : public ConnectionHooks {
   // us (so the statement should compile again).
   bool SchemaMayHaveChanged();
 
-  // pragma.cc / pragma_storage.cc
-  Status ExecStoragePragma(const std::string& name, ast::PragmaStmt* st, int dbi, bool* handled,
-                           std::vector<std::string>* names, std::vector<std::vector<Value>>* rows);
-  Status ExecEncodingPragma(ast::PragmaStmt* st, std::vector<std::string>* names,
-                            std::vector<std::vector<Value>>* rows);
-  Status ExecIntegrityPragma(const std::string& name, int dbi, std::vector<std::string>* names,
-                             std::vector<std::vector<Value>>* rows);
-  // Row-level integrity checks of table t (integrity_rows.cc): NOT NULL,
-  // and with `full` index entries and counts; stops at max_errors messages.
-  void CheckTableRows(Database* db, const Table& t, bool full, size_t max_errors,
-                      std::vector<std::string>* msgs);
+  // After a statement or COMMIT / ROLLBACK: resets what lasts only until
+  // the end of a transaction (defer_foreign_keys).
+  void TransactionMayHaveEnded();
+  // pragma.cc: at prepare, a PRAGMA naming an unknown database fails
+  // (text: the statement's text, for the error offset).
+  Status ValidatePragma(const ast::PragmaStmt* st, std::string_view text);
   // vacuum.cc
   // Checks the database name at prepare (its offset for sqlite3_error_offset).
   Status ValidateVacuum(ast::VacuumStmt* st, std::string_view text);
@@ -148,6 +141,9 @@ class Connection : public ConnectionHooks {
   TransactionController txn_;
   FunctionRegistry funcs_;
   CompileOptions options_;
+  PragmaSettings pragma_settings_;
+  // A statement used a database since the last transaction ended.
+  bool used_db_in_txn_ = false;
   DdlExecutor ddl_;
   int busy_timeout_ms_ = 0;
   int64_t changes_ = 0;

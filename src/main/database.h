@@ -45,7 +45,11 @@ Status ParseOpenTarget(std::string_view filename, int flags, OpenTarget* out);
 
 class Database {
  public:
-  Database(std::string name, bool temp) : name(std::move(name)), schema(temp) {}
+  Database(std::string name, bool temp)
+      : name(std::move(name)),
+        schema(temp),
+        synchronous(temp ? 0 : 2),
+        cache_size(temp ? 0 : -2000) {}
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
@@ -106,11 +110,18 @@ class Database {
   uint32_t vacuum_page_size = 0;
   int vacuum_auto_vacuum = -1;
   // Per-database PRAGMA settings.
-  int synchronous = 2;
-  int cache_size = -2000;
+  int synchronous;  // TEMP: 0, others 2
+  int cache_size;   // TEMP: 0, others -2000
   int wal_autocheckpoint = 1000;
   int64_t journal_size_limit = -1;
   bool exclusive_locking = false;
+  // PRAGMA max_page_count (the reference build's MAX_PAGE_COUNT until set;
+  // a limit that was set is enforced by the pager).
+  uint32_t max_page_count = 1073741823;
+  // Read back as set; the pager does not act on them yet.
+  int secure_delete = 1;  // 0 off, 1 on, 2 fast
+  int cache_spill = 1;    // spill threshold in pages (at least)
+  int64_t mmap_size = 0;
 };
 
 }  // namespace basalt

@@ -3,7 +3,8 @@
 // check only) every row has its entry in each index of its table and each
 // index has as many entries as the table has rows. Partial indexes and
 // indexes on expressions are left out (their keys need the VM).
-#include "main/connection.h"
+#include "main/database.h"
+#include "main/pragma_families.h"
 #include "record/record.h"
 
 namespace basalt {
@@ -31,8 +32,8 @@ bool PlainIndex(const Index& idx) {
 
 }  // namespace
 
-void Connection::CheckTableRows(Database* db, const Table& t, bool full, size_t max_errors,
-                                std::vector<std::string>* msgs) {
+void CheckTableRows(Database* db, const Table& t, bool full, size_t max_errors,
+                    std::vector<std::string>* msgs) {
   std::vector<const Index*> idxs;
   if (full) {
     for (const Index* idx : t.indexes) {

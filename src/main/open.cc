@@ -23,6 +23,11 @@ Result<std::unique_ptr<Connection>> Connection::Open(std::string_view filename, 
   c->env_.hooks = c.get();
   c->env_.interrupted = &c->interrupted_;
   c->SetBusyTimeout(c->busy_timeout_ms_);
+  // pragma_NAME tables are made the first time a statement names them.
+  Connection* conn = c.get();
+  c->vtabs_.SetBuiltinFactory(
+      [conn](std::string_view name) { return MakePragmaModule(conn, name); });
+  c->txn_.WatchQueryOnly(&c->options_.query_only);
   return c;
 }
 

@@ -25,6 +25,15 @@ Status SchemaStore::OpenTemp() {
   return Status();
 }
 
+void SchemaStore::CloseTemp() {
+  Database* t = temp();
+  if (!t->is_open()) return;
+  t->schema.Clear();
+  t->bt.reset();
+  ++detach_gen_;  // statements that used TEMP compile again
+  SyncEnv();
+}
+
 Status SchemaStore::EnsureSchema(int i) {
   if (i == Catalog::kTemp) return OpenTemp();
   Database* db = at(i);

@@ -47,6 +47,9 @@ class SchemaStore {
 
   // The TEMP database's B-tree is created at its first use.
   Status OpenTemp();
+  // Drops the TEMP database and everything in it (PRAGMA temp_store); it
+  // is created anew at its next use. Not inside a transaction.
+  void CloseTemp();
   // Database i, opened (TEMP) and with its schema read.
   Status EnsureSchema(int i);
   // Reads database i's schema again (after a rollback undid DDL, or when

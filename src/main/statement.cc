@@ -61,7 +61,9 @@ Status Statement::Compile() {
       case ast::StmtKind::kRollback:
       case ast::StmtKind::kSavepoint:
       case ast::StmtKind::kRelease:
+        break;
       case ast::StmtKind::kPragma:
+        TRY(conn_->ValidatePragma(ast_->As<ast::PragmaStmt>(), parsed_text_));
         break;
       case ast::StmtKind::kVacuum:
         TRY(conn_->ValidateVacuum(ast_->As<ast::VacuumStmt>(), parsed_text_));

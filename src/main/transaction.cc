@@ -27,7 +27,9 @@ Status TransactionController::EnsureTransaction(int i, bool write) {
   if (i == Catalog::kTemp) TRY(store_->OpenTemp());
   Database* db = store_->at(i);
   if (!db->open_error.ok()) return db->open_error;
-  if (write && db->read_only) return Status(kReadOnly, "attempt to write a readonly database");
+  if (write && (db->read_only || (query_only_ != nullptr && *query_only_))) {
+    return Status(kReadOnly, "attempt to write a readonly database");
+  }
   Btree* bt = db->bt.get();
   const bool fresh = !bt->in_transaction();
   if (write) {

@@ -42,6 +42,9 @@ class TransactionController {
   TransactionController(SchemaStore* store, VtabManager* vtabs) : store_(store), vtabs_(vtabs) {}
 
   bool autocommit() const { return autocommit_; }
+  // PRAGMA query_only: while *flag is set, starting to write any database
+  // fails with SQLITE_READONLY.
+  void WatchQueryOnly(const bool* flag) { query_only_ = flag; }
   // Statements between their first step and their end.
   int active() const { return active_; }
 
@@ -97,6 +100,7 @@ class TransactionController {
   std::vector<std::string> savepoints_;  // open SAVEPOINT names, outermost first
   bool savepoint_txn_ = false;           // the transaction was started by SAVEPOINT
   int stmt_levels_ = 0;                  // statement savepoints open now
+  const bool* query_only_ = nullptr;
 };
 
 }  // namespace basalt

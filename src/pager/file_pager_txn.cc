@@ -246,6 +246,7 @@ Status FilePager::TryBeginReadUnfixed() {
     }
     if (!version_known_ ||
         std::memcmp(hdr + dbhdr::kFileVersion, file_version_, dbhdr::kFileVersionSize) != 0) {
+      if (version_known_) ++data_version_;
       ResetCache();
       std::memcpy(file_version_, hdr + dbhdr::kFileVersion, dbhdr::kFileVersionSize);
       version_known_ = true;

@@ -186,6 +186,11 @@ class Pager {
   // hold changes it did not make (another connection committed) or after a
   // rollback. While it stays the same, nothing read earlier can be stale.
   uint64_t cache_epoch() const { return cache_epoch_; }
+  // PRAGMA data_version: starts at 1 and grows each time a transaction
+  // begins on a file another connection has committed to since this pager
+  // last read it (not for this pager's own commits and rollbacks), and
+  // when the page size of an empty database changes.
+  uint64_t data_version() const { return data_version_; }
 
   // ---- Controls for the connection layer (PRAGMAs). The defaults are
   // what a database without a file answers.
@@ -207,6 +212,8 @@ class Pager {
   virtual void SetSynchronous(Synchronous level) { (void)level; }
   // PRAGMA wal_autocheckpoint: frames, <= 0 disables.
   virtual void SetWalAutoCheckpoint(int frames) { (void)frames; }
+  // PRAGMA max_page_count: Append fails with SQLITE_FULL past n pages.
+  void SetMaxPageCount(Pgno n) { max_page_count_ = n; }
   virtual bool read_only() const { return false; }
   // True while the pager reads and writes through a WAL.
   virtual bool wal_open() const { return false; }
@@ -239,6 +246,8 @@ class Pager {
   static constexpr uint64_t kNoWriteStamp = ~uint64_t{0};
   uint64_t write_stamp_ = kNoWriteStamp;
   uint64_t cache_epoch_ = 0;
+  uint64_t data_version_ = 1;
+  Pgno max_page_count_ = 0xfffffffeu;
 
   friend class PageRef;
 };

@@ -17,7 +17,9 @@
 
 namespace basalt {
 
-// Connection settings that change how statements compile.
+// Connection settings that change how statements compile: the boolean
+// PRAGMAs (main/pragma_flags.cc sets them; a change makes compiled
+// statements compile again). Defaults are those of SQLite's reference build.
 struct CompileOptions {
   bool case_sensitive_like = false;
   bool recursive_triggers = false;
@@ -25,6 +27,21 @@ struct CompileOptions {
   bool reverse_unordered_selects = false;
   bool short_column_names = true;
   bool full_column_names = false;
+  bool automatic_index = true;
+  bool cell_size_check = false;
+  bool checkpoint_fullfsync = false;
+  bool count_changes = false;
+  // Cleared when a transaction ends (main/connection.cc).
+  bool defer_foreign_keys = false;
+  bool empty_result_callbacks = false;
+  bool fullfsync = false;
+  bool ignore_check_constraints = false;
+  bool legacy_alter_table = false;
+  // Writes fail with SQLITE_READONLY (main/transaction.cc).
+  bool query_only = false;
+  bool read_uncommitted = false;
+  bool trusted_schema = true;
+  bool writable_schema = false;
 };
 
 struct CompileContext {
