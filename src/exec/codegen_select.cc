@@ -110,38 +110,6 @@ void Codegen::CodeLimit(Select* s, int* limit_reg, int* offset_reg, int end_labe
 bool Codegen::MaterializeSources(SelectInfo* info, int coroutine_src) {
   for (size_t si = 0; si < info->sources.size(); ++si) {
     Source& src = info->sources[si];
-    if (src.const_rows != nullptr) {
-      int ncols = static_cast<int>(src.columns.size());
-      Op(Opcode::kOpenEphemeral, src.cursor, ncols);
-      int regs = AllocReg(ncols + 2);
-      for (const std::vector<Value>& row : src.const_rows->rows) {
-        for (int c = 0; c < ncols; ++c) {
-          const Value& v = row[static_cast<size_t>(c)];
-          int r = regs + c;
-          switch (v.type()) {
-            case Type::kInteger:
-              OpInt64(v.int_value(), r);
-              break;
-            case Type::kReal: {
-              int a = Op(Opcode::kReal, 0, r);
-              prog_->SetP4Real(a, v.real_value());
-              break;
-            }
-            case Type::kText:
-              OpString(v.text(), r);
-              break;
-            case Type::kNull:
-            case Type::kBlob:  // (not produced here)
-              Op(Opcode::kNull, 0, r);
-              break;
-          }
-        }
-        Op(Opcode::kMakeRecord, regs, ncols, regs + ncols);
-        Op(Opcode::kNewRowid, src.cursor, regs + ncols + 1);
-        Op(Opcode::kInsert, src.cursor, regs + ncols, regs + ncols + 1);
-      }
-      continue;
-    }
     bool as_coroutine = static_cast<int>(si) == coroutine_src && src.table == nullptr &&
                         src.cte > -2 && in_trigger_ == 0;
     if (as_coroutine && src.cte >= 0) {

@@ -89,10 +89,6 @@ class Connection : public ConnectionHooks {
   // names into *names.
   Status ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* names,
                     std::vector<std::vector<Value>>* rows);
-  // A read-only PRAGMA as the table-valued function pragma_<name>(arg),
-  // computed at prepare (until the planner runs pragma virtual tables).
-  Status PragmaRows(std::string_view name, std::string_view arg, std::vector<std::string>* names,
-                    std::vector<std::vector<Value>>* rows);
   // Connection state of pragmas that do not change how statements compile.
   PragmaSettings& pragma_settings() { return pragma_settings_; }
 

@@ -77,7 +77,8 @@ Status IndexStat(Database* db, const Index& idx, int64_t* entries, std::string* 
   *stat = std::to_string(n);
   for (size_t j = 0; j < k; ++j) {
     const int64_t d = distinct[j] > 0 ? distinct[j] : 1;
-    *stat += " " + std::to_string((n + d - 1) / d);
+    *stat += ' ';
+    *stat += std::to_string((n + d - 1) / d);
   }
   return Status();
 }

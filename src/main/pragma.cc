@@ -151,27 +151,4 @@ Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* nam
   return RunPragmaCall(&call);
 }
 
-Status Connection::PragmaRows(std::string_view name, std::string_view arg,
-                              std::vector<std::string>* names,
-                              std::vector<std::vector<Value>>* rows) {
-  // The prepare-time table-valued form (until the planner runs the pragma
-  // virtual tables of pragma_vtab.cc): one argument, no schema.
-  names->clear();
-  const PragmaDef* def = FindPragma(name);
-  if (def == nullptr || def->has(kPragmaNoFunction)) return Status();
-  PragmaCall call;
-  call.conn = this;
-  call.def = def;
-  call.from_function = true;
-  if (def->has(kPragmaArgColumn) && !arg.empty()) {
-    call.set = true;
-    call.arg = std::string(arg);
-  }
-  std::vector<std::string> ignored;
-  call.names = &ignored;
-  call.rows = rows;
-  *names = PragmaColumns(*def);
-  return RunPragmaCall(&call);
-}
-
 }  // namespace basalt

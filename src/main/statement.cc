@@ -87,10 +87,6 @@ Status Statement::Compile() {
   }
   CompileContext ctx;
   conn_->InitCompileContext(&ctx, arena_.get(), parsed_text_);
-  ctx.pragma_rows = [this](std::string_view name, std::string_view arg,
-                           std::vector<std::string>* names, std::vector<std::vector<Value>>* rows) {
-    return conn_->PragmaRows(name, arg, names, rows);
-  };
   Result<std::unique_ptr<Program>> prog = CompileStatement(ast_, &ctx);
   if (!prog.ok()) {
     conn_->set_last_error_offset(ctx.error_offset);

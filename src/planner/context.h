@@ -58,11 +58,6 @@ struct CompileContext {
   int n_cursors = 0;
   bool explain_plan = false;  // collect EXPLAIN QUERY PLAN lines
   Status error;               // first error seen
-  // Runs a PRAGMA for a table-valued pragma_xxx(arg) function: result column
-  // names and rows (set by the connection; may be empty).
-  std::function<Status(std::string_view name, std::string_view arg, std::vector<std::string>* names,
-                       std::vector<std::vector<Value>>* rows)>
-      pragma_rows;
 
   int AllocCursor() { return n_cursors++; }
   bool failed() const { return !error.ok(); }

@@ -315,40 +315,8 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
     src.name = item->alias;
     SubqueryColumns(item->subquery, &src.columns);
     src.cursor = ctx_->AllocCursor();
-  } else if (item->func_args != nullptr &&
-             (LowerAscii(item->name).rfind("pragma_", 0) != 0 || !ctx_->pragma_rows)) {
+  } else if (item->func_args != nullptr) {
     if (!AddTableFunction(item, &src)) return false;
-  } else if (item->func_args != nullptr ||
-             (ctx_->pragma_rows && item->schema.empty() &&
-              LowerAscii(item->name).rfind("pragma_", 0) == 0 &&
-              ctx_->FindTable("", item->name) == nullptr)) {
-    // (Until the pragma virtual tables replace it: pragma_NAME computed
-    // while compiling.)
-    std::string fname = LowerAscii(item->name);
-    std::string arg;
-    if (item->func_args != nullptr && item->func_args->size() > 0) {
-      const Expr* a = (*item->func_args)[0];
-      if (a->kind == ExprKind::kString || a->kind == ExprKind::kColumn) {
-        arg = std::string(a->text);
-      } else if (a->kind == ExprKind::kInteger) {
-        arg = std::to_string(a->ival);
-      }
-    }
-    ConstRows* data = ctx_->arena->New<ConstRows>();
-    Status st =
-        ctx_->pragma_rows(std::string_view(fname).substr(7), arg, &data->names, &data->rows);
-    if (!st.ok()) return ctx_->Error(st.code(), st.message());
-    if (data->names.empty()) {
-      return ctx_->Error("no such table-valued function: " + std::string(item->name));
-    }
-    src.name = item->alias.empty() ? item->name : item->alias;
-    for (const std::string& n : data->names) {
-      SourceColumn sc;
-      sc.name = ctx_->arena->CopyString(n);
-      src.columns.push_back(sc);
-    }
-    src.const_rows = data;
-    src.cursor = ctx_->AllocCursor();
   } else {
     CteEntry* cte = item->schema.empty() ? FindCte(item->name) : nullptr;
     if (cte != nullptr) {
