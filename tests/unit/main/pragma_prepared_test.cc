@@ -108,7 +108,7 @@ TEST_F(PragmaPrepared, HeaderValuesAreReadEachRun) {
 // SELECT from pragma_NAME is computed when it is prepared, so a change that
 // leaves the schema alone is not seen. Enable when the pragma virtual
 // tables replace the prepare-time rows.
-TEST_F(PragmaPrepared, DISABLED_SelectFromPragmaSeesDataChanges) {
+TEST_F(PragmaPrepared, SelectFromPragmaSeesDataChanges) {
   ASSERT_EQ(Exec(conn_.get(), "CREATE TABLE t(x)").code, 0);
   auto select = Prepare("SELECT * FROM pragma_page_count()");
   auto version = Prepare("SELECT * FROM pragma_user_version");
