@@ -33,6 +33,12 @@ if(EXISTS "${BASALT_SLT_ARCHIVES}/unpack.sh")
                    ${BASALT_SLT_DIR}/select5.test ${BASALT_SLT_DIR}/evidence)
   set_tests_properties(slt_core PROPERTIES FIXTURES_REQUIRED slt_files TIMEOUT 1200)
 
+  # The same results with the compiler's passes switched off (passes.h).
+  add_test(NAME sql_passes_off
+           COMMAND sh ${CMAKE_SOURCE_DIR}/tests/passes_off.sh $<TARGET_FILE:basalt-slt>
+                   ${CMAKE_SOURCE_DIR} ${BASALT_SLT_DIR})
+  set_tests_properties(sql_passes_off PROPERTIES FIXTURES_REQUIRED slt_files TIMEOUT 1200)
+
   # Every tenth file of index/ and random/: the CI-sized sample of the rest.
   add_test(NAME slt_sample
            COMMAND sh ${CMAKE_SOURCE_DIR}/tests/slt_sample.sh $<TARGET_FILE:basalt-slt>

@@ -64,13 +64,29 @@ namespace basalt {
 
 namespace {
 
-std::string DeclTypeOf(const ast::Expr* e) {
+// The declared type, table and column a result column comes from (through
+// subqueries and views, as sqlite3_column_decltype / _table_name /
+// _origin_name report them); table null when it is not a table column.
+struct Origin {
+  std::string decl_type;
+  const Table* table = nullptr;
+  int column = -1;  // -1: the rowid
+};
+
+Origin OriginOf(const SelectInfo* info, const ast::Expr* e) {
+  Origin o;
   if (e->kind == ast::ExprKind::kResolvedColumn && e->tab != nullptr) {
     int col = e->column >= 0 ? e->column : static_cast<int>(e->ival);
-    if (col >= 0) return e->tab->columns[static_cast<size_t>(col)].decl_type;
-    return "INTEGER";
+    o.table = e->tab;
+    o.column = col;
+    o.decl_type = col >= 0 ? e->tab->columns[static_cast<size_t>(col)].decl_type : "INTEGER";
+  } else if (const SourceColumn* sc = Resolver::SourceColumnOf(info, e)) {
+    o.table = sc->origin_table;
+    o.column = sc->origin_column;
+    o.decl_type = std::string(sc->decl_type);
+    if (o.table != nullptr && o.column < 0) o.decl_type = "INTEGER";
   }
-  return "";
+  return o;
 }
 
 }  // namespace
@@ -92,12 +108,13 @@ Result<std::unique_ptr<Program>> CompileStatement(ast::Stmt* stmt, CompileContex
         const ast::Expr* e = (*info->result)[i];
         char aff = Resolver::ExprAffinity(e);
         prog->column_affinities.push_back(aff < 'A' ? 'A' : aff);
-        prog->column_decltypes.push_back(s->prior ? std::string() : DeclTypeOf(e));
-        if (e->kind == ast::ExprKind::kResolvedColumn && e->tab != nullptr && !s->prior) {
-          prog->column_tables.push_back(e->tab->name);
-          int col = e->column >= 0 ? e->column : static_cast<int>(e->ival);
-          prog->column_origins.push_back(col >= 0 ? e->tab->columns[static_cast<size_t>(col)].name
-                                                  : std::string("rowid"));
+        const Origin o = s->prior ? Origin() : OriginOf(info, e);
+        prog->column_decltypes.push_back(o.decl_type);
+        if (o.table != nullptr) {
+          prog->column_tables.push_back(o.table->name);
+          prog->column_origins.push_back(o.column >= 0
+                                             ? o.table->columns[static_cast<size_t>(o.column)].name
+                                             : std::string("rowid"));
         } else {
           prog->column_tables.emplace_back();
           prog->column_origins.emplace_back();

@@ -219,7 +219,8 @@ void Codegen::CodeConstant(const Value& v, int target) {
 // Evaluates e into `target`: constant operator trees are folded first; each
 // other kind of expression has its own step.
 void Codegen::CodeExpr(Expr* e, int target) {
-  if (e->kind == ExprKind::kUnary || e->kind == ExprKind::kBinary || e->kind == ExprKind::kCast) {
+  if ((e->kind == ExprKind::kUnary || e->kind == ExprKind::kBinary || e->kind == ExprKind::kCast) &&
+      ctx_->options.PassOn(Pass::kConstFold)) {
     Value v;
     if (Fold(e, &v, 0)) {
       CodeConstant(v, target);

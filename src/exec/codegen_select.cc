@@ -115,6 +115,11 @@ bool Codegen::MaterializeSources(SelectInfo* info, int coroutine_src) {
     if (as_coroutine && src.cte >= 0) {
       CteEntry* ce = resolver_.all_ctes()[static_cast<size_t>(src.cte)];
       as_coroutine = ce->refs == 1;
+      // With the pass off only a recursive CTE still runs as a co-routine:
+      // an outer LIMIT is all that may bound it.
+      if (!ctx_->options.PassOn(Pass::kCoroutine)) as_coroutine &= ce->recursive;
+    } else if (as_coroutine && !ctx_->options.PassOn(Pass::kCoroutine)) {
+      as_coroutine = false;
     }
     if (as_coroutine) {
       int ncols = static_cast<int>(src.columns.size());
@@ -176,7 +181,7 @@ bool Codegen::MaterializeSources(SelectInfo* info, int coroutine_src) {
     bool correlated = in_trigger_ > 0;
     for (Select* p = src.subquery; p; p = p->prior) correlated |= InfoOf(p)->correlated;
     int skip = MakeLabel();
-    if (!correlated) Op(Opcode::kOnce, 0, skip);
+    if (!correlated && ctx_->options.PassOn(Pass::kSubqueryOnce)) Op(Opcode::kOnce, 0, skip);
     int ncols = static_cast<int>(src.columns.size());
     Op(Opcode::kOpenEphemeral, src.cursor, ncols);
     SelectDest dest;

@@ -85,7 +85,7 @@ int Codegen::CodeInListIndex(Expr* in, int* has_null, char aff, const Collation*
     bool literal = true;
     for (size_t i = 0; i < in->list->size() && literal; ++i) {
       Value v;
-      literal = Fold((*in->list)[i], &v, 0);
+      literal = ctx_->options.PassOn(Pass::kConstFold) && Fold((*in->list)[i], &v, 0);
       if (literal) {
         if (aff > 'A') ApplyAffinity(&v, static_cast<Affinity>(aff));
         vals.push_back(std::move(v));
@@ -126,7 +126,7 @@ int Codegen::CodeInListIndex(Expr* in, int* has_null, char aff, const Collation*
   }
   *has_null = 0;
   int done = MakeLabel();
-  if (constant) Op(Opcode::kOnce, 0, done);
+  if (constant && ctx_->options.PassOn(Pass::kSubqueryOnce)) Op(Opcode::kOnce, 0, done);
   int a = Op(Opcode::kOpenEphemeral, cursor, 1);
   prog_->SetP4(a, ki);
   int r = AllocReg(2);

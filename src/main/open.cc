@@ -1,5 +1,7 @@
 // Opening a connection: the main database (see Database::Open) and the
 // connection-wide settings.
+#include <cstdlib>
+
 #include "func/builtins.h"
 #include "main/connection.h"
 #include "os/vfs.h"
@@ -21,6 +23,10 @@ Result<std::unique_ptr<Connection>> Connection::Open(std::string_view filename, 
   c->ddl_.SetOpenDefaults(flags, c->vfs_);
   c->funcs_.SetFallback(&SharedBuiltinFunctions(false));
   c->env_.hooks = c.get();
+  // Tests switch compiler passes off through the environment (passes.h).
+  if (const char* off = std::getenv("BASALT_DISABLE_PASSES")) {
+    TRY(ParsePassList(off, &c->options_.disabled_passes));
+  }
   c->env_.interrupted = &c->interrupted_;
   c->SetBusyTimeout(c->busy_timeout_ms_);
   // pragma_NAME tables are made the first time a statement names them.

@@ -13,6 +13,7 @@
 #include "common/arena.h"
 #include "common/status.h"
 #include "parser/ast.h"
+#include "planner/passes.h"
 #include "record/value.h"
 
 namespace basalt {
@@ -21,6 +22,10 @@ namespace basalt {
 // PRAGMAs (main/pragma_flags.cc sets them; a change makes compiled
 // statements compile again). Defaults are those of SQLite's reference build.
 struct CompileOptions {
+  // Passes switched off (PassBit mask; passes.h).
+  uint32_t disabled_passes = 0;
+  bool PassOn(Pass p) const { return (disabled_passes & PassBit(p)) == 0; }
+
   bool case_sensitive_like = false;
   bool recursive_triggers = false;
   bool foreign_keys = false;

@@ -38,6 +38,11 @@ class Resolver {
   // Builds the single source of a DML statement's target table.
   Source MakeTableSource(const Table* t, std::string_view alias, int cursor);
 
+  // The column of one of info's sources (a subquery, view or CTE) that a
+  // resolved column reference e reads, or null (a table column, an outer
+  // reference, an expression).
+  static const SourceColumn* SourceColumnOf(const SelectInfo* info, const ast::Expr* e);
+
   // Result column names as SQLite reports them.
   std::string ColumnName(const ast::ExprItem& item, const SelectInfo* info);
 

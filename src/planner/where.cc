@@ -230,6 +230,7 @@ void WherePlanner::Classify(WhereTerm* t) {
 // `a = x OR a = y OR a IN (z)` on one column becomes a virtual `a IN (x, y, z)`
 // that an index lookup can use (the OR itself stays as the filter).
 void WherePlanner::AddOrAsIn(const WhereTerm& t) {
+  if (!ctx_->options.PassOn(Pass::kOrToIn)) return;
   Expr* e = t.expr;
   if (e->kind != ExprKind::kBinary || e->op != ast::Op::kOr) return;
   std::vector<Expr*> parts;
@@ -353,6 +354,7 @@ void WherePlanner::AllAccess(int src, SourceMask ready, WherePlan* plan,
           : nullptr;
   auto covers = [&](const Index* idx) {
     if (used == nullptr || used->empty()) return false;
+    if (!ctx_->options.PassOn(Pass::kCoveringIndex)) return false;
     for (size_t c = 0; c < tab->columns.size(); ++c) {
       if (!(*used)[c]) continue;
       if (static_cast<int>(c) == tab->rowid_alias) continue;
@@ -363,6 +365,13 @@ void WherePlanner::AllAccess(int src, SourceMask ready, WherePlan* plan,
     }
     return true;
   };
+  // With index lookups switched off only a full scan remains (unless
+  // INDEXED BY names an index).
+  if (!ctx_->options.PassOn(Pass::kIndexLookup) &&
+      (s.item == nullptr || s.item->indexed_by.empty())) {
+    cands->push_back(best);
+    return;
+  }
   // Rowid lookups.
   {
     WhereTerm* eq = nullptr;
@@ -533,6 +542,7 @@ void WherePlanner::AllAccess(int src, SourceMask ready, WherePlan* plan,
 bool WherePlanner::OrderSatisfied(const LoopPlan& loop, const ast::ExprList* order,
                                   bool* reverse) const {
   if (order == nullptr || order->size() == 0) return false;
+  if (!ctx_->options.PassOn(Pass::kOrderByIndex)) return false;
   const Source& s = (*req_->sources)[static_cast<size_t>(loop.src)];
   if (s.table == nullptr) return false;
   if (loop.access == AccessKind::kVirtual) {

@@ -1,0 +1,392 @@
+// Binding expressions: column references (through the scopes of the
+// enclosing queries), functions, subqueries.
+#include <cstring>
+
+#include "parser/parser.h"
+#include "planner/bind_internal.h"
+#include "planner/resolve.h"
+#include "planner/walk.h"
+
+namespace basalt {
+
+using ast::Expr;
+using ast::ExprKind;
+using ast::ExprList;
+using ast::Select;
+using namespace bind;
+
+bool Resolver::ResolveList(ExprList* list, Scope* scope) {
+  if (list == nullptr) return true;
+  for (size_t i = 0; i < list->size(); ++i) {
+    if (!ResolveExpr(list->items[i].expr, scope)) return false;
+  }
+  return true;
+}
+
+bool Resolver::ResolveSubquery(Select* s, Scope* scope) { return ResolveSelect(s, scope); }
+
+bool Resolver::ResolveColumn(Expr* e, Scope* scope) {
+  std::string_view name = e->text;
+  std::string_view tname = e->table;
+  int depth = 0;
+  for (Scope* sc = scope; sc != nullptr; sc = sc->outer, ++depth) {
+    // Trigger pseudo-tables NEW and OLD, and the upsert's EXCLUDED.
+    if (!tname.empty() && sc->trigger_table != nullptr) {
+      int base = -1;
+      if (EqualsIgnoreCase(tname, "new")) base = sc->new_base;
+      if (EqualsIgnoreCase(tname, "old")) base = sc->old_base;
+      if (EqualsIgnoreCase(tname, "new") || EqualsIgnoreCase(tname, "old")) {
+        if (base < 0) {
+          return ctx_->Error("no such column: " + std::string(tname) + "." + std::string(name));
+        }
+        const Table* t = sc->trigger_table;
+        int col = t->FindColumn(name);
+        if (col < 0 && IsRowidName(name))
+          col = -1;
+        else if (col < 0) {
+          return ctx_->Error("no such column: " + std::string(tname) + "." + std::string(name));
+        }
+        if (col == t->rowid_alias && col >= 0) col = -1;
+        e->kind = ExprKind::kRegister;
+        e->reg = base + 1 + col;
+        e->tab = t;
+        int dcol = col >= 0 ? col : t->rowid_alias;
+        e->affinity =
+            dcol >= 0 ? static_cast<char>(t->columns[static_cast<size_t>(dcol)].affinity) : 'D';
+        e->aux = ::basalt::BinaryCollation();
+        if (dcol >= 0 && !t->columns[static_cast<size_t>(dcol)].collation.empty()) {
+          e->aux = FindCollation(t->columns[static_cast<size_t>(dcol)].collation);
+        }
+        if (e->aux) e->pflags |= 0x02;
+        e->pflags |= kResolvedFlag;
+        return true;
+      }
+    }
+    if (!tname.empty() && sc->excluded_base >= 0 && EqualsIgnoreCase(tname, "excluded")) {
+      const Table* t = (*sc->sources)[0].table;
+      int col = t->FindColumn(name);
+      if (col < 0) {
+        return ctx_->Error("no such column: excluded." + std::string(name));
+      }
+      e->kind = ExprKind::kRegister;
+      e->reg = sc->excluded_base + 1 + col;
+      e->affinity = static_cast<char>(t->columns[static_cast<size_t>(col)].affinity);
+      e->pflags |= kResolvedFlag;
+      return true;
+    }
+    if (sc->sources == nullptr) continue;
+    int matches = 0;
+    const Source* msrc = nullptr;
+    int mcol = -1;
+    int table_matches = 0;
+    const Source* tsrc = nullptr;
+    for (const Source& src : *sc->sources) {
+      if (src.hidden_names) continue;
+      if (!tname.empty()) {
+        if (!EqualsIgnoreCase(src.name, tname)) continue;
+        if (!e->schema.empty() && src.table == nullptr) continue;
+      }
+      ++table_matches;
+      tsrc = &src;
+      for (size_t c = 0; c < src.columns.size(); ++c) {
+        if (!EqualsIgnoreCase(src.columns[c].name, name)) continue;
+        // An unqualified reference to a USING/NATURAL column means the
+        // left-hand one.
+        if (tname.empty() && src.merged_with[c].first >= 0) continue;
+        ++matches;
+        msrc = &src;
+        mcol = static_cast<int>(c);
+        break;
+      }
+    }
+    if (matches == 0 && table_matches == 1 && tsrc->table != nullptr && IsRowidName(name) &&
+        tsrc->table->HasRowid()) {
+      matches = 1;
+      msrc = tsrc;
+      mcol = -1;
+    }
+    if (matches == 0 && table_matches == 1 && tsrc->table == nullptr && IsRowidName(name)) {
+      // A view or subquery has no rowid; SQLite reads it as NULL.
+      e->kind = ExprKind::kNull;
+      e->pflags |= kResolvedFlag;
+      return true;
+    }
+    if (matches > 1) {
+      std::string n =
+          tname.empty() ? std::string(name) : std::string(tname) + "." + std::string(name);
+      return ctx_->ErrorAt(e->span, "ambiguous column name: " + n);
+    }
+    if (matches == 1) {
+      if (mcol >= 0 && msrc->flattened) {
+        Expr* ref = NewColumnRef(*msrc, mcol, e->span);
+        *e = *ref;
+        flat_names_[e] = msrc->columns[static_cast<size_t>(mcol)].name;
+        if (depth > 0) {
+          int d = 0;
+          for (Scope* p = scope; p != nullptr && d < depth; p = p->outer, ++d) {
+            if (p->select) p->select->correlated = true;
+          }
+        }
+        return true;
+      }
+      if (mcol >= 0) {
+        Expr* ref = NewColumnRef(*msrc, mcol, e->span);
+        *e = *ref;
+      } else {
+        e->kind = ExprKind::kResolvedColumn;
+        e->cursor = msrc->cursor;
+        e->column = -1;
+        e->tab = msrc->table;
+        e->ival = msrc->table->rowid_alias;
+        e->affinity = 'D';
+        e->pflags |= kResolvedFlag;
+      }
+      e->depth = depth;
+      if (depth > 0) {
+        // Every SELECT between here and the owner is correlated.
+        int d = 0;
+        for (Scope* p = scope; p != nullptr && d < depth; p = p->outer, ++d) {
+          if (p->select) p->select->correlated = true;
+        }
+      }
+      return true;
+    }
+    // Result-column aliases (WHERE, GROUP BY, HAVING, ORDER BY), also from
+    // subqueries nested in those clauses.
+    if (tname.empty() && sc->allow_result_alias && sc->result != nullptr) {
+      for (size_t c = 0; c < sc->result->size(); ++c) {
+        const ast::ExprItem& ri = sc->result->items[c];
+        if (ri.name.empty() || !EqualsIgnoreCase(ri.name, name)) continue;
+        Expr* target = ri.expr;
+        if (target->kind == ExprKind::kResolvedColumn &&
+            sc->result->items[c].expr->span == ri.name) {
+          // `*` expansion names are not aliases.
+        }
+        if (sc->agg == nullptr && target->kind == ExprKind::kFunction && target->agg >= 0) {
+          return ctx_->Error("misuse of aliased aggregate " + std::string(name));
+        }
+        std::string_view span = e->span;
+        *e = *target;
+        e->span = span;
+        if (depth > 0) {
+          int d = 0;
+          for (Scope* p = scope; p != nullptr && d < depth; p = p->outer, ++d) {
+            if (p->select) p->select->correlated = true;
+          }
+        }
+        return true;
+      }
+    }
+  }
+  if (tname.empty()) {
+    if (e->has(ast::kDoubleQuoted)) {
+      e->kind = ExprKind::kString;
+      e->pflags |= kResolvedFlag;
+      return true;
+    }
+    if (EqualsIgnoreCase(name, "true") || EqualsIgnoreCase(name, "false")) {
+      e->kind = ExprKind::kBool;
+      e->ival = EqualsIgnoreCase(name, "true") ? 1 : 0;
+      e->pflags |= kResolvedFlag;
+      return true;
+    }
+  }
+  std::string full;
+  if (!e->schema.empty()) full = std::string(e->schema) + ".";
+  if (!tname.empty()) full += std::string(tname) + ".";
+  full += std::string(name);
+  return ctx_->ErrorAt(e->span, "no such column: " + full);
+}
+
+bool Resolver::ResolveFunction(Expr* e, Scope* scope) {
+  int nargs = e->list ? static_cast<int>(e->list->size()) : 0;
+  const FunctionDef* def = ctx_->funcs->Find(e->text, nargs);
+  if (def == nullptr) {
+    if (ctx_->funcs->HasName(e->text)) {
+      return ctx_->ErrorAt(e->span,
+                           "wrong number of arguments to function " + std::string(e->text) + "()");
+    }
+    return ctx_->ErrorAt(e->span, "no such function: " + std::string(e->text));
+  }
+  e->aux = def;
+  bool is_agg = (def->flags & kFuncAggregate) != 0 && e->over == nullptr;
+  if (e->over != nullptr) {
+    return ctx_->Error("window functions are not supported yet");
+  }
+  if (e->has(ast::kStarArg) && !(is_agg && nargs == 0)) {
+    return ctx_->Error("wrong number of arguments to function " + std::string(e->text) + "()");
+  }
+  if (e->has(ast::kDistinct)) {
+    if (!is_agg) {
+      return ctx_->Error("DISTINCT aggregates must have exactly one argument");
+    }
+    if (nargs != 1) {
+      return ctx_->Error("DISTINCT aggregates must have exactly one argument");
+    }
+  }
+  if (e->filter != nullptr && !is_agg) {
+    return ctx_->Error("FILTER may not be used with non-aggregate " + std::string(e->text) + "()");
+  }
+  if (is_agg) {
+    if (agg_depth_ > 0) {
+      return ctx_->ErrorAt(e->span, "misuse of aggregate function " + std::string(e->text) + "()");
+    }
+    ++agg_depth_;
+    bool ok =
+        ResolveList(e->list, scope) && (e->filter == nullptr || ResolveExpr(e->filter, scope));
+    --agg_depth_;
+    if (!ok) return false;
+    // An aggregate whose arguments only refer to an enclosing query belongs to
+    // that query (SELECT (SELECT sum(outer.x)) FROM outer).
+    int owner_depth = 0;
+    {
+      int min_depth = -1;
+      auto f = [&](Expr* x) {
+        if (x->kind == ExprKind::kResolvedColumn) {
+          if (min_depth < 0 || x->depth < min_depth) min_depth = x->depth;
+        }
+        return x->kind != ExprKind::kSubquery && x->kind != ExprKind::kExists;
+      };
+      if (e->list) {
+        for (size_t i = 0; i < e->list->size(); ++i) WalkExpr((*e->list)[i], f);
+      }
+      if (min_depth > 0) owner_depth = min_depth;
+    }
+    Scope* owner = scope;
+    for (int d = 0; d < owner_depth && owner != nullptr; ++d) {
+      if (owner->select) owner->select->correlated = true;
+      owner = owner->outer;
+    }
+    if (owner == nullptr || owner->agg == nullptr) {
+      return ctx_->ErrorAt(e->span, "misuse of aggregate function " + std::string(e->text) + "()");
+    }
+    AggInfo* agg = owner->agg;
+    AggFunc f;
+    f.expr = e;
+    f.def = def;
+    if (def->flags & kFuncNeedsCollation) {
+      for (size_t i = 0; i < static_cast<size_t>(nargs) && f.coll == nullptr; ++i) {
+        f.coll = ExprCollation((*e->list)[i]);
+      }
+    }
+    e->agg = static_cast<int32_t>(agg->funcs.size());
+    e->reg = agg->id;
+    agg->funcs.push_back(f);
+    owner->has_agg = true;
+    return true;
+  }
+  return ResolveList(e->list, scope);
+}
+
+bool Resolver::ResolveExpr(Expr* e, Scope* scope) {
+  if (e == nullptr) return true;
+  if (e->pflags & kResolvedFlag) return true;
+  switch (e->kind) {
+    case ExprKind::kColumn:
+      if (!ResolveColumn(e, scope)) return false;
+      break;
+    case ExprKind::kStar:
+      return ctx_->Error("near \"*\": syntax error");
+    case ExprKind::kFunction:
+      if (!ResolveFunction(e, scope)) return false;
+      break;
+    case ExprKind::kCollate:
+      if (!ResolveExpr(e->left, scope)) return false;
+      e->aux = FindCollation(e->text);
+      if (e->aux == nullptr) {
+        return ctx_->Error("no such collation sequence: " + std::string(e->text));
+      }
+      break;
+    case ExprKind::kSubquery:
+    case ExprKind::kExists:
+      if (!ResolveSubquery(e->select, scope)) return false;
+      if (e->kind == ExprKind::kSubquery) {
+        Select* first = e->select;
+        while (first->prior) first = first->prior;
+        size_t n = InfoOf(first)->result->size();
+        if (n != 1 && !(e->pflags & 0x10)) {
+          return ctx_->Error("sub-select returns " + std::to_string(n) + " columns - expected 1");
+        }
+      }
+      break;
+    case ExprKind::kIn: {
+      if (!ResolveExpr(e->left, scope)) return false;
+      size_t lhs_n = e->left->kind == ExprKind::kVector ? e->left->list->size() : 1;
+      if (e->select) {
+        if (!ResolveSubquery(e->select, scope)) return false;
+        Select* first = e->select;
+        while (first->prior) first = first->prior;
+        size_t n = InfoOf(first)->result->size();
+        if (n != lhs_n) {
+          return ctx_->Error("sub-select returns " + std::to_string(n) + " columns - expected " +
+                             std::to_string(lhs_n));
+        }
+      } else if (e->list) {
+        if (!ResolveList(e->list, scope)) return false;
+        if (lhs_n != 1) {
+          for (size_t i = 0; i < e->list->size(); ++i) {
+            Expr* it = (*e->list)[i];
+            size_t n = it->kind == ExprKind::kVector ? it->list->size() : 1;
+            if (n != lhs_n) return ctx_->Error("row value misused");
+          }
+        }
+      } else if (!e->text.empty()) {
+        // x IN table: rewrite as x IN (SELECT * FROM table).
+        Select* sel = ctx_->arena->New<Select>();
+        sel->columns = ctx_->arena->New<ExprList>();
+        ast::ExprItem star;
+        star.expr = ctx_->arena->New<Expr>();
+        star.expr->kind = ExprKind::kStar;
+        sel->columns->items.push_back(*ctx_->arena, star);
+        sel->from = ctx_->arena->New<ast::FromList>();
+        ast::FromItem* fi = ctx_->arena->New<ast::FromItem>();
+        fi->name = e->text;
+        fi->schema = e->schema;
+        sel->from->items.push_back(*ctx_->arena, fi);
+        e->select = sel;
+        if (!ResolveSubquery(sel, scope)) return false;
+        if (InfoOf(sel)->result->size() != lhs_n) {
+          return ctx_->Error("sub-select returns " + std::to_string(InfoOf(sel)->result->size()) +
+                             " columns - expected " + std::to_string(lhs_n));
+        }
+      }
+      break;
+    }
+    case ExprKind::kVectorElement:
+      if (e->left->kind == ExprKind::kSubquery) e->left->pflags |= 0x10;  // multi-column OK
+      if (!ResolveExpr(e->left, scope)) return false;
+      break;
+    case ExprKind::kRaise:
+      break;
+    case ExprKind::kResolvedColumn:
+    case ExprKind::kRegister:
+    case ExprKind::kAggregate:
+      return true;
+    default: {
+      bool vector_cmp =
+          e->kind == ExprKind::kBinary && e->left && e->right &&
+          (e->left->kind == ExprKind::kVector || e->right->kind == ExprKind::kVector ||
+           ((e->left->kind == ExprKind::kSubquery || e->right->kind == ExprKind::kSubquery) &&
+            (e->op == ast::Op::kEq || e->op == ast::Op::kNe || e->op == ast::Op::kLt ||
+             e->op == ast::Op::kLe || e->op == ast::Op::kGt || e->op == ast::Op::kGe ||
+             e->op == ast::Op::kIs || e->op == ast::Op::kIsNot)));
+      if (vector_cmp) {
+        // Row-value comparison: subquery operands may have several columns.
+        if (e->left->kind == ExprKind::kSubquery) e->left->pflags |= 0x10;
+        if (e->right->kind == ExprKind::kSubquery) e->right->pflags |= 0x10;
+      }
+      if (!ResolveExpr(e->left, scope)) return false;
+      if (!ResolveExpr(e->right, scope)) return false;
+      if (!ResolveList(e->list, scope)) return false;
+      if (e->select && !ResolveSubquery(e->select, scope)) return false;
+      if (vector_cmp && VectorSize(e->left) != VectorSize(e->right)) {
+        return ctx_->Error("row value misused");
+      }
+      break;
+    }
+  }
+  e->pflags |= kResolvedFlag;
+  return true;
+}
+
+}  // namespace basalt

@@ -1,0 +1,510 @@
+// Binding FROM clauses: tables, views, CTEs, subqueries and virtual tables
+// become Sources; join conditions (ON, USING, NATURAL) and `*` expansion.
+#include <cstring>
+
+#include "parser/parser.h"
+#include "planner/bind_internal.h"
+#include "planner/resolve.h"
+#include "planner/walk.h"
+
+namespace basalt {
+
+using ast::Expr;
+using ast::ExprKind;
+using ast::ExprList;
+using ast::Select;
+using namespace bind;
+
+// ---- sources ------------------------------------------------------------------
+
+Source Resolver::MakeTableSource(const Table* t, std::string_view alias, int cursor) {
+  Source src;
+  src.table = t;
+  src.name = alias.empty() ? std::string_view(t->name) : alias;
+  src.cursor = cursor;
+  src.columns.reserve(t->columns.size());
+  for (size_t i = 0; i < t->columns.size(); ++i) {
+    const Column& c = t->columns[i];
+    SourceColumn sc;
+    sc.name = c.name;
+    sc.affinity = static_cast<char>(c.affinity);
+    if (!c.collation.empty()) {
+      sc.coll = FindCollation(c.collation);
+      sc.coll_name = c.collation;
+    }
+    sc.decl_type = c.decl_type;
+    sc.origin_table = t;
+    sc.origin_column = static_cast<int>(i);
+    sc.hidden = c.hidden;
+    src.columns.push_back(sc);
+  }
+  src.merged_with.assign(src.columns.size(), {-1, -1});
+  return src;
+}
+
+void Resolver::SubqueryColumns(Select* s, std::vector<SourceColumn>* out) {
+  Select* first = s;
+  while (first->prior) first = first->prior;
+  SelectInfo* info = InfoOf(first);
+  out->clear();
+  if (info == nullptr || info->result == nullptr) return;
+  for (size_t i = 0; i < info->result->size(); ++i) {
+    const Expr* e = (*info->result)[i];
+    SourceColumn sc;
+    std::string name = info->names.size() > i ? info->names[i] : std::string(e->span);
+    // Make names unique the way SQLite does ("a", "a:1", ...).
+    std::string base = name;
+    int suffix = 0;
+    for (;;) {
+      bool clash = false;
+      for (const SourceColumn& o : *out) clash |= EqualsIgnoreCase(o.name, name);
+      if (!clash) break;
+      name = base + ":" + std::to_string(++suffix);
+    }
+    sc.name = ctx_->arena->CopyString(name);
+    sc.affinity = ExprAffinity(e);
+    bool expl = false;
+    sc.coll = ExprCollation(e, &expl);
+    if (e->kind == ExprKind::kResolvedColumn && e->tab != nullptr) {
+      sc.origin_table = e->tab;
+      int col = e->column >= 0 ? e->column : static_cast<int>(e->ival);
+      sc.origin_column = col;
+      if (col >= 0) sc.decl_type = e->tab->columns[static_cast<size_t>(col)].decl_type;
+    } else if (first == s) {
+      // A column of a nested subquery or view passes its origin on.
+      if (const SourceColumn* in = SourceColumnOf(info, e)) {
+        sc.origin_table = in->origin_table;
+        sc.origin_column = in->origin_column;
+        sc.decl_type = in->decl_type;
+      }
+    }
+    out->push_back(sc);
+  }
+}
+
+const SourceColumn* Resolver::SourceColumnOf(const SelectInfo* info, const Expr* e) {
+  if (info == nullptr || e->kind != ExprKind::kResolvedColumn || e->tab != nullptr ||
+      e->depth != 0 || e->column < 0) {
+    return nullptr;
+  }
+  for (const Source& src : info->sources) {
+    if (src.cursor == e->cursor && static_cast<size_t>(e->column) < src.columns.size()) {
+      return &src.columns[static_cast<size_t>(e->column)];
+    }
+  }
+  return nullptr;
+}
+
+CteEntry* Resolver::FindCte(std::string_view name) {
+  for (size_t i = ctes_.size(); i-- > 0;) {
+    if (EqualsIgnoreCase(ctes_[i]->cte->name, name)) return ctes_[i];
+  }
+  return nullptr;
+}
+
+bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
+  if (item->nested != nullptr) {
+    // A parenthesised join: its items join the flat list; the first one takes
+    // this item's join type.
+    size_t first = info->sources.size();
+    for (size_t i = 0; i < item->nested->size(); ++i) {
+      if (!AddSource((*item->nested)[i], info, outer)) return false;
+    }
+    if (info->sources.size() > first) info->sources[first].join = item->join;
+    return true;
+  }
+  Source src;
+  src.item = item;
+  src.join = item->join;
+  if (item->subquery != nullptr) {
+    if (!ResolveSelect(item->subquery, outer)) return false;
+    // A FROM subquery can only refer beyond the SELECT that contains it.
+    for (Select* p = item->subquery; p; p = p->prior) {
+      if (InfoOf(p)->correlated) info->correlated = true;
+    }
+    src.subquery = item->subquery;
+    src.name = item->alias;
+    SubqueryColumns(item->subquery, &src.columns);
+    src.cursor = ctx_->AllocCursor();
+  } else if (item->func_args != nullptr) {
+    if (!AddTableFunction(item, &src)) return false;
+  } else {
+    CteEntry* cte = item->schema.empty() ? FindCte(item->name) : nullptr;
+    if (cte != nullptr) {
+      src.name = item->alias.empty() ? item->name : item->alias;
+      if (cte->resolving) {
+        // A recursive reference from inside the CTE's own body.
+        if (cte->queue_cursor < 0) {
+          return ctx_->Error("circular reference: " + std::string(cte->cte->name));
+        }
+        cte->recursive = true;
+        src.columns = cte->columns;
+        src.cursor = ctx_->AllocCursor();
+        src.cte = -2 - cte->id;  // marks "the recursive queue row"
+      } else {
+        src.columns = cte->columns;
+        src.cursor = ctx_->AllocCursor();
+        src.cte = cte->id;
+        ++cte->refs;
+      }
+    } else {
+      Table* t = ctx_->FindTable(item->schema, item->name);
+      if (t == nullptr && !FindEponymous(item, &t)) return false;
+      if (t != nullptr && t->is_virtual && !ConnectVirtual(t)) return false;
+      if (t == nullptr) {
+        std::string n = item->schema.empty()
+                            ? std::string(item->name)
+                            : std::string(item->schema) + "." + std::string(item->name);
+        return ctx_->Error("no such table: " + n);
+      }
+      if (t->is_view) {
+        Select* body = ctx_->ParseSelect(t->view_sql);
+        if (body == nullptr) return false;
+        // A view's body sees no outer query, and its unqualified names bind
+        // to the view's own database.
+        CompileContext::FixedDbScope fixed(ctx_, t->owner);
+        if (!ResolveSelect(body, nullptr)) return false;
+        src.subquery = body;
+        src.name = item->alias.empty() ? std::string_view(t->name) : item->alias;
+        SubqueryColumns(body, &src.columns);
+        if (!t->view_columns.empty()) {
+          if (t->view_columns.size() != src.columns.size()) {
+            return ctx_->Error("expected " + std::to_string(t->view_columns.size()) +
+                               " columns for '" + t->name + "' but got " +
+                               std::to_string(src.columns.size()));
+          }
+          for (size_t i = 0; i < src.columns.size(); ++i) {
+            src.columns[i].name = t->view_columns[i];
+          }
+        }
+        src.cursor = ctx_->AllocCursor();
+        item->tab = t;
+      } else {
+        int cursor = ctx_->AllocCursor();
+        src = MakeTableSource(t, item->alias, cursor);
+        src.item = item;
+        src.join = item->join;
+        item->tab = t;
+        if (!item->indexed_by.empty()) {
+          Index* idx = ctx_->FindIndex(item->schema, item->indexed_by);
+          if (idx == nullptr || idx->table != t) {
+            return ctx_->Error("no such index: " + std::string(item->indexed_by));
+          }
+        }
+      }
+    }
+  }
+  src.merged_with.assign(src.columns.size(), {-1, -1});
+  item->cursor = src.cursor;
+  if (src.subquery != nullptr && src.cte == -1 && CanFlatten(src.subquery, item)) {
+    SelectInfo* si = InfoOf(src.subquery);
+    src.flattened = true;
+    src.flat_exprs = si->result;
+    src.cursor = -1;
+    item->cursor = -1;
+    info->sources.push_back(std::move(src));
+    bool first = true;
+    for (const Source& ss : si->sources) {
+      Source copy = ss;
+      copy.hidden_names = true;
+      if (first) copy.join = item->join;
+      first = false;
+      info->sources.push_back(std::move(copy));
+    }
+    if (src.subquery->where != nullptr) info->flattened_where.push_back(src.subquery->where);
+    for (Expr* w : si->flattened_where) info->flattened_where.push_back(w);
+    return true;
+  }
+  info->sources.push_back(std::move(src));
+  return true;
+}
+
+// A module's eponymous virtual table named like `item` (which names no
+// table of its own), if there is one: *t stays null otherwise.
+bool Resolver::FindEponymous(const ast::FromItem* item, Table** t) {
+  *t = nullptr;
+  if (ctx_->vtabs == nullptr) return true;
+  if (!item->schema.empty() && ctx_->catalog->Find(item->schema) < 0) return true;
+  Status st;
+  *t = ctx_->vtabs->Eponymous(item->name, &st);
+  if (!st.ok()) return ctx_->Error(st.code(), st.message());
+  return true;
+}
+
+// A virtual table declared by CREATE VIRTUAL TABLE is connected (xConnect)
+// at its first use in this connection.
+bool Resolver::ConnectVirtual(Table* t) {
+  if (t->vtab != nullptr) return true;
+  Status st = ctx_->vtabs != nullptr ? ctx_->vtabs->Connect(t)
+                                     : Status(kError, "no such module: " + t->module);
+  if (!st.ok()) return ctx_->Error(st.code(), st.message());
+  return true;
+}
+
+// `FROM name(arg, ...)`: a virtual table whose hidden columns, in order,
+// take the arguments as `hidden = arg` constraints on this source.
+bool Resolver::AddTableFunction(ast::FromItem* item, Source* src) {
+  Table* t = ctx_->FindTable(item->schema, item->name);
+  if (t == nullptr && !FindEponymous(item, &t)) return false;
+  if (t == nullptr) {
+    std::string n = item->schema.empty()
+                        ? std::string(item->name)
+                        : std::string(item->schema) + "." + std::string(item->name);
+    return ctx_->Error("no such table: " + n);
+  }
+  if (!t->is_virtual) return ctx_->Error("'" + t->name + "' is not a function");
+  if (!ConnectVirtual(t)) return false;
+  std::vector<int> hidden;
+  for (size_t c = 0; c < t->columns.size(); ++c) {
+    if (t->columns[c].hidden) hidden.push_back(static_cast<int>(c));
+  }
+  if (item->func_args->size() > hidden.size()) {
+    return ctx_->Error("too many arguments on " + t->name + "() - max " +
+                       std::to_string(hidden.size()));
+  }
+  *src = MakeTableSource(t, item->alias, ctx_->AllocCursor());
+  src->item = item;
+  src->join = item->join;
+  item->tab = t;
+  // The arguments are resolved, and joined to the source's ON condition,
+  // with the join conditions (ApplyJoinConditions).
+  src->table_args = hidden;
+  return true;
+}
+
+// `hidden_k = arg_k` for each argument of a table-valued function, ANDed
+// onto *cond.
+bool Resolver::AddTableArgs(Source* s, Scope* scope, Expr** cond) {
+  ast::ExprList* args = s->item->func_args;
+  for (size_t i = 0; i < args->size(); ++i) {
+    Expr* arg = (*args)[i];
+    if (!ResolveExpr(arg, scope)) return false;
+    Expr* eq = ctx_->arena->New<Expr>();
+    eq->kind = ExprKind::kBinary;
+    eq->op = ast::Op::kEq;
+    eq->left = NewColumnRef(*s, s->table_args[i], {});
+    eq->right = arg;
+    eq->span = arg->span;
+    eq->pflags |= kResolvedFlag;
+    eq->flags |= ast::kFromJoinOn;
+    if (*cond == nullptr) {
+      *cond = eq;
+      continue;
+    }
+    Expr* a = ctx_->arena->New<Expr>();
+    a->kind = ExprKind::kBinary;
+    a->op = ast::Op::kAnd;
+    a->left = *cond;
+    a->right = eq;
+    a->pflags |= kResolvedFlag;
+    *cond = a;
+  }
+  return true;
+}
+
+bool Resolver::AddSources(ast::FromList* from, SelectInfo* info, Scope* outer) {
+  if (from == nullptr) return true;
+  for (size_t i = 0; i < from->size(); ++i) {
+    if (!AddSource((*from)[i], info, outer)) return false;
+  }
+  // Duplicate names are allowed by SQLite (they make references ambiguous).
+  return true;
+}
+
+ast::Expr* Resolver::NewColumnRef(const Source& src, int col, std::string_view span) {
+  if (src.flattened) {
+    Expr* e = ctx_->arena->New<Expr>(*(*src.flat_exprs)[static_cast<size_t>(col)]);
+    if (!span.empty()) e->span = span;
+    flat_names_[e] = src.columns[static_cast<size_t>(col)].name;
+    return e;
+  }
+  Expr* e = ctx_->arena->New<Expr>();
+  e->kind = ExprKind::kResolvedColumn;
+  e->cursor = src.cursor;
+  const SourceColumn& sc = src.columns[static_cast<size_t>(col)];
+  e->text = sc.name;
+  e->span = span.empty() ? sc.name : span;
+  e->affinity = sc.affinity;
+  if (sc.coll) {
+    e->aux = sc.coll;
+    e->pflags |= 0x02;
+  }
+  e->pflags |= kResolvedFlag;
+  if (src.table != nullptr) {
+    e->tab = src.table;
+    e->ival = col;
+    e->column = (col == src.table->rowid_alias) ? -1 : col;
+  } else {
+    e->column = col;
+    e->ival = col;
+  }
+  return e;
+}
+
+bool Resolver::ApplyJoinConditions(SelectInfo* info, Scope* scope) {
+  std::vector<Source>& srcs = info->sources;
+  for (size_t i = 0; i < srcs.size(); ++i) {
+    Source& s = srcs[i];
+    if (s.hidden_names) continue;  // joined inside a flattened subquery already
+    ast::FromItem* item = s.item;
+    if ((s.join & ast::kJoinRight) != 0) {
+      return ctx_->Error("RIGHT and FULL OUTER JOINs are not currently supported");
+    }
+    if (s.join & ast::kJoinLeft) s.outer_nullable = true;
+    if (item == nullptr) continue;
+    bool natural = (s.join & ast::kJoinNatural) != 0;
+    if (natural && (item->on || item->using_cols)) {
+      return ctx_->Error("a NATURAL join may not have an ON or USING clause");
+    }
+    if (item->on && item->using_cols) {
+      return ctx_->Error("cannot have both ON and USING clauses in the same join");
+    }
+    if (i == 0) {
+      if (item->on || item->using_cols) {
+        return ctx_->Error("a JOIN clause is required before ON");
+      }
+      if (!s.table_args.empty()) {
+        Expr* cond = nullptr;
+        if (!AddTableArgs(&s, scope, &cond)) return false;
+        s.on = cond;
+      }
+      continue;
+    }
+    std::vector<std::string_view> names;
+    if (natural) {
+      for (const SourceColumn& c : s.columns) {
+        if (c.hidden) continue;
+        for (size_t j = 0; j < i; ++j) {
+          bool found = false;
+          for (const SourceColumn& lc : srcs[j].columns) {
+            if (!lc.hidden && EqualsIgnoreCase(lc.name, c.name)) found = true;
+          }
+          if (found) {
+            names.push_back(c.name);
+            break;
+          }
+        }
+      }
+    } else if (item->using_cols) {
+      for (size_t k = 0; k < item->using_cols->size(); ++k) {
+        names.push_back(item->using_cols->names[k]);
+      }
+    }
+    Expr* cond = nullptr;
+    for (std::string_view name : names) {
+      int rcol = -1;
+      for (size_t k = 0; k < s.columns.size(); ++k) {
+        if (EqualsIgnoreCase(s.columns[k].name, name)) {
+          rcol = static_cast<int>(k);
+          break;
+        }
+      }
+      int lsrc = -1, lcol = -1;
+      for (size_t j = 0; j < i && lsrc < 0; ++j) {
+        for (size_t k = 0; k < srcs[j].columns.size(); ++k) {
+          if (EqualsIgnoreCase(srcs[j].columns[k].name, name) && srcs[j].merged_with[k].first < 0) {
+            lsrc = static_cast<int>(j);
+            lcol = static_cast<int>(k);
+            break;
+          }
+        }
+      }
+      if (rcol < 0 || lsrc < 0) {
+        return ctx_->Error("cannot join using column " + std::string(name) +
+                           " - column not present in both tables");
+      }
+      s.merged_with[static_cast<size_t>(rcol)] = {lsrc, lcol};
+      Expr* eq = ctx_->arena->New<Expr>();
+      eq->kind = ExprKind::kBinary;
+      eq->op = ast::Op::kEq;
+      eq->left = NewColumnRef(srcs[static_cast<size_t>(lsrc)], lcol, {});
+      eq->right = NewColumnRef(s, rcol, {});
+      eq->pflags |= kResolvedFlag;
+      eq->flags |= ast::kFromJoinOn;
+      if (cond == nullptr) {
+        cond = eq;
+      } else {
+        Expr* a = ctx_->arena->New<Expr>();
+        a->kind = ExprKind::kBinary;
+        a->op = ast::Op::kAnd;
+        a->left = cond;
+        a->right = eq;
+        a->pflags |= kResolvedFlag;
+        cond = a;
+      }
+    }
+    if (!s.table_args.empty() && !AddTableArgs(&s, scope, &cond)) return false;
+    if (item->on) {
+      if (!ResolveExpr(item->on, scope)) return false;
+      if (cond == nullptr) {
+        cond = item->on;
+      } else {
+        Expr* a = ctx_->arena->New<Expr>();
+        a->kind = ExprKind::kBinary;
+        a->op = ast::Op::kAnd;
+        a->left = cond;
+        a->right = item->on;
+        a->pflags |= kResolvedFlag;
+        cond = a;
+      }
+    }
+    s.on = cond;
+  }
+  return true;
+}
+
+bool Resolver::ExpandResultColumns(Select* s, SelectInfo* info) {
+  ExprList* in = s->columns;
+  bool has_star = false;
+  for (size_t i = 0; i < in->size(); ++i) {
+    if ((*in)[i]->kind == ExprKind::kStar) has_star = true;
+  }
+  if (!has_star) {
+    info->result = in;
+    return true;
+  }
+  ExprList* out = ctx_->arena->New<ExprList>();
+  for (size_t i = 0; i < in->size(); ++i) {
+    Expr* e = (*in)[i];
+    if (e->kind != ExprKind::kStar) {
+      out->items.push_back(*ctx_->arena, in->items[i]);
+      continue;
+    }
+    bool any = false;
+    if (e->table.empty()) {
+      if (info->sources.empty()) return ctx_->Error("no tables specified");
+      for (const Source& src : info->sources) {
+        if (src.hidden_names) continue;
+        for (size_t c = 0; c < src.columns.size(); ++c) {
+          if (src.columns[c].hidden || src.merged_with[c].first >= 0) continue;
+          ast::ExprItem item;
+          item.expr = NewColumnRef(src, static_cast<int>(c), {});
+          if (src.flattened) flat_names_[item.expr] = src.columns[c].name;
+          out->items.push_back(*ctx_->arena, item);
+          any = true;
+        }
+      }
+    } else {
+      bool found = false;
+      for (const Source& src : info->sources) {
+        if (src.hidden_names || !EqualsIgnoreCase(src.name, e->table)) continue;
+        found = true;
+        for (size_t c = 0; c < src.columns.size(); ++c) {
+          if (src.columns[c].hidden) continue;
+          ast::ExprItem item;
+          item.expr = NewColumnRef(src, static_cast<int>(c), {});
+          if (src.flattened) flat_names_[item.expr] = src.columns[c].name;
+          out->items.push_back(*ctx_->arena, item);
+          any = true;
+        }
+        break;
+      }
+      if (!found) return ctx_->Error("no such table: " + std::string(e->table));
+    }
+    (void)any;
+  }
+  info->result = out;
+  return true;
+}
+
+}  // namespace basalt
