@@ -1,6 +1,7 @@
 // The virtual machine: runs a Program one result row at a time.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -24,7 +25,9 @@ struct VmEnv {
   void* api_db = nullptr;
   int64_t last_insert_rowid = 0;  // updated by Insert with kInsLastRowid
   bool case_sensitive_like = false;
-  const volatile int* interrupted = nullptr;
+  // The connection's interrupt flag (set from any thread); read with
+  // relaxed loads at loop back-edges.
+  const std::atomic<int>* interrupted = nullptr;
 };
 
 enum class StepResult { kRow, kDone, kError };

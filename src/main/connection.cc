@@ -59,7 +59,9 @@ Result<std::unique_ptr<Statement>> Connection::Prepare(std::string_view sql, siz
                                       ? std::string(pt.names[static_cast<size_t>(i)])
                                       : std::string());
   }
-  interrupted_ = 0;
+  // An interrupt stops statements already running, and those started
+  // before none is left (interrupt.html); with none running it is over.
+  if (active_ == 0) interrupted_.store(0, std::memory_order_relaxed);
   // The schema of a file database is read at the first prepare. When that
   // fails (not a database, locked, ...) only statements that need the
   // database report it.
@@ -104,7 +106,7 @@ Status Connection::EnsureTransaction(bool write) {
 
 Status Connection::BeginStatement(bool writes, bool uses_db, bool stmt_journal,
                                   int* stmt_savepoint) {
-  if (active_ == 0) interrupted_ = 0;
+  if (active_ == 0) interrupted_.store(0, std::memory_order_relaxed);
   *stmt_savepoint = -1;
   if (uses_db || writes) TRY(EnsureTransaction(writes));
   // A statement journal is needed only when a failure could leave part of
@@ -133,6 +135,12 @@ Status Connection::CommitIfAutocommit() {
   }
   schema_changed_in_txn_ = false;
   return Status();
+}
+
+void Connection::RecoverAfterException() {
+  if (active_ > 0) return;  // running statements still use the transaction and schema
+  if (open_error_.ok()) schema_loaded_ = false;
+  if (!autocommit_ || main_->in_transaction()) (void)RollbackAll();
 }
 
 Status Connection::RollbackAll() {

@@ -2,6 +2,7 @@
 // function registry, transaction state, and statement preparation.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -55,7 +56,9 @@ class Connection : public ConnectionHooks {
   bool autocommit() const { return autocommit_; }
   const std::string& filename() const { return filename_; }
   void set_api_handle(void* db) { env_.api_db = db; }
-  void Interrupt() { interrupted_ = 1; }
+  // sqlite3_interrupt: safe from any thread (the running step polls the
+  // flag with relaxed loads).
+  void Interrupt() { interrupted_.store(1, std::memory_order_relaxed); }
   bool read_only() const { return read_only_; }
 
   // ---- statement lifecycle (called by Statement) ----
@@ -98,6 +101,17 @@ class Connection : public ConnectionHooks {
   // sqlite3_busy_timeout: ms <= 0 turns the handler off.
   void SetBusyTimeout(int ms);
   int busy_timeout() const { return busy_timeout_ms_; }
+  // sqlite3_busy_handler: what every pager of the connection calls when a
+  // lock is busy (null: none). Replaces the busy timeout (which reads 0).
+  void SetBusyHandler(BusyHandler handler);
+  // sqlite3_close: rolls back the open transaction, if any, so that the
+  // destructor has nothing left to undo (and no failure to meet).
+  Status RollbackForClose() { return active_ == 0 ? RollbackAll() : Status(); }
+  // After an exception (out of memory) escaped preparing or running a
+  // statement, whatever it was doing may be half done: with no statement
+  // running, the transaction is rolled back (as SQLite does after
+  // SQLITE_NOMEM) and the schema is read again at the next prepare.
+  void RecoverAfterException();
   // The error that makes the database unusable (file not a database, ...),
   // OK when there is none.
   const Status& open_error() const { return open_error_; }
@@ -171,6 +185,7 @@ class Connection : public ConnectionHooks {
   uint64_t schema_epoch_ = ~uint64_t{0};  // pager cache epoch at the last cookie check
   Status open_error_;
   int busy_timeout_ms_ = 0;
+  BusyHandler busy_handler_;  // applied to each pager (SetBusyHandler)
   int synchronous_ = 2;
   int cache_size_ = -2000;
   int wal_autocheckpoint_ = 1000;
@@ -191,7 +206,7 @@ class Connection : public ConnectionHooks {
   bool schema_changed_in_txn_ = false;
   int64_t changes_ = 0;
   int64_t total_changes_ = 0;
-  volatile int interrupted_ = 0;
+  std::atomic<int> interrupted_{0};  // set by Interrupt() from any thread
   int last_error_offset_ = -1;
   bool ddl_dry_run_ = false;
   std::string_view ddl_text_;

@@ -160,20 +160,23 @@ Status Connection::OpenMainFile(Vfs* vfs, const std::string& path, int flags) {
     return Status();
   }
   main_ = std::move(bt).value();
-  SetBusyTimeout(busy_timeout_ms_);
+  main_->pager()->SetBusyHandler(busy_handler_);
   return Status();
 }
 
-void Connection::SetBusyTimeout(int ms) {
-  busy_timeout_ms_ = ms > 0 ? ms : 0;
+void Connection::SetBusyHandler(BusyHandler handler) {
+  busy_timeout_ms_ = 0;
+  busy_handler_ = std::move(handler);
   Pager* pager = main_ ? main_->pager() : nullptr;
-  if (pager == nullptr) return;
-  if (busy_timeout_ms_ <= 0) {
-    pager->SetBusyHandler(nullptr);
+  if (pager != nullptr) pager->SetBusyHandler(busy_handler_);
+}
+
+void Connection::SetBusyTimeout(int ms) {
+  if (ms <= 0) {
+    SetBusyHandler(nullptr);
     return;
   }
-  int limit = busy_timeout_ms_;
-  pager->SetBusyHandler([limit](int attempts) {
+  SetBusyHandler([limit = ms](int attempts) {
     // Waits grow from 1 ms to 100 ms, until the total passes the timeout.
     static const int kDelays[] = {1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100};
     constexpr int kN = static_cast<int>(sizeof(kDelays) / sizeof(kDelays[0]));
@@ -186,6 +189,7 @@ void Connection::SetBusyTimeout(int ms) {
     DefaultVfs()->Sleep(next * 1000);
     return true;
   });
+  busy_timeout_ms_ = ms;
 }
 
 Status Connection::EnsureSchema() {

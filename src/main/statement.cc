@@ -21,7 +21,15 @@ const std::string& EmptyString() {
 Statement::Statement(Connection* conn, std::string sql) : conn_(conn), sql_(std::move(sql)) {}
 
 Statement::~Statement() {
-  if (active_) Finish(false, static_cast<int>(2) /* abort */);
+  // Ending the execution may run out of memory (rolling back, committing);
+  // a destructor must not throw, and the C API recovers the connection
+  // afterwards (Connection::RecoverAfterException).
+  if (active_) {
+    try {
+      Finish(false, static_cast<int>(2) /* abort */);
+    } catch (...) {
+    }
+  }
 }
 
 Status Statement::Compile() {

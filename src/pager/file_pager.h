@@ -165,6 +165,10 @@ class FilePager final : public Pager {
   Status FinalizeJournal();
   Status CommitRollbackMode();
   Status RollbackRollbackMode();
+  // Rollback ran out of memory half way: drops the cache and ends the
+  // transaction, leaving the journal (hot) for the next reader to play
+  // back, as after a failed playback.
+  void AbandonWrite();
   void EndTransaction();
   Status WriteHeaderVersion(uint8_t version);
 
