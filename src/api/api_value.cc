@@ -6,7 +6,9 @@
 // a statement's column values to the thread stepping it). Their entry
 // points still run through the guard, so an exception never escapes: a
 // value accessor then returns its empty result, a context records
-// SQLITE_NOMEM as the function's error.
+// SQLITE_NOMEM as the function's error. (The few that only read or set a
+// field -- value_type, value_subtype, user_data, result_int and the like
+// -- cannot throw and call nothing that could.)
 #include <cstring>
 #include <memory>
 
@@ -67,22 +69,28 @@ int sqlite3_value_type(sqlite3_value* v) {
 }
 
 int sqlite3_value_numeric_type(sqlite3_value* v) {
-  Value* x = AsValue(v);
-  if (x->is_text()) {
-    int64_t i;
-    double r;
-    int k = basalt::ParseNumericText(x->data(), x->size(), &i, &r);
-    if (k == 1) x->SetInt(i);
-    if (k == 2) x->SetReal(r);
-  }
-  return sqlite3_value_type(v);
+  return Guard(nullptr, SQLITE_NULL, [&] {
+    Value* x = AsValue(v);
+    if (x->is_text()) {
+      int64_t i;
+      double r;
+      int k = basalt::ParseNumericText(x->data(), x->size(), &i, &r);
+      if (k == 1) x->SetInt(i);
+      if (k == 2) x->SetReal(r);
+    }
+    return sqlite3_value_type(v);
+  });
 }
 
 int sqlite3_value_int(sqlite3_value* v) {
-  return static_cast<int>(basalt::ValueToInt64(*AsValue(v)));
+  return Guard(nullptr, 0, [&] { return static_cast<int>(basalt::ValueToInt64(*AsValue(v))); });
 }
-sqlite3_int64 sqlite3_value_int64(sqlite3_value* v) { return basalt::ValueToInt64(*AsValue(v)); }
-double sqlite3_value_double(sqlite3_value* v) { return basalt::ValueToDouble(*AsValue(v)); }
+sqlite3_int64 sqlite3_value_int64(sqlite3_value* v) {
+  return Guard(nullptr, sqlite3_int64{0}, [&] { return basalt::ValueToInt64(*AsValue(v)); });
+}
+double sqlite3_value_double(sqlite3_value* v) {
+  return Guard(nullptr, 0.0, [&] { return basalt::ValueToDouble(*AsValue(v)); });
+}
 
 const unsigned char* sqlite3_value_text(sqlite3_value* v) {
   return Guard(nullptr, static_cast<const unsigned char*>(nullptr), [&]() -> const unsigned char* {
