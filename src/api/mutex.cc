@@ -70,6 +70,10 @@ bool ProcessBarrierAvailable() noexcept {
 }
 
 void ProcessBarrier() noexcept {
+  if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return;
+  // Registered by ProcessBarrierAvailable; should the registration be
+  // missing (a kernel that drops it across fork(2)), register and retry.
+  (void)syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0);
   long rc = syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
   BASALT_DCHECK(rc == 0);
   (void)rc;
