@@ -74,7 +74,6 @@ extern "C" {
 int sqlite3_open_v2(const char* filename, sqlite3** out, int flags, const char* vfs) {
   if (out == nullptr) return SQLITE_MISUSE;
   *out = nullptr;
-  if (!basalt::api::ValidAccessFlags(flags)) return SQLITE_MISUSE;
   int rc = sqlite3_initialize();
   if (rc != SQLITE_OK) return rc;
   sqlite3* db = nullptr;
@@ -87,6 +86,12 @@ int sqlite3_open_v2(const char* filename, sqlite3** out, int flags, const char* 
   db->own_mutex.Rebias();
   db->state.store(DbState::kSick, std::memory_order_relaxed);  // until the connection opens
   rc = Guard(db, kCodeOnThrow, [&] {
+    // Bad access flags: a failed (sick) handle, as SQLite returns one.
+    if (!basalt::api::ValidAccessFlags(flags)) {
+      db->err_code = SQLITE_MISUSE;
+      db->has_msg = false;
+      return SQLITE_MISUSE;
+    }
     if (vfs != nullptr && !basalt::api::KnownVfs(vfs)) {
       return basalt::api::SetError(db, SQLITE_ERROR, std::string("no such vfs: ") + vfs);
     }

@@ -7,6 +7,7 @@
 // connections among themselves) and the answers are compared.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -57,18 +58,24 @@ TEST(Busy, TimeoutWaitsForTheOtherWritersCommit) {
     a.open_v2(path.c_str(), &writer, kRwc, nullptr);
     t->Int("writer busy_timeout(5000)", a.busy_timeout(writer, 5000));
     int writer_rc = -1;
-    double waited = 0;
+    std::atomic<bool> started{false};
+    auto writer_end = std::chrono::steady_clock::now();
     std::thread th([&] {
-      auto start = std::chrono::steady_clock::now();
+      started.store(true);
       writer_rc = Exec(a, writer, "INSERT INTO t VALUES(2)");
-      waited = Seconds(start);
+      writer_end = std::chrono::steady_clock::now();
     });
+    while (!started.load()) std::this_thread::yield();
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    auto commit_start = std::chrono::steady_clock::now();
     t->Int("holder COMMIT", Exec(a, holder, "COMMIT"));
     th.join();
     t->Int("writer INSERT after the wait", writer_rc);
-    EXPECT_GE(waited, 0.25) << a.name << ": the writer did not wait";
-    EXPECT_LT(waited, 4.0) << a.name << ": the writer waited past the commit";
+    // The writer was kept waiting until the holder committed, and then not
+    // much longer.
+    EXPECT_GE(writer_end.time_since_epoch().count(), commit_start.time_since_epoch().count())
+        << a.name << ": the writer did not wait for the commit";
+    EXPECT_LT(std::chrono::duration<double>(writer_end - commit_start).count(), 4.0) << a.name;
     t->Int("rows", QueryInt(a, writer, "SELECT count(*) FROM t"));
     a.close(writer);
     a.close(holder);
@@ -99,11 +106,13 @@ TEST(Busy, WithoutTimeoutBusyAtOnce) {
 struct HandlerLog {
   std::vector<int> counts;
   int give_up_at = 0;
+  std::atomic<int> calls{0};
 };
 
 int RecordingHandler(void* arg, int count) {
   auto* log = static_cast<HandlerLog*>(arg);
   log->counts.push_back(count);
+  log->calls.fetch_add(1);
   return count < log->give_up_at ? 1 : 0;
 }
 
@@ -124,11 +133,13 @@ TEST(Busy, HandlerSeesRetryCountsAndCanGiveUp) {
     t->Str("  handler calls", counts.c_str());
     EXPECT_EQ(counts, "0 1 2 3 4 ") << a.name;
 
-    // A handler that waits for the holder: the write succeeds.
+    // A handler that waits for the holder: the write succeeds. (The holder
+    // commits once the handler has been called.)
     log.counts.clear();
+    log.calls.store(0);
     log.give_up_at = 1000000;
     std::thread th([&] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      while (log.calls.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
       Exec(a, holder, "COMMIT");
     });
     int rc = Exec(a, writer, "INSERT INTO t VALUES(2)");

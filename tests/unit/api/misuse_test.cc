@@ -89,10 +89,17 @@ TEST(Misuse, FailedOpensAsSqlite) {
   std::string dir = TempDir("misuse");
   SameAsSqlite([&](const Api& a, Transcript* t) {
     sqlite3* db = nullptr;
-    t->Int("open_v2(flags 0)", a.open_v2(":memory:", &db, 0, nullptr));
-    t->Int("open_v2(CREATE only)", a.open_v2(":memory:", &db, SQLITE_OPEN_CREATE, nullptr));
-    t->Int("open_v2(READONLY|CREATE)",
-           a.open_v2(":memory:", &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_CREATE, nullptr));
+    for (int flags : {0, SQLITE_OPEN_CREATE, SQLITE_OPEN_READONLY | SQLITE_OPEN_CREATE}) {
+      db = nullptr;
+      t->Int("open_v2(bad flags " + std::to_string(flags) + ")",
+             a.open_v2(":memory:", &db, flags, nullptr));
+      t->Bool("  handle returned", db != nullptr);
+      t->Int("  errcode", a.errcode(db));
+      t->Str("  errmsg", a.errmsg(db));
+      sqlite3_stmt* s = reinterpret_cast<sqlite3_stmt*>(&s);
+      t->Int("  prepare_v2", a.prepare_v2(db, "SELECT 1", -1, &s, nullptr));
+      t->Int("  close", a.close(db));
+    }
 
     db = nullptr;
     t->Int("open_v2(no such vfs)", a.open_v2(":memory:", &db, kRwc, "nosuchvfs"));
