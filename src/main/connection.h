@@ -163,6 +163,7 @@ class Connection : public ConnectionHooks {
   friend class Statement;
 
   Status OpenMainFile(Vfs* vfs, const std::string& path, int flags);
+  Status RetryBusyOpen();
   Status ExecStoragePragma(const std::string& name, ast::PragmaStmt* st, bool* handled,
                            std::vector<std::string>* names, std::vector<std::vector<Value>>* rows);
   // vacuum.cc

@@ -140,6 +140,11 @@ Status Connection::OpenMainFile(Vfs* vfs, const std::string& path, int flags) {
   PagerOptions opt;
   opt.read_only = (flags & kFlagReadOnly) != 0;
   opt.create = (flags & kFlagCreate) != 0;
+  // (Defaults at open; what was set since when RetryBusyOpen opens again.)
+  opt.busy_handler = busy_handler_;
+  opt.synchronous = static_cast<Synchronous>(synchronous_);
+  opt.cache_size = cache_size_;
+  opt.wal_autocheckpoint = wal_autocheckpoint_;
   Result<std::unique_ptr<Pager>> pager = OpenFilePager(vfs, full, opt);
   if (!pager.ok()) {
     int code = pager.status().code() & 0xff;
@@ -192,8 +197,23 @@ void Connection::SetBusyTimeout(int ms) {
   busy_timeout_ms_ = ms;
 }
 
+// The file was busy when the connection opened it (another connection
+// was committing): it is opened again at the first statement that needs
+// it, now with the busy handler and the settings made since. (SQLite reads
+// nothing at open, so opening never fails for a busy lock.)
+Status Connection::RetryBusyOpen() {
+  OpenTarget target;
+  TRY(ParseTarget(filename_, open_flags_, &target));
+  open_error_ = Status();
+  Status st = OpenMainFile(vfs_, target.path, target.flags);  // main_: new (or placeholder)
+  if (!st.ok()) open_error_ = st;
+  env_.dbs[0] = main_.get();
+  return open_error_;
+}
+
 Status Connection::EnsureSchema() {
   if (schema_loaded_) return Status();
+  if (open_error_.primary() == kBusy) TRY(RetryBusyOpen());
   if (!open_error_.ok()) return open_error_;
   TRY(LoadSchema());
   schema_loaded_ = true;

@@ -195,5 +195,35 @@ TEST(Busy, HandlerAndTimeoutReplaceEachOther) {
   });
 }
 
+// A connection opened while another holds an exclusive lock: the first
+// statement that reads meets the lock (SQLITE_BUSY without a timeout, a
+// wait with one), and once the lock is gone everything works -- the busy
+// open is not remembered as an error.
+TEST(Busy, OpenWhileLockedIsBusyOnlyWhileLocked) {
+  std::string dir = TempDir("busy");
+  SameAsSqlite([&](const Api& a, Transcript* t) {
+    std::string path = dir + "/open-" + a.name + ".db";
+    sqlite3* holder = OpenHolder(a, path);
+    Exec(a, holder, "INSERT INTO t VALUES(1)");
+    t->Int("holder BEGIN EXCLUSIVE", Exec(a, holder, "BEGIN EXCLUSIVE; INSERT INTO t VALUES(2)"));
+    sqlite3* db = nullptr;
+    t->Int("open while locked", a.open_v2(path.c_str(), &db, kRwc, nullptr));
+    t->Int("count while locked", QueryInt(a, db, "SELECT count(*) FROM t"));
+    t->Int("  errcode", a.errcode(db));
+    t->Int("busy_timeout(5000)", a.busy_timeout(db, 5000));
+    std::thread th([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      Exec(a, holder, "COMMIT");
+    });
+    t->Int("count, waiting for the commit", QueryInt(a, db, "SELECT count(*) FROM t"));
+    th.join();
+    t->Int("count again", QueryInt(a, db, "SELECT count(*) FROM t"));
+    t->Int("write", Exec(a, db, "INSERT INTO t VALUES(3)"));
+    t->Int("count after the write", QueryInt(a, holder, "SELECT count(*) FROM t"));
+    a.close(db);
+    a.close(holder);
+  });
+}
+
 }  // namespace
 }  // namespace basalt::apitest
