@@ -132,6 +132,10 @@ class Btree {
   // version); a page size the pager cannot follow gives SQLITE_SCHEMA.
   Status BeginTransaction(bool write);
   Status Commit();
+  // Commit in two phases (Pager::CommitPhaseOne / CommitPhaseTwo), for a
+  // transaction over several databases.
+  Status CommitPhaseOne(std::string_view super_journal);
+  Status CommitPhaseTwo();
   Status Rollback();
   bool in_transaction() const;
   bool in_write_transaction() const;

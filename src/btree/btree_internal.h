@@ -65,6 +65,8 @@ struct BtShared {
   uint16_t max_local_index = 0;
   uint16_t min_local = 0;
   bool ephemeral = false;
+  // CommitPhaseOne updated the header of this transaction's commit.
+  bool commit_prepared = false;
   bool read_only = false;
   // Auto-vacuum mode (header offsets 52 and 64): 0 none, 1 full,
   // 2 incremental. Pointer-map upkeep is behind `autovac != 0` checks.

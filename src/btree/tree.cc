@@ -243,9 +243,14 @@ Status Btree::BeginTransaction(bool write) {
 }
 
 Status Btree::Commit() {
+  TRY(CommitPhaseOne({}));
+  return CommitPhaseTwo();
+}
+
+Status Btree::CommitPhaseOne(std::string_view super_journal) {
   Pager& pager = *s_->pager;
   if (s_->ephemeral) return Status();
-  if (pager.txn() == PagerTxn::kWrite && pager.has_changes()) {
+  if (pager.txn() == PagerTxn::kWrite && pager.has_changes() && !s_->commit_prepared) {
     // Auto-vacuum FULL: free pages leave the file before it is committed.
     if (s_->autovac == 1) TRY(btree_detail::AutoVacuumCommit(*s_));
     // The header fields a commit maintains (fileformat2 1.3.5, 1.3.7, 1.3.16).
@@ -255,23 +260,32 @@ Status Btree::Commit() {
     PageRef p1;
     TRY(pager.Get(1, &p1));
     uint8_t* h = p1.data();
-    if (pager.wal_open() && p1.frame()->write_stamp != pager.write_stamp() &&
-        Get32(h + kHdrDatabaseSize) == pager.page_count()) {
-      return pager.Commit();
+    if (!pager.wal_open() || p1.frame()->write_stamp == pager.write_stamp() ||
+        Get32(h + kHdrDatabaseSize) != pager.page_count()) {
+      TRY(pager.Write(p1));
+      h = p1.data();
+      uint32_t counter = Get32(h + kHdrChangeCounter) + 1;
+      Put32(h + kHdrChangeCounter, counter);
+      Put32(h + kHdrDatabaseSize, pager.page_count());
+      Put32(h + kHdrVersionValidFor, counter);
+      Put32(h + kHdrVersionNumber, kSqliteVersionNumber);
     }
-    TRY(pager.Write(p1));
-    h = p1.data();
-    uint32_t counter = Get32(h + kHdrChangeCounter) + 1;
-    Put32(h + kHdrChangeCounter, counter);
-    Put32(h + kHdrDatabaseSize, pager.page_count());
-    Put32(h + kHdrVersionValidFor, counter);
-    Put32(h + kHdrVersionNumber, kSqliteVersionNumber);
+    // A retried commit (phase one failed with SQLITE_BUSY) must not count twice.
+    s_->commit_prepared = true;
   }
-  return pager.Commit();
+  return pager.CommitPhaseOne(super_journal);
+}
+
+Status Btree::CommitPhaseTwo() {
+  if (s_->ephemeral) return Status();
+  Status st = s_->pager->CommitPhaseTwo();
+  if (st.ok()) s_->commit_prepared = false;
+  return st;
 }
 
 Status Btree::Rollback() {
   Pager& pager = *s_->pager;
+  s_->commit_prepared = false;
   if (pager.txn() == PagerTxn::kWrite) {
     s_->TripCursors(0, kAbortRollback);
     s_->hdr_known = false;  // page 1 may return to another header

@@ -80,6 +80,17 @@ const FunctionDef* FunctionRegistry::Find(std::string_view name, int nargs) cons
   return own_any != nullptr ? own_any : base_any;
 }
 
+void FunctionRegistry::ForEach(const std::function<void(const FunctionDef&)>& fn) const {
+  for (const auto& [name, defs] : by_name_) {
+    for (const auto& d : defs) fn(*d);
+  }
+  if (base_ == nullptr) return;
+  base_->ForEach([&](const FunctionDef& d) {
+    const FunctionDef* any = nullptr;
+    if (FindOwn(d.name, d.nargs, &any) == nullptr) fn(d);
+  });
+}
+
 bool FunctionRegistry::HasName(std::string_view name) const {
   auto it = by_name_.find(LowerAscii(name));
   if (it != by_name_.end() && !it->second.empty()) return true;

@@ -6,18 +6,21 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "common/status.h"
 #include "record/collation.h"
 #include "record/value.h"
 
 namespace basalt {
 
 struct FuncContext;
+class Vtab;
 using ScalarFn = void (*)(FuncContext* ctx, int argc, Value** argv);
 using FinalFn = void (*)(FuncContext* ctx);
 
@@ -40,6 +43,12 @@ class ConnectionHooks {
   virtual int64_t LastInsertRowid() = 0;
   virtual int64_t Changes() = 0;
   virtual int64_t TotalChanges() = 0;
+  // A statement is about to write virtual table vt: it joins the
+  // transaction (xBegin) if it has not yet.
+  virtual Status VtabBegin(Vtab* vt) {
+    (void)vt;
+    return Status();
+  }
 };
 
 struct FunctionDef {
@@ -85,6 +94,9 @@ struct FuncContext {
   // sqlite3_get_auxdata / set_auxdata slots are kept by the VM (per call site).
   void* auxdata_owner = nullptr;
   int skip_flag = 0;  // set by an aggregate step to ignore the row (internal)
+  // xColumn of a virtual table during an UPDATE that leaves this column
+  // unchanged (sqlite3_vtab_nochange).
+  bool vtab_nochange = false;
 };
 
 // Zeroed memory of n bytes tied to the current aggregate accumulator; the same
@@ -111,6 +123,9 @@ class FunctionRegistry {
   // shared by every connection; it must outlive this registry). Add and
   // Remove only change this registry: its defs shadow the base's.
   void SetFallback(const FunctionRegistry* base) { base_ = base; }
+  // Calls fn for every def Find can return: this registry's own, then the
+  // fallback's that no own def of the same name and nargs shadows.
+  void ForEach(const std::function<void(const FunctionDef&)>& fn) const;
 
  private:
   // Own defs only: the exact match (exact) and the variadic one (*any).

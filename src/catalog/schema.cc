@@ -4,13 +4,10 @@
 
 namespace basalt {
 
-std::string LowerAscii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-  }
-  return out;
-}
+namespace {
+// The key the system table is kept under, whatever it is called.
+constexpr const char* kSystemKey = " system";
+}  // namespace
 
 int Table::FindColumn(std::string_view name) const {
   for (size_t i = 0; i < columns.size(); ++i) {
@@ -39,12 +36,14 @@ void Index::BuildKeyInfo() {
   key_info.desc = desc.data();
 }
 
-Schema::Schema() {
+Schema::Schema(bool temp) : temp_(temp) {
   auto t = std::make_unique<Table>();
-  t->name = "sqlite_schema";
+  t->name = temp ? "sqlite_temp_master" : "sqlite_master";
+  t->owner = this;
   t->root = 1;
   const char* names[] = {"type", "name", "tbl_name", "rootpage", "sql"};
-  const char* types[] = {"text", "text", "text", "int", "text"};
+  // Declared types as SQLite records them (known type names upper-cased).
+  const char* types[] = {"TEXT", "TEXT", "TEXT", "INT", "TEXT"};
   for (int i = 0; i < 5; ++i) {
     Column c;
     c.name = names[i];
@@ -52,16 +51,22 @@ Schema::Schema() {
     c.affinity = AffinityFromDeclType(c.decl_type);
     t->columns.push_back(std::move(c));
   }
-  t->sql = "CREATE TABLE sqlite_schema(type text,name text,tbl_name text,rootpage int,sql text)";
+  t->sql = std::string("CREATE TABLE ") + t->name +
+           "(type text,name text,tbl_name text,rootpage int,sql text)";
   schema_table_ = t.get();
-  tables_.emplace("sqlite_schema", std::move(t));
+  tables_.emplace(kSystemKey, std::move(t));
 }
 
 Table* Schema::FindTable(std::string_view name) const {
   std::string key = LowerAscii(name);
-  if (key == "sqlite_master") key = "sqlite_schema";
+  if (IsSystemTableName(key, temp_)) key = kSystemKey;
   auto it = tables_.find(key);
   return it == tables_.end() ? nullptr : it->second.get();
+}
+
+bool Schema::IsSystemTableName(std::string_view lower, bool temp) {
+  if (temp) return lower == "sqlite_temp_master" || lower == "sqlite_temp_schema";
+  return lower == "sqlite_master" || lower == "sqlite_schema";
 }
 
 Index* Schema::FindIndex(std::string_view name) const {
@@ -76,10 +81,14 @@ Trigger* Schema::FindTrigger(std::string_view name) const {
 
 Table* Schema::AddTable(std::unique_ptr<Table> t) {
   Table* raw = t.get();
+  raw->owner = this;
+  raw->seq = ++table_seq_;
   tables_[LowerAscii(t->name)] = std::move(t);
   // Triggers may have been loaded before their table.
   for (auto& [k, trig] : triggers_) {
-    if (LowerAscii(trig->table_name) == LowerAscii(raw->name)) raw->triggers.push_back(trig.get());
+    if (trig->table_db.empty() && LowerAscii(trig->table_name) == LowerAscii(raw->name)) {
+      raw->triggers.push_back(trig.get());
+    }
   }
   Touch();
   return raw;
@@ -95,8 +104,11 @@ Index* Schema::AddIndex(std::unique_ptr<Index> i) {
 
 Trigger* Schema::AddTrigger(std::unique_ptr<Trigger> t) {
   Trigger* raw = t.get();
+  raw->owner = this;
   triggers_[LowerAscii(t->name)] = std::move(t);
-  if (Table* tab = FindTable(raw->table_name)) tab->triggers.push_back(raw);
+  if (raw->table_db.empty()) {
+    if (Table* tab = FindTable(raw->table_name)) tab->triggers.push_back(raw);
+  }
   Touch();
   return raw;
 }

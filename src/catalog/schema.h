@@ -14,6 +14,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "catalog/vtab.h"
+#include "common/strings.h"
 #include "record/affinity.h"
 #include "record/collation.h"
 #include "record/record.h"
@@ -22,21 +24,22 @@ namespace basalt {
 
 struct Index;
 struct Trigger;
+class Schema;
 
 // Conflict resolution algorithm of a constraint (lang_conflict).
 enum class OnConflict : uint8_t { kDefault, kRollback, kAbort, kFail, kIgnore, kReplace };
 
 struct Column {
   std::string name;
-  std::string decl_type;           // as written ("" if none)
+  std::string decl_type;  // as written ("" if none)
   Affinity affinity = Affinity::kBlob;
-  std::string collation;           // "" means BINARY
+  std::string collation;  // "" means BINARY
   bool not_null = false;
   OnConflict not_null_conflict = OnConflict::kDefault;
-  bool primary_key = false;        // part of the PRIMARY KEY
+  bool primary_key = false;  // part of the PRIMARY KEY
   bool hidden = false;
-  std::string default_sql;         // DEFAULT expression text; empty if none
-  std::string generated_sql;       // GENERATED ALWAYS AS expression text
+  std::string default_sql;    // DEFAULT expression text; empty if none
+  std::string generated_sql;  // GENERATED ALWAYS AS expression text
   bool generated_stored = false;
 };
 
@@ -55,26 +58,39 @@ struct ForeignKeyDef {
 
 struct Table {
   std::string name;
-  std::string sql;                 // CREATE statement text (empty for sqlite_schema)
-  uint32_t root = 0;               // root page of the table B-tree (0 for views)
+  Schema* owner = nullptr;  // the schema that holds it (set by Schema::AddTable)
+  std::string sql;          // CREATE statement text (empty for sqlite_schema)
+  uint32_t root = 0;        // root page of the table B-tree (0 for views)
   std::vector<Column> columns;
-  int rowid_alias = -1;            // INTEGER PRIMARY KEY column, or -1
+  int rowid_alias = -1;  // INTEGER PRIMARY KEY column, or -1
   OnConflict pk_conflict = OnConflict::kDefault;
   bool autoincrement = false;
   bool without_rowid = false;
   bool strict = false;
   bool is_view = false;
-  std::string view_sql;            // SELECT text of a view
+  std::string view_sql;                   // SELECT text of a view
   std::vector<std::string> view_columns;  // column list of CREATE VIEW v(a, b)
   std::vector<CheckConstraint> checks;
   std::vector<ForeignKeyDef> foreign_keys;
   std::vector<Index*> indexes;     // owned by Schema
   std::vector<Trigger*> triggers;  // owned by Schema
   bool has_defaults = false;
+  // Order of addition to its schema (PRAGMA table_list lists the newest
+  // first, as SQLite's hash of names does for small schemas).
+  uint64_t seq = 0;
+  // Virtual tables (CREATE VIRTUAL TABLE, or a module's eponymous table):
+  // the module and its arguments as written; `vtab` is connected at the
+  // table's first use (null until then, and after a failed connect).
+  bool is_virtual = false;
+  std::string module;
+  std::vector<std::string> module_args;
+  std::unique_ptr<Vtab> vtab;
 
   // Index of the column called `name` (case-insensitive) or -1.
   int FindColumn(std::string_view name) const;
   bool HasRowid() const { return !without_rowid; }
+  // Index of the owning database (P3 of the cursors that open its trees).
+  inline int db() const;
 };
 
 // Index column that is not a table column: kRowidColumn for the rowid (the
@@ -84,17 +100,17 @@ constexpr int kExprColumn = -2;
 
 struct Index {
   std::string name;
-  std::string sql;                  // empty for automatic (constraint) indexes
+  std::string sql;  // empty for automatic (constraint) indexes
   Table* table = nullptr;
   uint32_t root = 0;
-  std::vector<int> columns;         // table column numbers (kExprColumn for expressions)
-  std::vector<std::string> column_exprs;  // expression text for kExprColumn entries
+  std::vector<int> columns;                  // table column numbers (kExprColumn for expressions)
+  std::vector<std::string> column_exprs;     // expression text for kExprColumn entries
   std::vector<const Collation*> collations;  // per column (then rowid: BINARY)
-  std::vector<uint8_t> desc;        // per column (then rowid: 0)
+  std::vector<uint8_t> desc;                 // per column (then rowid: 0)
   bool unique = false;
   OnConflict on_conflict = OnConflict::kDefault;
-  char origin = 'c';                // 'c' CREATE INDEX, 'u' UNIQUE, 'pk' → 'p'
-  std::string where_sql;            // partial index WHERE text
+  char origin = 'c';      // 'c' CREATE INDEX, 'u' UNIQUE, 'pk' → 'p'
+  std::string where_sql;  // partial index WHERE text
   // KeyInfo over columns + rowid, for comparing index records.
   KeyInfo key_info;
   int n_key_columns() const { return static_cast<int>(columns.size()); }
@@ -103,28 +119,38 @@ struct Index {
 
 struct Trigger {
   std::string name;
+  Schema* owner = nullptr;  // the schema that holds it (set by Schema::AddTrigger)
   std::string table_name;
-  std::string sql;     // CREATE TRIGGER text; the compiler re-parses it
-  uint8_t time = 0;    // 0 BEFORE, 1 AFTER, 2 INSTEAD OF (ast::TriggerTime order)
-  uint8_t event = 0;   // 0 DELETE, 1 INSERT, 2 UPDATE (ast::TriggerEvent order)
+  // The database named in `ON db.table` ("" when unqualified). Only a TEMP
+  // trigger may name another database; such a trigger is not linked into a
+  // table of its own schema but found through the Catalog.
+  std::string table_db;
+  std::string sql;    // CREATE TRIGGER text; the compiler re-parses it
+  uint8_t time = 0;   // 0 BEFORE, 1 AFTER, 2 INSTEAD OF (ast::TriggerTime order)
+  uint8_t event = 0;  // 0 DELETE, 1 INSERT, 2 UPDATE (ast::TriggerEvent order)
   std::vector<std::string> update_columns;
 };
 
 // The objects of one database, owned here, looked up case-insensitively.
+// Its system table is sqlite_schema (alias sqlite_master), or for the TEMP
+// database sqlite_temp_schema (alias sqlite_temp_master).
 class Schema {
  public:
-  Schema();
+  explicit Schema(bool temp = false);
   Schema(const Schema&) = delete;
   Schema& operator=(const Schema&) = delete;
 
   Table* FindTable(std::string_view name) const;  // tables and views
+  // True if `lower` (a lower-case name) names the system table of a main
+  // (temp == false) or TEMP schema.
+  static bool IsSystemTableName(std::string_view lower, bool temp);
   Index* FindIndex(std::string_view name) const;
   Trigger* FindTrigger(std::string_view name) const;
 
   Table* AddTable(std::unique_ptr<Table> t);
-  Index* AddIndex(std::unique_ptr<Index> i);  // also links into its table
+  Index* AddIndex(std::unique_ptr<Index> i);        // also links into its table
   Trigger* AddTrigger(std::unique_ptr<Trigger> t);  // links into its table if present
-  void RemoveTable(std::string_view name);    // also its indexes and triggers
+  void RemoveTable(std::string_view name);          // also its indexes and triggers
   void RemoveIndex(std::string_view name);
   void RemoveTrigger(std::string_view name);
   void Clear();
@@ -132,9 +158,7 @@ class Schema {
   // The built-in sqlite_schema table (root page 1).
   Table* schema_table() const { return schema_table_; }
 
-  const std::unordered_map<std::string, std::unique_ptr<Table>>& tables() const {
-    return tables_;
-  }
+  const std::unordered_map<std::string, std::unique_ptr<Table>>& tables() const { return tables_; }
   const std::unordered_map<std::string, std::unique_ptr<Index>>& indexes() const {
     return indexes_;
   }
@@ -146,6 +170,11 @@ class Schema {
   uint64_t generation() const { return generation_; }
   void Touch() { ++generation_; }
   uint32_t cookie = 0;  // schema cookie as stored in the database header
+  bool is_temp() const { return temp_; }
+  // Index of this schema's database in its connection (0 main, 1 temp, 2..
+  // attached): P3 of the cursors that open its trees. Kept up to date by the
+  // Catalog (DETACH renumbers the databases after the detached one).
+  int db_index = 0;
 
  private:
   std::unordered_map<std::string, std::unique_ptr<Table>> tables_;
@@ -153,9 +182,10 @@ class Schema {
   std::unordered_map<std::string, std::unique_ptr<Trigger>> triggers_;
   Table* schema_table_ = nullptr;
   uint64_t generation_ = 1;
+  uint64_t table_seq_ = 0;
+  bool temp_ = false;
 };
 
-// Lower-cases ASCII letters (identifier keys).
-std::string LowerAscii(std::string_view s);
+inline int Table::db() const { return owner != nullptr ? owner->db_index : 0; }
 
 }  // namespace basalt

@@ -1,5 +1,6 @@
 #include "exec/codegen.h"
 
+#include "common/assert.h"
 #include "exec/codegen_internal.h"
 
 namespace basalt {
@@ -8,24 +9,20 @@ Codegen::Codegen(CompileContext* ctx, Program* prog) : ctx_(ctx), prog_(prog), r
 
 int Codegen::OpP4Str(Opcode op, int p1, int p2, int p3, std::string_view s) {
   int a = Op(op, p1, p2, p3);
-  Instr& in = prog_->at(a);
-  in.p4type = P4Type::kString;
-  in.p4.str = ArenaStr(s);
+  prog_->SetP4Text(a, s);
   return a;
 }
 
 int Codegen::OpInt64(int64_t v, int reg) {
   if (v >= INT32_MIN && v <= INT32_MAX) return Op(Opcode::kInteger, static_cast<int>(v), reg);
   int a = Op(Opcode::kInt64, 0, reg);
-  prog_->at(a).p4type = P4Type::kInt64;
-  prog_->at(a).p4.i64 = v;
+  prog_->SetP4Int64(a, v);
   return a;
 }
 
 void Codegen::OpString(std::string_view s, int reg) {
   int a = Op(Opcode::kString, static_cast<int>(s.size()), reg);
-  prog_->at(a).p4type = P4Type::kString;
-  prog_->at(a).p4.str = ArenaStr(s);
+  prog_->SetP4Text(a, s);
 }
 
 KeyInfo* Codegen::MakeKeyInfo(int n) {
@@ -43,13 +40,21 @@ KeyInfo* Codegen::MakeKeyInfo(int n) {
 }
 
 void Codegen::FixLabels() {
-  // Jump targets are the only negative P2 values (registers, cursors and
-  // addresses are never negative).
+  // Labels are negative until resolved; only jump operands (P2 of the
+  // opcodes that declare Jmp or Dest there, P3 of InitCoroutine) hold them,
+  // and every label a jump uses has been resolved to an address.
+  auto address = [&](int label) {
+    int addr = labels_[static_cast<size_t>(-label - 1)];
+    BASALT_DCHECK(addr >= 0);
+    return addr;
+  };
   for (Instr& in : prog_->ops) {
-    if (in.p2 < 0) in.p2 = labels_[static_cast<size_t>(-in.p2 - 1)];
-    if (in.op == Opcode::kInitCoroutine && in.p3 < 0) {
-      in.p3 = labels_[static_cast<size_t>(-in.p3 - 1)];
+    if (in.p2 < 0) {
+      BASALT_DCHECK(InfoOf(in.op).p2 == OperandKind::kJmp ||
+                    InfoOf(in.op).p2 == OperandKind::kDest);
+      in.p2 = address(in.p2);
     }
+    if (in.op == Opcode::kInitCoroutine && in.p3 < 0) in.p3 = address(in.p3);
   }
 }
 
@@ -137,15 +142,13 @@ Result<std::unique_ptr<Program>> CompileIndexBuild(const Index* idx, CompileCont
   CursorInfo* ci = prog->arena.New<CursorInfo>();
   ci->n_columns = ncol;
   ci->table = tab;
-  int a = cg.Op(Opcode::kOpenRead, tc, static_cast<int>(tab->root), 0);
-  prog->at(a).p4type = P4Type::kCursorInfo;
-  prog->at(a).p4.cursor = ci;
+  int a = cg.Op(Opcode::kOpenRead, tc, static_cast<int>(tab->root), tab->db());
+  prog->SetP4(a, ci);
   CursorInfo* ici = prog->arena.New<CursorInfo>();
   ici->key_info = &idx->key_info;
   ici->n_columns = idx->n_key_columns() + 1;
-  a = cg.Op(Opcode::kOpenWrite, ic, static_cast<int>(idx->root), 0);
-  prog->at(a).p4type = P4Type::kCursorInfo;
-  prog->at(a).p4.cursor = ici;
+  a = cg.Op(Opcode::kOpenWrite, ic, static_cast<int>(idx->root), tab->db());
+  prog->SetP4(a, ici);
   int done = cg.MakeLabel();
   cg.Op(Opcode::kRewind, tc, done);
   int top = prog->pc();
@@ -168,8 +171,7 @@ Result<std::unique_ptr<Program>> CompileIndexBuild(const Index* idx, CompileCont
   if (idx->unique) {
     int ok = cg.MakeLabel();
     a = cg.Op(Opcode::kNoConflict, ic, ok, keys);
-    prog->at(a).p4type = P4Type::kInt;
-    prog->at(a).p4.i64 = n;
+    prog->SetP4Int(a, n);
     std::string cols;
     for (int col : idx->columns) {
       if (!cols.empty()) cols += ", ";

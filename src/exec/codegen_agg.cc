@@ -17,8 +17,7 @@ void Codegen::UpdateAccumulators(AggInfo* agg) {
     for (int i = 0; i < nargs; ++i) CodeExpr((*call->list)[static_cast<size_t>(i)], args + i);
     if (f.distinct_cursor >= 0) {
       int a = Op(Opcode::kFound, f.distinct_cursor, skip, args);
-      prog_->at(a).p4type = P4Type::kInt;
-      prog_->at(a).p4.i64 = 1;
+      prog_->SetP4Int(a, 1);
       int rec = AllocReg();
       Op(Opcode::kMakeRecord, args, 1, rec);
       Op(Opcode::kIdxInsert, f.distinct_cursor, rec);
@@ -28,8 +27,7 @@ void Codegen::UpdateAccumulators(AggInfo* agg) {
     fc->coll = f.coll;
     fc->nargs = nargs;
     int a = Op(Opcode::kAggStep, args, nargs, f.acc);
-    prog_->at(a).p4type = P4Type::kFunc;
-    prog_->at(a).p4.func = fc;
+    prog_->SetP4(a, fc);
     ResolveLabel(skip);
   }
 }
@@ -42,16 +40,28 @@ void Codegen::FinalizeAccumulators(AggInfo* agg, std::vector<int>* results) {
     fc->def = f.def;
     fc->coll = f.coll;
     int a = Op(Opcode::kAggFinal, f.acc, r);
-    prog_->at(a).p4type = P4Type::kFunc;
-    prog_->at(a).p4.func = fc;
+    prog_->SetP4(a, fc);
     results->push_back(r);
   }
 }
 
+// An aggregate query: accumulators, then one output row for the whole
+// input (no GROUP BY) or one per group (rows sorted by the group key, a
+// group ending where the key changes).
 bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest, RowSink* sink,
                                   WhereLoops* wl) {
-  AggInfo* agg = info->agg;
-  int first_acc = prog_->n_aggs;
+  AggPlan plan;
+  PrepareAccumulators(info->agg, &plan);
+  if (info->agg->group_by == nullptr) return CodeSingleGroup(s, info, dest, sink, wl, plan);
+  return CodeGroupBy(s, info, dest, sink, wl, plan);
+}
+
+// Allocates the accumulators (and DISTINCT's temporary indexes), the
+// registers of the columns the output reads, and finds the min()/max() that
+// decides which row the bare columns come from.
+void Codegen::PrepareAccumulators(AggInfo* agg, AggPlan* plan) {
+  plan->agg = agg;
+  plan->first_acc = prog_->n_aggs;
   for (AggFunc& f : agg->funcs) {
     f.acc = prog_->n_aggs++;
     if (f.expr->has(ast::kDistinct)) {
@@ -59,122 +69,151 @@ bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
       KeyInfo* ki = MakeKeyInfo(1);
       const_cast<const Collation**>(ki->colls)[0] = resolver_.ExprCollation((*f.expr->list)[0]);
       int a = Op(Opcode::kOpenEphemeral, f.distinct_cursor, 1);
-      prog_->at(a).p4type = P4Type::kKeyInfo;
-      prog_->at(a).p4.key_info = ki;
+      prog_->SetP4(a, ki);
     }
   }
-  int n_accs = prog_->n_aggs - first_acc;
+  plan->n_accs = prog_->n_aggs - plan->first_acc;
   for (AggColumn& c : agg->columns) c.reg = AllocReg();
-  WhereLoops& w = *wl;
-  bool group = agg->group_by != nullptr;
-
-  auto push_redirects = [&]() {
-    size_t mark = redirects_.size();
-    for (AggColumn& c : agg->columns) redirects_.push_back({c.cursor, c.column, c.reg});
-    return mark;
-  };
   // Bare columns show the values of the group's first row, or of the row
   // that gave the only min()/max() its value.
-  int minmax = -1;
-  {
-    int n_minmax = 0;
-    for (size_t i = 0; i < agg->funcs.size(); ++i) {
-      if (agg->funcs[i].def->flags & kFuncMinMax) {
-        ++n_minmax;
-        minmax = static_cast<int>(i);
-      }
+  int n_minmax = 0;
+  for (size_t i = 0; i < agg->funcs.size(); ++i) {
+    if (agg->funcs[i].def->flags & kFuncMinMax) {
+      ++n_minmax;
+      plan->minmax = static_cast<int>(i);
     }
-    if (n_minmax != 1) minmax = -1;
   }
-  std::vector<int> out_regs;
-  for (size_t i = 0; i < agg->columns.size(); ++i) out_regs.push_back(AllocReg());
-  auto push_out_redirects = [&]() {
-    size_t mark = redirects_.size();
-    for (size_t i = 0; i < agg->columns.size(); ++i) {
-      redirects_.push_back({agg->columns[i].cursor, agg->columns[i].column, out_regs[i]});
-    }
-    return mark;
-  };
-  // Copies the current row's columns (in c.reg, or read from the cursors
-  // when `from_cursors`) into the output registers.
-  auto copy_out = [&](bool from_cursors) {
-    for (size_t i = 0; i < agg->columns.size(); ++i) {
-      AggColumn& c = agg->columns[i];
-      if (from_cursors) {
-        CodeColumn(c.cursor, c.column, c.table, out_regs[i]);
-      } else {
-        Op(Opcode::kCopy, c.reg, out_regs[i], 0);
-      }
-    }
-  };
+  if (n_minmax != 1) plan->minmax = -1;
+  for (size_t i = 0; i < agg->columns.size(); ++i) plan->out_regs.push_back(AllocReg());
+}
 
-  if (!group) {
-    SetupSink(s, info, dest, sink, true);
-    if (n_accs > 0) Op(Opcode::kAggReset, first_acc, n_accs);
-    for (int r : out_regs) Op(Opcode::kNull, 0, r);
-    int first = AllocReg();
-    Op(Opcode::kInteger, 1, first);
-    if (!WhereBegin(&w)) return false;
-    UpdateAccumulators(agg);
-    if (!agg->columns.empty()) {
-      int skip = MakeLabel();
-      int copy = MakeLabel();
-      if (minmax >= 0) Op(Opcode::kIfAggHit, agg->funcs[static_cast<size_t>(minmax)].acc, copy);
-      Op(Opcode::kIfNot, first, skip, 0);
-      ResolveLabel(copy);
-      copy_out(true);
-      ResolveLabel(skip);
-    }
-    Op(Opcode::kInteger, 0, first);
-    WhereEnd(&w);
-    std::vector<int> results;
-    FinalizeAccumulators(agg, &results);
-    size_t mark = push_out_redirects();
-    agg_results_[agg->id] = results;
-    if (s->having) CodeJumpIf(s->having, sink->end_label, false, true);
-    ProduceRow(sink, info, nullptr);
-    redirects_.resize(mark);
-    agg_results_.erase(agg->id);
-    ResolveLabel(sink->end_label);
-    return !ctx_->failed();
+// Redirects the aggregate's columns to the output registers; returns the
+// mark to cut the redirections back to.
+size_t Codegen::PushOutRedirects(const AggPlan& plan) {
+  size_t mark = redirects_.size();
+  const AggInfo* agg = plan.agg;
+  for (size_t i = 0; i < agg->columns.size(); ++i) {
+    redirects_.push_back({agg->columns[i].cursor, agg->columns[i].column, plan.out_regs[i]});
   }
+  return mark;
+}
 
+// Copies the bare columns of the current row into the output registers when
+// it is the first row of the group (r[first_flag]) or the row that set the
+// min()/max(). The columns come from the cursors (`from_cursors`) or from
+// their registers.
+void Codegen::CodeBareColumns(const AggPlan& plan, int first_flag, bool from_cursors) {
+  AggInfo* agg = plan.agg;
+  if (agg->columns.empty()) return;
+  int skip = MakeLabel();
+  int copy = MakeLabel();
+  if (plan.minmax >= 0) {
+    Op(Opcode::kIfAggHit, agg->funcs[static_cast<size_t>(plan.minmax)].acc, copy);
+  }
+  Op(Opcode::kIfNot, first_flag, skip, 0);
+  ResolveLabel(copy);
+  for (size_t i = 0; i < agg->columns.size(); ++i) {
+    AggColumn& c = agg->columns[i];
+    if (from_cursors) {
+      CodeColumn(c.cursor, c.column, c.table, plan.out_regs[i]);
+    } else {
+      Op(Opcode::kCopy, c.reg, plan.out_regs[i], 0);
+    }
+  }
+  ResolveLabel(skip);
+}
+
+// No GROUP BY: every row steps the accumulators; one output row at the end.
+bool Codegen::CodeSingleGroup(Select* s, SelectInfo* info, SelectDest* dest, RowSink* sink,
+                              WhereLoops* w, const AggPlan& plan) {
+  AggInfo* agg = plan.agg;
+  SetupSink(s, info, dest, sink, true);
+  if (plan.n_accs > 0) Op(Opcode::kAggReset, plan.first_acc, plan.n_accs);
+  for (int r : plan.out_regs) Op(Opcode::kNull, 0, r);
+  int first = AllocReg();
+  Op(Opcode::kInteger, 1, first);
+  if (!WhereBegin(w)) return false;
+  UpdateAccumulators(agg);
+  CodeBareColumns(plan, first, true);
+  Op(Opcode::kInteger, 0, first);
+  WhereEnd(w);
+  std::vector<int> results;
+  FinalizeAccumulators(agg, &results);
+  size_t mark = PushOutRedirects(plan);
+  agg_results_[agg->id] = results;
+  if (s->having) CodeJumpIf(s->having, sink->end_label, false, true);
+  ProduceRow(sink, info, nullptr);
+  redirects_.resize(mark);
+  agg_results_.erase(agg->id);
+  ResolveLabel(sink->end_label);
+  return !ctx_->failed();
+}
+
+// GROUP BY: the rows (group key, then the columns the output reads) go
+// through a sorter; the sorted rows are read back, an output subroutine
+// runs whenever the key changes and after the last row.
+bool Codegen::CodeGroupBy(Select* s, SelectInfo* info, SelectDest* dest, RowSink* sink,
+                          WhereLoops* w, const AggPlan& plan) {
+  AggInfo* agg = plan.agg;
   ast::ExprList* gb = agg->group_by;
   int ngroup = static_cast<int>(gb->size());
   int ncols = static_cast<int>(agg->columns.size());
   SetupSink(s, info, dest, sink, false);
   int sorter = ctx_->AllocCursor();
   KeyInfo* gki = MakeKeyInfo(ngroup);
-  int gb_eqp = 0;
   for (int i = 0; i < ngroup; ++i) {
     const_cast<const Collation**>(gki->colls)[i] =
         resolver_.ExprCollation((*gb)[static_cast<size_t>(i)]);
   }
   int a = Op(Opcode::kSorterOpen, sorter, ngroup + ncols);
-  prog_->at(a).p4type = P4Type::kKeyInfo;
-  prog_->at(a).p4.key_info = gki;
-  if (!WhereBegin(&w)) return false;
-  gb_eqp = Eqp("USE TEMP B-TREE FOR GROUP BY");
-  (void)gb_eqp;
-  {
-    int regs = AllocReg(ngroup + ncols + 1);
-    for (int i = 0; i < ngroup; ++i) CodeExpr((*gb)[static_cast<size_t>(i)], regs + i);
-    for (int j = 0; j < ncols; ++j) {
-      AggColumn& c = agg->columns[static_cast<size_t>(j)];
-      CodeColumn(c.cursor, c.column, c.table, regs + ngroup + j);
-    }
-    Op(Opcode::kMakeRecord, regs, ngroup + ncols, regs + ngroup + ncols);
-    Op(Opcode::kSorterInsert, sorter, regs + ngroup + ncols);
+  prog_->SetP4(a, gki);
+  if (!WhereBegin(w)) return false;
+  Eqp("USE TEMP B-TREE FOR GROUP BY");
+  int regs = AllocReg(ngroup + ncols + 1);
+  for (int i = 0; i < ngroup; ++i) CodeExpr((*gb)[static_cast<size_t>(i)], regs + i);
+  for (int j = 0; j < ncols; ++j) {
+    AggColumn& c = agg->columns[static_cast<size_t>(j)];
+    CodeColumn(c.cursor, c.column, c.table, regs + ngroup + j);
   }
-  WhereEnd(&w);
+  Op(Opcode::kMakeRecord, regs, ngroup + ncols, regs + ngroup + ncols);
+  Op(Opcode::kSorterInsert, sorter, regs + ngroup + ncols);
+  WhereEnd(w);
 
+  int out_ret = AllocReg();
+  int out_sub = MakeLabel();
+  int done = MakeLabel();
+  CodeGroupLoop(plan, sorter, gki, out_ret, out_sub, done);
+  // Output subroutine: one row for the group just finished.
+  ResolveLabel(out_sub);
+  std::vector<int> results;
+  FinalizeAccumulators(agg, &results);
+  size_t mark = PushOutRedirects(plan);
+  agg_results_[agg->id] = results;
+  int ret = MakeLabel();
+  if (s->having) CodeJumpIf(s->having, ret, false, true);
+  ProduceRow(sink, info, s->order_by);
+  ResolveLabel(ret);
+  Op(Opcode::kReturn, out_ret);
+  redirects_.resize(mark);
+  agg_results_.erase(agg->id);
+  ResolveLabel(done);
+  if (sink->sorter_cursor >= 0) DrainSorter(sink);
+  ResolveLabel(sink->end_label);
+  return !ctx_->failed();
+}
+
+// The loop over the sorted rows: compares each row's key with the previous
+// one (NULLs equal), calls the output subroutine when it changed, starts a
+// new group (accumulators reset) and steps the accumulators.
+void Codegen::CodeGroupLoop(const AggPlan& plan, int sorter, const KeyInfo* gki, int out_ret,
+                            int out_sub, int done) {
+  AggInfo* agg = plan.agg;
+  int ngroup = static_cast<int>(agg->group_by->size());
+  int ncols = static_cast<int>(agg->columns.size());
   int first = AllocReg();
   int group_start = AllocReg();
   int prev = AllocReg(ngroup);
   int cur = AllocReg(ngroup);
-  int out_ret = AllocReg();
-  int out_sub = MakeLabel();
-  int done = MakeLabel();
   Op(Opcode::kInteger, 1, first);
   Op(Opcode::kSorterSort, sorter, done);
   int top = prog_->pc();
@@ -186,18 +225,14 @@ bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
   for (int i = 0; i < ngroup; ++i) {
     int c = Op(Opcode::kNe, prev + i, changed, cur + i);
     prog_->at(c).p5 = kCmpNullEq;
-    const Collation* coll = gki->colls[i];
-    if (coll) {
-      prog_->at(c).p4type = P4Type::kCollation;
-      prog_->at(c).p4.coll = coll;
-    }
+    if (const Collation* coll = gki->colls[i]) prog_->SetP4(c, coll);
   }
   Op(Opcode::kGoto, 0, same);
   ResolveLabel(changed);
   Op(Opcode::kGosub, out_ret, out_sub);
   ResolveLabel(new_group);
   for (int i = 0; i < ngroup; ++i) Op(Opcode::kCopy, cur + i, prev + i, 0);
-  if (n_accs > 0) Op(Opcode::kAggReset, first_acc, n_accs);
+  if (plan.n_accs > 0) Op(Opcode::kAggReset, plan.first_acc, plan.n_accs);
   for (AggFunc& f : agg->funcs) {
     if (f.distinct_cursor >= 0) Op(Opcode::kClearEphemeral, f.distinct_cursor);
   }
@@ -207,44 +242,15 @@ bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
   for (int j = 0; j < ncols; ++j) {
     Op(Opcode::kColumn, sorter, ngroup + j, agg->columns[static_cast<size_t>(j)].reg);
   }
-  {
-    size_t mark = push_redirects();
-    UpdateAccumulators(agg);
-    redirects_.resize(mark);
-  }
-  if (!agg->columns.empty()) {
-    int skip = MakeLabel();
-    int copy = MakeLabel();
-    if (minmax >= 0) Op(Opcode::kIfAggHit, agg->funcs[static_cast<size_t>(minmax)].acc, copy);
-    Op(Opcode::kIfNot, group_start, skip, 0);
-    ResolveLabel(copy);
-    copy_out(false);
-    ResolveLabel(skip);
-  }
+  size_t mark = redirects_.size();
+  for (AggColumn& c : agg->columns) redirects_.push_back({c.cursor, c.column, c.reg});
+  UpdateAccumulators(agg);
+  redirects_.resize(mark);
+  CodeBareColumns(plan, group_start, false);
   Op(Opcode::kInteger, 0, group_start);
   Op(Opcode::kSorterNext, sorter, top);
   Op(Opcode::kGosub, out_ret, out_sub);
   Op(Opcode::kGoto, 0, done);
-
-  // Output subroutine: one row for the group just finished.
-  ResolveLabel(out_sub);
-  {
-    std::vector<int> results;
-    FinalizeAccumulators(agg, &results);
-    size_t mark = push_out_redirects();
-    agg_results_[agg->id] = results;
-    int ret = MakeLabel();
-    if (s->having) CodeJumpIf(s->having, ret, false, true);
-    ProduceRow(sink, info, s->order_by);
-    ResolveLabel(ret);
-    Op(Opcode::kReturn, out_ret);
-    redirects_.resize(mark);
-    agg_results_.erase(agg->id);
-  }
-  ResolveLabel(done);
-  if (sink->sorter_cursor >= 0) DrainSorter(sink);
-  ResolveLabel(sink->end_label);
-  return !ctx_->failed();
 }
 
 }  // namespace basalt

@@ -18,18 +18,16 @@ void Codegen::OpenDmlTarget(const Table* tab, DmlTarget* t, int cursor) {
   CursorInfo* ci = prog_->arena.New<CursorInfo>();
   ci->n_columns = static_cast<int>(tab->columns.size());
   ci->table = tab;
-  int a = Op(Opcode::kOpenWrite, cursor, static_cast<int>(tab->root), 0);
-  prog_->at(a).p4type = P4Type::kCursorInfo;
-  prog_->at(a).p4.cursor = ci;
+  int a = Op(Opcode::kOpenWrite, cursor, static_cast<int>(tab->root), tab->db());
+  prog_->SetP4(a, ci);
   t->index_cursors.clear();
   for (const Index* idx : tab->indexes) {
     int c = ctx_->AllocCursor();
     CursorInfo* ici = prog_->arena.New<CursorInfo>();
     ici->key_info = &idx->key_info;
     ici->n_columns = idx->n_key_columns() + 1;
-    a = Op(Opcode::kOpenWrite, c, static_cast<int>(idx->root), 0);
-    prog_->at(a).p4type = P4Type::kCursorInfo;
-    prog_->at(a).p4.cursor = ici;
+    a = Op(Opcode::kOpenWrite, c, static_cast<int>(idx->root), tab->db());
+    prog_->SetP4(a, ici);
     t->index_cursors.push_back(c);
   }
   prog_->writes = true;
@@ -47,8 +45,7 @@ void Codegen::ApplyColumnAffinity(const Table* tab, int base) {
   aff[n] = 0;
   if (!any) return;
   int a = Op(Opcode::kAffinity, base + 1, static_cast<int>(n));
-  prog_->at(a).p4type = P4Type::kString;
-  prog_->at(a).p4.str = aff;
+  prog_->SetP4Str(a, aff);
 }
 
 Expr* Codegen::ParseTableExpr(const Table* tab, std::string_view sql, int base) {
@@ -148,8 +145,7 @@ void Codegen::CodeInsertRow(DmlTarget* t, int base, bool count_change, bool is_u
   if (!is_update && count_change) p5 |= kInsLastRowid;
   if (is_update) p5 |= kInsIsUpdate;
   prog_->at(a).p5 = p5;
-  prog_->at(a).p4type = P4Type::kTable;
-  prog_->at(a).p4.table = tab;
+  prog_->SetP4(a, tab);
   for (size_t i = 0; i < tab->indexes.size(); ++i) {
     const Index* idx = tab->indexes[i];
     int nk = static_cast<int>(idx->columns.size()) + 1;
@@ -160,22 +156,37 @@ void Codegen::CodeInsertRow(DmlTarget* t, int base, bool count_change, bool is_u
   }
 }
 
+namespace {
+
+// The action taken on a constraint failure: the statement's OR clause, else
+// the constraint's own ON CONFLICT, else ABORT.
+OnConflict ResolveAction(OnConflict stmt, OnConflict own) {
+  if (stmt != OnConflict::kDefault) return stmt;
+  if (own != OnConflict::kDefault) return own;
+  return OnConflict::kAbort;
+}
+
+}  // namespace
+
 void Codegen::CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool rowid_changed,
                                    OnConflict on_conflict, int skip_label,
                                    const std::vector<bool>* changed_cols) {
-  const Table* tab = t->table;
-  auto resolve_action = [&](OnConflict own) {
-    if (on_conflict != OnConflict::kDefault) return on_conflict;
-    if (own != OnConflict::kDefault) return own;
-    return OnConflict::kAbort;
-  };
-  // NOT NULL.
+  CodeNotNullChecks(t->table, base, on_conflict, skip_label, changed_cols);
+  if (!CodeCheckConstraints(t->table, base, on_conflict, skip_label)) return;
+  if (rowid_changed) CodeRowidUniqueCheck(t, base, old_rowid, on_conflict, skip_label);
+  CodeUniqueIndexChecks(t, base, old_rowid, rowid_changed, on_conflict, skip_label, changed_cols);
+}
+
+// NOT NULL: REPLACE substitutes the column's default (ABORT if it has none,
+// or if the default is NULL too).
+void Codegen::CodeNotNullChecks(const Table* tab, int base, OnConflict on_conflict, int skip_label,
+                                const std::vector<bool>* changed_cols) {
   for (size_t i = 0; i < tab->columns.size(); ++i) {
     const Column& c = tab->columns[i];
     if (!c.not_null || static_cast<int>(i) == tab->rowid_alias) continue;
     if (changed_cols && !(*changed_cols)[i]) continue;
     int reg = base + 1 + static_cast<int>(i);
-    OnConflict act = resolve_action(c.not_null_conflict);
+    OnConflict act = ResolveAction(on_conflict, c.not_null_conflict);
     if (act == OnConflict::kReplace && c.default_sql.empty()) act = OnConflict::kAbort;
     std::string msg = "NOT NULL constraint failed: " + tab->name + "." + c.name;
     switch (act) {
@@ -187,78 +198,95 @@ void Codegen::CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool r
         Op(Opcode::kNotNull, reg, ok);
         CodeDefault(tab, static_cast<int>(i), reg);
         ApplyColumnAffinity(tab, base);
-        int a = OpP4Str(Opcode::kHaltIfNull, kConstraintNotNull, ActionCode(OnConflict::kAbort),
-                        reg, msg);
-        (void)a;
+        OpP4Str(Opcode::kHaltIfNull, kConstraintNotNull, ActionCode(OnConflict::kAbort), reg, msg);
         ResolveLabel(ok);
         break;
       }
-      default:
+      case OnConflict::kDefault:
+      case OnConflict::kRollback:
+      case OnConflict::kAbort:
+      case OnConflict::kFail:
         OpP4Str(Opcode::kHaltIfNull, kConstraintNotNull, ActionCode(act), reg, msg);
         break;
     }
   }
-  // CHECK constraints.
+}
+
+// CHECK constraints (REPLACE acts as ABORT). False if one cannot be parsed.
+bool Codegen::CodeCheckConstraints(const Table* tab, int base, OnConflict on_conflict,
+                                   int skip_label) {
   for (const CheckConstraint& ck : tab->checks) {
     size_t mark = redirects_.size();
     Expr* e = ParseTableExpr(tab, ck.sql, base);
-    if (e == nullptr) return;
+    if (e == nullptr) return false;
     int ok = MakeLabel();
     CodeJumpIf(e, ok, true, true);
-    OnConflict act = resolve_action(OnConflict::kDefault);
+    OnConflict act = ResolveAction(on_conflict, OnConflict::kDefault);
     if (act == OnConflict::kIgnore) {
       Op(Opcode::kGoto, 0, skip_label);
     } else {
       if (act == OnConflict::kReplace) act = OnConflict::kAbort;
       std::string name = ck.name.empty() ? ck.sql : ck.name;
-      int a = OpP4Str(Opcode::kHalt, kConstraintCheck, ActionCode(act), 0,
-                      "CHECK constraint failed: " + name);
-      (void)a;
+      OpP4Str(Opcode::kHalt, kConstraintCheck, ActionCode(act), 0,
+              "CHECK constraint failed: " + name);
     }
     ResolveLabel(ok);
     redirects_.resize(mark);
   }
-  // Rowid (INTEGER PRIMARY KEY) uniqueness.
-  if (rowid_changed) {
-    int ok = MakeLabel();
-    if (old_rowid) {
-      int a = Op(Opcode::kEq, base, ok, old_rowid);
-      prog_->at(a).p5 = 0;
-    }
-    OnConflict act = resolve_action(tab->pk_conflict);
-    std::string col = tab->rowid_alias >= 0
-                          ? tab->columns[static_cast<size_t>(tab->rowid_alias)].name
-                          : std::string("rowid");
-    int probe = ctx_->AllocCursor();
-    CursorInfo* ci = prog_->arena.New<CursorInfo>();
-    ci->n_columns = static_cast<int>(tab->columns.size());
-    ci->table = tab;
-    int a = Op(Opcode::kOpenWrite, probe, static_cast<int>(tab->root), 0);
-    prog_->at(a).p4type = P4Type::kCursorInfo;
-    prog_->at(a).p4.cursor = ci;
-    Op(Opcode::kNotExists, probe, ok, base);
-    switch (act) {
-      case OnConflict::kIgnore:
-        Op(Opcode::kGoto, 0, skip_label);
-        break;
-      case OnConflict::kReplace: {
-        int old = AllocReg(static_cast<int>(tab->columns.size()) + 1);
-        DmlTarget pt = *t;
-        pt.cursor = probe;
-        CodeReadRow(&pt, old);
-        DmlTarget dt = *t;
-        dt.cursor = probe;
-        CodeDeleteRow(&dt, old, false);
-        break;
-      }
-      default:
-        OpP4Str(Opcode::kHalt, kConstraintPrimaryKey, ActionCode(act), 0,
-                "UNIQUE constraint failed: " + tab->name + "." + col);
-        break;
-    }
-    ResolveLabel(ok);
+  return true;
+}
+
+// Rowid (INTEGER PRIMARY KEY) uniqueness of a new or changed rowid; REPLACE
+// deletes the row that holds it.
+void Codegen::CodeRowidUniqueCheck(DmlTarget* t, int base, int old_rowid, OnConflict on_conflict,
+                                   int skip_label) {
+  const Table* tab = t->table;
+  int ok = MakeLabel();
+  if (old_rowid) {
+    int a = Op(Opcode::kEq, base, ok, old_rowid);
+    prog_->at(a).p5 = 0;
   }
-  // UNIQUE indexes.
+  OnConflict act = ResolveAction(on_conflict, tab->pk_conflict);
+  std::string col = tab->rowid_alias >= 0 ? tab->columns[static_cast<size_t>(tab->rowid_alias)].name
+                                          : std::string("rowid");
+  int probe = ctx_->AllocCursor();
+  CursorInfo* ci = prog_->arena.New<CursorInfo>();
+  ci->n_columns = static_cast<int>(tab->columns.size());
+  ci->table = tab;
+  int a = Op(Opcode::kOpenWrite, probe, static_cast<int>(tab->root), tab->db());
+  prog_->SetP4(a, ci);
+  Op(Opcode::kNotExists, probe, ok, base);
+  switch (act) {
+    case OnConflict::kIgnore:
+      Op(Opcode::kGoto, 0, skip_label);
+      break;
+    case OnConflict::kReplace: {
+      int old = AllocReg(static_cast<int>(tab->columns.size()) + 1);
+      DmlTarget pt = *t;
+      pt.cursor = probe;
+      CodeReadRow(&pt, old);
+      DmlTarget dt = *t;
+      dt.cursor = probe;
+      CodeDeleteRow(&dt, old, false);
+      break;
+    }
+    case OnConflict::kDefault:
+    case OnConflict::kRollback:
+    case OnConflict::kAbort:
+    case OnConflict::kFail:
+      OpP4Str(Opcode::kHalt, kConstraintPrimaryKey, ActionCode(act), 0,
+              "UNIQUE constraint failed: " + tab->name + "." + col);
+      break;
+  }
+  ResolveLabel(ok);
+}
+
+// UNIQUE indexes whose key the statement may change; REPLACE deletes the
+// conflicting row.
+void Codegen::CodeUniqueIndexChecks(DmlTarget* t, int base, int old_rowid, bool rowid_changed,
+                                    OnConflict on_conflict, int skip_label,
+                                    const std::vector<bool>* changed_cols) {
+  const Table* tab = t->table;
   for (size_t i = 0; i < tab->indexes.size(); ++i) {
     const Index* idx = tab->indexes[i];
     if (!idx->unique) continue;
@@ -275,14 +303,11 @@ void Codegen::CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool r
     int ok = MakeLabel();
     int ic = t->index_cursors[i];
     int a = Op(Opcode::kNoConflict, ic, ok, keys);
-    prog_->at(a).p4type = P4Type::kInt;
-    prog_->at(a).p4.i64 = n;
+    prog_->SetP4Int(a, n);
     int conflict_rowid = AllocReg();
     Op(Opcode::kIdxRowid, ic, conflict_rowid);
-    if (old_rowid) {
-      a = Op(Opcode::kEq, conflict_rowid, ok, old_rowid);
-    }
-    OnConflict act = resolve_action(idx->on_conflict);
+    if (old_rowid) Op(Opcode::kEq, conflict_rowid, ok, old_rowid);
+    OnConflict act = ResolveAction(on_conflict, idx->on_conflict);
     std::string cols;
     for (int col : idx->columns) {
       if (!cols.empty()) cols += ", ";
@@ -298,9 +323,8 @@ void Codegen::CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool r
         CursorInfo* ci = prog_->arena.New<CursorInfo>();
         ci->n_columns = static_cast<int>(tab->columns.size());
         ci->table = tab;
-        a = Op(Opcode::kOpenWrite, probe, static_cast<int>(tab->root), 0);
-        prog_->at(a).p4type = P4Type::kCursorInfo;
-        prog_->at(a).p4.cursor = ci;
+        a = Op(Opcode::kOpenWrite, probe, static_cast<int>(tab->root), tab->db());
+        prog_->SetP4(a, ci);
         Op(Opcode::kNotExists, probe, ok, conflict_rowid);
         int old = AllocReg(static_cast<int>(tab->columns.size()) + 1);
         DmlTarget pt = *t;
@@ -309,7 +333,10 @@ void Codegen::CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool r
         CodeDeleteRow(&pt, old, false);
         break;
       }
-      default:
+      case OnConflict::kDefault:
+      case OnConflict::kRollback:
+      case OnConflict::kAbort:
+      case OnConflict::kFail:
         OpP4Str(Opcode::kHalt, idx->origin == 'p' ? kConstraintPrimaryKey : kConstraintUnique,
                 ActionCode(act), 0, "UNIQUE constraint failed: " + cols);
         break;

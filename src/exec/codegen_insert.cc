@@ -56,9 +56,10 @@ OnConflict ToOnConflict(ast::ConflictAction a) {
       return OnConflict::kIgnore;
     case ast::ConflictAction::kReplace:
       return OnConflict::kReplace;
-    default:
-      return OnConflict::kDefault;
+    case ast::ConflictAction::kDefault:
+      break;
   }
+  return OnConflict::kDefault;
 }
 
 bool Codegen::CodeInsert(ast::InsertStmt* st, Scope* outer) {
@@ -69,6 +70,10 @@ bool Codegen::CodeInsert(ast::InsertStmt* st, Scope* outer) {
   return ok;
 }
 
+// INSERT in steps: check the target, map the values to columns, resolve
+// the source, read the AUTOINCREMENT counter, produce the source rows, and
+// for each row assemble it, give it a rowid, run BEFORE triggers, check the
+// constraints, write it, run AFTER triggers; finally record the counter.
 bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   Table* tab = ctx_->FindTable(st->schema, st->table);
   if (tab == nullptr) {
@@ -79,154 +84,177 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   if (tab->is_view) {
     return ctx_->Error("cannot modify " + tab->name + " because it is a view");
   }
+  if (tab->is_virtual) return EnsureVtab(tab) && CodeVtabInsert(st, tab, outer);
   if (tab->root == 1) return ctx_->Error("table " + tab->name + " may not be modified");
   if (st->upsert != nullptr) return ctx_->Error("upsert is not supported yet");
   if (st->returning != nullptr) return ctx_->Error("RETURNING is not supported yet");
   OnConflict on_conflict = ToOnConflict(st->on_conflict);
   int ncol = static_cast<int>(tab->columns.size());
-  // Map the inserted values to columns (-1 = rowid).
-  std::vector<int> targets;
-  if (st->default_values) {
-    // DEFAULT VALUES: every column takes its default.
-  } else if (st->columns != nullptr) {
-    for (size_t i = 0; i < st->columns->size(); ++i) {
-      std::string_view name = st->columns->names[i];
-      int c = tab->FindColumn(name);
-      if (c < 0) {
-        if (IsRowidName(name)) {
-          c = -1;
-        } else {
-          return ctx_->Error("table " + tab->name + " has no column named " + std::string(name));
-        }
-      }
-      if (c == tab->rowid_alias && c >= 0) c = -1;
-      targets.push_back(c);
-    }
-  } else {
-    for (int i = 0; i < ncol; ++i) {
-      if (tab->columns[static_cast<size_t>(i)].hidden) continue;
-      targets.push_back(i == tab->rowid_alias ? -1 : i);
-    }
-  }
+  std::vector<int> targets;  // column of each inserted value (-1 = rowid)
+  if (!InsertTargets(st, tab, &targets)) return false;
   int nvals = static_cast<int>(targets.size());
-  // Resolve the source.
   Select* src = st->select;
-  int nsrc = 0;
-  if (src != nullptr) {
-    if (!resolver_.ResolveSelect(src, outer)) return false;
-    Select* first = src;
-    while (first->prior) first = first->prior;
-    nsrc = static_cast<int>(InfoOf(first)->result->size());
-    if (nsrc != nvals) {
-      if (st->columns != nullptr) {
-        return ctx_->Error(std::to_string(nsrc) + " values for " + std::to_string(nvals) +
-                           " columns");
-      }
-      return ctx_->Error("table " + tab->name + " has " + std::to_string(nvals) + " columns but " +
-                         std::to_string(nsrc) + " values were supplied");
-    }
-  }
+  if (src != nullptr && !ResolveInsertSource(st, tab, outer, nvals)) return false;
   DmlTarget t;
   OpenDmlTarget(tab, &t, ctx_->AllocCursor());
   int base = AllocReg(ncol + 1);
   int vals = nvals > 0 ? AllocReg(nvals) : 0;
   int end = MakeLabel();
   // AUTOINCREMENT: the largest rowid ever used lives in sqlite_sequence.
-  int seq_reg = 0;
-  int seq_rowid = 0;
-  Table* seq_tab = tab->autoincrement ? ctx_->FindTable("", "sqlite_sequence") : nullptr;
-  if (seq_tab != nullptr) {
-    seq_reg = AllocReg();
-    seq_rowid = AllocReg();
-    Op(Opcode::kInteger, 0, seq_reg);
-    Op(Opcode::kNull, 0, seq_rowid);
-    int sc = ctx_->AllocCursor();
-    CursorInfo* ci = prog_->arena.New<CursorInfo>();
-    ci->n_columns = 2;
-    ci->table = seq_tab;
-    int a = Op(Opcode::kOpenRead, sc, static_cast<int>(seq_tab->root), 0);
-    prog_->at(a).p4type = P4Type::kCursorInfo;
-    prog_->at(a).p4.cursor = ci;
-    int done_scan = MakeLabel();
-    Op(Opcode::kRewind, sc, done_scan);
-    int top = prog_->pc();
-    int next = MakeLabel();
-    int name = AllocReg(2);
-    Op(Opcode::kColumn, sc, 0, name);
-    OpString(tab->name, name + 1);
-    Op(Opcode::kNe, name, next, name + 1);
-    Op(Opcode::kColumn, sc, 1, seq_reg);
-    Op(Opcode::kRowid, sc, seq_rowid);
-    Op(Opcode::kGoto, 0, done_scan);
-    ResolveLabel(next);
-    Op(Opcode::kNext, sc, top);
-    ResolveLabel(done_scan);
-    Op(Opcode::kClose, sc);
-  }
-  // Produce source rows: single VALUES row inline, otherwise a coroutine
-  // (or a temporary table when the source reads the target).
+  Sequence seq;
+  seq.table = tab->autoincrement ? tab->owner->FindTable("sqlite_sequence") : nullptr;  // same database
+  if (seq.table != nullptr) CodeReadSequence(tab, &seq);
   bool single_row = src != nullptr && src->prior == nullptr && src->values.size() == 1 &&
                     src->order_by == nullptr && src->limit == nullptr;
-  // One row without triggers writes nothing before its constraint checks
-  // have passed: a failing statement leaves nothing to undo, so it needs no
-  // statement journal (SQLite's rule too). Only I/O errors can strike after
-  // the first write, and those roll back the whole transaction.
-  // (A REPLACE may delete rows before a later check fails: not here.)
-  bool may_replace =
-      on_conflict == OnConflict::kReplace || tab->pk_conflict == OnConflict::kReplace;
-  for (const Index* idx : tab->indexes) may_replace |= idx->on_conflict == OnConflict::kReplace;
-  if ((src == nullptr || single_row) && in_trigger_ == 0 && !may_replace &&
-      !HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
-                   static_cast<int>(ast::TriggerTime::kBefore), nullptr) &&
-      !HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
-                   static_cast<int>(ast::TriggerTime::kAfter), nullptr)) {
+  if ((src == nullptr || single_row) && !InsertNeedsJournal(tab, on_conflict)) {
     prog_->stmt_journal = false;
   }
-  int yield_reg = 0;
-  int loop_top = 0;
-  int next_row = MakeLabel();
-  int temp = -1;
+  InsertLoop loop;
   if (src != nullptr && !single_row) {
-    if (ReadsTable(src, tab)) {
-      temp = ctx_->AllocCursor();
-      Op(Opcode::kOpenEphemeral, temp, nvals);
-      SelectDest d;
-      d.kind = SelectDest::kTable;
-      d.cursor = temp;
-      if (!CodeSelect(src, &d)) return false;
-      Op(Opcode::kRewind, temp, end);
-      loop_top = prog_->pc();
-      for (int i = 0; i < nvals; ++i) Op(Opcode::kColumn, temp, i, vals + i);
-    } else {
-      yield_reg = AllocReg();
-      int body = MakeLabel();
-      int after = MakeLabel();
-      int a = Op(Opcode::kInitCoroutine, yield_reg, after, body);
-      (void)a;
-      ResolveLabel(body);
-      SelectDest d;
-      d.kind = SelectDest::kCoroutine;
-      d.reg = vals;
-      d.yield_reg = yield_reg;
-      if (!CodeSelect(src, &d)) return false;
-      Op(Opcode::kEndCoroutine, yield_reg);
-      ResolveLabel(after);
-      loop_top = prog_->pc();
-      Op(Opcode::kYield, yield_reg, end);
-    }
+    if (!CodeInsertSource(src, tab, nvals, vals, end, &loop)) return false;
   } else if (single_row) {
     for (int i = 0; i < nvals; ++i) CodeExpr((*src->values[0])[static_cast<size_t>(i)], vals + i);
   }
-  // Assemble the row.
+  int next_row = MakeLabel();
+  int rowid_from = AssembleInsertRow(tab, targets, vals, base);
+  // BEFORE INSERT triggers see NEW.rowid = -1 when the rowid is chosen
+  // automatically; it is assigned after them.
+  bool before = HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
+                            static_cast<int>(ast::TriggerTime::kBefore), nullptr);
+  int auto_rowid = before ? AllocReg() : 0;
+  CodeInsertRowid(tab, t.cursor, base, vals, rowid_from, seq.reg, auto_rowid);
+  ApplyColumnAffinity(tab, base);
+  CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
+               static_cast<int>(ast::TriggerTime::kBefore), 0, base, next_row, nullptr,
+               on_conflict);
+  if (before) {
+    int skip = MakeLabel();
+    Op(Opcode::kIfNot, auto_rowid, skip, 0);
+    Op(Opcode::kNewRowid, t.cursor, base, seq.reg);
+    if (tab->rowid_alias >= 0) Op(Opcode::kSCopy, base, base + 1 + tab->rowid_alias);
+    ResolveLabel(skip);
+  }
+  CodeConstraintChecks(&t, base, 0, rowid_from >= 0, on_conflict, next_row, nullptr);
+  CodeInsertRow(&t, base, in_trigger_ == 0, false);
+  CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
+               static_cast<int>(ast::TriggerTime::kAfter), 0, base, next_row, nullptr, on_conflict);
+  ResolveLabel(next_row);
+  if (loop.temp >= 0) {
+    Op(Opcode::kNext, loop.temp, loop.top);
+  } else if (loop.yield_reg) {
+    Op(Opcode::kGoto, 0, loop.top);
+  }
+  ResolveLabel(end);
+  if (seq.table != nullptr) CodeWriteSequence(tab, seq);
+  return !ctx_->failed();
+}
+
+// The column each inserted value goes to (-1 = rowid): the column list, or
+// every visible column; none for DEFAULT VALUES.
+bool Codegen::InsertTargets(ast::InsertStmt* st, const Table* tab, std::vector<int>* targets) {
+  if (st->default_values) return true;  // every column takes its default
+  if (st->columns == nullptr) {
+    int ncol = static_cast<int>(tab->columns.size());
+    for (int i = 0; i < ncol; ++i) {
+      if (tab->columns[static_cast<size_t>(i)].hidden) continue;
+      targets->push_back(i == tab->rowid_alias ? -1 : i);
+    }
+    return true;
+  }
+  for (size_t i = 0; i < st->columns->size(); ++i) {
+    std::string_view name = st->columns->names[i];
+    int c = tab->FindColumn(name);
+    if (c < 0) {
+      if (!IsRowidName(name)) {
+        return ctx_->Error("table " + tab->name + " has no column named " + std::string(name));
+      }
+      c = -1;
+    }
+    if (c == tab->rowid_alias && c >= 0) c = -1;
+    targets->push_back(c);
+  }
+  return true;
+}
+
+// Resolves the source SELECT/VALUES and checks it has one value per target.
+bool Codegen::ResolveInsertSource(ast::InsertStmt* st, const Table* tab, Scope* outer, int nvals) {
+  Select* src = st->select;
+  if (!resolver_.ResolveSelect(src, outer)) return false;
+  Select* first = src;
+  while (first->prior) first = first->prior;
+  int nsrc = static_cast<int>(InfoOf(first)->result->size());
+  if (nsrc == nvals) return true;
+  if (st->columns != nullptr) {
+    return ctx_->Error(std::to_string(nsrc) + " values for " + std::to_string(nvals) + " columns");
+  }
+  return ctx_->Error("table " + tab->name + " has " + std::to_string(nvals) + " columns but " +
+                     std::to_string(nsrc) + " values were supplied");
+}
+
+// Whether an INSERT of one row needs a statement journal. One row without
+// triggers writes nothing before its constraint checks have passed: a
+// failing statement leaves nothing to undo (SQLite's rule too). Only I/O
+// errors can strike after the first write, and those roll back the whole
+// transaction. A REPLACE may delete rows before a later check fails.
+bool Codegen::InsertNeedsJournal(const Table* tab, OnConflict on_conflict) {
+  bool may_replace =
+      on_conflict == OnConflict::kReplace || tab->pk_conflict == OnConflict::kReplace;
+  for (const Index* idx : tab->indexes) may_replace |= idx->on_conflict == OnConflict::kReplace;
+  return in_trigger_ != 0 || may_replace ||
+         HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
+                     static_cast<int>(ast::TriggerTime::kBefore), nullptr) ||
+         HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
+                     static_cast<int>(ast::TriggerTime::kAfter), nullptr);
+}
+
+// Rows of a multi-row source: a co-routine, or a temporary table filled
+// first when the source reads the target table. Leaves the loop top in
+// `loop`; the row's values are in r[vals..].
+bool Codegen::CodeInsertSource(Select* src, const Table* tab, int nvals, int vals, int end,
+                               InsertLoop* loop) {
+  if (ReadsTable(src, tab)) {
+    loop->temp = ctx_->AllocCursor();
+    Op(Opcode::kOpenEphemeral, loop->temp, nvals);
+    SelectDest d;
+    d.kind = SelectDest::kTable;
+    d.cursor = loop->temp;
+    if (!CodeSelect(src, &d)) return false;
+    Op(Opcode::kRewind, loop->temp, end);
+    loop->top = prog_->pc();
+    for (int i = 0; i < nvals; ++i) Op(Opcode::kColumn, loop->temp, i, vals + i);
+    return true;
+  }
+  loop->yield_reg = AllocReg();
+  int body = MakeLabel();
+  int after = MakeLabel();
+  Op(Opcode::kInitCoroutine, loop->yield_reg, after, body);
+  ResolveLabel(body);
+  SelectDest d;
+  d.kind = SelectDest::kCoroutine;
+  d.reg = vals;
+  d.yield_reg = loop->yield_reg;
+  if (!CodeSelect(src, &d)) return false;
+  Op(Opcode::kEndCoroutine, loop->yield_reg);
+  ResolveLabel(after);
+  loop->top = prog_->pc();
+  Op(Opcode::kYield, loop->yield_reg, end);
+  return true;
+}
+
+// Copies the values into the row at `base` (defaults for the columns not
+// given). Returns the index of the value given for the rowid, or -1.
+int Codegen::AssembleInsertRow(const Table* tab, const std::vector<int>& targets, int vals,
+                               int base) {
+  int ncol = static_cast<int>(tab->columns.size());
   std::vector<int> from(static_cast<size_t>(ncol), -1);
   int rowid_from = -1;
-  for (int i = 0; i < nvals; ++i) {
-    int c = targets[static_cast<size_t>(i)];
+  for (size_t i = 0; i < targets.size(); ++i) {
+    int c = targets[i];
     // A column named twice takes the first value (as SQLite does).
     if (c < 0) {
-      if (rowid_from < 0) rowid_from = i;
+      if (rowid_from < 0) rowid_from = static_cast<int>(i);
     } else if (from[static_cast<size_t>(c)] < 0) {
-      from[static_cast<size_t>(c)] = i;
+      from[static_cast<size_t>(c)] = static_cast<int>(i);
     }
   }
   for (int c = 0; c < ncol; ++c) {
@@ -238,20 +266,23 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
       CodeDefault(tab, c, base + 1 + c);
     }
   }
-  // BEFORE INSERT triggers see NEW.rowid = -1 when the rowid is chosen
-  // automatically; it is assigned after them.
-  bool before = HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
-                            static_cast<int>(ast::TriggerTime::kBefore), nullptr);
-  int auto_rowid = before ? AllocReg() : 0;
+  return rowid_from;
+}
+
+// r[base] = the rowid: the value given (a NULL one means "choose"), or a
+// new one. With BEFORE triggers (auto_rowid != 0) a chosen rowid is -1
+// until they have run, and r[auto_rowid] says whether to choose it then.
+void Codegen::CodeInsertRowid(const Table* tab, int cursor, int base, int vals, int rowid_from,
+                              int seq_reg, int auto_rowid) {
   auto assign_new_rowid = [&]() {
-    if (before) {
+    if (auto_rowid != 0) {
       OpInt64(-1, base);
       Op(Opcode::kInteger, 1, auto_rowid);
     } else {
-      Op(Opcode::kNewRowid, t.cursor, base, seq_reg);
+      Op(Opcode::kNewRowid, cursor, base, seq_reg);
     }
   };
-  if (before) Op(Opcode::kInteger, 0, auto_rowid);
+  if (auto_rowid != 0) Op(Opcode::kInteger, 0, auto_rowid);
   if (rowid_from >= 0) {
     int have = MakeLabel();
     int done = MakeLabel();
@@ -267,52 +298,59 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
     assign_new_rowid();
   }
   if (tab->rowid_alias >= 0) Op(Opcode::kSCopy, base, base + 1 + tab->rowid_alias);
-  ApplyColumnAffinity(tab, base);
-  CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
-               static_cast<int>(ast::TriggerTime::kBefore), 0, base, next_row, nullptr,
-               on_conflict);
-  if (before) {
-    int skip = MakeLabel();
-    Op(Opcode::kIfNot, auto_rowid, skip, 0);
-    Op(Opcode::kNewRowid, t.cursor, base, seq_reg);
-    if (tab->rowid_alias >= 0) Op(Opcode::kSCopy, base, base + 1 + tab->rowid_alias);
-    ResolveLabel(skip);
-  }
-  CodeConstraintChecks(&t, base, 0, rowid_from >= 0, on_conflict, next_row, nullptr);
-  CodeInsertRow(&t, base, in_trigger_ == 0, false);
-  CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
-               static_cast<int>(ast::TriggerTime::kAfter), 0, base, next_row, nullptr, on_conflict);
-  ResolveLabel(next_row);
-  if (temp >= 0) {
-    Op(Opcode::kNext, temp, loop_top);
-  } else if (yield_reg) {
-    Op(Opcode::kGoto, 0, loop_top);
-  }
-  ResolveLabel(end);
-  if (seq_tab != nullptr) {
-    // Record the new largest rowid (only ever grows).
-    int sc = ctx_->AllocCursor();
-    CursorInfo* ci = prog_->arena.New<CursorInfo>();
-    ci->n_columns = 2;
-    ci->table = seq_tab;
-    int a = Op(Opcode::kOpenWrite, sc, static_cast<int>(seq_tab->root), 0);
-    prog_->at(a).p4type = P4Type::kCursorInfo;
-    prog_->at(a).p4.cursor = ci;
-    int rec = AllocReg(3);
-    int have = MakeLabel();
-    Op(Opcode::kNotNull, seq_rowid, have);
-    Op(Opcode::kIfNot, seq_reg, 0, 1);  // patched below: nothing to record
-    int skip_addr = prog_->pc() - 1;
-    Op(Opcode::kNewRowid, sc, seq_rowid);
-    ResolveLabel(have);
-    OpString(tab->name, rec);
-    Op(Opcode::kSCopy, seq_reg, rec + 1);
-    Op(Opcode::kMakeRecord, rec, 2, rec + 2);
-    Op(Opcode::kInsert, sc, rec + 2, seq_rowid);
-    prog_->at(skip_addr).p2 = prog_->pc();
-    Op(Opcode::kClose, sc);
-  }
-  return !ctx_->failed();
+}
+
+// Reads the table's row of sqlite_sequence: its counter into seq->reg
+// (0 if none) and the row's rowid into seq->rowid (NULL if none).
+void Codegen::CodeReadSequence(const Table* tab, Sequence* seq) {
+  seq->reg = AllocReg();
+  seq->rowid = AllocReg();
+  Op(Opcode::kInteger, 0, seq->reg);
+  Op(Opcode::kNull, 0, seq->rowid);
+  int sc = ctx_->AllocCursor();
+  CursorInfo* ci = prog_->arena.New<CursorInfo>();
+  ci->n_columns = 2;
+  ci->table = seq->table;
+  int a = Op(Opcode::kOpenRead, sc, static_cast<int>(seq->table->root), seq->table->db());
+  prog_->SetP4(a, ci);
+  int done_scan = MakeLabel();
+  Op(Opcode::kRewind, sc, done_scan);
+  int top = prog_->pc();
+  int next = MakeLabel();
+  int name = AllocReg(2);
+  Op(Opcode::kColumn, sc, 0, name);
+  OpString(tab->name, name + 1);
+  Op(Opcode::kNe, name, next, name + 1);
+  Op(Opcode::kColumn, sc, 1, seq->reg);
+  Op(Opcode::kRowid, sc, seq->rowid);
+  Op(Opcode::kGoto, 0, done_scan);
+  ResolveLabel(next);
+  Op(Opcode::kNext, sc, top);
+  ResolveLabel(done_scan);
+  Op(Opcode::kClose, sc);
+}
+
+// Records the new largest rowid in sqlite_sequence (it only ever grows).
+void Codegen::CodeWriteSequence(const Table* tab, const Sequence& seq) {
+  int sc = ctx_->AllocCursor();
+  CursorInfo* ci = prog_->arena.New<CursorInfo>();
+  ci->n_columns = 2;
+  ci->table = seq.table;
+  int a = Op(Opcode::kOpenWrite, sc, static_cast<int>(seq.table->root), seq.table->db());
+  prog_->SetP4(a, ci);
+  int rec = AllocReg(3);
+  int have = MakeLabel();
+  Op(Opcode::kNotNull, seq.rowid, have);
+  Op(Opcode::kIfNot, seq.reg, 0, 1);  // patched below: nothing to record
+  int skip_addr = prog_->pc() - 1;
+  Op(Opcode::kNewRowid, sc, seq.rowid);
+  ResolveLabel(have);
+  OpString(tab->name, rec);
+  Op(Opcode::kSCopy, seq.reg, rec + 1);
+  Op(Opcode::kMakeRecord, rec, 2, rec + 2);
+  Op(Opcode::kInsert, sc, rec + 2, seq.rowid);
+  prog_->at(skip_addr).p2 = prog_->pc();
+  Op(Opcode::kClose, sc);
 }
 
 }  // namespace basalt

@@ -1,6 +1,7 @@
 // The code generator's shared state and helpers (internal to src/exec).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -76,7 +77,8 @@ class Codegen {
   const char* ArenaStr(std::string_view s) { return prog_->arena.CopyString(s).data(); }
   KeyInfo* MakeKeyInfo(int n);
 
-  // ---- expressions (codegen_expr.cc) ----
+  // ---- expressions (codegen_expr.cc; comparisons and jumps codegen_compare.cc;
+  // subqueries and IN codegen_in.cc; calls, CASE and LIKE codegen_call.cc) ----
   // Evaluates e into `target`.
   void CodeExpr(ast::Expr* e, int target);
   // Evaluates e; returns a register holding the value (maybe not `target`
@@ -91,6 +93,13 @@ class Codegen {
   void CodeFunction(ast::Expr* e, int target);
   void CodeCompare(ast::Expr* e, int target);
   void CodeCase(ast::Expr* e, int target);
+  void CodeUnary(ast::Expr* e, int target);
+  void CodeBinary(ast::Expr* e, int target);
+  void CodeBetween(ast::Expr* e, int target);
+  void CodeNullTest(ast::Expr* e, int target);
+  void CodeVectorElement(ast::Expr* e, int target);
+  void CodeCurrentTime(ast::Expr* e, int target);
+  void CodeLike(ast::Expr* e, int target);
   bool Fold(const ast::Expr* e, Value* out, int depth);
   void CodeConstant(const Value& v, int target);
   void VectorElements(ast::Expr* e, std::vector<ast::Expr*>* out);
@@ -108,12 +117,28 @@ class Codegen {
   bool CodeSelect(ast::Select* s, SelectDest* dest);
   bool CodeSimpleSelect(ast::Select* s, SelectDest* dest);
   bool CodeCompound(ast::Select* s, SelectDest* dest);
+  int CompoundArmEqp(ast::Select* arm, bool leftmost);
+  bool CodeCompoundArm(ast::Select* arm, ast::CompoundOp op, int n, KeyInfo* ki, int* acc,
+                       SelectDest* arm_dest);
+  bool CodeUnionAllAfterSet(ast::Select* arm, int n, int* acc, SelectDest* arm_dest);
+  void ReadCompoundResult(ast::Select* last, SelectDest* dest, int acc, int n, const KeyInfo* ki);
   bool CodeValues(ast::Select* s, SelectDest* dest);
   // Emits one result row (regs[0..n)) to dest, honouring the row's stage.
   void EmitToDest(SelectDest* dest, int regs, int n);
   bool MaterializeSources(SelectInfo* info, int coroutine_src);
   // Runs a CTE's body into `out`, or into its temporary table when null.
   bool CodeCte(CteEntry* ce, SelectDest* out);
+  struct CteQueue {  // the rows a recursive CTE has yet to process
+    int queue = -1;  // table (FIFO) or index (ORDER BY) cursor
+    int dist = -1;   // UNION: index of the rows queued so far, else -1
+    int seq_reg = 0;
+    int ncols = 0;
+    ast::ExprList* order = nullptr;
+    int norder = 0;
+  };
+  bool SplitRecursiveArms(CteEntry* ce, std::vector<ast::Select*>* arms, size_t* first_rec);
+  void OpenCteQueue(bool distinct, CteQueue* q);
+  void CodeCteFeed(const CteQueue& q, int feed_reg);
   std::unordered_map<int, std::pair<int, int>> coroutines_;  // cursor → (yield reg, first reg)
   bool CodeSimpleSelectArm(ast::Select* arm, SelectDest* dest);
   int ConvertTableToIndex(int table_cursor, int n, KeyInfo* ki);
@@ -162,6 +187,32 @@ class Codegen {
   // emitted; WhereEnd closes the loops.
   bool WhereBegin(WhereLoops* w);
   void WhereEnd(WhereLoops* w);
+  // The steps of WhereBegin for one level (codegen_where.cc).
+  void CodeSubquerySourceLoop(const Source& src, LevelState* lv);
+  void OpenLevelCursors(const LoopPlan& lp, const Source& src, LevelState* lv);
+  void CodeFullScan(const LoopPlan& lp, const Source& src, LevelState* lv);
+  void SeekTableRow(const Source& src, LevelState* lv);
+  void CodeRowidLookup(const LoopPlan& lp, const Source& src, LevelState* lv);
+  void CodeRowidRange(const LoopPlan& lp, const Source& src, LevelState* lv);
+  // Virtual tables as DML targets (codegen_vtab_dml.cc).
+  bool EnsureVtab(Table* t);
+  bool CodeVtabInsert(ast::InsertStmt* st, const Table* tab, Scope* outer);
+  bool CodeVtabUpdate(ast::UpdateStmt* st, const Table* tab, Scope* outer);
+  bool CodeVtabDelete(ast::DeleteStmt* st, const Table* tab, Scope* outer);
+  bool CodeVtabCollect(ast::Expr* where, std::vector<Source>* srcs,
+                       const std::function<void(int argv)>& row, int n, int rows);
+  void CodeVtabApply(const Table* tab, int rows, int n, OnConflict on_conflict);
+  void CodeVtabLoop(WhereLoops* w, const LoopPlan& lp, const Source& src, LevelState* lv);
+  void CodeLevelTerms(WhereLoops* w, const LoopPlan& lp, const Source& src, SourceMask ready,
+                      LevelState* lv);
+  // Index lookups and ranges (codegen_where_index.cc).
+  void CodeIndexRange(const LoopPlan& lp, const Source& src, LevelState* lv);
+  void CodeInDrivers(const LoopPlan& lp, struct IndexScan* x, LevelState* lv);
+  void CodeEqualityKeys(const LoopPlan& lp, struct IndexScan* x);
+  void PlanIndexBounds(const LoopPlan& lp, struct IndexScan* x);
+  void ApplyKeyAffinity(const struct IndexScan& x, int n);
+  void CodeIndexStart(const LoopPlan& lp, struct IndexScan* x, LevelState* lv);
+  void CodeIndexEnd(const LoopPlan& lp, struct IndexScan* x, LevelState* lv);
   // Columns each source's rows are read for (covering-index decisions).
   void UsedColumns(ast::Select* s, std::vector<Source>* sources,
                    std::vector<std::vector<bool>>* used);
@@ -172,6 +223,22 @@ class Codegen {
   bool CodeAggregateSelect(ast::Select* s, SelectInfo* info, SelectDest* dest, struct RowSink* sink,
                            struct WhereLoops* w);
   void UpdateAccumulators(AggInfo* agg);
+  struct AggPlan {  // accumulators and output registers of one aggregate query
+    AggInfo* agg = nullptr;
+    int first_acc = 0;
+    int n_accs = 0;
+    int minmax = -1;            // the only min()/max() function, or -1
+    std::vector<int> out_regs;  // the bare columns' values in the output row
+  };
+  void PrepareAccumulators(AggInfo* agg, AggPlan* plan);
+  size_t PushOutRedirects(const AggPlan& plan);
+  void CodeBareColumns(const AggPlan& plan, int first_flag, bool from_cursors);
+  bool CodeSingleGroup(ast::Select* s, SelectInfo* info, SelectDest* dest, struct RowSink* sink,
+                       struct WhereLoops* w, const AggPlan& plan);
+  bool CodeGroupBy(ast::Select* s, SelectInfo* info, SelectDest* dest, struct RowSink* sink,
+                   struct WhereLoops* w, const AggPlan& plan);
+  void CodeGroupLoop(const AggPlan& plan, int sorter, const KeyInfo* gki, int out_ret, int out_sub,
+                     int done);
   void FinalizeAccumulators(AggInfo* agg, std::vector<int>* results);
 
   // ---- DML (codegen_dml.cc, codegen_insert.cc, codegen_update.cc, codegen_delete.cc) ----
@@ -179,6 +246,27 @@ class Codegen {
   bool CodeUpdate(ast::UpdateStmt* st, Scope* outer);
   bool CodeDelete(ast::DeleteStmt* st, Scope* outer);
   bool CodeInsertBody(ast::InsertStmt* st, Scope* outer);
+  // The steps of CodeInsertBody (codegen_insert.cc).
+  struct Sequence {                // the AUTOINCREMENT counter of the target table
+    const Table* table = nullptr;  // sqlite_sequence
+    int reg = 0;                   // the largest rowid used
+    int rowid = 0;                 // rowid of the table's sqlite_sequence row (NULL: none)
+  };
+  struct InsertLoop {   // how a multi-row source delivers its rows
+    int temp = -1;      // temporary table cursor, or -1
+    int yield_reg = 0;  // co-routine, or 0
+    int top = 0;
+  };
+  bool InsertTargets(ast::InsertStmt* st, const Table* tab, std::vector<int>* targets);
+  bool ResolveInsertSource(ast::InsertStmt* st, const Table* tab, Scope* outer, int nvals);
+  bool InsertNeedsJournal(const Table* tab, OnConflict on_conflict);
+  bool CodeInsertSource(ast::Select* src, const Table* tab, int nvals, int vals, int end,
+                        InsertLoop* loop);
+  int AssembleInsertRow(const Table* tab, const std::vector<int>& targets, int vals, int base);
+  void CodeInsertRowid(const Table* tab, int cursor, int base, int vals, int rowid_from,
+                       int seq_reg, int auto_rowid);
+  void CodeReadSequence(const Table* tab, Sequence* seq);
+  void CodeWriteSequence(const Table* tab, const Sequence& seq);
   bool CodeUpdateBody(ast::UpdateStmt* st, Scope* outer);
   bool CodeDeleteBody(ast::DeleteStmt* st, Scope* outer);
 
@@ -189,6 +277,17 @@ class Codegen {
     std::vector<int> index_cursors;  // parallel to table->indexes
   };
   void OpenDmlTarget(const Table* tab, DmlTarget* t, int cursor);
+  // The steps of CodeUpdateBody (codegen_update.cc).
+  struct UpdateSets {           // what an UPDATE's SET list assigns
+    std::vector<int> set_col;   // column of each SET (-1 = rowid)
+    std::vector<bool> changed;  // per column
+    bool rowid_set = false;
+  };
+  bool ResolveUpdateSets(ast::UpdateStmt* st, const Table* tab, Scope* scope, UpdateSets* sets);
+  bool CodeCollectRowids(ast::Expr* where, const Table* tab, std::vector<Source>* srcs, int rowids);
+  void CodeUpdatedRow(ast::UpdateStmt* st, const Table* tab, const UpdateSets& sets, int old_base,
+                      int new_base);
+  void CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowid_set);
   // Row layout: r[base] = rowid, r[base+1+i] = column i.
   void ApplyColumnAffinity(const Table* tab, int base);
   // NOT NULL, CHECK, PRIMARY KEY and UNIQUE checks for the new row at
@@ -198,6 +297,14 @@ class Codegen {
   void CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool rowid_changed,
                             OnConflict on_conflict, int skip_label,
                             const std::vector<bool>* changed_cols);
+  void CodeNotNullChecks(const Table* tab, int base, OnConflict on_conflict, int skip_label,
+                         const std::vector<bool>* changed_cols);
+  bool CodeCheckConstraints(const Table* tab, int base, OnConflict on_conflict, int skip_label);
+  void CodeRowidUniqueCheck(DmlTarget* t, int base, int old_rowid, OnConflict on_conflict,
+                            int skip_label);
+  void CodeUniqueIndexChecks(DmlTarget* t, int base, int old_rowid, bool rowid_changed,
+                             OnConflict on_conflict, int skip_label,
+                             const std::vector<bool>* changed_cols);
   // Deletes the row the table cursor is on, with its index entries (the
   // row's values must be in r[base..]).
   void CodeDeleteRow(DmlTarget* t, int base, bool count_change, bool counts_total = false);
@@ -275,6 +382,9 @@ class Codegen {
 };
 
 OnConflict ToOnConflict(ast::ConflictAction a);
+
+// The affinity a comparison of a with b applies to its operands ('@': none).
+char CmpAffinity(const ast::Expr* a, const ast::Expr* b);
 
 // Rows produced by a SELECT core go through a sink that applies DISTINCT,
 // ORDER BY (sorter), OFFSET and LIMIT before reaching the destination.

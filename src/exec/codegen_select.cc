@@ -15,8 +15,7 @@ namespace {
 
 void SetAffinityP4(Program* prog, int addr, const char* aff) {
   if (aff == nullptr) return;
-  prog->at(addr).p4type = P4Type::kString;
-  prog->at(addr).p4.str = aff;
+  prog->SetP4Str(addr, aff);
 }
 
 }  // namespace
@@ -67,8 +66,7 @@ void Codegen::EmitToDest(SelectDest* dest, int regs, int n) {
     case SelectDest::kIntersect: {
       int skip = MakeLabel();
       int a = Op(Opcode::kNotFound, dest->cursor2, skip, regs);
-      prog_->at(a).p4type = P4Type::kInt;
-      prog_->at(a).p4.i64 = n;
+      prog_->SetP4Int(a, n);
       int rec = AllocReg();
       Op(Opcode::kMakeRecord, regs, n, rec);
       Op(Opcode::kIdxInsert, dest->cursor, rec);
@@ -112,38 +110,6 @@ void Codegen::CodeLimit(Select* s, int* limit_reg, int* offset_reg, int end_labe
 bool Codegen::MaterializeSources(SelectInfo* info, int coroutine_src) {
   for (size_t si = 0; si < info->sources.size(); ++si) {
     Source& src = info->sources[si];
-    if (src.const_rows != nullptr) {
-      int ncols = static_cast<int>(src.columns.size());
-      Op(Opcode::kOpenEphemeral, src.cursor, ncols);
-      int regs = AllocReg(ncols + 2);
-      for (const std::vector<Value>& row : src.const_rows->rows) {
-        for (int c = 0; c < ncols; ++c) {
-          const Value& v = row[static_cast<size_t>(c)];
-          int r = regs + c;
-          switch (v.type()) {
-            case Type::kInteger:
-              OpInt64(v.int_value(), r);
-              break;
-            case Type::kReal: {
-              int a = Op(Opcode::kReal, 0, r);
-              prog_->at(a).p4type = P4Type::kReal;
-              prog_->at(a).p4.real = v.real_value();
-              break;
-            }
-            case Type::kText:
-              OpString(v.text(), r);
-              break;
-            default:
-              Op(Opcode::kNull, 0, r);
-              break;
-          }
-        }
-        Op(Opcode::kMakeRecord, regs, ncols, regs + ncols);
-        Op(Opcode::kNewRowid, src.cursor, regs + ncols + 1);
-        Op(Opcode::kInsert, src.cursor, regs + ncols, regs + ncols + 1);
-      }
-      continue;
-    }
     bool as_coroutine = static_cast<int>(si) == coroutine_src && src.table == nullptr &&
                         src.cte > -2 && in_trigger_ == 0;
     if (as_coroutine && src.cte >= 0) {
@@ -253,8 +219,7 @@ void Codegen::SinkRow(RowSink* sink, int regs, const std::vector<int>& order_reg
   int n = sink->n_result;
   if (sink->distinct_cursor >= 0) {
     int a = Op(Opcode::kFound, sink->distinct_cursor, skip, regs);
-    prog_->at(a).p4type = P4Type::kInt;
-    prog_->at(a).p4.i64 = n;
+    prog_->SetP4Int(a, n);
     int rec = AllocReg();
     Op(Opcode::kMakeRecord, regs, n, rec);
     Op(Opcode::kIdxInsert, sink->distinct_cursor, rec);
@@ -340,8 +305,7 @@ bool Codegen::SetupSink(Select* s, SelectInfo* info, SelectDest* dest, RowSink* 
           resolver_.ExprCollation((*info->result)[static_cast<size_t>(i)]);
     }
     int a = Op(Opcode::kOpenEphemeral, sink->distinct_cursor, sink->n_result);
-    prog_->at(a).p4type = P4Type::kKeyInfo;
-    prog_->at(a).p4.key_info = ki;
+    prog_->SetP4(a, ki);
   }
   if (s->order_by != nullptr && !order_satisfied && dest->kind != SelectDest::kExists) {
     Eqp("USE TEMP B-TREE FOR ORDER BY");
@@ -349,8 +313,7 @@ bool Codegen::SetupSink(Select* s, SelectInfo* info, SelectDest* dest, RowSink* 
     sink->n_order = static_cast<int>(s->order_by->size());
     sink->sorter_cursor = ctx_->AllocCursor();
     int a = Op(Opcode::kSorterOpen, sink->sorter_cursor, sink->n_order + sink->n_result);
-    prog_->at(a).p4type = P4Type::kKeyInfo;
-    prog_->at(a).p4.key_info = OrderKeyInfo(s->order_by);
+    prog_->SetP4(a, OrderKeyInfo(s->order_by));
   }
   return true;
 }
@@ -381,6 +344,10 @@ bool Codegen::CodeSimpleSelect(Select* s, SelectDest* dest) {
 
 // ---- compound SELECT ---------------------------------------------------------
 
+// A compound SELECT. All UNION ALL without ORDER BY/LIMIT: the arms go to
+// the destination one after the other. Otherwise the rows accumulate in a
+// temporary index (set operations) or table (UNION ALL), which is then read
+// back through ORDER BY and LIMIT.
 bool Codegen::CodeCompound(Select* last, SelectDest* dest) {
   std::vector<Select*> arms;
   for (Select* p = last; p; p = p->prior) arms.push_back(p);
@@ -393,22 +360,9 @@ bool Codegen::CodeCompound(Select* last, SelectDest* dest) {
     all_union_all &= arms[i]->op == ast::CompoundOp::kUnionAll;
   }
   EqpScope compound_scope(this, Eqp("COMPOUND QUERY"));
-  auto arm_eqp = [&](size_t i) {
-    if (i == 0) return Eqp("LEFT-MOST SUBQUERY");
-    switch (arms[i]->op) {
-      case ast::CompoundOp::kUnionAll:
-        return Eqp("UNION ALL");
-      case ast::CompoundOp::kUnion:
-        return Eqp("UNION USING TEMP B-TREE");
-      case ast::CompoundOp::kExcept:
-        return Eqp("EXCEPT USING TEMP B-TREE");
-      default:
-        return Eqp("INTERSECT USING TEMP B-TREE");
-    }
-  };
   if (all_union_all && last->order_by == nullptr && last->limit == nullptr) {
     for (size_t i = 0; i < arms.size(); ++i) {
-      EqpScope arm_scope(this, arm_eqp(i));
+      EqpScope arm_scope(this, CompoundArmEqp(arms[i], i == 0));
       if (!CodeSimpleSelectArm(arms[i], dest)) return false;
     }
     return !ctx_->failed();
@@ -425,98 +379,109 @@ bool Codegen::CodeCompound(Select* last, SelectDest* dest) {
       }
     }
   }
-  // Accumulate the result in a temporary index (set operations) or table.
   int acc = ctx_->AllocCursor();
-  int a;
-  if (all_union_all) {
-    a = Op(Opcode::kOpenEphemeral, acc, n);
-  } else {
-    a = Op(Opcode::kOpenEphemeral, acc, n);
-    prog_->at(a).p4type = P4Type::kKeyInfo;
-    prog_->at(a).p4.key_info = ki;
-  }
+  int a = Op(Opcode::kOpenEphemeral, acc, n);
+  if (!all_union_all) prog_->SetP4(a, ki);
   SelectDest arm_dest;
   arm_dest.cursor = acc;
   for (size_t i = 0; i < arms.size(); ++i) {
     Select* arm = arms[i];
-    EqpScope arm_scope(this, arm_eqp(i));
-    ast::CompoundOp op = i == 0 ? ast::CompoundOp::kUnion : arm->op;
+    EqpScope arm_scope(this, CompoundArmEqp(arm, i == 0));
     if (all_union_all) {
       arm_dest.kind = SelectDest::kTable;
       if (!CodeSimpleSelectArm(arm, &arm_dest)) return false;
       continue;
     }
-    switch (op) {
-      case ast::CompoundOp::kUnion:
-      case ast::CompoundOp::kUnionAll: {
-        if (op == ast::CompoundOp::kUnionAll) {
-          // UNION ALL after a set operation: duplicates must survive, so
-          // tag each row with a unique sequence number... SQLite keeps them;
-          // emulate by moving the accumulated set into a table first.
-          int tab = ctx_->AllocCursor();
-          Op(Opcode::kOpenEphemeral, tab, n);
-          int rdone = MakeLabel();
-          Op(Opcode::kRewind, acc, rdone);
-          int top = prog_->pc();
-          int regs = AllocReg(n);
-          for (int c = 0; c < n; ++c) Op(Opcode::kColumn, acc, c, regs + c);
-          SelectDest td;
-          td.kind = SelectDest::kTable;
-          td.cursor = tab;
-          EmitToDest(&td, regs, n);
-          Op(Opcode::kNext, acc, top);
-          ResolveLabel(rdone);
-          td.cursor = tab;
-          if (!CodeSimpleSelectArm(arm, &td)) return false;
-          // Continue with the table as the accumulator: later set operations
-          // need an index, so copy back into a fresh index only if needed.
-          acc_is_table_ = true;
-          acc = tab;
-          arm_dest.cursor = acc;
-          // Any further non-UNION-ALL arm converts back below.
-          break;
-        }
-        if (acc_is_table_) {
-          acc = ConvertTableToIndex(acc, n, ki);
-          arm_dest.cursor = acc;
-          acc_is_table_ = false;
-        }
-        arm_dest.kind = SelectDest::kSet;
-        if (!CodeSimpleSelectArm(arm, &arm_dest)) return false;
-        break;
-      }
-      case ast::CompoundOp::kExcept:
-        if (acc_is_table_) {
-          acc = ConvertTableToIndex(acc, n, ki);
-          acc_is_table_ = false;
-        }
-        arm_dest.kind = SelectDest::kExcept;
-        arm_dest.cursor = acc;
-        if (!CodeSimpleSelectArm(arm, &arm_dest)) return false;
-        break;
-      case ast::CompoundOp::kIntersect: {
-        if (acc_is_table_) {
-          acc = ConvertTableToIndex(acc, n, ki);
-          acc_is_table_ = false;
-        }
-        int out = ctx_->AllocCursor();
-        a = Op(Opcode::kOpenEphemeral, out, n);
-        prog_->at(a).p4type = P4Type::kKeyInfo;
-        prog_->at(a).p4.key_info = ki;
-        arm_dest.kind = SelectDest::kIntersect;
-        arm_dest.cursor = out;
-        arm_dest.cursor2 = acc;
-        if (!CodeSimpleSelectArm(arm, &arm_dest)) return false;
-        acc = out;
-        arm_dest.cursor = acc;
-        break;
-      }
-      default:
-        break;
-    }
+    ast::CompoundOp op = i == 0 ? ast::CompoundOp::kUnion : arm->op;
+    if (!CodeCompoundArm(arm, op, n, ki, &acc, &arm_dest)) return false;
   }
   acc_is_table_ = false;
-  // Read the accumulated rows back, through ORDER BY / LIMIT.
+  ReadCompoundResult(last, dest, acc, n, ki);
+  return !ctx_->failed();
+}
+
+// The EXPLAIN QUERY PLAN line of one arm.
+int Codegen::CompoundArmEqp(Select* arm, bool leftmost) {
+  if (leftmost) return Eqp("LEFT-MOST SUBQUERY");
+  switch (arm->op) {
+    case ast::CompoundOp::kUnionAll:
+      return Eqp("UNION ALL");
+    case ast::CompoundOp::kUnion:
+      return Eqp("UNION USING TEMP B-TREE");
+    case ast::CompoundOp::kExcept:
+      return Eqp("EXCEPT USING TEMP B-TREE");
+    case ast::CompoundOp::kIntersect:
+    case ast::CompoundOp::kNone:
+      break;
+  }
+  return Eqp("INTERSECT USING TEMP B-TREE");
+}
+
+// One arm of a compound with set operations, combined into the accumulator
+// *acc (which an INTERSECT or a UNION ALL replaces).
+bool Codegen::CodeCompoundArm(Select* arm, ast::CompoundOp op, int n, KeyInfo* ki, int* acc,
+                              SelectDest* arm_dest) {
+  // Set operations need the accumulator as an index.
+  if (acc_is_table_ && op != ast::CompoundOp::kUnionAll && op != ast::CompoundOp::kNone) {
+    *acc = ConvertTableToIndex(*acc, n, ki);
+    arm_dest->cursor = *acc;
+    acc_is_table_ = false;
+  }
+  switch (op) {
+    case ast::CompoundOp::kUnionAll:
+      return CodeUnionAllAfterSet(arm, n, acc, arm_dest);
+    case ast::CompoundOp::kUnion:
+      arm_dest->kind = SelectDest::kSet;
+      return CodeSimpleSelectArm(arm, arm_dest);
+    case ast::CompoundOp::kExcept:
+      arm_dest->kind = SelectDest::kExcept;
+      arm_dest->cursor = *acc;
+      return CodeSimpleSelectArm(arm, arm_dest);
+    case ast::CompoundOp::kIntersect: {
+      int out = ctx_->AllocCursor();
+      int a = Op(Opcode::kOpenEphemeral, out, n);
+      prog_->SetP4(a, ki);
+      arm_dest->kind = SelectDest::kIntersect;
+      arm_dest->cursor = out;
+      arm_dest->cursor2 = *acc;
+      if (!CodeSimpleSelectArm(arm, arm_dest)) return false;
+      *acc = out;
+      arm_dest->cursor = *acc;
+      return true;
+    }
+    case ast::CompoundOp::kNone:
+      break;
+  }
+  return true;
+}
+
+// UNION ALL after a set operation: duplicates must survive, so the set
+// accumulated so far moves into a table, which then takes the arm's rows and
+// serves as the accumulator (a later set operation converts it back).
+bool Codegen::CodeUnionAllAfterSet(Select* arm, int n, int* acc, SelectDest* arm_dest) {
+  int tab = ctx_->AllocCursor();
+  Op(Opcode::kOpenEphemeral, tab, n);
+  int rdone = MakeLabel();
+  Op(Opcode::kRewind, *acc, rdone);
+  int top = prog_->pc();
+  int regs = AllocReg(n);
+  for (int c = 0; c < n; ++c) Op(Opcode::kColumn, *acc, c, regs + c);
+  SelectDest td;
+  td.kind = SelectDest::kTable;
+  td.cursor = tab;
+  EmitToDest(&td, regs, n);
+  Op(Opcode::kNext, *acc, top);
+  ResolveLabel(rdone);
+  if (!CodeSimpleSelectArm(arm, &td)) return false;
+  acc_is_table_ = true;
+  *acc = tab;
+  arm_dest->cursor = *acc;
+  return true;
+}
+
+// Reads the accumulated rows back, through ORDER BY and LIMIT.
+void Codegen::ReadCompoundResult(Select* last, SelectDest* dest, int acc, int n,
+                                 const KeyInfo* ki) {
   RowSink sink;
   sink.dest = dest;
   sink.n_result = n;
@@ -537,9 +502,8 @@ bool Codegen::CodeCompound(Select* last, SelectDest* dest) {
       const_cast<uint8_t*>(oki->desc)[i] =
           order->items[static_cast<size_t>(i)].order == ast::SortOrder::kDesc ? 1 : 0;
     }
-    a = Op(Opcode::kSorterOpen, sink.sorter_cursor, sink.n_order + n);
-    prog_->at(a).p4type = P4Type::kKeyInfo;
-    prog_->at(a).p4.key_info = oki;
+    int a = Op(Opcode::kSorterOpen, sink.sorter_cursor, sink.n_order + n);
+    prog_->SetP4(a, oki);
   }
   int rdone = MakeLabel();
   Op(Opcode::kRewind, acc, rdone);
@@ -556,14 +520,12 @@ bool Codegen::CodeCompound(Select* last, SelectDest* dest) {
   ResolveLabel(rdone);
   if (sink.sorter_cursor >= 0) DrainSorter(&sink);
   ResolveLabel(sink.end_label);
-  return !ctx_->failed();
 }
 
 int Codegen::ConvertTableToIndex(int table_cursor, int n, KeyInfo* ki) {
   int idx = ctx_->AllocCursor();
   int a = Op(Opcode::kOpenEphemeral, idx, n);
-  prog_->at(a).p4type = P4Type::kKeyInfo;
-  prog_->at(a).p4.key_info = ki;
+  prog_->SetP4(a, ki);
   int done = MakeLabel();
   Op(Opcode::kRewind, table_cursor, done);
   int top = prog_->pc();

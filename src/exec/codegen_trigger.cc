@@ -9,7 +9,9 @@ using ast::Expr;
 
 bool Codegen::HasTriggers(const Table* tab, int event, int time,
                           const std::vector<bool>* changed_cols) {
-  for (const Trigger* trig : tab->triggers) {
+  std::vector<const Trigger*> triggers;
+  ctx_->catalog->TriggersOn(tab, &triggers);
+  for (const Trigger* trig : triggers) {
     if (trig->event != event || trig->time != time) continue;
     if (event == static_cast<int>(ast::TriggerEvent::kUpdate) && changed_cols &&
         !trig->update_columns.empty()) {
@@ -32,7 +34,9 @@ void Codegen::CodeTriggers(const Table* tab, int event, int time, int old_base, 
                            int skip_label, const std::vector<bool>* changed_cols,
                            OnConflict on_conflict) {
   // The most recently created trigger fires first.
-  for (auto it = tab->triggers.rbegin(); it != tab->triggers.rend(); ++it) {
+  std::vector<const Trigger*> triggers;
+  ctx_->catalog->TriggersOn(tab, &triggers);
+  for (auto it = triggers.rbegin(); it != triggers.rend(); ++it) {
     const Trigger* trig = *it;
     if (trig->event != event || trig->time != time) continue;
     if (event == static_cast<int>(ast::TriggerEvent::kUpdate) && changed_cols &&
@@ -54,6 +58,8 @@ void Codegen::CodeTriggers(const Table* tab, int event, int time, int old_base, 
     ast::Stmt* parsed = ctx_->ParseStmt(trig->sql);
     if (parsed == nullptr || parsed->kind != ast::StmtKind::kCreateTrigger) return;
     auto* ct = parsed->As<ast::CreateTriggerStmt>();
+    // The body's unqualified names bind to the trigger's own database.
+    CompileContext::FixedDbScope fixed(ctx_, trig->owner);
     Scope scope;
     scope.trigger_table = tab;
     scope.new_base = event == static_cast<int>(ast::TriggerEvent::kDelete) ? -1 : new_base;

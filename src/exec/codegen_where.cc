@@ -110,8 +110,7 @@ int Codegen::CodeInListIndex(Expr* in, int* has_null, char aff, const Collation*
       list->n = n;
       *has_null = 0;
       int a = Op(Opcode::kOpenConstList, cursor);
-      prog_->at(a).p4type = P4Type::kConstList;
-      prog_->at(a).p4.const_list = list;
+      prog_->SetP4(a, list);
       return cursor;
     }
   }
@@ -129,8 +128,7 @@ int Codegen::CodeInListIndex(Expr* in, int* has_null, char aff, const Collation*
   int done = MakeLabel();
   if (constant) Op(Opcode::kOnce, 0, done);
   int a = Op(Opcode::kOpenEphemeral, cursor, 1);
-  prog_->at(a).p4type = P4Type::kKeyInfo;
-  prog_->at(a).p4.key_info = ki;
+  prog_->SetP4(a, ki);
   int r = AllocReg(2);
   char* affs = nullptr;
   if (aff > 'A') {
@@ -142,8 +140,7 @@ int Codegen::CodeInListIndex(Expr* in, int* has_null, char aff, const Collation*
     CodeExpr((*in->list)[i], r);
     a = Op(Opcode::kMakeRecord, r, 1, r + 1);
     if (affs) {
-      prog_->at(a).p4type = P4Type::kString;
-      prog_->at(a).p4.str = affs;
+      prog_->SetP4Str(a, affs);
     }
     Op(Opcode::kIdxInsert, cursor, r + 1);
   }
@@ -188,6 +185,9 @@ std::string Codegen::LoopDetail(const LoopPlan& lp, const Source& src) {
       if (lp.upper) d += std::string("rowid<") + (lp.upper->op == TermOp::kLe ? "=" : "") + "?";
       return d + ")";
     }
+    case AccessKind::kVirtual:
+      return "SCAN " + name + " VIRTUAL TABLE INDEX " + std::to_string(lp.vtab->idx_num) + ":" +
+             std::string(lp.vtab->idx_str);
     case AccessKind::kIndex: {
       if (lp.eq.empty() && !lp.lower && !lp.upper) {
         return "SCAN " + name + (lp.covering ? " USING COVERING INDEX " : " USING INDEX ") +
@@ -217,6 +217,12 @@ std::string Codegen::LoopDetail(const LoopPlan& lp, const Source& src) {
   return d;
 }
 
+// Emits the loop headers, outermost first. For each level (one source):
+//   1. labels, and the LEFT JOIN match flag;
+//   2. the access path: a co-routine or temporary-table scan, or the cursors
+//      of a table/index with a full scan, rowid lookup, rowid range or index
+//      lookup/range (IN lists add loops over their values);
+//   3. the terms that can be tested once this level's row is known.
 bool Codegen::WhereBegin(WhereLoops* w) {
   std::vector<Source>& srcs = *w->sources;
   WherePlan& plan = w->plan;
@@ -245,327 +251,31 @@ bool Codegen::WhereBegin(WhereLoops* w) {
       lv.match_reg = AllocReg();
       Op(Opcode::kInteger, 0, lv.match_reg);
     }
-    int seek_fail = lv.brk;  // where a failed lookup goes
-    if (src.table == nullptr && coroutines_.count(src.cursor)) {
-      // A co-routine source: each Yield delivers the next row in registers.
-      lv.top = prog_->pc();
-      Op(Opcode::kYield, coroutines_[src.cursor].first, lv.brk);
-      lv.next_op = Opcode::kGoto;
-      lv.next_cursor = 0;
-    } else if (src.table == nullptr) {
-      // A materialized subquery, view or CTE: scan the temporary table.
-      Op(Opcode::kRewind, src.cursor, lv.brk);
-      lv.top = prog_->pc();
-      lv.next_op = Opcode::kNext;
-      lv.next_cursor = src.cursor;
+    if (src.table == nullptr) {
+      CodeSubquerySourceLoop(src, &lv);
+    } else if (lp.access == AccessKind::kVirtual) {
+      CodeVtabLoop(w, lp, src, &lv);
     } else {
-      const Table* tab = src.table;
-      CursorInfo* ci = prog_->arena.New<CursorInfo>();
-      ci->n_columns = static_cast<int>(tab->columns.size());
-      ci->table = tab;
-      bool need_table = !(lp.index != nullptr && lp.covering);
-      if (need_table) {
-        int a = Op(Opcode::kOpenRead, src.cursor, static_cast<int>(tab->root), 0);
-        prog_->at(a).p4type = P4Type::kCursorInfo;
-        prog_->at(a).p4.cursor = ci;
-      }
-      if (lp.index != nullptr) {
-        lv.index_cursor = ctx_->AllocCursor();
-        prog_->n_cursors = std::max(prog_->n_cursors, ctx_->n_cursors);
-        CursorInfo* ici = prog_->arena.New<CursorInfo>();
-        ici->key_info = &lp.index->key_info;
-        ici->n_columns = lp.index->n_key_columns() + 1;
-        int a = Op(Opcode::kOpenRead, lv.index_cursor, static_cast<int>(lp.index->root), 0);
-        prog_->at(a).p4type = P4Type::kCursorInfo;
-        prog_->at(a).p4.cursor = ici;
-        if (lp.covering) {
-          substs_.push_back({src.cursor, lv.index_cursor, lp.index});
-        }
-      }
+      OpenLevelCursors(lp, src, &lv);
       switch (lp.access) {
         case AccessKind::kFullScan:
-          if (lp.index != nullptr) {
-            if (lp.reverse) {
-              Op(Opcode::kLast, lv.index_cursor, lv.brk);
-            } else {
-              Op(Opcode::kRewind, lv.index_cursor, lv.brk);
-            }
-            lv.top = prog_->pc();
-            lv.next_op = lp.reverse ? Opcode::kPrev : Opcode::kNext;
-            lv.next_cursor = lv.index_cursor;
-            if (!lp.covering) {
-              int r = AllocReg();
-              Op(Opcode::kIdxRowid, lv.index_cursor, r);
-              // p5: the row of an index entry must exist (else the file is corrupt).
-              prog_->at(Op(Opcode::kSeekRowid, src.cursor, lv.cont, r)).p5 = 1;
-            }
-          } else {
-            Op(lp.reverse ? Opcode::kLast : Opcode::kRewind, src.cursor, lv.brk);
-            lv.top = prog_->pc();
-            lv.next_op = lp.reverse ? Opcode::kPrev : Opcode::kNext;
-            lv.next_cursor = src.cursor;
-          }
+          CodeFullScan(lp, src, &lv);
           break;
-        case AccessKind::kRowidEq: {
-          WhereTerm* t = lp.eq[0];
-          int r;
-          if (t->op == TermOp::kIn) {
-            int has_null;
-            int inc = CodeInListIndex(t->rhs, &has_null, 'D', nullptr);
-            Op(Opcode::kRewind, inc, lv.brk);
-            int in_top = prog_->pc();
-            r = AllocReg();
-            Op(Opcode::kColumn, inc, 0, r);
-            lv.in_cursors.push_back(inc);
-            lv.in_tops.push_back(in_top);
-            int in_next = MakeLabel();
-            lv.in_nexts.push_back(in_next);
-            seek_fail = in_next;
-            lv.cont = in_next;
-          } else {
-            r = CodeExprTemp(t->rhs);
-          }
-          Op(Opcode::kSeekRowid, src.cursor, seek_fail, r);
-          lv.top = prog_->pc();
-          lv.next_op = Opcode::kNoop;
-          t->coded = true;
+        case AccessKind::kRowidEq:
+          CodeRowidLookup(lp, src, &lv);
           break;
-        }
-        case AccessKind::kRowidRange: {
-          int hi_reg = 0;
-          if (lp.upper) {
-            hi_reg = AllocReg();
-            CodeExpr(lp.upper->rhs, hi_reg);
-            Op(Opcode::kIsNull, hi_reg, lv.brk);
-          }
-          if (lp.reverse) {
-            if (lp.upper) {
-              int a = Op(lp.upper->op == TermOp::kLt ? Opcode::kSeekLT : Opcode::kSeekLE,
-                         src.cursor, lv.brk, hi_reg);
-              prog_->at(a).p4type = P4Type::kInt;
-              prog_->at(a).p4.i64 = 1;
-            } else {
-              Op(Opcode::kLast, src.cursor, lv.brk);
-            }
-          } else if (lp.lower) {
-            int lo = AllocReg();
-            CodeExpr(lp.lower->rhs, lo);
-            Op(Opcode::kIsNull, lo, lv.brk);
-            int a = Op(lp.lower->op == TermOp::kGt ? Opcode::kSeekGT : Opcode::kSeekGE, src.cursor,
-                       lv.brk, lo);
-            prog_->at(a).p4type = P4Type::kInt;
-            prog_->at(a).p4.i64 = 1;
-          } else {
-            Op(Opcode::kRewind, src.cursor, lv.brk);
-          }
-          lv.top = prog_->pc();
-          int rowid = AllocReg();
-          if (!lp.reverse && lp.upper) {
-            Op(Opcode::kRowid, src.cursor, rowid);
-            int a =
-                Op(lp.upper->op == TermOp::kLt ? Opcode::kGe : Opcode::kGt, rowid, lv.brk, hi_reg);
-            prog_->at(a).p5 = AffBits('C') | kCmpJumpIfNull;
-          }
-          if (lp.reverse && lp.lower) {
-            int lo = AllocReg();
-            CodeExpr(lp.lower->rhs, lo);
-            Op(Opcode::kRowid, src.cursor, rowid);
-            int a = Op(lp.lower->op == TermOp::kGt ? Opcode::kLe : Opcode::kLt, rowid, lv.brk, lo);
-            prog_->at(a).p5 = AffBits('C') | kCmpJumpIfNull;
-          }
-          lv.next_op = lp.reverse ? Opcode::kPrev : Opcode::kNext;
-          lv.next_cursor = src.cursor;
+        case AccessKind::kRowidRange:
+          CodeRowidRange(lp, src, &lv);
           break;
-        }
-        case AccessKind::kIndex: {
-          const Index* idx = lp.index;
-          int neq = static_cast<int>(lp.eq.size());
-          int nkey = neq + 1;
-          int keys = AllocReg(nkey + 1);
-          int range_brk = lv.brk;
-          // IN terms drive outer loops over their values.
-          for (int i = 0; i < neq; ++i) {
-            WhereTerm* t = lp.eq[static_cast<size_t>(i)];
-            if (t->op != TermOp::kIn) continue;
-            int col = idx->columns[static_cast<size_t>(i)];
-            char aff = static_cast<char>(tab->columns[static_cast<size_t>(col)].affinity);
-            int has_null;
-            int inc = CodeInListIndex(t->rhs, &has_null, t->cmp_affinity >= 'B' ? aff : 'A',
-                                      idx->collations[static_cast<size_t>(i)]);
-            int outer_brk = lv.in_cursors.empty() ? lv.brk : lv.in_nexts.back();
-            Op(Opcode::kRewind, inc, outer_brk);
-            int in_top = prog_->pc();
-            int in_next = MakeLabel();
-            Op(Opcode::kColumn, inc, 0, keys + i);
-            Op(Opcode::kIsNull, keys + i, in_next);
-            lv.in_cursors.push_back(inc);
-            lv.in_tops.push_back(in_top);
-            lv.in_nexts.push_back(in_next);
-            range_brk = in_next;
-          }
-          std::string aff(static_cast<size_t>(nkey), 'A');
-          for (int i = 0; i < neq; ++i) {
-            WhereTerm* t = lp.eq[static_cast<size_t>(i)];
-            int col = idx->columns[static_cast<size_t>(i)];
-            char caff = static_cast<char>(tab->columns[static_cast<size_t>(col)].affinity);
-            if (t->op == TermOp::kIn) {
-              // value already loaded by the IN loop
-            } else if (t->op == TermOp::kIsNull) {
-              Op(Opcode::kNull, 0, keys + i);
-            } else {
-              CodeExpr(t->rhs, keys + i);
-              if (t->op == TermOp::kEq) Op(Opcode::kIsNull, keys + i, range_brk);
-            }
-            if (t->cmp_affinity >= 'B') aff[i] = caff;
-            t->coded = true;
-          }
-          auto apply_aff = [&](int n) {
-            bool any = false;
-            for (int i = 0; i < n; ++i) any |= aff[i] != 'A';
-            if (!any) return;
-            char* s = prog_->arena.NewArray<char>(static_cast<size_t>(n) + 1);
-            for (int i = 0; i < n; ++i) s[i] = aff[i];
-            s[n] = 0;
-            int a = Op(Opcode::kAffinity, keys, n);
-            prog_->at(a).p4type = P4Type::kString;
-            prog_->at(a).p4.str = s;
-          };
-          auto seek = [&](Opcode op, int n, int fail) {
-            int a = Op(op, lv.index_cursor, fail, keys);
-            prog_->at(a).p4type = P4Type::kInt;
-            prog_->at(a).p4.i64 = n;
-          };
-          char range_aff = 'A';
-          bool desc_col = false;
-          if (neq < static_cast<int>(idx->columns.size())) {
-            int col = idx->columns[static_cast<size_t>(neq)];
-            if (col >= 0)
-              range_aff = static_cast<char>(tab->columns[static_cast<size_t>(col)].affinity);
-            desc_col = idx->desc[static_cast<size_t>(neq)] != 0;
-          }
-          // Bounds in index order: a DESC column reverses the value order, and
-          // its NULLs sort last instead of first.
-          auto flip = [&](TermOp op) {
-            if (!desc_col) return op;
-            switch (op) {
-              case TermOp::kLt:
-                return TermOp::kGt;
-              case TermOp::kLe:
-                return TermOp::kGe;
-              case TermOp::kGt:
-                return TermOp::kLt;
-              case TermOp::kGe:
-                return TermOp::kLe;
-              default:
-                return op;
-            }
-          };
-          WhereTerm* lo_term = desc_col ? lp.upper : lp.lower;
-          WhereTerm* hi_term = desc_col ? lp.lower : lp.upper;
-          TermOp lo_op = lo_term ? flip(lo_term->op) : TermOp::kNone;
-          TermOp hi_op = hi_term ? flip(hi_term->op) : TermOp::kNone;
-          bool has_range = lo_term != nullptr || hi_term != nullptr;
-          bool nulls_low = !desc_col;
-          WhereTerm* first = lp.reverse ? hi_term : lo_term;
-          WhereTerm* last = lp.reverse ? lo_term : hi_term;
-          TermOp first_op = lp.reverse ? hi_op : lo_op;
-          TermOp last_op = lp.reverse ? lo_op : hi_op;
-          // Start position.
-          if (first != nullptr) {
-            CodeExpr(first->rhs, keys + neq);
-            Op(Opcode::kIsNull, keys + neq, range_brk);
-            if (first->cmp_affinity >= 'B') aff[neq] = range_aff;
-            apply_aff(neq + 1);
-            Opcode op;
-            if (!lp.reverse) {
-              op = first_op == TermOp::kGt ? Opcode::kSeekGT : Opcode::kSeekGE;
-            } else {
-              op = first_op == TermOp::kLt ? Opcode::kSeekLT : Opcode::kSeekLE;
-            }
-            seek(op, neq + 1, range_brk);
-          } else if (has_range && nulls_low != lp.reverse) {
-            // The NULLs of the range column are where the scan starts: skip them.
-            Op(Opcode::kNull, 0, keys + neq);
-            apply_aff(neq);
-            seek(lp.reverse ? Opcode::kSeekLT : Opcode::kSeekGT, neq + 1, range_brk);
-          } else if (neq > 0) {
-            apply_aff(neq);
-            seek(lp.reverse ? Opcode::kSeekLE : Opcode::kSeekGE, neq, range_brk);
-          } else {
-            Op(lp.reverse ? Opcode::kLast : Opcode::kRewind, lv.index_cursor, range_brk);
-          }
-          // End bound, tested at the top of each iteration.
-          int end_key = 0;
-          int end_n = 0;
-          Opcode end_op = Opcode::kNoop;
-          if (last != nullptr) {
-            end_key = AllocReg(neq + 1);
-            for (int i = 0; i < neq; ++i) Op(Opcode::kSCopy, keys + i, end_key + i);
-            CodeExpr(last->rhs, end_key + neq);
-            Op(Opcode::kIsNull, end_key + neq, range_brk);
-            if (last->cmp_affinity >= 'B' && range_aff != 'A') {
-              char* s = prog_->arena.NewArray<char>(2);
-              s[0] = range_aff;
-              s[1] = 0;
-              int a = Op(Opcode::kAffinity, end_key + neq, 1);
-              prog_->at(a).p4type = P4Type::kString;
-              prog_->at(a).p4.str = s;
-            }
-            end_n = neq + 1;
-            if (!lp.reverse) {
-              end_op = last_op == TermOp::kLt ? Opcode::kIdxGE : Opcode::kIdxGT;
-            } else {
-              end_op = last_op == TermOp::kGt ? Opcode::kIdxLE : Opcode::kIdxLT;
-            }
-          } else if (has_range && nulls_low == lp.reverse) {
-            // The NULLs are where the scan ends: stop at them.
-            end_key = AllocReg(neq + 1);
-            for (int i = 0; i < neq; ++i) Op(Opcode::kSCopy, keys + i, end_key + i);
-            Op(Opcode::kNull, 0, end_key + neq);
-            end_n = neq + 1;
-            end_op = lp.reverse ? Opcode::kIdxLE : Opcode::kIdxGE;
-          } else if (neq > 0) {
-            end_key = keys;
-            end_n = neq;
-            end_op = lp.reverse ? Opcode::kIdxLT : Opcode::kIdxGT;
-          }
-          lv.top = prog_->pc();
-          if (end_op != Opcode::kNoop) {
-            int a = Op(end_op, lv.index_cursor, range_brk, end_key);
-            prog_->at(a).p4type = P4Type::kInt;
-            prog_->at(a).p4.i64 = end_n;
-          }
-          if (!lp.covering) {
-            int r = AllocReg();
-            Op(Opcode::kIdxRowid, lv.index_cursor, r);
-            prog_->at(Op(Opcode::kSeekRowid, src.cursor, lv.cont, r)).p5 = 1;  // as above
-          }
-          if (lp.lower) lp.lower->coded = !lp.lower->from_between;
-          if (lp.upper) lp.upper->coded = !lp.upper->from_between;
-          lv.next_op = lp.reverse ? Opcode::kPrev : Opcode::kNext;
-          lv.next_cursor = lv.index_cursor;
+        case AccessKind::kIndex:
+          CodeIndexRange(lp, src, &lv);
           break;
-        }
+        case AccessKind::kVirtual:  // handled above
+          break;
       }
     }
     ready |= SourceMask(1) << lp.src;
-    // ON terms of an outer join, then the match flag, then WHERE terms.
-    if (src.outer_nullable) {
-      for (WhereTerm& t : plan.terms) {
-        if (t.disabled || t.coded || t.on_source != lp.src) continue;
-        CodeJumpIf(t.expr, lv.cont, false, true);
-        t.coded = true;
-      }
-      lv.first_addr = prog_->pc();
-      Op(Opcode::kInteger, 1, lv.match_reg);
-    }
-    for (WhereTerm& t : plan.terms) {
-      if (t.disabled || t.coded) continue;
-      if ((t.prereq & ~ready) != 0) continue;
-      if (t.on_source >= 0 && t.on_source != lp.src) continue;
-      CodeJumpIf(t.expr, lv.cont, false, true);
-      t.coded = true;
-    }
+    CodeLevelTerms(w, lp, src, ready, &lv);
     w->levels.push_back(lv);
   }
   // Anything left (should not happen) is tested in the innermost loop.
@@ -581,6 +291,209 @@ bool Codegen::WhereBegin(WhereLoops* w) {
     w->continue_label = w->break_label;
   }
   return !ctx_->failed();
+}
+
+// A source with no B-tree of its own: a co-routine (each Yield delivers the
+// next row in registers) or a materialized subquery, view or CTE (a scan of
+// its temporary table).
+void Codegen::CodeSubquerySourceLoop(const Source& src, LevelState* lv) {
+  if (coroutines_.count(src.cursor)) {
+    lv->top = prog_->pc();
+    Op(Opcode::kYield, coroutines_[src.cursor].first, lv->brk);
+    lv->next_op = Opcode::kGoto;
+    lv->next_cursor = 0;
+    return;
+  }
+  Op(Opcode::kRewind, src.cursor, lv->brk);
+  lv->top = prog_->pc();
+  lv->next_op = Opcode::kNext;
+  lv->next_cursor = src.cursor;
+}
+
+// Opens the table cursor (unless a covering index replaces it) and the
+// index cursor of the level's plan.
+void Codegen::OpenLevelCursors(const LoopPlan& lp, const Source& src, LevelState* lv) {
+  const Table* tab = src.table;
+  CursorInfo* ci = prog_->arena.New<CursorInfo>();
+  ci->n_columns = static_cast<int>(tab->columns.size());
+  ci->table = tab;
+  bool need_table = !(lp.index != nullptr && lp.covering);
+  if (need_table) {
+    int a = Op(Opcode::kOpenRead, src.cursor, static_cast<int>(tab->root), tab->db());
+    prog_->SetP4(a, ci);
+  }
+  if (lp.index != nullptr) {
+    lv->index_cursor = ctx_->AllocCursor();
+    prog_->n_cursors = std::max(prog_->n_cursors, ctx_->n_cursors);
+    CursorInfo* ici = prog_->arena.New<CursorInfo>();
+    ici->key_info = &lp.index->key_info;
+    ici->n_columns = lp.index->n_key_columns() + 1;
+    int a = Op(Opcode::kOpenRead, lv->index_cursor, static_cast<int>(lp.index->root),
+               lp.index->table->db());
+    prog_->SetP4(a, ici);
+    if (lp.covering) {
+      substs_.push_back({src.cursor, lv->index_cursor, lp.index});
+    }
+  }
+}
+
+// Every row of the table, or every entry of the index (then the table row
+// of each entry unless the index covers the query).
+void Codegen::CodeFullScan(const LoopPlan& lp, const Source& src, LevelState* lv) {
+  int cursor = lp.index != nullptr ? lv->index_cursor : src.cursor;
+  Op(lp.reverse ? Opcode::kLast : Opcode::kRewind, cursor, lv->brk);
+  lv->top = prog_->pc();
+  lv->next_op = lp.reverse ? Opcode::kPrev : Opcode::kNext;
+  lv->next_cursor = cursor;
+  if (lp.index != nullptr && !lp.covering) SeekTableRow(src, lv);
+}
+
+// Moves the table cursor to the row of the index entry the index cursor is
+// on. P5 = 1: that row must exist (else the file is corrupt).
+void Codegen::SeekTableRow(const Source& src, LevelState* lv) {
+  int r = AllocReg();
+  Op(Opcode::kIdxRowid, lv->index_cursor, r);
+  prog_->at(Op(Opcode::kSeekRowid, src.cursor, lv->cont, r)).p5 = 1;
+}
+
+// rowid = x, or rowid IN (...): one lookup per value.
+void Codegen::CodeRowidLookup(const LoopPlan& lp, const Source& src, LevelState* lv) {
+  WhereTerm* t = lp.eq[0];
+  int seek_fail = lv->brk;  // where a failed lookup goes
+  int r;
+  if (t->op == TermOp::kIn) {
+    int has_null;
+    int inc = CodeInListIndex(t->rhs, &has_null, 'D', nullptr);
+    Op(Opcode::kRewind, inc, lv->brk);
+    int in_top = prog_->pc();
+    r = AllocReg();
+    Op(Opcode::kColumn, inc, 0, r);
+    lv->in_cursors.push_back(inc);
+    lv->in_tops.push_back(in_top);
+    int in_next = MakeLabel();
+    lv->in_nexts.push_back(in_next);
+    seek_fail = in_next;
+    lv->cont = in_next;
+  } else {
+    r = CodeExprTemp(t->rhs);
+  }
+  Op(Opcode::kSeekRowid, src.cursor, seek_fail, r);
+  lv->top = prog_->pc();
+  lv->next_op = Opcode::kNoop;
+  t->coded = true;
+}
+
+// A range of rowids: seek to the first bound, test the other at the top of
+// each iteration.
+void Codegen::CodeRowidRange(const LoopPlan& lp, const Source& src, LevelState* lv) {
+  int hi_reg = 0;
+  if (lp.upper) {
+    hi_reg = AllocReg();
+    CodeExpr(lp.upper->rhs, hi_reg);
+    Op(Opcode::kIsNull, hi_reg, lv->brk);
+  }
+  if (lp.reverse) {
+    if (lp.upper) {
+      int a = Op(lp.upper->op == TermOp::kLt ? Opcode::kSeekLT : Opcode::kSeekLE, src.cursor,
+                 lv->brk, hi_reg);
+      prog_->SetP4Int(a, 1);
+    } else {
+      Op(Opcode::kLast, src.cursor, lv->brk);
+    }
+  } else if (lp.lower) {
+    int lo = AllocReg();
+    CodeExpr(lp.lower->rhs, lo);
+    Op(Opcode::kIsNull, lo, lv->brk);
+    int a = Op(lp.lower->op == TermOp::kGt ? Opcode::kSeekGT : Opcode::kSeekGE, src.cursor, lv->brk,
+               lo);
+    prog_->SetP4Int(a, 1);
+  } else {
+    Op(Opcode::kRewind, src.cursor, lv->brk);
+  }
+  lv->top = prog_->pc();
+  int rowid = AllocReg();
+  if (!lp.reverse && lp.upper) {
+    Op(Opcode::kRowid, src.cursor, rowid);
+    int a = Op(lp.upper->op == TermOp::kLt ? Opcode::kGe : Opcode::kGt, rowid, lv->brk, hi_reg);
+    prog_->at(a).p5 = AffBits('C') | kCmpJumpIfNull;
+  }
+  if (lp.reverse && lp.lower) {
+    int lo = AllocReg();
+    CodeExpr(lp.lower->rhs, lo);
+    Op(Opcode::kRowid, src.cursor, rowid);
+    int a = Op(lp.lower->op == TermOp::kGt ? Opcode::kLe : Opcode::kLt, rowid, lv->brk, lo);
+    prog_->at(a).p5 = AffBits('C') | kCmpJumpIfNull;
+  }
+  lv->next_op = lp.reverse ? Opcode::kPrev : Opcode::kNext;
+  lv->next_cursor = src.cursor;
+}
+
+// A virtual table: the cursor is opened, then each Filter call gets the
+// arguments BestIndex asked for (one call per combination of the values of
+// IN arguments), and VNext walks its rows. Terms the table enforces itself
+// (omit) are not tested again.
+void Codegen::CodeVtabLoop(WhereLoops* w, const LoopPlan& lp, const Source& src, LevelState* lv) {
+  (void)w;
+  const VtabPlan& vp = *lp.vtab;
+  prog_->SetP4(Op(Opcode::kVOpen, src.cursor), src.table);
+  const int argc = static_cast<int>(vp.args.size());
+  const int base = AllocReg(argc > 0 ? argc : 1);
+  int empty = lv->brk;  // where an empty scan goes: the next IN value, else out
+  for (int i = 0; i < argc; ++i) {
+    const VtabPlan::Arg& a = vp.args[static_cast<size_t>(i)];
+    if (a.in == nullptr) continue;
+    int has_null;
+    int inc = CodeInListIndex(a.in, &has_null, 'A', nullptr);
+    Op(Opcode::kRewind, inc, empty);
+    lv->in_tops.push_back(prog_->pc());
+    Op(Opcode::kColumn, inc, 0, base + i);
+    lv->in_cursors.push_back(inc);
+    int next = MakeLabel();
+    lv->in_nexts.push_back(next);
+    empty = next;
+  }
+  for (int i = 0; i < argc; ++i) {
+    const VtabPlan::Arg& a = vp.args[static_cast<size_t>(i)];
+    if (a.in != nullptr) continue;
+    if (a.value != nullptr) {
+      CodeExpr(a.value, base + i);
+    } else {
+      Op(Opcode::kNull, 0, base + i);
+    }
+  }
+  auto* info = prog_->arena.New<VFilterInfo>();
+  info->idx_num = vp.idx_num;
+  info->idx_str = prog_->arena.CopyString(vp.idx_str).data();
+  info->argc = argc;
+  prog_->SetP4(Op(Opcode::kVFilter, src.cursor, empty, base), info);
+  lv->top = prog_->pc();
+  lv->next_op = Opcode::kVNext;
+  lv->next_cursor = src.cursor;
+  for (WhereTerm* t : vp.omitted) t->coded = true;
+}
+
+// The terms that become testable at this level: for an outer join's inner
+// source its ON terms first, then the match flag; then the WHERE terms whose
+// sources are all ready.
+void Codegen::CodeLevelTerms(WhereLoops* w, const LoopPlan& lp, const Source& src, SourceMask ready,
+                             LevelState* lv) {
+  std::vector<WhereTerm>& terms = w->plan.terms;
+  if (src.outer_nullable) {
+    for (WhereTerm& t : terms) {
+      if (t.disabled || t.coded || t.on_source != lp.src) continue;
+      CodeJumpIf(t.expr, lv->cont, false, true);
+      t.coded = true;
+    }
+    lv->first_addr = prog_->pc();
+    Op(Opcode::kInteger, 1, lv->match_reg);
+  }
+  for (WhereTerm& t : terms) {
+    if (t.disabled || t.coded) continue;
+    if ((t.prereq & ~ready) != 0) continue;
+    if (t.on_source >= 0 && t.on_source != lp.src) continue;
+    CodeJumpIf(t.expr, lv->cont, false, true);
+    t.coded = true;
+  }
 }
 
 void Codegen::WhereEnd(WhereLoops* w) {

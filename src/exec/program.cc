@@ -7,46 +7,45 @@
 namespace basalt {
 
 const char* OpcodeName(Opcode op) {
-  static const char* const kNames[] = {
-#define BASALT_OPCODE_NAME(name, doc) #name,
-      BASALT_OPCODES(BASALT_OPCODE_NAME)
-#undef BASALT_OPCODE_NAME
-  };
   size_t i = static_cast<size_t>(op);
-  return i < sizeof(kNames) / sizeof(kNames[0]) ? kNames[i] : "?";
+  return i < static_cast<size_t>(Opcode::kNumOpcodes) ? kOpcodeInfo[i].name : "?";
 }
 
 std::string Program::P4Text(const Instr& in) const {
   char buf[64];
-  switch (in.p4type) {
+  switch (in.p4type()) {
     case P4Type::kNone:
       return "";
     case P4Type::kInt64:
-    case P4Type::kInt:
-      std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(in.p4.i64));
+      std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(in.p4_int64()));
       return buf;
+    case P4Type::kInt:
+      return std::to_string(in.p4_int());
     case P4Type::kReal:
-      std::snprintf(buf, sizeof buf, "%.17g", in.p4.real);
+      std::snprintf(buf, sizeof buf, "%.17g", in.p4_real());
       return buf;
     case P4Type::kString:
-      return in.p4.str ? in.p4.str : "";
+      return in.p4_str() ? in.p4_str() : "";
     case P4Type::kKeyInfo:
-      return "k(" + std::to_string(in.p4.key_info->n_fields) + ")";
+      return "k(" + std::to_string(in.p4_key_info()->n_fields) + ")";
     case P4Type::kCollation:
-      return std::string(in.p4.coll->name);
+      return std::string(in.p4_coll_or_null()->name);
     case P4Type::kFunc:
-      return in.p4.func->def->name + "(" + std::to_string(in.p4.func->nargs) + ")";
+      return in.p4_func()->def->name + "(" + std::to_string(in.p4_func()->nargs) + ")";
     case P4Type::kCursorInfo:
-      return in.p4.cursor->key_info ? "k(" + std::to_string(in.p4.cursor->key_info->n_fields) + ")"
-                                    : std::to_string(in.p4.cursor->n_columns);
+      return in.p4_cursor()->key_info
+                 ? "k(" + std::to_string(in.p4_cursor()->key_info->n_fields) + ")"
+                 : std::to_string(in.p4_cursor()->n_columns);
     case P4Type::kValue:
       return "default";
     case P4Type::kTable:
-      return in.p4.table->name;
+      return in.p4_table()->name;
     case P4Type::kLike:
       return "like";
     case P4Type::kConstList:
-      return "list(" + std::to_string(in.p4.const_list->n) + ")";
+      return "list(" + std::to_string(in.p4_const_list()->n) + ")";
+    case P4Type::kVFilter:
+      return in.p4_vfilter()->idx_str;
   }
   return "";
 }

@@ -5,10 +5,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "catalog/function.h"
 #include "common/arena.h"
+#include "common/assert.h"
 #include "exec/opcodes.h"
 #include "record/record.h"
 #include "record/value.h"
@@ -39,6 +41,14 @@ struct ConstList {
   int n = 0;
 };
 
+// P4 of VFilter: what the virtual table's BestIndex chose, handed to its
+// cursor's Filter with argc arguments.
+struct VFilterInfo {
+  int idx_num = 0;
+  const char* idx_str = "";  // in the Program's arena
+  int argc = 0;
+};
+
 // LIKE/GLOB call site.
 struct LikeSpec {
   bool glob = false;
@@ -47,28 +57,43 @@ struct LikeSpec {
   bool negate = false;
 };
 
-enum class P4Type : uint8_t {
-  kNone,
-  kInt64,
-  kReal,
-  kString,
-  kKeyInfo,
-  kCollation,
-  kFunc,
-  kCursorInfo,
-  kValue,
-  kTable,
-  kLike,
-  kInt,
-  kConstList,
-};
-
+// One instruction. P4 is a tagged union: it is written only through
+// Program's typed setters (which set the tag and the value together) and read
+// through the accessors below, which check the tag in debug builds.
+// Invariant: with no P4 (kNone) the union holds zero, so the "...OrNull"
+// accessors need no branch.
 struct Instr {
   Opcode op = Opcode::kNoop;
   uint8_t p5 = 0;
-  P4Type p4type = P4Type::kNone;
+
+ private:
+  P4Type p4type_ = P4Type::kNone;  // here, so that Instr packs into 24 bytes
+
+ public:
   int32_t p1 = 0, p2 = 0, p3 = 0;
-  union {
+
+  P4Type p4type() const { return p4type_; }
+  int64_t p4_int64() const { return Get(P4Type::kInt64).i64; }
+  int p4_int() const { return static_cast<int>(Get(P4Type::kInt).i64); }
+  double p4_real() const { return Get(P4Type::kReal).real; }
+  const char* p4_str() const { return Get(P4Type::kString).str; }
+  const KeyInfo* p4_key_info() const { return Get(P4Type::kKeyInfo).key_info; }
+  const FuncCall* p4_func() const { return Get(P4Type::kFunc).func; }
+  const CursorInfo* p4_cursor() const { return Get(P4Type::kCursorInfo).cursor; }
+  const Table* p4_table() const { return Get(P4Type::kTable).table; }
+  const LikeSpec* p4_like() const { return Get(P4Type::kLike).like; }
+  const ConstList* p4_const_list() const { return Get(P4Type::kConstList).const_list; }
+  const VFilterInfo* p4_vfilter() const { return Get(P4Type::kVFilter).vfilter; }
+  // Optional P4s: null (0) when absent.
+  const char* p4_str_or_null() const { return GetOpt(P4Type::kString).str; }
+  const KeyInfo* p4_key_info_or_null() const { return GetOpt(P4Type::kKeyInfo).key_info; }
+  const Collation* p4_coll_or_null() const { return GetOpt(P4Type::kCollation).coll; }
+  const Value* p4_value_or_null() const { return GetOpt(P4Type::kValue).value; }
+  int64_t p4_int_or_zero() const { return GetOpt(P4Type::kInt).i64; }
+
+ private:
+  friend class Program;
+  union P4 {
     int64_t i64;
     double real;
     const char* str;
@@ -80,9 +105,20 @@ struct Instr {
     const Table* table;
     const LikeSpec* like;
     const ConstList* const_list;
-    void* ptr;
-  } p4{0};
+    const VFilterInfo* vfilter;
+  };
+  const P4& Get(P4Type t) const {
+    BASALT_DCHECK(p4type_ == t);
+    return p4_;
+  }
+  const P4& GetOpt(P4Type t) const {
+    BASALT_DCHECK(p4type_ == t || (p4type_ == P4Type::kNone && p4_.i64 == 0));
+    return p4_;
+  }
+
+  P4 p4_{0};
 };
+static_assert(sizeof(Instr) == 24);
 
 // Flags in P5 of comparison instructions (the affinity letter sits in the low
 // bits: 0 or 'A'..'E').
@@ -115,7 +151,8 @@ class Program {
   int n_cursors = 0;
   int n_aggs = 0;  // aggregate accumulators
   int n_params = 0;
-  bool writes = false;  // modifies the database
+  bool writes = false;       // modifies the database
+  bool writes_vtab = false;  // changes a virtual table (VUpdate)
   // A failure part-way may leave changes to undo: run inside a statement
   // savepoint (false for a single-row INSERT without triggers).
   bool stmt_journal = true;
@@ -140,11 +177,40 @@ class Program {
     return static_cast<int>(ops.size()) - 1;
   }
   int pc() const { return static_cast<int>(ops.size()); }
+
+  // ---- typed P4 setters: the only writers of Instr's P4 ----
+  // Each sets the tag with the value; debug builds check that the opcode at
+  // `addr` declares that kind of P4 (opcodes.h).
+  void SetP4Int(int addr, int64_t v) { SetP4(addr, P4Type::kInt).i64 = v; }
+  void SetP4Int64(int addr, int64_t v) { SetP4(addr, P4Type::kInt64).i64 = v; }
+  void SetP4Real(int addr, double v) { SetP4(addr, P4Type::kReal).real = v; }
+  // A string the program already owns (arena) or a static one.
+  void SetP4Str(int addr, const char* s) { SetP4(addr, P4Type::kString).str = s; }
+  // A copy of `s` in the program's arena (NUL-terminated).
+  void SetP4Text(int addr, std::string_view s) { SetP4Str(addr, arena.CopyString(s).data()); }
+  void SetP4(int addr, const KeyInfo* v) { SetP4(addr, P4Type::kKeyInfo).key_info = v; }
+  void SetP4(int addr, const Collation* v) { SetP4(addr, P4Type::kCollation).coll = v; }
+  void SetP4(int addr, const FuncCall* v) { SetP4(addr, P4Type::kFunc).func = v; }
+  void SetP4(int addr, const CursorInfo* v) { SetP4(addr, P4Type::kCursorInfo).cursor = v; }
+  void SetP4(int addr, const Value* v) { SetP4(addr, P4Type::kValue).value = v; }
+  void SetP4(int addr, const Table* v) { SetP4(addr, P4Type::kTable).table = v; }
+  void SetP4(int addr, const LikeSpec* v) { SetP4(addr, P4Type::kLike).like = v; }
+  void SetP4(int addr, const ConstList* v) { SetP4(addr, P4Type::kConstList).const_list = v; }
+  void SetP4(int addr, const VFilterInfo* v) { SetP4(addr, P4Type::kVFilter).vfilter = v; }
   Instr& at(int addr) { return ops[static_cast<size_t>(addr)]; }
   void JumpHere(int addr) { ops[static_cast<size_t>(addr)].p2 = pc(); }
 
   // EXPLAIN listing: addr opcode p1 p2 p3 p4 p5 comment, one row per op.
   std::string P4Text(const Instr& in) const;
+
+ private:
+  Instr::P4& SetP4(int addr, P4Type t) {
+    Instr& in = at(addr);
+    BASALT_DCHECK(InfoOf(in.op).p4.type == t);
+    in.p4type_ = t;
+    in.p4_.i64 = 0;
+    return in.p4_;
+  }
 };
 
 }  // namespace basalt

@@ -99,7 +99,7 @@ void Sorter::Add(const uint8_t* rec, uint32_t n) {
         e.z = v.data();
         e.len = v.size();
         break;
-      default:
+      case Type::kNull:
         break;
     }
   }
@@ -133,7 +133,7 @@ int Sorter::CompareEntries(const Entry& a, const Entry& b, Status* st) const {
         case Type::kBlob:
           v->SetBlobStatic(e.z, e.len);
           break;
-        default:
+        case Type::kNull:
           v->SetNull();
           break;
       }

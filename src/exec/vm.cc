@@ -1,15 +1,61 @@
+// The dispatch loop: Vm::Run executes instructions until a result row, the
+// end of the program or an error. Each opcode's meaning is in opcodes.h; the
+// bodies of the larger ones are in vm_ops_inl.h, the Vm's set-up and
+// tear-down in vm_state.cc.
 #include "exec/vm.h"
 
 #include <cstring>
 
+#include "common/assert.h"
 #include "exec/vm_cursor.h"
+#include "exec/vm_ops_inl.h"
 #include "record/affinity.h"
 #include "record/value_ops.h"
 
 namespace basalt {
 
 namespace {
-constexpr int kMaxArgs = 127;
+
+// The comparison opcodes Eq..Ge and IdxGE..IdxLT as their own small enums,
+// so that the switches deciding them list every case (no default).
+enum class CmpKind : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
+enum class IdxCmpKind : uint8_t { kGE, kGT, kLE, kLT };
+static_assert(static_cast<int>(Opcode::kGe) - static_cast<int>(Opcode::kEq) == 5);
+static_assert(static_cast<int>(Opcode::kIdxLT) - static_cast<int>(Opcode::kIdxGE) == 3);
+
+// Whether comparison `op` holds for `cmp` (the sign of left - right).
+inline bool CompareHolds(Opcode op, int cmp) {
+  switch (static_cast<CmpKind>(static_cast<int>(op) - static_cast<int>(Opcode::kEq))) {
+    case CmpKind::kEq:
+      return cmp == 0;
+    case CmpKind::kNe:
+      return cmp != 0;
+    case CmpKind::kLt:
+      return cmp < 0;
+    case CmpKind::kLe:
+      return cmp <= 0;
+    case CmpKind::kGt:
+      return cmp > 0;
+    case CmpKind::kGe:
+      return cmp >= 0;
+  }
+  return false;
+}
+
+// Whether index comparison `op` holds for `cmp` (index entry - key).
+inline bool IdxCompareHolds(Opcode op, int cmp) {
+  switch (static_cast<IdxCmpKind>(static_cast<int>(op) - static_cast<int>(Opcode::kIdxGE))) {
+    case IdxCmpKind::kGE:
+      return cmp >= 0;
+    case IdxCmpKind::kGT:
+      return cmp > 0;
+    case IdxCmpKind::kLE:
+      return cmp <= 0;
+    case IdxCmpKind::kLT:
+      return cmp < 0;
+  }
+  return false;
+}
 
 // Applies comparison affinity `aff` to *v (a private copy).
 void ApplyCmpAffinity(Value* v, char aff) {
@@ -20,84 +66,6 @@ void ApplyCmpAffinity(Value* v, char aff) {
   }
 }
 }  // namespace
-
-Vm::Vm(const Program* program, VmEnv* env) : prog_(program), env_(env) {
-  regs_.resize(static_cast<size_t>(program->n_regs) + 1);
-  cursors_.resize(static_cast<size_t>(program->n_cursors));
-  aggs_.resize(static_cast<size_t>(program->n_aggs));
-  once_.assign(program->ops.size(), 0);
-  params_.resize(static_cast<size_t>(program->n_params) + 1);
-}
-
-Vm::~Vm() {
-  FinishAggregates();
-  CloseCursors();
-}
-
-// Runs in the destructor too, so nothing may escape: out of memory, a
-// cursor that cannot be kept as a spare is just freed.
-void Vm::CloseCursors() {
-  for (auto& c : cursors_) {
-    if (!c) continue;
-    std::unique_ptr<VmCursor> kept = VmCursor::Recycle(std::move(c));
-    if (!kept) continue;
-    try {
-      spare_.push_back(std::move(kept));
-    } catch (...) {
-    }
-  }
-}
-
-void Vm::FinishAggregates() {
-  // Accumulators that were stepped but never finalised still own state that
-  // only their final function knows how to free. (Runs in the destructor:
-  // a final that runs out of memory computing the discarded result must
-  // not escape.)
-  Value discard;
-  for (FuncContext& a : aggs_) {
-    if (a.agg_mem != nullptr && a.def != nullptr && a.def->final != nullptr) {
-      a.result = &discard;
-      try {
-        a.def->final(&a);
-      } catch (...) {
-      }
-    }
-    FreeAggregateContext(&a);
-    a = FuncContext();
-  }
-}
-
-void Vm::Reset() {
-  FinishAggregates();
-  CloseCursors();
-  std::fill(once_.begin(), once_.end(), 0);
-  for (Value& r : regs_) r.SetNull();
-  pc_ = 0;
-  row_ = nullptr;
-  row_size_ = 0;
-  halt_action_ = 0;
-  n_change_ = 0;
-  n_total_change_ = 0;
-  status_ = Status();
-  done_ = false;
-}
-
-StepResult Vm::Step() {
-  if (done_) return status_.ok() ? StepResult::kDone : StepResult::kError;
-  // Every step looks at the interrupt flag first, as SQLite's does.
-  if (env_->interrupted && env_->interrupted->load(std::memory_order_relaxed)) {
-    return Fail(Status(kInterrupt));
-  }
-  return Run();
-}
-
-StepResult Vm::Fail(Status s) {
-  status_ = std::move(s);
-  done_ = true;
-  FinishAggregates();
-  CloseCursors();
-  return StepResult::kError;
-}
 
 bool Vm::Compare(const Instr& in, int* cmp_out) {
   const Value* a = &regs_[in.p1];
@@ -122,7 +90,7 @@ bool Vm::Compare(const Instr& in, int* cmp_out) {
     int64_t x = a->int_value(), y = b->int_value();
     *cmp_out = x < y ? -1 : (x > y ? 1 : 0);
   } else {
-    *cmp_out = CompareValues(*a, *b, in.p4type == P4Type::kCollation ? in.p4.coll : nullptr);
+    *cmp_out = CompareValues(*a, *b, in.p4_coll_or_null());
   }
   return true;
 }
@@ -144,9 +112,8 @@ StepResult Vm::Run() {
         continue;
       case Opcode::kGoto:
         pc_ = in.p2;
-        if (env_->interrupted && env_->interrupted->load(std::memory_order_relaxed)) {
+        if (env_->interrupted && env_->interrupted->load(std::memory_order_relaxed))
           return Fail(Status(kInterrupt));
-        }
         continue;
       case Opcode::kGosub:
         r[in.p1].SetInt(pc_ + 1);
@@ -174,7 +141,8 @@ StepResult Vm::Run() {
         done_ = true;
         if (in.p1 != kOk) {
           halt_action_ = in.p2;
-          std::string msg = in.p4type == P4Type::kString ? in.p4.str : ResultCodeText(in.p1);
+          const char* text = in.p4_str_or_null();
+          std::string msg = text != nullptr ? text : ResultCodeText(in.p1);
           status_ = Status(in.p1, msg);
           FinishAggregates();
           CloseCursors();
@@ -187,7 +155,8 @@ StepResult Vm::Run() {
       case Opcode::kHaltIfNull:
         if (r[in.p3].is_null()) {
           halt_action_ = in.p2;
-          return Fail(Status(in.p1, in.p4type == P4Type::kString ? in.p4.str : ""));
+          const char* text = in.p4_str_or_null();
+          return Fail(Status(in.p1, text != nullptr ? text : ""));
         }
         break;
       case Opcode::kIf:
@@ -244,38 +213,13 @@ StepResult Vm::Run() {
         }
         once_[static_cast<size_t>(pc_)] = 1;
         break;
-      case Opcode::kMustBeInt: {
-        Value& v = r[in.p1];
-        if (!v.is_int()) {
-          bool ok = false;
-          if (v.is_real()) {
-            double d = v.real_value();
-            if (d >= -9.2233720368547758e18 && d < 9.2233720368547758e18 &&
-                static_cast<double>(static_cast<int64_t>(d)) == d) {
-              v.SetInt(static_cast<int64_t>(d));
-              ok = true;
-            }
-          } else if (v.is_text()) {
-            int64_t iv;
-            double dv;
-            int kind = ParseNumericText(v.data(), v.size(), &iv, &dv);
-            if (kind == 1) {
-              v.SetInt(iv);
-              ok = true;
-            } else if (kind == 2 && dv >= -9.2233720368547758e18 && dv < 9.2233720368547758e18 &&
-                       static_cast<double>(static_cast<int64_t>(dv)) == dv) {
-              v.SetInt(static_cast<int64_t>(dv));
-              ok = true;
-            }
-          }
-          if (!ok) {
-            if (in.p2 == 0) return Fail(Status(kMismatch, "datatype mismatch"));
-            pc_ = in.p2;
-            continue;
-          }
+      case Opcode::kMustBeInt:
+        if (!r[in.p1].is_int() && !MakeExactInteger(&r[in.p1])) {
+          if (in.p2 == 0) return Fail(Status(kMismatch, "datatype mismatch"));
+          pc_ = in.p2;
+          continue;
         }
         break;
-      }
       case Opcode::kNoop:
       case Opcode::kExplain:
       case Opcode::kAbortable:
@@ -287,16 +231,16 @@ StepResult Vm::Run() {
         r[in.p2].SetInt(in.p1);
         break;
       case Opcode::kInt64:
-        r[in.p2].SetInt(in.p4.i64);
+        r[in.p2].SetInt(in.p4_int64());
         break;
       case Opcode::kReal:
-        r[in.p2].SetReal(in.p4.real);
+        r[in.p2].SetReal(in.p4_real());
         break;
       case Opcode::kString:
-        r[in.p2].SetTextStatic(std::string_view(in.p4.str, static_cast<size_t>(in.p1)));
+        r[in.p2].SetTextStatic(std::string_view(in.p4_str(), static_cast<size_t>(in.p1)));
         break;
       case Opcode::kBlob:
-        r[in.p2].SetBlobStatic(in.p4.str, static_cast<size_t>(in.p1));
+        r[in.p2].SetBlobStatic(in.p4_str(), static_cast<size_t>(in.p1));
         break;
       case Opcode::kNull: {
         int last = in.p3 ? in.p3 : in.p2;
@@ -328,39 +272,16 @@ StepResult Vm::Run() {
         break;
 
       // ---- operators ----
-      case Opcode::kAdd: {
-        const Value& a = r[in.p1];
-        const Value& b = r[in.p2];
-        int64_t s;
-        if (a.is_int() && b.is_int() && !__builtin_add_overflow(a.int_value(), b.int_value(), &s)) {
-          r[in.p3].SetInt(s);
-        } else {
-          Add(a, b, &r[in.p3]);
-        }
+      // The operators call the functions constant folding uses (operator_eval.h).
+      case Opcode::kAdd:
+        Add(r[in.p1], r[in.p2], &r[in.p3]);
         break;
-      }
-      case Opcode::kSubtract: {
-        const Value& a = r[in.p1];
-        const Value& b = r[in.p2];
-        int64_t s;
-        if (a.is_int() && b.is_int() && !__builtin_sub_overflow(a.int_value(), b.int_value(), &s)) {
-          r[in.p3].SetInt(s);
-        } else {
-          Subtract(a, b, &r[in.p3]);
-        }
+      case Opcode::kSubtract:
+        Subtract(r[in.p1], r[in.p2], &r[in.p3]);
         break;
-      }
-      case Opcode::kMultiply: {
-        const Value& a = r[in.p1];
-        const Value& b = r[in.p2];
-        int64_t s;
-        if (a.is_int() && b.is_int() && !__builtin_mul_overflow(a.int_value(), b.int_value(), &s)) {
-          r[in.p3].SetInt(s);
-        } else {
-          Multiply(a, b, &r[in.p3]);
-        }
+      case Opcode::kMultiply:
+        Multiply(r[in.p1], r[in.p2], &r[in.p3]);
         break;
-      }
       case Opcode::kDivide:
         Divide(r[in.p1], r[in.p2], &r[in.p3]);
         break;
@@ -388,36 +309,19 @@ StepResult Vm::Run() {
       case Opcode::kNegative:
         Negate(r[in.p1], &r[in.p2]);
         break;
-      case Opcode::kNot: {
-        int t = ValueTruth(r[in.p1]);
-        if (t < 0) {
-          r[in.p2].SetNull();
-        } else {
-          r[in.p2].SetInt(!t);
-        }
+      case Opcode::kNot:
+        LogicalNot(r[in.p1], &r[in.p2]);
         break;
-      }
       case Opcode::kAnd:
-      case Opcode::kOr: {
-        int a = ValueTruth(r[in.p1]);
-        int b = ValueTruth(r[in.p2]);
-        int res;  // -1 NULL
-        if (in.op == Opcode::kAnd) {
-          res = (a == 0 || b == 0) ? 0 : (a < 0 || b < 0) ? -1 : 1;
-        } else {
-          res = (a == 1 || b == 1) ? 1 : (a < 0 || b < 0) ? -1 : 0;
-        }
-        if (res < 0) {
-          r[in.p3].SetNull();
-        } else {
-          r[in.p3].SetInt(res);
-        }
+        LogicalAnd(r[in.p1], r[in.p2], &r[in.p3]);
         break;
-      }
+      case Opcode::kOr:
+        LogicalOr(r[in.p1], r[in.p2], &r[in.p3]);
+        break;
       case Opcode::kIsTrue: {
         int t = ValueTruth(r[in.p1]);
         int res = t < 0 ? in.p3 : t;
-        if (in.p4type == P4Type::kInt && in.p4.i64) res = !res;
+        if (in.p4_int_or_zero()) res = !res;
         r[in.p2].SetInt(res);
         break;
       }
@@ -425,7 +329,7 @@ StepResult Vm::Run() {
         CastValue(&r[in.p1], static_cast<Affinity>(in.p2));
         break;
       case Opcode::kAffinity: {
-        const char* aff = in.p4.str;
+        const char* aff = in.p4_str();
         for (int i = 0; i < in.p2; ++i) {
           if (aff[i] != 'A') ApplyAffinity(&r[in.p1 + i], static_cast<Affinity>(aff[i]));
         }
@@ -450,26 +354,7 @@ StepResult Vm::Run() {
             res = -1;
           }
         } else {
-          switch (in.op) {
-            case Opcode::kEq:
-              res = cmp == 0;
-              break;
-            case Opcode::kNe:
-              res = cmp != 0;
-              break;
-            case Opcode::kLt:
-              res = cmp < 0;
-              break;
-            case Opcode::kLe:
-              res = cmp <= 0;
-              break;
-            case Opcode::kGt:
-              res = cmp > 0;
-              break;
-            default:
-              res = cmp >= 0;
-              break;
-          }
+          res = CompareHolds(in.op, cmp);
         }
         if (in.p5 & kCmpStoreResult) {
           if (res < 0) {
@@ -485,70 +370,17 @@ StepResult Vm::Run() {
         }
         break;
       }
-      case Opcode::kFunction: {
-        Value* argv[kMaxArgs];
-        for (int i = 0; i < in.p2; ++i) argv[i] = &r[in.p1 + i];
-        FuncContext ctx;
-        ctx.def = in.p4.func->def;
-        ctx.coll = in.p4.func->coll;
-        ctx.conn = env_->hooks;
-        ctx.api_db = env_->api_db;
-        // The output register may be an argument: compute into scratch.
-        Value out;
-        ctx.result = &out;
-        ctx.def->scalar(&ctx, in.p2, argv);
-        if (ctx.is_error) {
-          return Fail(Status(ctx.error_code ? ctx.error_code : kError, ctx.error_msg));
-        }
-        r[in.p3] = std::move(out);
+      case Opcode::kFunction:
+        if (!CallFunction(in)) return FailWithStatus();
         break;
-      }
-      case Opcode::kAggStep: {
-        Value* argv[kMaxArgs];
-        for (int i = 0; i < in.p2; ++i) argv[i] = &r[in.p1 + i];
-        FuncContext& ctx = aggs_[static_cast<size_t>(in.p3)];
-        ctx.def = in.p4.func->def;
-        ctx.coll = in.p4.func->coll;
-        ctx.conn = env_->hooks;
-        ctx.api_db = env_->api_db;
-        Value dummy;
-        ctx.result = &dummy;
-        ctx.skip_flag = 0;
-        ctx.def->step(&ctx, in.p2, argv);
-        if (ctx.is_error) {
-          return Fail(Status(ctx.error_code ? ctx.error_code : kError, ctx.error_msg));
-        }
+      case Opcode::kAggStep:
+        if (!StepAccumulator(in)) return FailWithStatus();
         break;
-      }
-      case Opcode::kAggFinal: {
-        FuncContext& ctx = aggs_[static_cast<size_t>(in.p1)];
-        ctx.def = in.p4.func->def;
-        ctx.coll = in.p4.func->coll;
-        ctx.conn = env_->hooks;
-        ctx.api_db = env_->api_db;
-        Value out;
-        ctx.result = &out;
-        ctx.def->final(&ctx);
-        bool err = ctx.is_error;
-        Status st =
-            err ? Status(ctx.error_code ? ctx.error_code : kError, ctx.error_msg) : Status();
-        FreeAggregateContext(&ctx);
-        ctx = FuncContext();
-        if (err) return Fail(std::move(st));
-        r[in.p2] = std::move(out);
+      case Opcode::kAggFinal:
+        if (!FinalizeAccumulator(in)) return FailWithStatus();
         break;
-      }
       case Opcode::kAggReset:
-        for (int i = 0; i < in.p2; ++i) {
-          FuncContext& ctx = aggs_[static_cast<size_t>(in.p1 + i)];
-          if (ctx.agg_mem != nullptr && ctx.def != nullptr && ctx.def->final != nullptr) {
-            Value discard;
-            ctx.result = &discard;
-            ctx.def->final(&ctx);
-          }
-          FreeAggregateContext(&ctx);
-          ctx = FuncContext();
-        }
+        ResetAccumulators(in);
         break;
       case Opcode::kIfAggHit:
         if (aggs_[static_cast<size_t>(in.p1)].skip_flag == 0) {
@@ -563,28 +395,12 @@ StepResult Vm::Run() {
       // ---- cursors ----
       case Opcode::kOpenRead:
       case Opcode::kOpenWrite:
-      case Opcode::kReopenIdx: {
-        auto& slot = cursors_[static_cast<size_t>(in.p1)];
-        if (in.op == Opcode::kReopenIdx && slot && slot->root() == static_cast<uint32_t>(in.p2)) {
-          break;
-        }
-        Btree* bt = env_->dbs[static_cast<size_t>(in.p3)];
-        std::unique_ptr<VmCursor> reuse;
-        if (!spare_.empty()) {
-          reuse = std::move(spare_.back());
-          spare_.pop_back();
-        }
-        size_t db = static_cast<size_t>(in.p3);
-        uint8_t enc = db < env_->encs.size() ? env_->encs[db] : uint8_t{kUtf8};
-        auto c = VmCursor::OpenBtree(bt, static_cast<uint32_t>(in.p2), in.op == Opcode::kOpenWrite,
-                                     in.p4.cursor, &write_gen_, std::move(reuse), enc);
-        if (!c.ok()) return Fail(std::move(c).status());
-        slot = std::move(c).value();
+      case Opcode::kReopenIdx:
+        if (!OpenBtreeCursor(in)) return FailWithStatus();
         break;
-      }
       case Opcode::kOpenEphemeral: {
         auto& slot = cursors_[static_cast<size_t>(in.p1)];
-        const KeyInfo* ki = in.p4type == P4Type::kKeyInfo ? in.p4.key_info : nullptr;
+        const KeyInfo* ki = in.p4_key_info_or_null();
         auto c = VmCursor::OpenEphemeral(ki, in.p2, &write_gen_);
         if (!c.ok()) return Fail(std::move(c).status());
         slot = std::move(c).value();
@@ -597,13 +413,13 @@ StepResult Vm::Run() {
         break;
       }
       case Opcode::kOpenConstList:
-        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenConstList(in.p4.const_list);
+        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenConstList(in.p4_const_list());
         break;
       case Opcode::kOpenPseudo:
         cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenPseudo(&r[in.p2], in.p3, &write_gen_);
         break;
       case Opcode::kSorterOpen:
-        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenSorter(in.p4.key_info, &write_gen_);
+        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenSorter(in.p4_key_info(), &write_gen_);
         break;
       case Opcode::kClose: {
         auto kept = VmCursor::Recycle(std::move(cursors_[static_cast<size_t>(in.p1)]));
@@ -644,9 +460,8 @@ StepResult Vm::Run() {
           VM_TRY(c->SorterNext(&more));
         }
         if (more) {
-          if (env_->interrupted && env_->interrupted->load(std::memory_order_relaxed)) {
+          if (env_->interrupted && env_->interrupted->load(std::memory_order_relaxed))
             return Fail(Status(kInterrupt));
-          }
           pc_ = in.p2;
           continue;
         }
@@ -665,7 +480,7 @@ StepResult Vm::Run() {
       }
       case Opcode::kColumn: {
         VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
-        const Value* dflt = in.p4type == P4Type::kValue ? in.p4.value : nullptr;
+        const Value* dflt = in.p4_value_or_null();
         VM_TRY(c->Column(in.p2, &r[in.p3], dflt));
         break;
       }
@@ -716,7 +531,7 @@ StepResult Vm::Run() {
         SeekOp op =
             static_cast<SeekOp>(static_cast<int>(in.op) - static_cast<int>(Opcode::kSeekGE));
         bool found;
-        VM_TRY(c->Seek(op, &r[in.p3], static_cast<int>(in.p4.i64), &found));
+        VM_TRY(c->Seek(op, &r[in.p3], in.p4_int(), &found));
         if (!found) {
           pc_ = in.p2;
           continue;
@@ -729,23 +544,8 @@ StepResult Vm::Run() {
       case Opcode::kIdxLT: {
         VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
         int cmp;
-        VM_TRY(c->CompareKey(&r[in.p3], static_cast<int>(in.p4.i64), &cmp));
-        bool jump;
-        switch (in.op) {
-          case Opcode::kIdxGE:
-            jump = cmp >= 0;
-            break;
-          case Opcode::kIdxGT:
-            jump = cmp > 0;
-            break;
-          case Opcode::kIdxLE:
-            jump = cmp <= 0;
-            break;
-          default:
-            jump = cmp < 0;
-            break;
-        }
-        if (jump) {
+        VM_TRY(c->CompareKey(&r[in.p3], in.p4_int(), &cmp));
+        if (IdxCompareHolds(in.op, cmp)) {
           pc_ = in.p2;
           continue;
         }
@@ -754,56 +554,20 @@ StepResult Vm::Run() {
       case Opcode::kFound:
       case Opcode::kNotFound:
       case Opcode::kNoConflict: {
-        VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
-        int n = static_cast<int>(in.p4.i64);
-        bool found = false;
-        if (in.op == Opcode::kNoConflict) {
-          bool has_null = false;
-          for (int i = 0; i < n; ++i) has_null |= r[in.p3 + i].is_null();
-          if (has_null) {
-            pc_ = in.p2;
-            continue;
-          }
-        }
-        if (n == 0) {
-          VM_TRY(c->FoundRecord(r[in.p3], &found));
-        } else {
-          VM_TRY(c->Found(&r[in.p3], n, &found));
-        }
-        bool jump = (in.op == Opcode::kFound) ? found : !found;
+        bool jump;
+        if (!LookUpKey(in, &jump)) return FailWithStatus();
         if (jump) {
           pc_ = in.p2;
           continue;
         }
         break;
       }
-      case Opcode::kMakeRecord: {
-        if (in.p4type == P4Type::kString) {
-          const char* aff = in.p4.str;
-          for (int i = 0; i < in.p2 && aff[i]; ++i) {
-            if (aff[i] != 'A') ApplyAffinity(&r[in.p1 + i], static_cast<Affinity>(aff[i]));
-          }
-        }
-        std::string buf;
-        EncodeRecord(&r[in.p1], in.p2, &buf);
-        r[in.p3].SetBlob(buf.data(), buf.size());
+      case Opcode::kMakeRecord:
+        MakeRecord(in);
         break;
-      }
-      case Opcode::kNewRowid: {
-        VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
-        int64_t rowid;
-        VM_TRY(c->NewRowid(&rowid));
-        if (in.p3) {
-          // AUTOINCREMENT: never reuse a rowid at or below the recorded maximum.
-          Value& mx = r[in.p3];
-          int64_t m = mx.is_int() ? mx.int_value() : 0;
-          if (m == INT64_MAX) return Fail(Status(kFull, "database or disk is full"));
-          if (rowid <= m) rowid = m + 1;
-          mx.SetInt(rowid);
-        }
-        r[in.p2].SetInt(rowid);
+      case Opcode::kNewRowid:
+        if (!NewRowid(in)) return FailWithStatus();
         break;
-      }
       case Opcode::kInsert: {
         VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
         int64_t rowid = r[in.p3].int_value();
@@ -857,6 +621,40 @@ StepResult Vm::Run() {
         }
         break;
       }
+      // ---- virtual tables (vm_vtab.cc) ----
+      case Opcode::kVOpen:
+        if (!VtabOpen(in)) return FailWithStatus();
+        break;
+      case Opcode::kVFilter: {
+        bool empty = false;
+        if (!VtabFilter(in, &empty)) return FailWithStatus();
+        if (empty) {
+          pc_ = in.p2;
+          continue;
+        }
+        break;
+      }
+      case Opcode::kVNext: {
+        bool more = false;
+        if (!VtabNext(in, &more)) return FailWithStatus();
+        if (more) {
+          pc_ = in.p2;
+          continue;
+        }
+        break;
+      }
+      case Opcode::kVColumn:
+        if (!VtabColumn(in)) return FailWithStatus();
+        break;
+      case Opcode::kVRowid:
+        if (!VtabRowid(in)) return FailWithStatus();
+        break;
+      case Opcode::kVUpdate:
+        if (!VtabUpdate(in)) return FailWithStatus();
+        break;
+      case Opcode::kVBegin:
+        if (!VtabBegin(in)) return FailWithStatus();
+        break;
       case Opcode::kMemMax: {
         int64_t a = r[in.p1].is_int() ? r[in.p1].int_value() : ValueToInt64(r[in.p1]);
         int64_t b = ValueToInt64(r[in.p2]);
@@ -866,7 +664,8 @@ StepResult Vm::Run() {
       case Opcode::kSetChanges:
         n_change_ += in.p1 ? r[in.p1].int_value() : 1;
         break;
-      default:
+      case Opcode::kNumOpcodes:
+        BASALT_DCHECK(false);
         return Fail(Status(kInternal, "bad opcode"));
     }
     ++pc_;

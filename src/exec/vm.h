@@ -25,9 +25,7 @@ struct VmEnv {
   void* api_db = nullptr;
   int64_t last_insert_rowid = 0;  // updated by Insert with kInsLastRowid
   bool case_sensitive_like = false;
-  // The connection's interrupt flag (set from any thread); read with
-  // relaxed loads at loop back-edges.
-  const std::atomic<int>* interrupted = nullptr;
+  const std::atomic<int>* interrupted = nullptr;  // set by sqlite3_interrupt (any thread)
 };
 
 enum class StepResult { kRow, kDone, kError };
@@ -67,6 +65,33 @@ class Vm {
   void FinishAggregates();
   bool Compare(const Instr& in, int* cmp_out);  // returns false if an operand was NULL
 
+  // Opcode bodies kept out of the dispatch loop (vm_ops_inl.h). Those that
+  // can fail return false after SetError.
+  // MustBeInt: converts *v to the integer it exactly is; false if none.
+  static bool MakeExactInteger(Value* v);
+  bool CallFunction(const Instr& in);           // Function
+  bool StepAccumulator(const Instr& in);        // AggStep
+  bool FinalizeAccumulator(const Instr& in);    // AggFinal
+  void ResetAccumulators(const Instr& in);      // AggReset
+  bool OpenBtreeCursor(const Instr& in);        // OpenRead, OpenWrite, ReopenIdx
+  bool LookUpKey(const Instr& in, bool* jump);  // Found, NotFound, NoConflict
+  void MakeRecord(const Instr& in);
+  bool NewRowid(const Instr& in);
+  // Virtual tables (vm_vtab.cc).
+  bool VtabOpen(const Instr& in);
+  bool VtabFilter(const Instr& in, bool* empty);
+  bool VtabNext(const Instr& in, bool* more);
+  bool VtabColumn(const Instr& in);
+  bool VtabRowid(const Instr& in);
+  bool VtabUpdate(const Instr& in);
+  bool VtabBegin(const Instr& in);
+  bool SetError(Status s) {
+    status_ = std::move(s);
+    return false;
+  }
+  // Ends the run with the error SetError recorded.
+  StepResult FailWithStatus();
+
   const Program* prog_;
   VmEnv* env_;
   std::vector<Value> regs_;
@@ -76,6 +101,7 @@ class Vm {
   std::vector<FuncContext> aggs_;
   std::vector<uint8_t> once_;
   std::vector<Value> params_;
+  std::vector<Value*> vtab_args_;  // argv of VFilter / VUpdate
   Value scratch_[2];
   const Value* row_ = nullptr;
   int row_size_ = 0;

@@ -1,5 +1,7 @@
 #include "exec/vm_cursor.h"
 
+#include "catalog/vtab.h"
+
 #include <cmath>
 #include <cstring>
 
@@ -83,6 +85,13 @@ int KeyCompare(void* ctx, const uint8_t* a, uint32_t na, const uint8_t* b, uint3
 
 VmCursor::~VmCursor() {
   cur_.reset();  // close the B-tree cursor before a temporary tree goes away
+}
+
+std::unique_ptr<VmCursor> VmCursor::OpenVtab(std::unique_ptr<VtabCursor> c) {
+  std::unique_ptr<VmCursor> v(new VmCursor());
+  v->kind_ = Kind::kVtab;
+  v->vtab_ = std::move(c);
+  return v;
 }
 
 std::unique_ptr<VmCursor> VmCursor::Recycle(std::unique_ptr<VmCursor> c) {
@@ -482,6 +491,7 @@ Status VmCursor::LoadRow() {
       payload_len_ = pseudo_reg_->is_blob() ? pseudo_reg_->size() : 0;
       break;
     case Kind::kConstList:
+    case Kind::kVtab:  // read through the V* opcodes, never as records
       payload_ = nullptr;
       payload_len_ = 0;
       break;

@@ -19,12 +19,13 @@ namespace basalt {
 class Btree;
 class BtCursor;
 class Sorter;
+class VtabCursor;
 
 enum class SeekOp : uint8_t { kGE, kGT, kLE, kLT };
 
 class VmCursor {
  public:
-  enum class Kind : uint8_t { kBtree, kSorter, kPseudo, kConstList };
+  enum class Kind : uint8_t { kBtree, kSorter, kPseudo, kConstList, kVtab };
 
   // A cursor on B-tree `root` of `bt`. `write_gen` points at the VM's write
   // counter: every write through any cursor bumps it, and row caches compare.
@@ -46,6 +47,9 @@ class VmCursor {
   static std::unique_ptr<VmCursor> OpenSorter(const KeyInfo* key_info, uint64_t* write_gen);
   static std::unique_ptr<VmCursor> OpenPseudo(const Value* reg, int n_columns, uint64_t* write_gen);
   static std::unique_ptr<VmCursor> OpenConstList(const ConstList* list);
+  // A virtual table's cursor (Vtab::Open), driven by the V* opcodes.
+  static std::unique_ptr<VmCursor> OpenVtab(std::unique_ptr<VtabCursor> c);
+  VtabCursor* vtab() const { return vtab_.get(); }
   ~VmCursor();
   VmCursor(const VmCursor&) = delete;
   VmCursor& operator=(const VmCursor&) = delete;
@@ -90,6 +94,7 @@ class VmCursor {
   Status SorterNext(bool* more);
 
   void SetNullRow() { null_row_ = true; }
+  void ClearNullRow() { null_row_ = false; }
   bool null_row() const { return null_row_; }
   int64_t NextSequence() { return seq_++; }
 
@@ -124,6 +129,7 @@ class VmCursor {
   const Value* pseudo_reg_ = nullptr;
   const ConstList* const_list_ = nullptr;
   int const_pos_ = 0;
+  std::unique_ptr<VtabCursor> vtab_;
 
   // Row cache.
   bool row_valid_ = false;

@@ -2,18 +2,52 @@
 
 #include "func/builtins.h"
 #include "main/statement.h"
-#include "pager/file_pager.h"
 #include "parser/parser.h"
 
 namespace basalt {
 
-namespace {
-// A reloaded schema only matters to compiled statements.
-Status IgnoreSchemaReload(Status st) { return st.code() == kSchema ? Status() : st; }
-}  // namespace
+Connection::Connection()
+    : store_(&env_),
+      vtabs_(&store_),
+      txn_(&store_, &vtabs_),
+      ddl_(&store_, &txn_, &vtabs_, &funcs_, &options_, &env_) {}
 
-Connection::~Connection() {
-  if (main_ && main_->in_transaction()) (void)main_->Rollback();
+Connection::~Connection() { (void)txn_.RollbackAll(); }
+
+void Connection::RecoverAfterException() {
+  if (txn_.active() > 0) return;  // running statements still use the transaction and schema
+  Database* main = store_.main();
+  if (main->open_error.ok()) main->schema_loaded = false;
+  bool in_txn = !txn_.autocommit();
+  for (int i = 0; i < store_.size(); ++i) {
+    Btree* bt = store_.at(i)->bt.get();
+    in_txn |= bt != nullptr && bt->in_transaction();
+  }
+  if (in_txn) (void)txn_.RollbackAll();
+}
+
+void Connection::InitCompileContext(CompileContext* ctx, Arena* arena, std::string_view sql) const {
+  ctx->arena = arena;
+  ctx->catalog = &store_.catalog();
+  ctx->vtabs = const_cast<VtabManager*>(&vtabs_);
+  ctx->funcs = &funcs_;
+  ctx->options = options_;
+  ctx->sql = sql;
+}
+
+bool Connection::SchemaMayHaveChanged() {
+  bool changed = false;
+  for (int i = 0; i < store_.size(); ++i) {
+    Database* db = store_.at(i);
+    if (!db->is_file || db->bt->in_transaction() || !db->open_error.ok()) continue;
+    Status rs = db->bt->BeginTransaction(false);
+    if (rs.ok()) {
+      rs = store_.CheckSchemaCookie(i);
+      (void)db->bt->Commit();
+    }
+    changed |= rs.code() == kSchema;
+  }
+  return changed;
 }
 
 Result<std::unique_ptr<Statement>> Connection::Prepare(std::string_view sql, size_t* tail) {
@@ -61,7 +95,7 @@ Result<std::unique_ptr<Statement>> Connection::Prepare(std::string_view sql, siz
   }
   // An interrupt stops statements already running, and those started
   // before none is left (interrupt.html); with none running it is over.
-  if (active_ == 0) interrupted_.store(0, std::memory_order_relaxed);
+  if (txn_.active() == 0) interrupted_.store(0, std::memory_order_relaxed);
   // The schema of a file database is read at the first prepare. When that
   // fails (not a database, locked, ...) only statements that need the
   // database report it.
@@ -71,225 +105,54 @@ Result<std::unique_ptr<Statement>> Connection::Prepare(std::string_view sql, siz
     if (!cs.ok() || st->uses_db()) return schema_st;
     return st;
   }
-  if (!cs.ok() && is_file_ && (cs.code() & 0xff) == kError && !main_->in_transaction()) {
-    // The error may come from a schema another connection has changed.
-    Status rs = main_->BeginTransaction(false);
-    if (rs.ok()) {
-      rs = CheckSchemaCookie();
-      (void)main_->Commit();
-    }
-    if (rs.code() == kSchema) {
-      last_error_offset_ = -1;
-      st->ast_ = nullptr;
-      st->prog_.reset();
-      st->vm_.reset();
-      cs = st->Compile();
-    }
+  // The error may come from a schema another connection has changed.
+  if (!cs.ok() && (cs.code() & 0xff) == kError && SchemaMayHaveChanged()) {
+    last_error_offset_ = -1;
+    st->ast_ = nullptr;
+    st->prog_.reset();
+    st->vm_.reset();
+    cs = st->Compile();
   }
   TRY(cs);
   return st;
 }
 
-Status Connection::EnsureTransaction(bool write) {
-  if (!open_error_.ok()) return open_error_;
-  if (write && read_only_) return Status(kReadOnly, "attempt to write a readonly database");
-  bool fresh = !main_->in_transaction();
-  if (write) {
-    if (!main_->in_write_transaction()) TRY(main_->BeginTransaction(true));
-  } else if (fresh) {
-    TRY(main_->BeginTransaction(false));
-  }
-  // A new transaction on a file may see another connection's schema change.
-  if (fresh && is_file_) return CheckSchemaCookie();
-  return Status();
+Status Connection::BeginStatement(DbMask read_mask, DbMask write_mask, bool stmt_journal,
+                                  int* stmt_savepoint, bool writes_vtab) {
+  if (txn_.active() == 0) interrupted_.store(0, std::memory_order_relaxed);
+  if ((read_mask | write_mask) != 0) used_db_in_txn_ = true;
+  return txn_.BeginStatement(read_mask, write_mask, stmt_journal, stmt_savepoint, writes_vtab);
 }
 
-Status Connection::BeginStatement(bool writes, bool uses_db, bool stmt_journal,
-                                  int* stmt_savepoint) {
-  if (active_ == 0) interrupted_.store(0, std::memory_order_relaxed);
-  *stmt_savepoint = -1;
-  if (uses_db || writes) TRY(EnsureTransaction(writes));
-  // A statement journal is needed only when a failure could leave part of
-  // the statement's changes behind inside a longer transaction; in
-  // autocommit mode the transaction itself is rolled back instead.
-  if (writes && (!stmt_journal || (autocommit_ && active_ == 0))) writes = false;
-  if (writes) {
-    int n = main_->savepoint_count();
-    TRY(main_->OpenSavepoints(n + 1));
-    *stmt_savepoint = n;
+void Connection::TransactionMayHaveEnded() {
+  // PRAGMA defer_foreign_keys lasts until the transaction ends.
+  if (txn_.autocommit() && txn_.active() == 0 && used_db_in_txn_) {
+    options_.defer_foreign_keys = false;
+    used_db_in_txn_ = false;
   }
-  ++active_;
-  return Status();
-}
-
-Status Connection::CommitIfAutocommit() {
-  if (!autocommit_ || active_ > 0) return Status();
-  if (main_->in_transaction()) {
-    Status st = main_->Commit();
-    if (!st.ok()) {
-      (void)main_->Rollback();
-      if (schema_changed_in_txn_) (void)LoadSchema();
-      schema_changed_in_txn_ = false;
-      return st;
-    }
-  }
-  schema_changed_in_txn_ = false;
-  return Status();
-}
-
-void Connection::RecoverAfterException() {
-  if (active_ > 0) return;  // running statements still use the transaction and schema
-  if (open_error_.ok()) schema_loaded_ = false;
-  if (!autocommit_ || main_->in_transaction()) (void)RollbackAll();
-}
-
-Status Connection::RollbackAll() {
-  Status st;
-  if (main_->in_transaction()) st = main_->Rollback();
-  autocommit_ = true;
-  savepoint_names_.clear();
-  explicit_savepoints_ = 0;
-  savepoint_txn_ = false;
-  if (schema_changed_in_txn_) {
-    Status ls = LoadSchema();
-    if (st.ok()) st = ls;
-  }
-  schema_changed_in_txn_ = false;
-  return st;
-}
-
-Status Connection::EndStatement(bool writes, int stmt_savepoint, bool ok, int action,
-                                int error_code, int64_t changes, bool counts_changes,
-                                int64_t total) {
-  --active_;
-  if (ok) {
-    if (stmt_savepoint >= 0 && main_->savepoint_count() > stmt_savepoint) {
-      TRY(main_->ReleaseSavepoint(stmt_savepoint));
-    }
-    if (counts_changes) changes_ = changes;
-    total_changes_ += total;
-    return CommitIfAutocommit();
-  }
-  // Failure. Conflict actions: 1 ROLLBACK, 3 FAIL keep/undo differently.
-  if (action == static_cast<int>(OnConflict::kRollback)) {
-    if (active_ == 0) return RollbackAll();
-  }
-  bool fail = action == static_cast<int>(OnConflict::kFail);
-  if (writes && main_->in_write_transaction()) {
-    // As in SQLite: an I/O error, or an interrupted write, rolls back the
-    // whole transaction; so does any failure of a statement that ran
-    // without a statement journal where undoing it needs one.
-    int primary = error_code & 0xff;
-    bool no_journal = stmt_savepoint < 0;
-    bool rollback_all = primary == kIoErr || primary == kInterrupt ||
-                        ((primary == kNoMem || primary == kFull) && no_journal) ||
-                        (no_journal && autocommit_ && active_ == 0 && !fail);
-    if (!rollback_all && !no_journal && main_->savepoint_count() > stmt_savepoint) {
-      Status rs;
-      if (!fail) rs = main_->RollbackToSavepoint(stmt_savepoint);
-      if (rs.ok()) rs = main_->ReleaseSavepoint(stmt_savepoint);
-      rollback_all = !rs.ok();
-    }
-    if (rollback_all) return RollbackAll();
-  } else if (stmt_savepoint >= 0 && main_->savepoint_count() > stmt_savepoint) {
-    if (!fail) (void)main_->RollbackToSavepoint(stmt_savepoint);
-    (void)main_->ReleaseSavepoint(stmt_savepoint);
-  }
-  if (action == static_cast<int>(OnConflict::kFail) && counts_changes) {
-    changes_ = changes;
-    total_changes_ += total;
-  }
-  bool reload = schema_changed_in_txn_ && action != static_cast<int>(OnConflict::kFail);
-  Status st = CommitIfAutocommit();
-  if (reload) (void)LoadSchema();
-  return st;
 }
 
 Status Connection::ExecTransaction(ast::Stmt* st) {
-  switch (st->kind) {
-    case ast::StmtKind::kBegin: {
-      if (!autocommit_) {
-        return Status(kError, "cannot start a transaction within a transaction");
-      }
-      auto* b = st->As<ast::BeginStmt>();
-      autocommit_ = false;
-      if (b->mode != ast::TransactionMode::kDeferred) {
-        Status s = IgnoreSchemaReload(EnsureTransaction(true));
-        if (s.ok() && b->mode == ast::TransactionMode::kExclusive && is_file_) {
-          s = static_cast<FilePager*>(main_->pager())->BeginWriteExclusive();
-          if (!s.ok()) (void)main_->Rollback();
-        }
-        if (!s.ok()) {
-          autocommit_ = true;
-          return s;
-        }
-      }
-      return Status();
-    }
-    case ast::StmtKind::kCommit: {
-      if (autocommit_) return Status(kError, "cannot commit - no transaction is active");
-      if (active_ > 0) {
-        return Status(kBusy, "cannot commit transaction - SQL statements in progress");
-      }
-      autocommit_ = true;
-      savepoint_names_.clear();
-      explicit_savepoints_ = 0;
-      savepoint_txn_ = false;
-      return CommitIfAutocommit();
-    }
-    case ast::StmtKind::kRollback: {
-      auto* rb = st->As<ast::RollbackStmt>();
-      if (rb->savepoint.empty()) {
-        if (autocommit_) return Status(kError, "cannot rollback - no transaction is active");
-        return RollbackAll();
-      }
-      // ROLLBACK TO name.
-      for (size_t i = savepoint_names_.size(); i-- > 0;) {
-        if (EqualsIgnoreCase(savepoint_names_[i], rb->savepoint)) {
-          savepoint_names_.resize(i + 1);
-          explicit_savepoints_ = static_cast<int>(i + 1);
-          if (main_->in_write_transaction() && main_->savepoint_count() > static_cast<int>(i)) {
-            TRY(main_->RollbackToSavepoint(static_cast<int>(i)));
-          }
-          if (schema_changed_in_txn_) TRY(LoadSchema());
-          return Status();
-        }
-      }
-      return Status(kError, "no such savepoint: " + std::string(rb->savepoint));
-    }
-    case ast::StmtKind::kSavepoint: {
-      auto* sp = st->As<ast::SavepointStmt>();
-      if (autocommit_) {
-        autocommit_ = false;
-        savepoint_txn_ = true;
-      }
-      TRY(IgnoreSchemaReload(EnsureTransaction(true)));
-      savepoint_names_.emplace_back(sp->name);
-      explicit_savepoints_ = static_cast<int>(savepoint_names_.size());
-      return main_->OpenSavepoints(explicit_savepoints_);
-    }
-    case ast::StmtKind::kRelease: {
-      auto* rl = st->As<ast::ReleaseStmt>();
-      for (size_t i = savepoint_names_.size(); i-- > 0;) {
-        if (EqualsIgnoreCase(savepoint_names_[i], rl->name)) {
-          if (main_->savepoint_count() > static_cast<int>(i)) {
-            TRY(main_->ReleaseSavepoint(static_cast<int>(i)));
-          }
-          savepoint_names_.resize(i);
-          explicit_savepoints_ = static_cast<int>(i);
-          if (i == 0 && savepoint_txn_) {
-            savepoint_txn_ = false;
-            autocommit_ = true;
-            return CommitIfAutocommit();
-          }
-          return Status();
-        }
-      }
-      return Status(kError, "no such savepoint: " + std::string(rl->name));
-    }
-    default:
-      return Status(kInternal, "not a transaction statement");
+  used_db_in_txn_ = true;
+  Status s = txn_.Exec(st);
+  TransactionMayHaveEnded();
+  return s;
+}
+
+Status Connection::EndStatement(DbMask write_mask, int stmt_savepoint, bool ok, int action,
+                                int error_code, int64_t changes, bool counts_changes,
+                                int64_t total) {
+  if (ok) {
+    if (counts_changes) changes_ = changes;
+    total_changes_ += total;
+  } else if (action == static_cast<int>(OnConflict::kFail) && counts_changes) {
+    // FAIL keeps the rows changed before the failure, and counts them.
+    changes_ = changes;
+    total_changes_ += total;
   }
+  Status st = txn_.EndStatement(write_mask, stmt_savepoint, ok, action, error_code);
+  TransactionMayHaveEnded();
+  return st;
 }
 
 }  // namespace basalt

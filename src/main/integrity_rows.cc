@@ -3,7 +3,8 @@
 // check only) every row has its entry in each index of its table and each
 // index has as many entries as the table has rows. Partial indexes and
 // indexes on expressions are left out (their keys need the VM).
-#include "main/connection.h"
+#include "main/database.h"
+#include "main/pragma_families.h"
 #include "record/record.h"
 
 namespace basalt {
@@ -31,8 +32,8 @@ bool PlainIndex(const Index& idx) {
 
 }  // namespace
 
-void Connection::CheckTableRows(const Table& t, bool full, size_t max_errors,
-                                std::vector<std::string>* msgs) {
+void CheckTableRows(Database* db, const Table& t, bool full, size_t max_errors,
+                    std::vector<std::string>* msgs) {
   std::vector<const Index*> idxs;
   if (full) {
     for (const Index* idx : t.indexes) {
@@ -47,14 +48,14 @@ void Connection::CheckTableRows(const Table& t, bool full, size_t max_errors,
   }
   if ((idxs.empty() && not_null.empty()) || t.root <= 1) return;
   BtCursor cur;
-  if (!main_->OpenCursor(t.root, false, &cur).ok()) return;
+  if (!db->bt->OpenCursor(t.root, false, &cur).ok()) return;
   std::vector<std::unique_ptr<BtCursor>> icur;
   std::vector<KeyInfo> kis;
   for (const Index* idx : idxs) {
     icur.push_back(std::make_unique<BtCursor>());
-    if (!main_->OpenCursor(idx->root, false, icur.back().get()).ok()) return;
+    if (!db->bt->OpenCursor(idx->root, false, icur.back().get()).ok()) return;
     kis.push_back(idx->key_info);
-    kis.back().enc = enc_;
+    kis.back().enc = db->enc;
   }
   auto report = [&](std::string m) {
     msgs->push_back(std::move(m));
@@ -89,7 +90,7 @@ void Connection::CheckTableRows(const Table& t, bool full, size_t max_errors,
           key[k].SetInt(cur.rowid());
         } else if (c < *nf) {
           DecodeSerialEnc(data + offsets[static_cast<size_t>(c)], types[static_cast<size_t>(c)],
-                          &key[k], enc_);
+                          &key[k], db->enc);
         } else {
           complete = false;  // a short record: the column has its default
         }

@@ -1,362 +1,154 @@
-// PRAGMA statements.
-#include <algorithm>
+// PRAGMA statements: the statement form (Connection::ExecPragma), the
+// prepare-time facts (result columns, whether the file is needed, the
+// schema name check) and the common start of every pragma (RunPragmaCall).
+// The pragmas themselves are the entries of pragma_table.cc.
+#include "main/pragma.h"
 
-#include "exec/codegen.h"
-#include "func/builtins.h"
 #include "main/connection.h"
-#include "parser/parser.h"
+#include "main/pragma_families.h"
 
 namespace basalt {
 
-namespace {
-
-// The value of `PRAGMA x = value` as a string ("" when absent).
-std::string PragmaArg(const ast::PragmaStmt* st) {
-  if (st->value == nullptr) return std::string();
-  const ast::Expr* e = st->value;
-  switch (e->kind) {
-    case ast::ExprKind::kInteger:
-      return std::to_string(e->ival);
-    case ast::ExprKind::kString:
-    case ast::ExprKind::kColumn:
-      return std::string(e->text);
-    case ast::ExprKind::kBool:
-      return e->ival ? "1" : "0";
-    default:
-      return std::string(e->span);
-  }
-}
-
-// Boolean pragma argument: -1 if not a boolean.
-int PragmaBool(const std::string& v) {
-  if (EqualsIgnoreCase(v, "on") || EqualsIgnoreCase(v, "yes") || EqualsIgnoreCase(v, "true") ||
-      v == "1") {
-    return 1;
-  }
-  if (EqualsIgnoreCase(v, "off") || EqualsIgnoreCase(v, "no") || EqualsIgnoreCase(v, "false") ||
-      v == "0") {
-    return 0;
-  }
-  return -1;
-}
-
-void OneRow(std::vector<std::string>* names, std::vector<std::vector<Value>>* rows,
-            const char* name, Value v) {
-  names->push_back(name);
+void PragmaCall::Row(Value v) const {
   std::vector<Value> row;
   row.push_back(std::move(v));
   rows->push_back(std::move(row));
 }
 
-}  // namespace
-
-Status Connection::PragmaRows(std::string_view name, std::string_view arg,
-                              std::vector<std::string>* names,
-                              std::vector<std::vector<Value>>* rows) {
-  ast::PragmaStmt st;
-  st.name = name;
-  ast::Expr value;
-  if (!arg.empty()) {
-    value.kind = ast::ExprKind::kString;
-    value.text = arg;
-    st.value = &value;
+std::string PragmaArgText(const ast::PragmaStmt* st) {
+  const ast::Expr* e = st->value;
+  if (e == nullptr) return std::string();
+  switch (e->kind) {
+    case ast::ExprKind::kString:
+    case ast::ExprKind::kColumn:
+      return std::string(e->text);
+    case ast::ExprKind::kInteger:
+      return e->text.empty() ? std::to_string(e->ival) : std::string(e->text);
+    case ast::ExprKind::kReal:
+      return e->text.empty() ? std::string(e->span) : std::string(e->text);
+    default:
+      return std::string(e->span);
   }
-  std::string lname = LowerAscii(name);
-  // Only pragmas that read; the setting forms are not functions.
-  static const char* const kReadable[] = {
-      "table_info",      "table_xinfo",  "index_list",   "index_info",
-      "integrity_check", "quick_check",  "page_count",   "freelist_count",
-      "encoding",        "journal_mode", "user_version", "schema_version",
-      "application_id",  "page_size",    "foreign_keys", "recursive_triggers"};
-  bool ok = false;
-  for (const char* r : kReadable) ok |= lname == r;
-  if (!ok) return Status();
-  bool takes_arg = lname == "table_info" || lname == "table_xinfo" || lname == "index_list" ||
-                   lname == "index_info";
-  if (!takes_arg) st.value = nullptr;
-  *names = PragmaColumnNames(&st);
-  std::vector<std::string> ignored;
-  return ExecPragma(&st, &ignored, rows);
+}
+
+std::string PragmaSchemaToken(const ast::PragmaStmt* st, std::string_view text, int* offset) {
+  *offset = -1;
+  const std::string_view name = st->schema;
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  if (name.data() < begin || name.data() + name.size() > end) {
+    // An unquoted copy (the name had escaped quotes): quoted, as written.
+    std::string quoted(1, '"');
+    for (char c : name) {
+      if (c == '"') quoted += '"';
+      quoted += c;
+    }
+    quoted += '"';
+    return quoted;
+  }
+  size_t at = static_cast<size_t>(name.data() - begin);
+  size_t len = name.size();
+  if (at > 0) {
+    const char q = text[at - 1];
+    const char close = q == '[' ? ']' : q;
+    if ((q == '"' || q == '\'' || q == '`' || q == '[') && at + len < text.size() &&
+        text[at + len] == close) {
+      --at;
+      len += 2;
+    }
+  }
+  *offset = static_cast<int>(at);
+  return std::string(text.substr(at, len));
 }
 
 std::vector<std::string> PragmaColumnNames(const ast::PragmaStmt* st) {
-  std::string name = LowerAscii(st->name);
-  bool set = st->value != nullptr;
-  if (name == "table_info" || name == "table_xinfo") {
-    return {"cid", "name", "type", "notnull", "dflt_value", "pk"};
-  }
-  if (name == "index_list") return {"seq", "name", "unique", "origin", "partial"};
-  if (name == "index_info") return {"seqno", "cid", "name"};
-  if (name == "integrity_check" || name == "quick_check") return {name};
-  if (name == "page_count" || name == "freelist_count" || name == "encoding" ||
-      name == "journal_mode" || name == "locking_mode" || name == "wal_autocheckpoint" ||
-      name == "journal_size_limit") {
-    return {name};
-  }
-  if (name == "busy_timeout") return {"timeout"};
-  if (name == "wal_checkpoint") return {"busy", "log", "checkpointed"};
-  if (name == "database_list") return {"seq", "name", "file"};
-  static const char* const kValued[] = {"user_version",
-                                        "schema_version",
-                                        "application_id",
-                                        "page_size",
-                                        "recursive_triggers",
-                                        "foreign_keys",
-                                        "reverse_unordered_selects",
-                                        "short_column_names",
-                                        "full_column_names",
-                                        "synchronous",
-                                        "cache_size",
-                                        "mmap_size",
-                                        "temp_store",
-                                        "auto_vacuum"};
-  for (const char* v : kValued) {
-    if (name == v) return set ? std::vector<std::string>{} : std::vector<std::string>{name};
-  }
-  return {};
+  const PragmaDef* def = FindPragma(st->name);
+  if (def == nullptr) return {};
+  if (st->value != nullptr && def->has(kPragmaSetNoRows)) return {};
+  return PragmaColumns(*def);
 }
 
 bool PragmaUsesDb(const ast::PragmaStmt* st) {
-  if (st->value == nullptr) return false;
-  std::string name = LowerAscii(st->name);
-  static const char* const kConnectionOnly[] = {
-      "busy_timeout",       "synchronous",        "cache_size",
-      "foreign_keys",       "recursive_triggers", "reverse_unordered_selects",
-      "short_column_names", "full_column_names",  "case_sensitive_like",
-      "wal_autocheckpoint", "locking_mode",       "mmap_size",
-      "temp_store",         "journal_size_limit"};
-  for (const char* c : kConnectionOnly) {
-    if (name == c) return false;
+  const PragmaDef* def = FindPragma(st->name);
+  if (st->value == nullptr || def == nullptr) return false;
+  return !def->has(kPragmaConnectionOnly) && !def->has(kPragmaNoDatabase);
+}
+
+Status RunPragmaCall(PragmaCall* call) {
+  const PragmaDef& def = *call->def;
+  *call->names = PragmaColumns(def);
+  if (call->set && def.has(kPragmaSetNoRows)) call->names->clear();
+  SchemaStore& store = call->conn->dbs();
+  if (call->db == Catalog::kTemp && !def.has(kPragmaNoDatabase)) TRY(store.OpenTemp());
+  if (def.has(kPragmaNeedsSchema)) TRY(store.EnsureSchema(call->target_db()));
+  return def.run(call);
+}
+
+PragmaReadScope::PragmaReadScope(Connection* conn, int db) : db_(conn->dbs().at(db)) {
+  if (db_->bt != nullptr && db_->bt->in_transaction()) return;
+  Status st = conn->txn().EnsureTransaction(db, false);
+  db_ = conn->dbs().at(db);  // TEMP may have been opened
+  began_ = db_->bt != nullptr && db_->bt->in_transaction();
+  if (!st.ok() && st.code() != kSchema) status_ = st;
+}
+
+PragmaReadScope::~PragmaReadScope() {
+  if (began_ && db_->bt->in_transaction() && !db_->bt->in_write_transaction()) {
+    (void)db_->bt->Commit();
   }
-  return true;
+}
+
+Status PragmaWrite(Connection* conn, int db, const std::function<Status(Database*)>& fn) {
+  TransactionController& txn = conn->txn();
+  Status es = txn.EnsureTransaction(db, true);
+  if (!es.ok() && es.code() != kSchema) return es;
+  Status st = fn(conn->dbs().at(db));
+  if (!st.ok()) {
+    if (txn.autocommit() && txn.active() == 0) (void)txn.RollbackAll();
+    return st;
+  }
+  if (txn.active() == 0) return txn.CommitIfAutocommit();
+  return Status();
+}
+
+Status Connection::ValidatePragma(const ast::PragmaStmt* st, std::string_view text) {
+  PragmaCall call;
+  call.conn = this;
+  if (!st->schema.empty()) {
+    call.db = store_.Find(st->schema);
+    if (call.db < 0) {
+      int offset = -1;
+      std::string token = PragmaSchemaToken(st, text, &offset);
+      last_error_offset_ = offset;
+      return Status(kError, "unknown database " + token);
+    }
+  }
+  call.def = FindPragma(st->name);
+  if (call.def == nullptr || call.def->check == nullptr) return Status();
+  call.set = st->value != nullptr;
+  call.arg = PragmaArgText(st);
+  call.value = st->value;
+  return call.def->check(&call);
 }
 
 Status Connection::ExecPragma(ast::PragmaStmt* st, std::vector<std::string>* names,
                               std::vector<std::vector<Value>>* rows) {
-  std::string name = LowerAscii(st->name);
-  std::string arg = PragmaArg(st);
-  bool set = st->value != nullptr;
-  auto flag = [&](bool* field, const char* col) -> Status {
-    if (set) {
-      int b = PragmaBool(arg);
-      if (b >= 0) *field = b != 0;
-      return Status();
-    }
-    OneRow(names, rows, col, Value::Int(*field ? 1 : 0));
-    return Status();
-  };
-  {
-    bool handled = false;
-    TRY(ExecStoragePragma(name, st, &handled, names, rows));
-    if (handled) return Status();
+  PragmaCall call;
+  call.conn = this;
+  if (!st->schema.empty()) {
+    call.db = store_.Find(st->schema);
+    // The database was detached since the statement was prepared.
+    if (call.db < 0) return Status(kError, "unknown database " + std::string(st->schema));
   }
-  if (name == "case_sensitive_like") {
-    if (set) {
-      int b = PragmaBool(arg);
-      if (b >= 0) {
-        options_.case_sensitive_like = b != 0;
-        funcs_.Remove("like", 2);
-        funcs_.Remove("like", 3);
-        RegisterLikeFunctions(&funcs_, b != 0);
-        schema_.Touch();
-      }
-    }
-    return Status();
-  }
-  if (name == "recursive_triggers") return flag(&options_.recursive_triggers, "recursive_triggers");
-  if (name == "foreign_keys") return flag(&options_.foreign_keys, "foreign_keys");
-  if (name == "reverse_unordered_selects") {
-    return flag(&options_.reverse_unordered_selects, "reverse_unordered_selects");
-  }
-  if (name == "short_column_names") return flag(&options_.short_column_names, "short_column_names");
-  if (name == "full_column_names") return flag(&options_.full_column_names, "full_column_names");
-  if (name == "user_version" || name == "schema_version" || name == "application_id") {
-    Meta m = name == "user_version"     ? Meta::kUserVersion
-             : name == "schema_version" ? Meta::kSchemaCookie
-                                        : Meta::kApplicationId;
-    if (set) {
-      Status es = EnsureTransaction(true);
-      if (!es.ok() && es.code() != kSchema) return es;
-      TRY(main_->SetMeta(m, static_cast<uint32_t>(std::stoll(arg))));
-      return CommitIfAutocommit();
-    }
-    uint32_t v = 0;
-    if (main_->page_count() > 0) TRY(main_->GetMeta(m, &v));
-    OneRow(names, rows, name.c_str(), Value::Int(static_cast<int32_t>(v)));
-    return Status();
-  }
-  if (name == "page_size") {
-    if (set) {
-      // A database with pages takes the new size at the next VACUUM.
-      vacuum_page_size_ = static_cast<uint32_t>(std::stoll(arg));
-      (void)main_->SetPageSize(vacuum_page_size_);
-      return Status();
-    }
-    OneRow(names, rows, "page_size", Value::Int(main_->page_size()));
-    return Status();
-  }
-  if (name == "page_count") {
-    OneRow(names, rows, "page_count", Value::Int(main_->page_count()));
-    return Status();
-  }
-  if (name == "freelist_count") {
-    uint32_t n = 0;
-    if (main_->page_count() > 0) TRY(main_->FreelistCount(&n));
-    OneRow(names, rows, "freelist_count", Value::Int(n));
-    return Status();
-  }
-  if (name == "encoding") return ExecEncodingPragma(st, names, rows);
-
-  if (name == "table_info" || name == "table_xinfo") {
-    Table* t = schema_.FindTable(arg);
-    *names = {"cid", "name", "type", "notnull", "dflt_value", "pk"};
-    if (t == nullptr) return Status();
-    if (t->is_view) {
-      // A view's columns are those of its query.
-      Arena arena;
-      CompileContext ctx;
-      ctx.arena = &arena;
-      ctx.schema = &schema_;
-      ctx.funcs = &funcs_;
-      ctx.options = options_;
-      std::string q = "SELECT * FROM \"" + t->name + "\"";
-      ast::Select* sel = ctx.ParseSelect(q);
-      if (sel == nullptr) return ctx.error;
-      ast::SelectStmt probe;
-      probe.select = sel;
-      Result<std::unique_ptr<Program>> p = CompileStatement(&probe, &ctx);
-      if (!p.ok()) return p.status();
-      for (size_t i = 0; i < (*p)->column_names.size(); ++i) {
-        std::vector<Value> row(6);
-        row[0].SetInt(static_cast<int64_t>(i));
-        row[1].SetText((*p)->column_names[i]);
-        row[2].SetText(i < (*p)->column_decltypes.size() ? (*p)->column_decltypes[i] : "");
-        row[3].SetInt(0);
-        row[5].SetInt(0);
-        rows->push_back(std::move(row));
-      }
-      return Status();
-    }
-    int pk_pos = 0;
-    for (size_t i = 0; i < t->columns.size(); ++i) {
-      const Column& c = t->columns[i];
-      std::vector<Value> row(6);
-      row[0].SetInt(static_cast<int64_t>(i));
-      row[1].SetText(c.name);
-      row[2].SetText(c.decl_type);
-      row[3].SetInt(c.not_null ? 1 : 0);
-      if (!c.default_sql.empty()) row[4].SetText(c.default_sql);
-      row[5].SetInt(c.primary_key ? ++pk_pos : 0);
-      rows->push_back(std::move(row));
-    }
-    return Status();
-  }
-  if (name == "index_list") {
-    Table* t = schema_.FindTable(arg);
-    *names = {"seq", "name", "unique", "origin", "partial"};
-    if (t == nullptr) return Status();
-    int seq = 0;
-    for (size_t i = t->indexes.size(); i-- > 0;) {
-      const Index* idx = t->indexes[i];
-      std::vector<Value> row(5);
-      row[0].SetInt(seq++);
-      row[1].SetText(idx->name);
-      row[2].SetInt(idx->unique ? 1 : 0);
-      row[3].SetText(idx->origin == 'p' ? "pk" : idx->origin == 'u' ? "u" : "c");
-      row[4].SetInt(idx->where_sql.empty() ? 0 : 1);
-      rows->push_back(std::move(row));
-    }
-    return Status();
-  }
-  if (name == "index_info") {
-    Index* idx = schema_.FindIndex(arg);
-    *names = {"seqno", "cid", "name"};
-    if (idx == nullptr) return Status();
-    for (size_t i = 0; i < idx->columns.size(); ++i) {
-      std::vector<Value> row(3);
-      row[0].SetInt(static_cast<int64_t>(i));
-      int c = idx->columns[i];
-      row[1].SetInt(c);
-      if (c >= 0) row[2].SetText(idx->table->columns[static_cast<size_t>(c)].name);
-      rows->push_back(std::move(row));
-    }
-    return Status();
-  }
-  if (name == "integrity_check" || name == "quick_check") {
-    std::vector<std::string> msgs, row_msgs;
-    // A file that cannot be read (not a database, truncated, a damaged
-    // schema) gives its error, as SQLite reports it at prepare.
-    TRY(EnsureSchema());
-    // The transaction reads the page count (0 before a file is first read)
-    // and reloads a schema another connection changed (VACUUM moves every
-    // root).
-    const bool began = !main_->in_transaction();
-    if (began) {
-      Status es = EnsureTransaction(false);
-      if (!es.ok() && es.code() != kSchema) return es;
-    }
-    Status s;
-    if (main_->page_count() > 0) {
-      std::vector<IntegrityRoot> roots;
-      for (auto& [k, t] : schema_.tables()) {
-        if (!t->is_view && t->root > 1) roots.push_back({t->root, nullptr, nullptr});
-      }
-      for (auto& [k, idx] : schema_.indexes()) roots.push_back({idx->root, nullptr, nullptr});
-      s = main_->IntegrityCheck(roots, 100, &msgs);
-      if (s.ok() && msgs.empty()) {
-        // Row checks only on sound trees; each message is a row of its own.
-        std::vector<const Table*> tables;
-        for (auto& [k, t] : schema_.tables()) {
-          if (!t->is_view && t->root > 1) tables.push_back(t.get());
-        }
-        std::sort(tables.begin(), tables.end(),
-                  [](const Table* a, const Table* b) { return a->root < b->root; });
-        for (const Table* t : tables) {
-          if (row_msgs.size() >= 100) break;
-          CheckTableRows(*t, name == "integrity_check", 100, &row_msgs);
-        }
-      }
-    }
-    if (began) (void)main_->Commit();
-    TRY(s);
-    if (!msgs.empty() || row_msgs.empty()) {
-      OneRow(names, rows, name.c_str(), Value::Text(FormatIntegrityReport(msgs)));
-    } else {
-      names->assign(1, name);
-    }
-    for (std::string& m : row_msgs) rows->push_back({Value::Text(std::move(m))});
-    return Status();
-  }
-  // Unknown pragmas are silently ignored, like SQLite.
-  return Status();
-}
-
-// PRAGMA encoding: the main database's text encoding; setting it takes
-// effect only while the database has no pages yet (it is then written into
-// page 1 when the database is created).
-Status Connection::ExecEncodingPragma(ast::PragmaStmt* st, std::vector<std::string>* names,
-                                      std::vector<std::vector<Value>>* rows) {
-  if (st->value != nullptr) {
-    std::string arg = PragmaArg(st);
-    static const struct {
-      const char* name;
-      uint8_t enc;
-    } kNames[] = {{"utf-8", kUtf8},      {"utf8", kUtf8},        {"utf-16le", kUtf16le},
-                  {"utf16le", kUtf16le}, {"utf-16be", kUtf16be}, {"utf16be", kUtf16be},
-                  {"utf-16", kUtf16le},  {"utf16", kUtf16le}};
-    int found = -1;
-    for (const auto& n : kNames) {
-      if (EqualsIgnoreCase(arg, n.name)) found = n.enc;
-    }
-    if (found < 0) return Status(kError, "unsupported encoding: " + arg);
-    if (is_file_ && open_error_.ok()) (void)EnsureSchema();
-    if (main_->page_count() == 0) SetTextEncoding(static_cast<uint8_t>(found));
-    return Status();
-  }
-  if (is_file_ && open_error_.ok()) (void)EnsureSchema();
-  const char* text = enc_ == kUtf16le ? "UTF-16le" : enc_ == kUtf16be ? "UTF-16be" : "UTF-8";
-  OneRow(names, rows, "encoding", Value::Text(text));
-  return Status();
+  call.def = FindPragma(st->name);
+  names->clear();
+  if (call.def == nullptr) return Status();  // unknown pragmas are ignored
+  call.set = st->value != nullptr;
+  call.arg = PragmaArgText(st);
+  call.value = st->value;
+  call.names = names;
+  call.rows = rows;
+  return RunPragmaCall(&call);
 }
 
 }  // namespace basalt

@@ -1,12 +1,17 @@
-// PRAGMAs about the database file: journal_mode, synchronous, cache_size,
-// busy_timeout, locking_mode, wal_checkpoint, wal_autocheckpoint and the
-// read-only facts (database_list, mmap_size, ...).
+// Pragmas about how each database file is journaled, cached, locked and
+// synced: journal_mode, synchronous, cache_size, busy_timeout, locking_mode,
+// wal_checkpoint, wal_autocheckpoint, journal_size_limit, cache_spill,
+// mmap_size, secure_delete; and database_list.
 #include "main/connection.h"
-#include "parser/parser.h"
+#include "main/pragma_families.h"
 
 namespace basalt {
 
 namespace {
+
+// Bytes SQLite's page cache adds to each page in the reference build: a
+// cache of -N KiB holds N * 1024 / (page size + 136) pages.
+constexpr int64_t kPageCacheOverhead = 136;
 
 const char* JournalModeName(JournalMode m) {
   switch (m) {
@@ -26,7 +31,7 @@ const char* JournalModeName(JournalMode m) {
   return "delete";
 }
 
-bool ParseJournalMode(const std::string& v, JournalMode* out) {
+bool ParseJournalMode(std::string_view v, JournalMode* out) {
   static const JournalMode kAll[] = {JournalMode::kDelete,  JournalMode::kTruncate,
                                      JournalMode::kPersist, JournalMode::kMemory,
                                      JournalMode::kWal,     JournalMode::kOff};
@@ -39,198 +44,257 @@ bool ParseJournalMode(const std::string& v, JournalMode* out) {
   return false;
 }
 
-// A pragma's integer argument: leading sign and digits, like SQLite's atoi.
-int64_t PragmaInt(const std::string& v) {
-  size_t i = 0;
-  while (i < v.size() && (v[i] == ' ' || v[i] == '\t')) ++i;
-  bool neg = false;
-  if (i < v.size() && (v[i] == '-' || v[i] == '+')) neg = v[i++] == '-';
-  int64_t n = 0;
-  for (; i < v.size() && v[i] >= '0' && v[i] <= '9'; ++i) {
-    if (n < (int64_t{1} << 58)) n = n * 10 + (v[i] - '0');
+// Sets database dbi's journal mode (the caller checked it is open).
+Status SetJournalMode(Connection* conn, int dbi, JournalMode mode) {
+  Database* db = conn->dbs().at(dbi);
+  if (!db->open_error.ok()) return db->open_error;
+  Pager* pager = db->bt->pager();
+  if (!conn->autocommit() &&
+      (mode == JournalMode::kWal || pager->journal_mode() == JournalMode::kWal) &&
+      mode != pager->journal_mode()) {
+    return Status(kError, "cannot change into wal mode from within a transaction");
   }
-  return neg ? -n : n;
+  JournalMode result = pager->journal_mode();
+  return pager->SetJournalMode(mode, &result);
 }
 
-void Row1(std::vector<std::string>* names, std::vector<std::vector<Value>>* rows, const char* name,
-          Value v) {
-  names->assign(1, name);
-  std::vector<Value> row;
-  row.push_back(std::move(v));
-  rows->push_back(std::move(row));
-}
+// Databases that keep no file of their own (":memory:", TEMP) are always
+// locked exclusively, as SQLite's pagers for them are.
+bool ExclusiveLocking(const Database* db) { return !db->is_file || db->exclusive_locking; }
 
 }  // namespace
 
-Status Connection::ExecStoragePragma(const std::string& name, ast::PragmaStmt* st, bool* handled,
-                                     std::vector<std::string>* names,
-                                     std::vector<std::vector<Value>>* rows) {
-  *handled = true;
-  bool set = st->value != nullptr;
-  std::string arg;
-  if (set) {
-    const ast::Expr* e = st->value;
-    if (e->kind == ast::ExprKind::kInteger) {
-      arg = std::to_string(e->ival);
-    } else if (e->kind == ast::ExprKind::kString || e->kind == ast::ExprKind::kColumn) {
-      arg = std::string(e->text);
-    } else {
-      arg = std::string(e->span);
+// Without a schema, a new mode applies to every open database (the result
+// is main's); an unknown mode only reads.
+Status RunJournalMode(PragmaCall* call) {
+  Connection* conn = call->conn;
+  SchemaStore& store = conn->dbs();
+  JournalMode mode;
+  const bool setting = call->set && ParseJournalMode(call->arg, &mode);
+  const int dbi = call->target_db();
+  if (setting && !call->has_schema()) {
+    for (int i = store.size() - 1; i >= 0; --i) {
+      if (store.at(i)->is_open()) TRY(SetJournalMode(conn, i, mode));
+    }
+  } else if (setting) {
+    TRY(SetJournalMode(conn, dbi, mode));
+  } else {
+    Database* db = store.at(dbi);
+    // The mode of a database another connection put into WAL shows once
+    // the file has been read.
+    if (db->is_file && db->open_error.ok() && db->bt->page_count() == 0) {
+      (void)store.EnsureSchema(dbi);
     }
   }
-  Pager* pager = main_->pager();
-  if (name == "journal_mode") {
-    JournalMode mode;
-    if (set && ParseJournalMode(arg, &mode)) {
-      if (!open_error_.ok()) return open_error_;
-      if (!autocommit_ &&
-          (mode == JournalMode::kWal || pager->journal_mode() == JournalMode::kWal) &&
-          mode != pager->journal_mode()) {
-        return Status(kError, "cannot change into wal mode from within a transaction");
-      }
-      JournalMode result = pager->journal_mode();
-      TRY(pager->SetJournalMode(mode, &result));
-    } else if (is_file_ && open_error_.ok() && pager->page_count() == 0) {
-      // The mode of a database another connection put into WAL shows once
-      // the file has been read.
-      (void)EnsureSchema();
+  call->Row(Value::Text(JournalModeName(store.at(dbi)->bt->pager()->journal_mode())));
+  return Status();
+}
+
+Status CheckSynchronous(PragmaCall* call) {
+  if (call->set && !call->conn->autocommit()) {
+    return Status(kError, "Safety level may not be changed inside a transaction");
+  }
+  return Status();
+}
+
+// The level is stored plus one in three bits (0 reads as NORMAL), as
+// SQLite keeps it: 4 and 5 read back as set, 7 reads as 0.
+Status RunSynchronous(PragmaCall* call) {
+  Database* db = call->conn->dbs().at(call->target_db());
+  if (!call->set) {
+    call->Row(Value::Int(db->synchronous));
+    return Status();
+  }
+  TRY(CheckSynchronous(call));
+  int stored = (PragmaSafetyLevel(call->arg, false, 1) + 1) & 7;
+  if (stored == 0) stored = 1;
+  db->synchronous = stored - 1;
+  db->bt->pager()->SetSynchronous(static_cast<Synchronous>(std::min(db->synchronous, 3)));
+  return Status();
+}
+
+Status RunCacheSize(PragmaCall* call) {
+  Database* db = call->conn->dbs().at(call->target_db());
+  if (call->set) {
+    db->cache_size = PragmaAtoi(call->arg);
+    db->bt->pager()->SetCacheSize(db->cache_size);
+    return Status();
+  }
+  call->Row(Value::Int(db->cache_size));
+  return Status();
+}
+
+Status RunBusyTimeout(PragmaCall* call) {
+  if (call->set) call->conn->SetBusyTimeout(PragmaAtoi(call->arg));
+  call->Row(Value::Int(call->conn->busy_timeout()));
+  return Status();
+}
+
+// Exclusive locking keeps the file locked between transactions; Basalt
+// takes the request but keeps normal locking (allowed: the mode is a hint
+// that only changes how long locks are held). Without a schema a new mode
+// applies to the attached databases and those attached later, and `PRAGMA
+// locking_mode` reads that default.
+Status RunLockingMode(PragmaCall* call) {
+  SchemaStore& store = call->conn->dbs();
+  PragmaSettings& settings = call->conn->pragma_settings();
+  int mode = -1;  // -1 query, 0 normal, 1 exclusive
+  if (call->set && EqualsIgnoreCase(call->arg, "exclusive")) mode = 1;
+  if (call->set && EqualsIgnoreCase(call->arg, "normal")) mode = 0;
+  if (!call->has_schema() && mode < 0) {
+    call->Row(Value::Text(settings.exclusive_locking ? "exclusive" : "normal"));
+    return Status();
+  }
+  if (!call->has_schema()) {
+    for (int i = Catalog::kTemp + 1; i < store.size(); ++i) {
+      store.at(i)->exclusive_locking = mode == 1;
     }
-    Row1(names, rows, "journal_mode", Value::Text(JournalModeName(pager->journal_mode())));
-    return Status();
+    settings.exclusive_locking = mode == 1;
   }
-  if (name == "synchronous") {
-    if (set) {
-      int level = 1;
-      if (EqualsIgnoreCase(arg, "off")) {
-        level = 0;
-      } else if (EqualsIgnoreCase(arg, "normal")) {
-        level = 1;
-      } else if (EqualsIgnoreCase(arg, "full")) {
-        level = 2;
-      } else if (EqualsIgnoreCase(arg, "extra")) {
-        level = 3;
-      } else if (!arg.empty() && (arg[0] == '-' || (arg[0] >= '0' && arg[0] <= '9'))) {
-        level = static_cast<int>(PragmaInt(arg) & 3);
-      }
-      synchronous_ = level;
-      pager->SetSynchronous(static_cast<Synchronous>(level));
-      return Status();
-    }
-    Row1(names, rows, "synchronous", Value::Int(synchronous_));
-    return Status();
-  }
-  if (name == "cache_size") {
-    if (set) {
-      cache_size_ = static_cast<int>(PragmaInt(arg));
-      pager->SetCacheSize(cache_size_);
-      return Status();
-    }
-    Row1(names, rows, "cache_size", Value::Int(cache_size_));
-    return Status();
-  }
-  if (name == "busy_timeout") {
-    if (set) SetBusyTimeout(static_cast<int>(PragmaInt(arg)));
-    Row1(names, rows, "timeout", Value::Int(busy_timeout_ms_));
-    return Status();
-  }
-  if (name == "locking_mode") {
-    // Exclusive locking keeps the file locked between transactions; Basalt
-    // takes the request but keeps normal locking (allowed: the mode is a
-    // hint that only changes how long locks are held).
-    if (set) {
-      if (EqualsIgnoreCase(arg, "exclusive")) exclusive_locking_ = true;
-      if (EqualsIgnoreCase(arg, "normal")) exclusive_locking_ = false;
-    }
-    Row1(names, rows, "locking_mode", Value::Text(exclusive_locking_ ? "exclusive" : "normal"));
-    return Status();
-  }
-  if (name == "wal_checkpoint") {
-    CheckpointMode mode = CheckpointMode::kPassive;
-    if (EqualsIgnoreCase(arg, "full")) mode = CheckpointMode::kFull;
-    if (EqualsIgnoreCase(arg, "restart")) mode = CheckpointMode::kRestart;
-    if (EqualsIgnoreCase(arg, "truncate")) mode = CheckpointMode::kTruncate;
+  Database* db = store.at(call->target_db());
+  if (mode >= 0) db->exclusive_locking = mode == 1;
+  call->Row(Value::Text(ExclusiveLocking(db) ? "exclusive" : "normal"));
+  return Status();
+}
+
+// Without a schema every database is checkpointed; the frame counts are
+// main's, busy is set if any database was busy.
+Status RunWalCheckpoint(PragmaCall* call) {
+  Connection* conn = call->conn;
+  SchemaStore& store = conn->dbs();
+  CheckpointMode mode = CheckpointMode::kPassive;
+  if (EqualsIgnoreCase(call->arg, "full")) mode = CheckpointMode::kFull;
+  if (EqualsIgnoreCase(call->arg, "restart")) mode = CheckpointMode::kRestart;
+  if (EqualsIgnoreCase(call->arg, "truncate")) mode = CheckpointMode::kTruncate;
+  CheckpointResult first;
+  bool have_first = false;
+  int busy = 0;
+  for (int i = 0; i < store.size(); ++i) {
+    if (call->has_schema() && i != call->db) continue;
+    Database* db = store.at(i);
+    if (!db->is_open()) continue;
+    Pager* pager = db->bt->pager();
     CheckpointResult r;
-    if (open_error_.ok() && active_ == 0 && autocommit_)
+    if (db->open_error.ok() && conn->active_statements() == 0 && conn->autocommit()) {
       TRY(pager->Checkpoint(mode, &r));
-    else if (open_error_.ok() && pager->journal_mode() == JournalMode::kWal)
+    } else if (db->open_error.ok() && pager->journal_mode() == JournalMode::kWal) {
       r.busy = 1;
-    *names = {"busy", "log", "checkpointed"};
-    std::vector<Value> row(3);
-    row[0].SetInt(r.busy);
-    row[1].SetInt(r.log_frames);
-    row[2].SetInt(r.checkpointed_frames);
-    rows->push_back(std::move(row));
-    return Status();
-  }
-  if (name == "wal_autocheckpoint") {
-    if (set) {
-      wal_autocheckpoint_ = static_cast<int>(PragmaInt(arg));
-      pager->SetWalAutoCheckpoint(wal_autocheckpoint_);
     }
-    Row1(names, rows, "wal_autocheckpoint", Value::Int(wal_autocheckpoint_));
-    return Status();
+    busy |= r.busy;
+    if (!have_first) first = r;
+    have_first = true;
   }
-  if (name == "database_list") {
-    *names = {"seq", "name", "file"};
-    std::vector<Value> row(3);
-    row[0].SetInt(0);
-    row[1].SetText("main");
-    row[2].SetText(path_);
-    rows->push_back(std::move(row));
-    return Status();
+  call->AddRow(
+      {Value::Int(busy), Value::Int(first.log_frames), Value::Int(first.checkpointed_frames)});
+  return Status();
+}
+
+// A connection-wide setting: every open database takes it.
+Status RunWalAutocheckpoint(PragmaCall* call) {
+  SchemaStore& store = call->conn->dbs();
+  if (call->set) {
+    const int frames = std::max(PragmaAtoi(call->arg), 0);
+    for (int i = 0; i < store.size(); ++i) {
+      Database* db = store.at(i);
+      db->wal_autocheckpoint = frames;
+      if (db->is_open()) db->bt->pager()->SetWalAutoCheckpoint(frames);
+    }
   }
-  if (name == "auto_vacuum") {
-    if (!open_error_.ok()) return open_error_;
-    if (set) {
-      int mode = -1;
-      if (EqualsIgnoreCase(arg, "none")) mode = 0;
-      if (EqualsIgnoreCase(arg, "full")) mode = 1;
-      if (EqualsIgnoreCase(arg, "incremental")) mode = 2;
-      if (mode < 0 && !arg.empty() && arg[0] >= '0' && arg[0] <= '9') {
-        int64_t n = PragmaInt(arg);
-        mode = n >= 0 && n <= 2 ? static_cast<int>(n) : 0;
+  call->Row(Value::Int(store.main()->wal_autocheckpoint));
+  return Status();
+}
+
+Status RunJournalSizeLimit(PragmaCall* call) {
+  Database* db = call->conn->dbs().at(call->target_db());
+  if (call->set) {
+    int64_t limit = 0;
+    (void)PragmaInt64(call->arg, &limit);
+    db->journal_size_limit = std::max<int64_t>(limit, -1);
+  }
+  call->Row(Value::Int(db->journal_size_limit));
+  return Status();
+}
+
+// Spilling is on or off for the whole connection (PragmaSettings); the
+// number read is the spill threshold in pages of the database: its cache
+// size in pages, or a larger threshold that was set (negative: KiB).
+Status RunCacheSpill(PragmaCall* call) {
+  SchemaStore& store = call->conn->dbs();
+  PragmaSettings& settings = call->conn->pragma_settings();
+  Database* db = store.at(call->target_db());
+  if (call->set) {
+    int32_t size = 1;
+    if (PragmaInt32(call->arg, &size)) {
+      if (size < 0) {
+        // Kibibytes, as a negative cache_size.
+        const int64_t per_page = db->bt->page_size() + kPageCacheOverhead;
+        size = static_cast<int32_t>(-1024 * static_cast<int64_t>(size) / per_page);
       }
-      if (mode < 0) mode = 0;
-      vacuum_auto_vacuum_ = mode;  // what the next VACUUM builds
-      if (main_->page_count() == 0 && is_file_) TRY(EnsureSchema());
-      Status st = main_->SetAutoVacuum(mode);
-      // Switching auto-vacuum on or off in a database with pages needs a
-      // VACUUM; SQLite ignores the request until then.
-      if (!st.ok() && (st.code() & 0xff) != kReadOnly) return st;
-      return Status();
+      if (size != 0) db->cache_spill = size;
+    } else {
+      size = 1;
     }
-    if (is_file_) TRY(EnsureSchema());
-    if (is_file_ && !main_->in_transaction()) {
-      // Another connection's VACUUM may have changed the mode.
-      TRY(main_->BeginTransaction(false));
-      (void)main_->Commit();
-    }
-    Row1(names, rows, "auto_vacuum", Value::Int(main_->auto_vacuum()));
+    settings.cache_spill = PragmaBool(call->arg, size != 0);
     return Status();
   }
-  if (name == "incremental_vacuum") {
-    if (!open_error_.ok()) return open_error_;
-    int64_t n = set ? PragmaInt(arg) : 0;
-    Status es = EnsureTransaction(true);
-    if (!es.ok() && es.code() != kSchema) return es;
-    Status st = main_->IncrementalVacuum(n > 0 ? static_cast<uint32_t>(n) : 0);
-    if (!st.ok()) {
-      if (autocommit_) (void)RollbackAll();
-      return st;
+  if (!settings.cache_spill) {
+    call->Row(Value::Int(0));
+    return Status();
+  }
+  int64_t pages = db->cache_size;
+  if (pages < 0) pages = -1024 * pages / (db->bt->page_size() + kPageCacheOverhead);
+  call->Row(Value::Int(std::max<int64_t>(pages, db->cache_spill)));
+  return Status();
+}
+
+// Memory-mapped I/O: only files have it (other databases return no row).
+// Values are clamped to the reference build's limit; without a schema
+// every database, and those attached later, take the new size.
+Status RunMmapSize(PragmaCall* call) {
+  constexpr int64_t kMaxMmapSize = 0x7fff0000;
+  SchemaStore& store = call->conn->dbs();
+  if (call->set) {
+    int64_t size = 0;
+    (void)PragmaInt64(call->arg, &size);
+    size = std::clamp<int64_t>(size, 0, kMaxMmapSize);
+    if (!call->has_schema()) {
+      call->conn->pragma_settings().mmap_size = size;
+      for (int i = 0; i < store.size(); ++i) store.at(i)->mmap_size = size;
+    } else {
+      store.at(call->db)->mmap_size = size;
     }
-    return CommitIfAutocommit();
   }
-  if (name == "mmap_size" || name == "temp_store") {
-    if (set) return Status();
-    Row1(names, rows, name.c_str(), Value::Int(0));
-    return Status();
+  Database* db = store.at(call->target_db());
+  if (db->is_file) call->Row(Value::Int(db->mmap_size));
+  return Status();
+}
+
+// 0 off, 1 on, 2 fast; without a schema every database takes a new value.
+Status RunSecureDelete(PragmaCall* call) {
+  SchemaStore& store = call->conn->dbs();
+  Database* db = store.at(call->target_db());
+  if (call->set) {
+    const int v = EqualsIgnoreCase(call->arg, "fast") ? 2 : PragmaBool(call->arg, false) ? 1 : 0;
+    if (!call->has_schema()) {
+      // Only open databases (TEMP before its first use keeps the default).
+      for (int i = 0; i < store.size(); ++i) {
+        if (store.at(i)->is_open()) store.at(i)->secure_delete = v;
+      }
+    } else {
+      db->secure_delete = v;
+    }
   }
-  if (name == "journal_size_limit") {
-    if (set) journal_size_limit_ = PragmaInt(arg);
-    Row1(names, rows, "journal_size_limit", Value::Int(journal_size_limit_));
-    return Status();
+  call->Row(Value::Int(db->secure_delete));
+  return Status();
+}
+
+Status RunDatabaseList(PragmaCall* call) {
+  SchemaStore& store = call->conn->dbs();
+  for (int i = 0; i < store.size(); ++i) {
+    const Database* d = store.at(i);
+    if (!d->is_open()) continue;  // TEMP before its first use
+    call->AddRow({Value::Int(i), Value::Text(d->name), Value::Text(d->path)});
   }
-  *handled = false;
   return Status();
 }
 

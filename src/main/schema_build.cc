@@ -10,9 +10,7 @@ namespace basalt {
 
 namespace {
 
-OnConflict Conflict(ast::ConflictAction a) {
-  return static_cast<OnConflict>(static_cast<int>(a));
-}
+OnConflict Conflict(ast::ConflictAction a) { return static_cast<OnConflict>(static_cast<int>(a)); }
 
 bool IsIntegerType(std::string_view t) { return EqualsIgnoreCase(t, "INTEGER"); }
 
@@ -38,6 +36,42 @@ Status IndexedColumn(const Table& t, const ast::ExprItem& item, int* col, std::s
   }
   *col = t.FindColumn(e->text);
   if (*col < 0) return Status(kError, "no such column: " + std::string(e->text));
+  return Status();
+}
+
+// A FOREIGN KEY clause (from: its child columns, or null for a REFERENCES
+// column constraint on column from_col), with SQLite's CREATE TABLE errors.
+Status AddForeignKey(Table* t, const ast::IdList* from, int from_col, const ast::ForeignKey* fk) {
+  ForeignKeyDef def;
+  def.parent_table = std::string(fk->table);
+  if (fk->columns != nullptr) {
+    for (std::string_view c : fk->columns->names) def.parent_columns.emplace_back(c);
+  }
+  if (from == nullptr) {
+    if (def.parent_columns.size() > 1) {
+      return Status(kError, "foreign key on " + t->columns[static_cast<size_t>(from_col)].name +
+                                " should reference only one column of table " + def.parent_table);
+    }
+    def.from_columns.push_back(from_col);
+  } else {
+    if (!def.parent_columns.empty() && def.parent_columns.size() != from->size()) {
+      return Status(kError,
+                    "number of columns in foreign key does not match the number of columns in "
+                    "the referenced table");
+    }
+    for (std::string_view c : from->names) {
+      const int col = t->FindColumn(c);
+      if (col < 0) {
+        return Status(kError,
+                      "unknown column \"" + std::string(c) + "\" in foreign key definition");
+      }
+      def.from_columns.push_back(col);
+    }
+  }
+  def.on_delete = fk->on_delete;
+  def.on_update = fk->on_update;
+  def.deferred = fk->deferrable == 1;
+  t->foreign_keys.push_back(std::move(def));
   return Status();
 }
 
@@ -110,6 +144,9 @@ Status BuildTable(const ast::CreateTableStmt* st, std::string sql, BuiltTable* o
           }
           col.collation = std::string(cc->collation);
           break;
+        case ast::ConstraintKind::kReferences:
+          TRY(AddForeignKey(t.get(), nullptr, idx, cc->fk));
+          break;
         case ast::ConstraintKind::kGenerated:
           col.generated_sql = std::string(cc->expr->span);
           col.generated_stored = cc->stored;
@@ -146,6 +183,9 @@ Status BuildTable(const ast::CreateTableStmt* st, std::string sql, BuiltTable* o
       }
       case ast::ConstraintKind::kCheck:
         t->checks.push_back({std::string(tc->name), std::string(tc->check->span)});
+        break;
+      case ast::ConstraintKind::kReferences:
+        TRY(AddForeignKey(t.get(), tc->fk_columns, -1, tc->fk));
         break;
       default:
         break;
@@ -262,10 +302,15 @@ std::unique_ptr<Table> BuildView(const ast::CreateViewStmt* st, std::string sql)
   return t;
 }
 
-std::unique_ptr<Trigger> BuildTrigger(const ast::CreateTriggerStmt* st, std::string sql) {
+std::unique_ptr<Trigger> BuildTrigger(const ast::CreateTriggerStmt* st, std::string sql,
+                                      bool temp) {
   auto t = std::make_unique<Trigger>();
   t->name = std::string(st->name);
   t->table_name = std::string(st->table);
+  // Only a TEMP trigger's table may live in another database.
+  if (temp && !EqualsIgnoreCase(st->table_schema, "temp")) {
+    t->table_db = std::string(st->table_schema);
+  }
   t->sql = std::move(sql);
   t->time = static_cast<uint8_t>(st->time);
   t->event = static_cast<uint8_t>(st->event);

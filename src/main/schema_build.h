@@ -23,6 +23,8 @@ Status BuildTable(const ast::CreateTableStmt* st, std::string sql, BuiltTable* o
 Status BuildIndex(const ast::CreateIndexStmt* st, Table* table, std::string sql,
                   std::unique_ptr<Index>* out, std::string_view* bad_column = nullptr);
 std::unique_ptr<Table> BuildView(const ast::CreateViewStmt* st, std::string sql);
-std::unique_ptr<Trigger> BuildTrigger(const ast::CreateTriggerStmt* st, std::string sql);
+// temp: the trigger belongs to the TEMP database (its ON clause may then
+// name a table of another database).
+std::unique_ptr<Trigger> BuildTrigger(const ast::CreateTriggerStmt* st, std::string sql, bool temp);
 
 }  // namespace basalt

@@ -3,20 +3,20 @@
 // where the B-tree moves the largest root into the freed page.
 #include <algorithm>
 
-#include "main/connection.h"
+#include "main/database.h"
+#include "main/schema_build.h"
 #include "parser/parser.h"
 #include "record/record.h"
 
 namespace basalt {
 
-Status Connection::ReadSchemaFields(BtCursor* cur, std::string* rec, Value* v, int n,
-                                    int* nfields) {
+Status Database::ReadSchemaFields(BtCursor* cur, std::string* rec, Value* v, int n, int* nfields) {
   uint32_t len = cur->payload_size();
   rec->assign(len, '\0');
   TRY(cur->ReadPayload(0, len, reinterpret_cast<uint8_t*>(rec->data())));
-  if (IsUtf16(enc_)) {
+  if (IsUtf16(enc)) {
     std::string utf8;
-    TRY(TranscodeRecord(reinterpret_cast<const uint8_t*>(rec->data()), len, enc_, kUtf8, &utf8));
+    TRY(TranscodeRecord(reinterpret_cast<const uint8_t*>(rec->data()), len, enc, kUtf8, &utf8));
     rec->swap(utf8);
   }
   const auto* data = reinterpret_cast<const uint8_t*>(rec->data());
@@ -34,27 +34,20 @@ Status Connection::ReadSchemaFields(BtCursor* cur, std::string* rec, Value* v, i
   return Status();
 }
 
-Status Connection::WriteSchemaRecord(BtCursor* cur, int64_t rowid, const std::string& rec) {
+Status Database::WriteSchemaRecord(BtCursor* cur, int64_t rowid, const std::string& rec) {
   const std::string* out = &rec;
   std::string encoded;
-  if (IsUtf16(enc_)) {
+  if (IsUtf16(enc)) {
     TRY(TranscodeRecord(reinterpret_cast<const uint8_t*>(rec.data()),
-                        static_cast<uint32_t>(rec.size()), kUtf8, enc_, &encoded));
+                        static_cast<uint32_t>(rec.size()), kUtf8, enc, &encoded));
     out = &encoded;
   }
   return cur->InsertRow(rowid, reinterpret_cast<const uint8_t*>(out->data()),
                         static_cast<uint32_t>(out->size()));
 }
 
-void Connection::SetTextEncoding(uint8_t enc) {
-  enc_ = enc;
-  if (env_.encs.empty()) env_.encs.resize(1, kUtf8);
-  env_.encs[0] = enc;
-  main_->SetNewDatabaseEncoding(enc);
-}
-
-Status Connection::InsertSchemaRow(std::string_view type, std::string_view name,
-                                   std::string_view tbl, uint32_t root, std::string_view sql) {
+Status Database::InsertSchemaRow(std::string_view type, std::string_view name, std::string_view tbl,
+                                 uint32_t root, std::string_view sql) {
   Value vals[5];
   vals[0].SetTextStatic(type);
   vals[1].SetTextStatic(name);
@@ -64,18 +57,18 @@ Status Connection::InsertSchemaRow(std::string_view type, std::string_view name,
   std::string rec;
   EncodeRecord(vals, 5, &rec);
   BtCursor cur;
-  TRY(main_->OpenCursor(1, true, &cur));
+  TRY(bt->OpenCursor(1, true, &cur));
   TRY(cur.Last());
   int64_t rowid = cur.eof() ? 1 : cur.rowid() + 1;
   TRY(WriteSchemaRecord(&cur, rowid, rec));
-  schema_changed_in_txn_ = true;
+  schema_changed_in_txn = true;
   return Status();
 }
 
 // Deletes the rows of table `root` whose first column is `name`.
-Status Connection::DeleteRowsNamed(uint32_t root, std::string_view name) {
+Status Database::DeleteRowsNamed(uint32_t root, std::string_view name) {
   BtCursor cur;
-  TRY(main_->OpenCursor(root, true, &cur));
+  TRY(bt->OpenCursor(root, true, &cur));
   TRY(cur.First());
   std::string buf;
   while (!cur.eof()) {
@@ -91,9 +84,9 @@ Status Connection::DeleteRowsNamed(uint32_t root, std::string_view name) {
 }
 
 // Deletes the sqlite_schema rows whose name (or, for tables, tbl_name) matches.
-Status Connection::DeleteSchemaRows(std::string_view name) {
+Status Database::DeleteSchemaRows(std::string_view name) {
   BtCursor cur;
-  TRY(main_->OpenCursor(1, true, &cur));
+  TRY(bt->OpenCursor(1, true, &cur));
   TRY(cur.First());
   std::string buf;
   while (!cur.eof()) {
@@ -107,18 +100,18 @@ Status Connection::DeleteSchemaRows(std::string_view name) {
     if (match) TRY(cur.Delete());
     TRY(cur.Next());
   }
-  schema_changed_in_txn_ = true;
+  schema_changed_in_txn = true;
   return Status();
 }
 
 // Drops trees largest root first: in an auto-vacuum database each drop may
 // move the tree with the largest root into the freed page, and going from
 // the largest down never moves a tree still to be dropped.
-Status Connection::DropTrees(std::vector<uint32_t> roots) {
+Status Database::DropTrees(std::vector<uint32_t> roots) {
   std::sort(roots.begin(), roots.end(), std::greater<uint32_t>());
   for (uint32_t root : roots) {
     Pgno moved_from = 0;
-    TRY(main_->DropTree(root, &moved_from));
+    TRY(bt->DropTree(root, &moved_from));
     if (moved_from != 0) TRY(MoveSchemaRoot(moved_from, root));
   }
   return Status();
@@ -126,9 +119,9 @@ Status Connection::DropTrees(std::vector<uint32_t> roots) {
 
 // A tree's root page moved from `from` to `to`: rewrite its sqlite_schema
 // row and the in-memory schema object.
-Status Connection::MoveSchemaRoot(uint32_t from, uint32_t to) {
+Status Database::MoveSchemaRoot(uint32_t from, uint32_t to) {
   BtCursor cur;
-  TRY(main_->OpenCursor(1, true, &cur));
+  TRY(bt->OpenCursor(1, true, &cur));
   TRY(cur.First());
   std::string buf;
   while (!cur.eof()) {
@@ -148,14 +141,31 @@ Status Connection::MoveSchemaRoot(uint32_t from, uint32_t to) {
     TRY(cur.Next());
   }
   cur.Close();
-  for (auto& [name, t] : schema_.tables()) {
+  for (auto& [name, t] : schema.tables()) {
     if (t->root == from) t->root = to;
   }
-  for (auto& [name, idx] : schema_.indexes()) {
+  for (auto& [name, idx] : schema.indexes()) {
     if (idx->root == from) idx->root = to;
   }
-  schema_.Touch();
-  schema_changed_in_txn_ = true;
+  schema.Touch();
+  schema_changed_in_txn = true;
+  return Status();
+}
+
+// sqlite_sequence(name, seq): created with the first AUTOINCREMENT table.
+Status Database::CreateSequenceTable() {
+  const char* sql = "CREATE TABLE sqlite_sequence(name,seq)";
+  Arena a;
+  std::string_view text = a.CopyString(sql);
+  Parser parser(&a, text);
+  Result<ast::Stmt*> r = parser.ParseStatement();
+  if (!r.ok()) return r.status();
+  BuiltTable built;
+  TRY(BuildTable((*r)->As<ast::CreateTableStmt>(), sql, &built));
+  ASSIGN_OR_RETURN(Pgno root, bt->CreateTree(TreeKind::kTable));
+  built.table->root = root;
+  TRY(InsertSchemaRow("table", "sqlite_sequence", "sqlite_sequence", root, sql));
+  schema.AddTable(std::move(built.table));
   return Status();
 }
 

@@ -16,6 +16,16 @@ const std::string& EmptyString() {
   static const std::string* s = new std::string();
   return *s;
 }
+
+// The databases a program opens cursors on, for reading and for writing.
+void ProgramAccess(const Program& p, DbMask* read, DbMask* write) {
+  *read = 0;
+  *write = 0;
+  for (const Instr& in : p.ops) {
+    if (in.op == Opcode::kOpenRead || in.op == Opcode::kReopenIdx) *read |= DbBit(in.p3);
+    if (in.op == Opcode::kOpenWrite) *write |= DbBit(in.p3);
+  }
+}
 }  // namespace
 
 Statement::Statement(Connection* conn, std::string sql) : conn_(conn), sql_(std::move(sql)) {}
@@ -59,13 +69,19 @@ Status Statement::Compile() {
       case ast::StmtKind::kRollback:
       case ast::StmtKind::kSavepoint:
       case ast::StmtKind::kRelease:
+        break;
       case ast::StmtKind::kPragma:
+        TRY(conn_->ValidatePragma(ast_->As<ast::PragmaStmt>(), parsed_text_));
+        break;
+      case ast::StmtKind::kVacuum:
+        TRY(conn_->ValidateVacuum(ast_->As<ast::VacuumStmt>(), parsed_text_));
         break;
       default:
-        TRY(conn_->ValidateDdl(ast_, parsed_text_, arena_.get()));
+        TRY(conn_->ddl().Validate(ast_, parsed_text_, arena_.get(), &conn_->last_error_offset_));
+        conn_->ddl().Access(ast_, &read_mask_, &write_mask_);
         break;
     }
-    schema_gen_ = conn_->schema().generation();
+    schema_gen_ = conn_->schema_generation();
     uses_db_ = ast_->kind == ast::StmtKind::kPragma ? PragmaUsesDb(ast_->As<ast::PragmaStmt>())
                                                     : !read_only();
     if (explain_ == 1) {
@@ -78,15 +94,7 @@ Status Statement::Compile() {
     return Status();
   }
   CompileContext ctx;
-  ctx.arena = arena_.get();
-  ctx.schema = &conn_->schema();
-  ctx.funcs = &conn_->funcs();
-  ctx.options = conn_->options();
-  ctx.sql = parsed_text_;
-  ctx.pragma_rows = [this](std::string_view name, std::string_view arg,
-                           std::vector<std::string>* names, std::vector<std::vector<Value>>* rows) {
-    return conn_->PragmaRows(name, arg, names, rows);
-  };
+  conn_->InitCompileContext(&ctx, arena_.get(), parsed_text_);
   Result<std::unique_ptr<Program>> prog = CompileStatement(ast_, &ctx);
   if (!prog.ok()) {
     conn_->set_last_error_offset(ctx.error_offset);
@@ -94,15 +102,10 @@ Status Statement::Compile() {
   }
   prog_ = std::move(prog).value();
   prog_->n_params = static_cast<int>(param_names_.size());
-  uses_db_ = prog_->writes;
-  for (const Instr& in : prog_->ops) {
-    if (in.op == Opcode::kOpenRead || in.op == Opcode::kOpenWrite || in.op == Opcode::kReopenIdx) {
-      uses_db_ = true;
-      break;
-    }
-  }
+  ProgramAccess(*prog_, &read_mask_, &write_mask_);
+  uses_db_ = prog_->writes || (read_mask_ | write_mask_) != 0;
   vm_ = std::make_unique<Vm>(prog_.get(), conn_->env());
-  schema_gen_ = conn_->schema().generation();
+  schema_gen_ = conn_->schema_generation();
   if (explain_ == 1) {
     names_ = {"addr", "opcode", "p1", "p2", "p3", "p4", "p5", "comment"};
   } else if (explain_ == 2) {
@@ -200,13 +203,12 @@ void Statement::Reset() {
 }
 
 void Statement::Finish(bool ok, int action) {
-  bool writes = prog_ ? prog_->writes : !read_only();
   bool counts = prog_ && ast_ && ast_->kind != ast::StmtKind::kSelect;
   int64_t changes = vm_ ? vm_->changes() : 0;
   int64_t total = vm_ ? vm_->total_changes() : 0;
   int code = ok ? kOk : (status_.ok() ? kAbort : status_.code());
   Status st =
-      conn_->EndStatement(writes, stmt_savepoint_, ok, action, code, changes, counts, total);
+      conn_->EndStatement(write_mask_, stmt_savepoint_, ok, action, code, changes, counts, total);
   if (ok && !st.ok()) status_ = st;
   stmt_savepoint_ = -1;
   active_ = false;
@@ -220,7 +222,7 @@ int Statement::Step() {
   if (!active_) {
     status_ = Status();
     bool program = ast_ != nullptr && IsProgramKind(ast_->kind);
-    if (conn_->schema().generation() != schema_gen_ && program && !Recompile()) {
+    if (conn_->schema_generation() != schema_gen_ && program && !Recompile()) {
       return status_.code();
     }
     if (!program && ast_ != nullptr && direct_done_ == false && reparse_) {
@@ -238,7 +240,8 @@ int Statement::Step() {
       return StepDirect();
     }
     Status st =
-        conn_->BeginStatement(prog_->writes, uses_db_, prog_->stmt_journal, &stmt_savepoint_);
+        conn_->BeginStatement(read_mask_, write_mask_, prog_->stmt_journal, &stmt_savepoint_,
+                              prog_->writes_vtab);
     if (st.code() == kSchema) {
       // Another connection changed the schema: compile against the new one
       // (the transaction stays open) and start again.
@@ -246,7 +249,8 @@ int Statement::Step() {
         conn_->EndFailedBegin();
         return status_.code();
       }
-      st = conn_->BeginStatement(prog_->writes, uses_db_, prog_->stmt_journal, &stmt_savepoint_);
+      st = conn_->BeginStatement(read_mask_, write_mask_, prog_->stmt_journal, &stmt_savepoint_,
+                              prog_->writes_vtab);
     }
     if (!st.ok()) {
       status_ = st;
@@ -353,11 +357,15 @@ int Statement::StepDirect() {
         break;
       }
       default: {
-        st = conn_->BeginStatement(true, true, true, &stmt_savepoint_);
-        if (st.code() == kSchema) st = conn_->BeginStatement(true, true, true, &stmt_savepoint_);
+        st = conn_->BeginStatement(read_mask_, write_mask_, true, &stmt_savepoint_);
+        if (st.code() == kSchema) {
+          st = conn_->BeginStatement(read_mask_, write_mask_, true, &stmt_savepoint_);
+        }
         if (st.ok()) {
           active_ = true;
-          st = conn_->ExecDdl(ast_, sql_, arena_.get());
+          conn_->ddl().SetParams(&params_);
+          st = conn_->ddl().Exec(ast_, arena_.get());
+          conn_->ddl().SetParams(nullptr);
           bool ok = st.ok();
           Status keep = st;
           Finish(ok, 2);

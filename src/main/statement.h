@@ -11,6 +11,7 @@
 #include "common/status.h"
 #include "exec/program.h"
 #include "exec/vm.h"
+#include "main/transaction.h"
 #include "parser/ast.h"
 
 namespace basalt {
@@ -73,6 +74,9 @@ class Statement {
   uint64_t schema_gen_ = 0;
   int explain_ = 0;
   bool uses_db_ = true;
+  // The databases running the statement reads and writes.
+  DbMask read_mask_ = 0;
+  DbMask write_mask_ = 0;
 
   // Direct statements and EXPLAIN: materialized rows.
   std::vector<std::string> names_;

@@ -118,71 +118,79 @@ Status BuildCopy(Btree* from, Btree* to, int auto_vacuum) {
 
 }  // namespace
 
-Status Connection::ValidateVacuum(ast::VacuumStmt* st) {
-  if (!st->schema.empty() && !EqualsIgnoreCase(st->schema, "main") &&
-      !EqualsIgnoreCase(st->schema, "temp")) {
-    SetDdlErrorOffset(st->schema);
+Status Connection::ValidateVacuum(ast::VacuumStmt* st, std::string_view text) {
+  if (!st->schema.empty() && store_.Find(st->schema) < 0) {
+    if (st->schema.data() >= text.data() && st->schema.data() < text.data() + text.size()) {
+      last_error_offset_ = static_cast<int>(st->schema.data() - text.data());
+    }
     return Status(kError, "unknown database " + std::string(st->schema));
   }
   return Status();
 }
 
 // The page size and auto-vacuum mode the rebuilt database gets.
-void Connection::VacuumTargetFormat(uint32_t* page_size, int* auto_vacuum) {
-  *page_size = main_->page_size();
-  if (is_file_ && main_->pager()->journal_mode() == JournalMode::kWal) {
-    vacuum_page_size_ = 0;  // WAL mode keeps its page size; the request is dropped
+void Connection::VacuumTargetFormat(Database* db, uint32_t* page_size, int* auto_vacuum) {
+  *page_size = db->bt->page_size();
+  if (db->is_file && db->bt->pager()->journal_mode() == JournalMode::kWal) {
+    db->vacuum_page_size = 0;  // WAL mode keeps its page size; the request is dropped
   }
-  if (is_file_ && IsValidPageSize(vacuum_page_size_)) *page_size = vacuum_page_size_;
-  *auto_vacuum = vacuum_auto_vacuum_ >= 0 ? vacuum_auto_vacuum_ : main_->auto_vacuum();
+  if (db->is_file && IsValidPageSize(db->vacuum_page_size)) *page_size = db->vacuum_page_size;
+  *auto_vacuum = db->vacuum_auto_vacuum >= 0 ? db->vacuum_auto_vacuum : db->bt->auto_vacuum();
 }
 
 Status Connection::ExecVacuum(ast::VacuumStmt* st, const std::vector<Value>& params) {
-  if (!autocommit_) return Status(kError, "cannot VACUUM from within a transaction");
-  if (active_ > 0) return Status(kError, "cannot VACUUM - SQL statements in progress");
+  if (!txn_.autocommit()) return Status(kError, "cannot VACUUM from within a transaction");
+  if (txn_.active() > 0) return Status(kError, "cannot VACUUM - SQL statements in progress");
   std::string into;
   if (st->into != nullptr) TRY(VacuumIntoName(st->into, params, &into));
-  // The temp database holds nothing that needs compacting.
-  if (EqualsIgnoreCase(st->schema, "temp")) return Status();
-  if (!open_error_.ok()) return open_error_;
+  const int dbi = st->schema.empty() ? Catalog::kMain : store_.Find(st->schema);
+  if (dbi < 0) return Status(kError, "unknown database " + std::string(st->schema));
+  Database* db = store_.at(dbi);
+  // A TEMP database not yet used holds nothing to compact or copy.
+  if (dbi == Catalog::kTemp && !db->is_open()) return Status();
+  if (!db->open_error.ok()) return db->open_error;
   const bool writes = st->into == nullptr;
+  const DbMask mask = DbBit(dbi);
   int savepoint = -1;
-  Status s = BeginStatement(writes, true, false, &savepoint);
-  if (s.code() == kSchema) s = BeginStatement(writes, true, false, &savepoint);
+  Status s = BeginStatement(writes ? 0 : mask, writes ? mask : 0, false, &savepoint);
+  if (s.code() == kSchema)
+    s = BeginStatement(writes ? 0 : mask, writes ? mask : 0, false, &savepoint);
   if (!s.ok()) {
-    (void)CommitIfAutocommit();
+    (void)txn_.CommitIfAutocommit();
     return s;
   }
-  s = writes ? VacuumMain() : VacuumInto(into);
-  Status end = EndStatement(writes, savepoint, s.ok(), static_cast<int>(OnConflict::kAbort),
-                            s.code(), 0, false, 0);
+  s = writes ? VacuumInPlace(dbi) : VacuumInto(dbi, into);
+  Status end = EndStatement(writes ? mask : 0, savepoint, s.ok(),
+                            static_cast<int>(OnConflict::kAbort), s.code(), 0, false, 0);
   return s.ok() ? end : s;
 }
 
-Status Connection::VacuumMain() {
+Status Connection::VacuumInPlace(int dbi) {
+  Database* db = store_.at(dbi);
   // An empty database (no page written yet) has nothing to rebuild.
-  if (main_->page_count() == 0) return Status();
+  if (db->bt->page_count() == 0) return Status();
   uint32_t page_size = 0;
   int auto_vacuum = 0;
-  VacuumTargetFormat(&page_size, &auto_vacuum);
+  VacuumTargetFormat(db, &page_size, &auto_vacuum);
   ASSIGN_OR_RETURN(std::unique_ptr<Btree> fresh, Btree::OpenInMemory(page_size));
-  TRY(BuildCopy(main_.get(), fresh.get(), auto_vacuum));
-  schema_changed_in_txn_ = true;
-  TRY(main_->CopyContentFrom(fresh.get()));
+  TRY(BuildCopy(db->bt.get(), fresh.get(), auto_vacuum));
+  db->schema_changed_in_txn = true;
+  TRY(db->bt->CopyContentFrom(fresh.get()));
   fresh.reset();
-  return LoadSchema();
+  return store_.Reload(dbi);
 }
 
-Status Connection::VacuumInto(const std::string& target) {
+Status Connection::VacuumInto(int dbi, const std::string& target) {
+  Database* db = store_.at(dbi);
   uint32_t page_size = 0;
   int auto_vacuum = 0;
-  VacuumTargetFormat(&page_size, &auto_vacuum);
+  VacuumTargetFormat(db, &page_size, &auto_vacuum);
   std::unique_ptr<Btree> out;
   if (target.empty() || target == ":memory:") {
     // Built and thrown away, as SQLite does with such a target.
     ASSIGN_OR_RETURN(out, Btree::OpenInMemory(page_size));
   } else {
-    Vfs* vfs = vfs_ != nullptr ? vfs_ : DefaultVfs();
+    Vfs* vfs = vfs_;
     bool exists = false;
     TRY(vfs->Access(target, AccessMode::kExists, &exists));
     if (exists) {
@@ -195,7 +203,7 @@ Status Connection::VacuumInto(const std::string& target) {
     }
     PagerOptions opt;
     opt.journal_mode = JournalMode::kOff;
-    opt.synchronous = static_cast<Synchronous>(synchronous_);
+    opt.synchronous = static_cast<Synchronous>(db->synchronous);
     opt.page_size = page_size;
     Result<std::unique_ptr<Pager>> pager = OpenFilePager(vfs, target, opt);
     if (!pager.ok()) return Status(kCantOpen, "unable to open database: " + target);
@@ -203,8 +211,8 @@ Status Connection::VacuumInto(const std::string& target) {
     if (out->page_count() != 0) return Status(kError, "output file already exists");
     if (out->page_size() != page_size) TRY(out->SetPageSize(page_size));
   }
-  if (main_->page_count() == 0) return Status();
-  TRY(BuildCopy(main_.get(), out.get(), auto_vacuum));
+  if (db->bt->page_count() == 0) return Status();
+  TRY(BuildCopy(db->bt.get(), out.get(), auto_vacuum));
   return Status();
 }
 

@@ -101,6 +101,7 @@ Status FilePager::SetPageSize(uint32_t page_size) {
     if (f->pins != 0) return Status(kMisuse, "pages are pinned");
   }
   ResetCache();
+  ++data_version_;  // as SQLite's pager reset
   page_size_ = page_size;
   cache_.SetPageSize(page_size);
   return Status();
@@ -292,7 +293,7 @@ Status FilePager::WriteSlow(PageFrame* pf) {
 Status FilePager::Append(PageRef* out) {
   if (txn_ != PagerTxn::kWrite) return Status(kMisuse, "page write outside a write transaction");
   if (!error_.ok()) return error_;
-  if (page_count_ >= 0xfffffffeu) return Status(kFull);
+  if (page_count_ >= max_page_count_) return Status(kFull);
   Pgno pgno = page_count_ + 1;
   CachedPage* f = cache_.Lookup(pgno);
   if (f == nullptr) {

@@ -74,6 +74,9 @@ class FilePager final : public Pager {
   Status BeginRead() override;
   Status BeginWrite() override;
   Status Commit() override;
+  Status CommitPhaseOne(std::string_view super_journal) override;
+  Status CommitPhaseTwo() override;
+  std::string journal_path() const override { return journal_path_; }
   Status Rollback() override;
   Status OpenSavepoints(int n) override;
   Status ReleaseSavepoint(int i) override;
@@ -164,6 +167,8 @@ class FilePager final : public Pager {
   Status JournalPage(Pgno pgno, const uint8_t* data);
   Status FinalizeJournal();
   Status CommitRollbackMode();
+  // a. - d. of the commit (file_pager_txn.cc); phase_one_done_ afterwards.
+  Status WriteCommitPages(std::string_view super_journal);
   Status RollbackRollbackMode();
   // Rollback ran out of memory half way: drops the cache and ends the
   // transaction, leaving the journal (hot) for the next reader to play
@@ -188,6 +193,9 @@ class FilePager final : public Pager {
   Vfs* vfs_;
   std::string path_;
   std::string journal_path_;
+  // CommitPhaseOne has written the changes: what phase two needs.
+  bool phase_one_done_ = false;
+  uint64_t committed_size_ = 0;
   std::string wal_path_;
   std::unique_ptr<VfsFile> db_;
   bool read_only_;

@@ -247,6 +247,7 @@ Status FilePager::TryBeginReadUnfixed() {
     }
     if (!version_known_ ||
         std::memcmp(hdr + dbhdr::kFileVersion, file_version_, dbhdr::kFileVersionSize) != 0) {
+      if (version_known_) ++data_version_;
       ResetCache();
       std::memcpy(file_version_, hdr + dbhdr::kFileVersion, dbhdr::kFileVersionSize);
       version_known_ = true;
@@ -343,6 +344,7 @@ Status FilePager::FinalizeJournal() {
 }
 
 void FilePager::EndTransaction() {
+  phase_one_done_ = false;
   DropLevels();
   resized_from_ = 0;
   write_stamp_ = kNoWriteStamp;
@@ -369,11 +371,46 @@ Status FilePager::Commit() {
   return wal_ ? CommitWal() : CommitRollbackMode();
 }
 
+Status FilePager::CommitPhaseOne(std::string_view super_journal) {
+  if (txn_ != PagerTxn::kWrite || wal_ || phase_one_done_) return Status();
+  if (state_ == State::kWriterLocked) return Status();
+  return WriteCommitPages(super_journal);
+}
+
+Status FilePager::CommitPhaseTwo() {
+  if (txn_ != PagerTxn::kWrite || wal_) return Commit();
+  return CommitRollbackMode();
+}
+
 Status FilePager::CommitRollbackMode() {
   if (state_ == State::kWriterLocked) {
     EndTransaction();
     return Status();
   }
+  if (!phase_one_done_) TRY(WriteCommitPages({}));
+  // e.
+  Status st = FinalizeJournal();
+  if (!st.ok()) {
+    error_ = st;
+    return st;
+  }
+  // f.
+  if (CachedPage* p1 = cache_.Lookup(1)) {
+    std::memcpy(file_version_, p1->data + dbhdr::kFileVersion, dbhdr::kFileVersionSize);
+    version_known_ = true;
+  } else {
+    version_known_ = false;
+  }
+  // The next read transaction finds the file as this commit left it (unless
+  // another connection commits first, which changes the header).
+  known_size_ = committed_size_;
+  size_known_ = version_known_ && !leaving_wal_;
+  EndTransaction();
+  return Status();
+}
+
+// Steps a. - d.: the changes reach the database file, the journal stays.
+Status FilePager::WriteCommitPages(std::string_view super_journal) {
   if (!error_.ok()) return error_;
   // WAL was asked for while the database was empty: page 1 says so as it
   // is first written (the next read transaction then opens the WAL).
@@ -393,9 +430,11 @@ Status FilePager::CommitRollbackMode() {
       cache_.MarkDirty(p1);
     }
   }
-  // a.
+  // a. (naming the super-journal first, for a multi-database commit)
   if (journal_open_) {
-    Status st = journal_.Seal(sync_ >= Synchronous::kFull, false);
+    Status st;
+    if (!super_journal.empty()) st = journal_.WriteSuperJournalName(super_journal);
+    if (st.ok()) st = journal_.Seal(sync_ >= Synchronous::kFull, false);
     if (!st.ok()) {
       error_ = st;
       return st;
@@ -414,25 +453,16 @@ Status FilePager::CommitRollbackMode() {
     if (size > want) TRY(db_->Truncate(want));
     final_size = size > want ? want : size;
     if (sync_ != Synchronous::kOff) TRY(db_->Sync(kSyncNormal));
-    return FinalizeJournal();
+    return Status();
   }();
   if (!st.ok()) {
     error_ = st;
     return st;
   }
+  // The file holds every change now; a rollback plays the journal back.
   for (CachedPage* f : dirty) cache_.MarkClean(f);
-  // f.
-  if (CachedPage* p1 = cache_.Lookup(1)) {
-    std::memcpy(file_version_, p1->data + dbhdr::kFileVersion, dbhdr::kFileVersionSize);
-    version_known_ = true;
-  } else {
-    version_known_ = false;
-  }
-  // The next read transaction finds the file as this commit left it (unless
-  // another connection commits first, which changes the header).
-  known_size_ = final_size;
-  size_known_ = version_known_ && !leaving_wal_;
-  EndTransaction();
+  committed_size_ = final_size;
+  phase_one_done_ = true;
   return Status();
 }
 

@@ -53,7 +53,10 @@ Status FilePager::WalBeginRead() {
   bool changed = false;
   TRY(wal_->BeginRead(&changed));
   Status st = [&]() -> Status {
-    if (changed) ResetCache();
+    if (changed) {
+      ++data_version_;
+      ResetCache();
+    }
     if (wal_->max_frame() > 0 && wal_->page_size() != page_size_) {
       TRY(AdoptPageSize(wal_->page_size()));
     }

@@ -97,6 +97,29 @@ Status JournalWriter::Seal(bool full_sync, bool new_segment) {
   return Status();
 }
 
+Status JournalWriter::WriteSuperJournalName(std::string_view name) {
+  if (segment_closed_) {
+    TRY(WriteHeader());
+    segment_closed_ = false;
+  }
+  std::vector<uint8_t> rec(name.size() + 20);
+  // The lock-byte page number marks the record (no page can have it).
+  Put32(rec.data(), static_cast<uint32_t>(0x40000000u / page_size_ + 1));
+  std::memcpy(rec.data() + 4, name.data(), name.size());
+  uint32_t sum = 0;
+  for (char c : name) sum += static_cast<uint8_t>(c);
+  Put32(rec.data() + 4 + name.size(), static_cast<uint32_t>(name.size()));
+  Put32(rec.data() + 8 + name.size(), sum);
+  std::memcpy(rec.data() + 12 + name.size(), jrnl::kMagic, 8);
+  TRY(file_->Write(rec.data(), rec.size(), off_));
+  off_ += rec.size();
+  // A persisted journal may be longer: the record must end the file.
+  uint64_t size = 0;
+  TRY(file_->FileSize(&size));
+  if (size > off_) TRY(file_->Truncate(off_));
+  return Status();
+}
+
 Status ReadSuperJournalName(VfsFile* journal, std::string* name) {
   name->clear();
   uint64_t size = 0;

@@ -22,7 +22,7 @@
 //
 // A journal that names a super-journal ends with: the lock-byte page number
 // (4), the super-journal name (L bytes), L (4), the name's byte sum (4) and
-// the magic (8). Basalt never writes one; it only reads them.
+// the magic (8); it is written last, so the journal ends with it.
 //
 // Segments: a writer that must write database pages before commit (a cache
 // spill) first seals the current segment (count and magic written, synced),
@@ -72,6 +72,10 @@ class JournalWriter {
   // else by the next Append). Nothing to do when nothing changed since the
   // last Seal, or when the journal is not synced at all.
   Status Seal(bool full_sync, bool new_segment);
+  // Appends the super-journal record (format above) after the records and
+  // makes it the end of the file. Before Seal, once, for a transaction over
+  // several databases.
+  Status WriteSuperJournalName(std::string_view name);
   bool synced() const { return synced_; }
   bool sealed_once() const { return sealed_once_; }
   uint32_t records_in_segment() const { return records_; }

@@ -137,6 +137,14 @@ void MemPager::CopyImage(std::string* out) const {
   }
 }
 
+Status MemPager::SetJournalMode(JournalMode mode, JournalMode* result) {
+  if ((mode == JournalMode::kMemory || mode == JournalMode::kOff) && txn_ != PagerTxn::kWrite) {
+    journal_mode_ = mode;
+  }
+  *result = journal_mode_;
+  return Status();
+}
+
 Status MemPager::SetPageSize(uint32_t page_size) {
   if (!IsValidPageSize(page_size)) return Status(kMisuse, "invalid page size");
   if (page_count_ != 0 || txn_ != PagerTxn::kNone) {
@@ -149,6 +157,7 @@ Status MemPager::SetPageSize(uint32_t page_size) {
   frames_.clear();
   for (uint8_t* p : image_pool_) std::free(p);
   image_pool_.clear();
+  if (page_size != page_size_) ++data_version_;  // as SQLite's pager reset
   page_size_ = page_size;
   return Status();
 }
@@ -184,7 +193,7 @@ Status MemPager::WriteSlow(PageFrame* pf) {
 
 Status MemPager::Append(PageRef* out) {
   if (txn_ != PagerTxn::kWrite) return Status(kMisuse, "page write outside a write transaction");
-  if (page_count_ >= 0xfffffffeu) return Status(kFull);
+  if (page_count_ >= max_page_count_) return Status(kFull);
   Pgno pgno = page_count_ + 1;
   Frame* f = pgno <= frames_.size() ? frames_[pgno - 1] : NewFrame(pgno);
   page_count_ = pgno;

@@ -42,6 +42,9 @@ class MemPager final : public Pager {
   Status OpenSavepoints(int n) override;
   Status ReleaseSavepoint(int i) override;
   Status RollbackToSavepoint(int i) override;
+  // PRAGMA journal_mode: an in-memory database takes MEMORY or OFF (as in
+  // SQLite), outside a write transaction; other modes are ignored.
+  Status SetJournalMode(JournalMode mode, JournalMode* result) override;
 
   // Page images currently held for rollback (for tests of cheap rollback).
   size_t saved_image_count() const;

@@ -22,6 +22,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "common/status.h"
@@ -153,6 +155,19 @@ class Pager {
   virtual Status BeginWrite() = 0;
   // Ends the transaction (read or write), keeping all changes.
   virtual Status Commit() = 0;
+  // Commit in two phases, for a transaction over several databases
+  // (atomiccommit section 5): phase one makes the changes durable in the
+  // database file but keeps the journal (which names `super_journal`, when
+  // not empty); phase two removes the journal (the commit point of this
+  // database) and ends the transaction. Commit() is phase one then two.
+  // Pagers without a rollback journal commit in phase two.
+  virtual Status CommitPhaseOne(std::string_view super_journal) {
+    (void)super_journal;
+    return Status();
+  }
+  virtual Status CommitPhaseTwo() { return Commit(); }
+  // The rollback journal's path ("" when there is no journal file).
+  virtual std::string journal_path() const { return std::string(); }
   // Ends the transaction, undoing all changes of a write transaction.
   virtual Status Rollback() = 0;
 
@@ -171,6 +186,11 @@ class Pager {
   // hold changes it did not make (another connection committed) or after a
   // rollback. While it stays the same, nothing read earlier can be stale.
   uint64_t cache_epoch() const { return cache_epoch_; }
+  // PRAGMA data_version: starts at 1 and grows each time a transaction
+  // begins on a file another connection has committed to since this pager
+  // last read it (not for this pager's own commits and rollbacks), and
+  // when the page size of an empty database changes.
+  uint64_t data_version() const { return data_version_; }
 
   // ---- Controls for the connection layer (PRAGMAs). The defaults are
   // what a database without a file answers.
@@ -192,6 +212,8 @@ class Pager {
   virtual void SetSynchronous(Synchronous level) { (void)level; }
   // PRAGMA wal_autocheckpoint: frames, <= 0 disables.
   virtual void SetWalAutoCheckpoint(int frames) { (void)frames; }
+  // PRAGMA max_page_count: Append fails with SQLITE_FULL past n pages.
+  void SetMaxPageCount(Pgno n) { max_page_count_ = n; }
   virtual bool read_only() const { return false; }
   // True while the pager reads and writes through a WAL.
   virtual bool wal_open() const { return false; }
@@ -224,6 +246,8 @@ class Pager {
   static constexpr uint64_t kNoWriteStamp = ~uint64_t{0};
   uint64_t write_stamp_ = kNoWriteStamp;
   uint64_t cache_epoch_ = 0;
+  uint64_t data_version_ = 1;
+  Pgno max_page_count_ = 0xfffffffeu;
 
   friend class PageRef;
 };

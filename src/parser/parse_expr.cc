@@ -1,4 +1,4 @@
-// Expressions: precedence climbing over SQLite's operator table.
+// Expressions: precedence climbing over the operator table (operators.h).
 //
 // Binding (loosest first; all binary operators are left-associative):
 //   OR | AND | NOT (prefix) | = == != <> IS [NOT] IN LIKE GLOB MATCH REGEXP
@@ -15,6 +15,8 @@
 //    than the equality level.
 #include <algorithm>
 
+#include "common/assert.h"
+
 #include "parser/parser_impl.h"
 
 namespace basalt {
@@ -27,116 +29,121 @@ using parser::Tk;
 
 // ---- binary operators ---------------------------------------------------------
 
+namespace {
+
+// The operator a token stands for after an operand: a binary operator of
+// operators.h (the LIKE family and IS included; `->` for both arrows), or
+// kNone.
+constexpr Op BinaryOpOfToken(Tk t) {
+  switch (t) {
+    case Tk::kOr:
+      return Op::kOr;
+    case Tk::kAnd:
+      return Op::kAnd;
+    case Tk::kEq:
+      return Op::kEq;
+    case Tk::kNe:
+      return Op::kNe;
+    case Tk::kIs:
+      return Op::kIs;
+    case Tk::kLike:
+      return Op::kLike;
+    case Tk::kGlob:
+      return Op::kGlob;
+    case Tk::kRegexp:
+      return Op::kRegexp;
+    case Tk::kMatch:
+      return Op::kMatch;
+    case Tk::kLt:
+      return Op::kLt;
+    case Tk::kLe:
+      return Op::kLe;
+    case Tk::kGt:
+      return Op::kGt;
+    case Tk::kGe:
+      return Op::kGe;
+    case Tk::kBitAnd:
+      return Op::kBitAnd;
+    case Tk::kBitOr:
+      return Op::kBitOr;
+    case Tk::kLshift:
+      return Op::kShl;
+    case Tk::kRshift:
+      return Op::kShr;
+    case Tk::kPlus:
+      return Op::kAdd;
+    case Tk::kMinus:
+      return Op::kSub;
+    case Tk::kStar:
+      return Op::kMul;
+    case Tk::kSlash:
+      return Op::kDiv;
+    case Tk::kRem:
+      return Op::kMod;
+    case Tk::kConcat:
+      return Op::kConcat;
+    case Tk::kPtr:
+      return Op::kJsonArrow;
+    default:
+      return Op::kNone;
+  }
+}
+
+// Precedence of the tokens after an operand that start a shape of their own
+// (not `left op right`), kPrecNone if the token ends the expression.
+constexpr int ShapePrec(Tk t) {
+  switch (t) {
+    case Tk::kIn:
+    case Tk::kBetween:
+    case Tk::kIsnull:
+    case Tk::kNotnull:
+    case Tk::kNot:
+      return parser::kPrecEquality;
+    case Tk::kCollate:
+      return parser::kPrecCollate;
+    default:
+      return parser::kPrecNone;
+  }
+}
+
+// What a token after an operand does, looked up once per token type.
+struct TokenOperator {
+  Op op = Op::kNone;  // kNone: a shape of its own, or the end of the expression
+  int8_t prec = parser::kPrecNone;
+};
+constexpr std::array<TokenOperator, static_cast<size_t>(Tk::kCount)> kTokenOperators = [] {
+  std::array<TokenOperator, static_cast<size_t>(Tk::kCount)> t{};
+  for (size_t i = 0; i < t.size(); ++i) {
+    Tk tk = static_cast<Tk>(i);
+    Op op = BinaryOpOfToken(tk);
+    t[i].op = op;
+    t[i].prec = static_cast<int8_t>(op != Op::kNone ? OperatorOf(op).prec : ShapePrec(tk));
+  }
+  return t;
+}();
+
+}  // namespace
+
 Expr* Parser::Impl::ParseBinary(int min_prec, int d, bool stop_at_and) {
   const char* start = cur_.z;
   Expr* left = ParseUnary(d);
   if (!left) return nullptr;
   if (left->kind == ExprKind::kStar) return left;  // `t.*` result column: nothing follows
   for (;;) {
-    Op op = Op::kNone;
-    int prec;
-    switch (T()) {
-      case Tk::kOr:
-        prec = parser::kPrecOr;
-        op = Op::kOr;
-        break;
-      case Tk::kAnd:
-        if (stop_at_and) return left;
-        prec = parser::kPrecAnd;
-        op = Op::kAnd;
-        break;
-      case Tk::kEq:
-        prec = parser::kPrecEquality;
-        op = Op::kEq;
-        break;
-      case Tk::kNe:
-        prec = parser::kPrecEquality;
-        op = Op::kNe;
-        break;
-      case Tk::kIs:
-      case Tk::kIn:
-      case Tk::kLike:
-      case Tk::kGlob:
-      case Tk::kRegexp:
-      case Tk::kMatch:
-      case Tk::kBetween:
-      case Tk::kIsnull:
-      case Tk::kNotnull:
-      case Tk::kNot:
-        prec = parser::kPrecEquality;
-        break;
-      case Tk::kLt:
-        prec = parser::kPrecCompare;
-        op = Op::kLt;
-        break;
-      case Tk::kLe:
-        prec = parser::kPrecCompare;
-        op = Op::kLe;
-        break;
-      case Tk::kGt:
-        prec = parser::kPrecCompare;
-        op = Op::kGt;
-        break;
-      case Tk::kGe:
-        prec = parser::kPrecCompare;
-        op = Op::kGe;
-        break;
-      case Tk::kBitAnd:
-        prec = parser::kPrecBitwise;
-        op = Op::kBitAnd;
-        break;
-      case Tk::kBitOr:
-        prec = parser::kPrecBitwise;
-        op = Op::kBitOr;
-        break;
-      case Tk::kLshift:
-        prec = parser::kPrecBitwise;
-        op = Op::kShl;
-        break;
-      case Tk::kRshift:
-        prec = parser::kPrecBitwise;
-        op = Op::kShr;
-        break;
-      case Tk::kPlus:
-        prec = parser::kPrecAdd;
-        op = Op::kAdd;
-        break;
-      case Tk::kMinus:
-        prec = parser::kPrecAdd;
-        op = Op::kSub;
-        break;
-      case Tk::kStar:
-        prec = parser::kPrecMul;
-        op = Op::kMul;
-        break;
-      case Tk::kSlash:
-        prec = parser::kPrecMul;
-        op = Op::kDiv;
-        break;
-      case Tk::kRem:
-        prec = parser::kPrecMul;
-        op = Op::kMod;
-        break;
-      case Tk::kConcat:
-        prec = parser::kPrecConcat;
-        op = Op::kConcat;
-        break;
-      case Tk::kPtr:
-        prec = parser::kPrecConcat;
-        op = cur_.n == 2 ? Op::kJsonArrow : Op::kJsonArrow2;
-        break;
-      case Tk::kCollate:
-        prec = parser::kPrecCollate;
-        break;
-      default:
-        return left;
-    }
-    if (prec < min_prec) return left;
+    if (T() == Tk::kAnd && stop_at_and) return left;
+    const TokenOperator& to = kTokenOperators[static_cast<size_t>(T())];
+    Op op = to.op;
+    int prec = to.prec;
+    if (prec == parser::kPrecNone || prec < min_prec) return left;
+    if (op == Op::kJsonArrow && cur_.n == 3) op = Op::kJsonArrow2;
     if (!CheckDepth(d + 2)) return nullptr;
 
-    if (op != Op::kNone) {
+    // IS and the LIKE family have shapes of their own (IS NOT, ESCAPE).
+    bool shaped = op == Op::kIs || op == Op::kLike || op == Op::kGlob || op == Op::kRegexp ||
+                  op == Op::kMatch;
+    if (op != Op::kNone && !shaped) {
       Advance();
-      Expr* right = ParseBinary(prec + 1, d + 2, false);
+      Expr* right = ParseBinary(RightOperandPrec(OperatorOf(op)), d + 2, false);
       if (!right) return nullptr;
       left = MakeBinary(op, left, right, start);
       continue;
@@ -228,7 +235,7 @@ Expr* Parser::Impl::ParseIs(Expr* left, const char* start, int d) {
     op = Op::kIsNot;
     rd = d + 4;
   }
-  Expr* right = ParseBinary(parser::kPrecEquality + 1, rd, false);
+  Expr* right = ParseBinary(RightOperandPrec(OperatorOf(op)), rd, false);
   if (!right) return nullptr;
   return MakeBinary(op, left, right, start);
 }
@@ -312,23 +319,10 @@ Expr* Parser::Impl::ParseBetween(Expr* left, bool negated, const char* start, in
 }
 
 Expr* Parser::Impl::ParseLike(Expr* left, bool negated, const char* start, int d) {
-  Op op;
-  switch (T()) {
-    case Tk::kLike:
-      op = Op::kLike;
-      break;
-    case Tk::kGlob:
-      op = Op::kGlob;
-      break;
-    case Tk::kRegexp:
-      op = Op::kRegexp;
-      break;
-    default:
-      op = Op::kMatch;
-      break;
-  }
+  Op op = BinaryOpOfToken(T());
+  BASALT_DCHECK(op == Op::kLike || op == Op::kGlob || op == Op::kRegexp || op == Op::kMatch);
   Advance();
-  Expr* right = ParseBinary(parser::kPrecEquality + 1, d + 2, false);
+  Expr* right = ParseBinary(RightOperandPrec(OperatorOf(op)), d + 2, false);
   if (!right) return nullptr;
   Expr* e = NewExpr(ExprKind::kLike, start);
   e->op = op;
@@ -351,27 +345,23 @@ Expr* Parser::Impl::ParseLike(Expr* left, bool negated, const char* start, int d
 Expr* Parser::Impl::ParseUnary(int d) {
   const char* start = cur_.z;
   Op op;
-  int prec;
   switch (T()) {
     case Tk::kNot:
       op = Op::kNot;
-      prec = parser::kPrecNot;
       break;
     case Tk::kMinus:
       op = Op::kNeg;
-      prec = parser::kPrecUnary;
       break;
     case Tk::kPlus:
       op = Op::kPlus;
-      prec = parser::kPrecUnary;
       break;
     case Tk::kBitNot:
       op = Op::kBitNot;
-      prec = parser::kPrecUnary;
       break;
     default:
       return ParsePrimary(d);
   }
+  int prec = OperatorOf(op).prec;
   if (!CheckDepth(d + 1)) return nullptr;
   Advance();
   Expr* operand = ParseBinary(prec, d + 1, false);

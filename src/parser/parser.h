@@ -6,6 +6,7 @@
 
 #include "common/arena.h"
 #include "common/status.h"
+#include "common/strings.h"
 #include "parser/ast.h"
 
 namespace basalt {
@@ -48,7 +49,5 @@ class Parser {
   Impl* impl_;  // arena-allocated
 };
 
-// Case-insensitive ASCII comparison for identifiers.
-bool EqualsIgnoreCase(std::string_view a, std::string_view b);
 
 }  // namespace basalt

@@ -28,6 +28,7 @@
 #include "common/arena.h"
 #include "common/status.h"
 #include "parser/ast.h"
+#include "parser/operators.h"
 #include "parser/parser.h"
 #include "parser/token.h"
 #include "parser/tokenizer.h"
@@ -41,23 +42,6 @@ constexpr int kMaxExprHeight = 1000;        // SQLITE_MAX_EXPR_DEPTH
 constexpr int kMaxFunctionArgs = 127;       // SQLITE_MAX_FUNCTION_ARG
 constexpr int kMaxCompoundSelect = 500;     // SQLITE_MAX_COMPOUND_SELECT
 constexpr int kMaxVariableNumber = 250000;  // SQLITE_MAX_VARIABLE_NUMBER of the referee build
-
-// Binary operator precedence, loosest (1) to tightest, as in lang_expr.
-enum Prec : int {
-  kPrecNone = 0,
-  kPrecOr = 1,
-  kPrecAnd = 2,
-  kPrecNot = 3,
-  kPrecEquality = 4,  // = == != <> IS IN LIKE GLOB MATCH REGEXP BETWEEN ISNULL NOTNULL
-  kPrecCompare = 5,   // < <= > >=
-  kPrecEscape = 6,
-  kPrecBitwise = 7,  // & | << >>
-  kPrecAdd = 8,
-  kPrecMul = 9,
-  kPrecConcat = 10,  // || -> ->>
-  kPrecCollate = 11,
-  kPrecUnary = 12,  // - + ~
-};
 
 // Dequotes an identifier or string token ('..', "..", `..`, [..]); text
 // without a leading quote is returned unchanged. Copies into the arena only

@@ -4,33 +4,6 @@
 
 namespace basalt {
 
-Table* CompileContext::FindTable(std::string_view schema_name, std::string_view name) const {
-  if (!schema_name.empty()) {
-    if (EqualsIgnoreCase(schema_name, "temp") || EqualsIgnoreCase(schema_name, "temporary")) {
-      return temp_schema ? temp_schema->FindTable(name) : nullptr;
-    }
-    if (!EqualsIgnoreCase(schema_name, "main")) return nullptr;
-    return schema->FindTable(name);
-  }
-  if (temp_schema != nullptr) {
-    if (Table* t = temp_schema->FindTable(name)) {
-      if (t->root != 1) return t;
-    }
-  }
-  return schema->FindTable(name);
-}
-
-Index* CompileContext::FindIndex(std::string_view schema_name, std::string_view name) const {
-  if (!schema_name.empty() &&
-      (EqualsIgnoreCase(schema_name, "temp") || EqualsIgnoreCase(schema_name, "temporary"))) {
-    return temp_schema ? temp_schema->FindIndex(name) : nullptr;
-  }
-  if (schema_name.empty() && temp_schema != nullptr) {
-    if (Index* i = temp_schema->FindIndex(name)) return i;
-  }
-  return schema->FindIndex(name);
-}
-
 ast::Stmt* CompileContext::ParseStmt(std::string_view text) {
   std::string_view copy = arena->CopyString(text);
   Parser parser(arena, copy);

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "catalog/catalog.h"
 #include "catalog/function.h"
 #include "catalog/schema.h"
 #include "common/arena.h"
@@ -16,7 +17,9 @@
 
 namespace basalt {
 
-// Connection settings that change how statements compile.
+// Connection settings that change how statements compile: the boolean
+// PRAGMAs (main/pragma_flags.cc sets them; a change makes compiled
+// statements compile again). Defaults are those of SQLite's reference build.
 struct CompileOptions {
   bool case_sensitive_like = false;
   bool recursive_triggers = false;
@@ -24,12 +27,30 @@ struct CompileOptions {
   bool reverse_unordered_selects = false;
   bool short_column_names = true;
   bool full_column_names = false;
+  bool automatic_index = true;
+  bool cell_size_check = false;
+  bool checkpoint_fullfsync = false;
+  bool count_changes = false;
+  // Cleared when a transaction ends (main/connection.cc).
+  bool defer_foreign_keys = false;
+  bool empty_result_callbacks = false;
+  bool fullfsync = false;
+  bool ignore_check_constraints = false;
+  bool legacy_alter_table = false;
+  // Writes fail with SQLITE_READONLY (main/transaction.cc).
+  bool query_only = false;
+  bool read_uncommitted = false;
+  bool trusted_schema = true;
+  bool writable_schema = false;
 };
 
 struct CompileContext {
   Arena* arena = nullptr;
-  Schema* schema = nullptr;       // main database
-  Schema* temp_schema = nullptr;  // temp database (may be null)
+  const Catalog* catalog = nullptr;  // the connection's databases
+  VtabHost* vtabs = nullptr;         // virtual tables (may be null: none)
+  // While compiling the body of a view or trigger of a non-TEMP database:
+  // that database's index, to which unqualified names bind; else -1.
+  int fixed_db = -1;
   const FunctionRegistry* funcs = nullptr;
   CompileOptions options;
   std::string_view sql;  // the statement's text
@@ -37,11 +58,6 @@ struct CompileContext {
   int n_cursors = 0;
   bool explain_plan = false;  // collect EXPLAIN QUERY PLAN lines
   Status error;               // first error seen
-  // Runs a PRAGMA for a table-valued pragma_xxx(arg) function: result column
-  // names and rows (set by the connection; may be empty).
-  std::function<Status(std::string_view name, std::string_view arg, std::vector<std::string>* names,
-                       std::vector<std::vector<Value>>* rows)>
-      pragma_rows;
 
   int AllocCursor() { return n_cursors++; }
   bool failed() const { return !error.ok(); }
@@ -61,9 +77,28 @@ struct CompileContext {
   }
   int error_offset = -1;
 
-  // Looks a table or view up in temp then main.
-  Table* FindTable(std::string_view schema_name, std::string_view name) const;
-  Index* FindIndex(std::string_view schema_name, std::string_view name) const;
+  // Looks a table or view (index) up by SQLite's rules (catalog.h).
+  Table* FindTable(std::string_view schema_name, std::string_view name) const {
+    return catalog->FindTable(schema_name, name, fixed_db);
+  }
+  Index* FindIndex(std::string_view schema_name, std::string_view name) const {
+    return catalog->FindIndex(schema_name, name, fixed_db);
+  }
+  // Makes unqualified names bind to the database of a view or trigger
+  // (owner) while the guard lives; a TEMP owner keeps the search order.
+  class FixedDbScope {
+   public:
+    FixedDbScope(CompileContext* ctx, const Schema* owner) : ctx_(ctx), saved_(ctx->fixed_db) {
+      if (owner != nullptr) ctx->fixed_db = owner->is_temp() ? -1 : owner->db_index;
+    }
+    ~FixedDbScope() { ctx_->fixed_db = saved_; }
+    FixedDbScope(const FixedDbScope&) = delete;
+    FixedDbScope& operator=(const FixedDbScope&) = delete;
+
+   private:
+    CompileContext* ctx_;
+    int saved_;
+  };
 
   // Parses an expression / a SELECT / a statement from schema text into the
   // arena (views, defaults, checks, triggers). Null with `error` set on failure.

@@ -316,34 +316,7 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
     SubqueryColumns(item->subquery, &src.columns);
     src.cursor = ctx_->AllocCursor();
   } else if (item->func_args != nullptr) {
-    std::string fname = LowerAscii(item->name);
-    if (fname.rfind("pragma_", 0) != 0 || !ctx_->pragma_rows) {
-      return ctx_->Error("no such table-valued function: " + std::string(item->name));
-    }
-    std::string arg;
-    if (item->func_args->size() > 0) {
-      const Expr* a = (*item->func_args)[0];
-      if (a->kind == ExprKind::kString || a->kind == ExprKind::kColumn) {
-        arg = std::string(a->text);
-      } else if (a->kind == ExprKind::kInteger) {
-        arg = std::to_string(a->ival);
-      }
-    }
-    ConstRows* data = ctx_->arena->New<ConstRows>();
-    Status st =
-        ctx_->pragma_rows(std::string_view(fname).substr(7), arg, &data->names, &data->rows);
-    if (!st.ok()) return ctx_->Error(st.code(), st.message());
-    if (data->names.empty()) {
-      return ctx_->Error("no such table-valued function: " + std::string(item->name));
-    }
-    src.name = item->alias.empty() ? item->name : item->alias;
-    for (const std::string& n : data->names) {
-      SourceColumn sc;
-      sc.name = ctx_->arena->CopyString(n);
-      src.columns.push_back(sc);
-    }
-    src.const_rows = data;
-    src.cursor = ctx_->AllocCursor();
+    if (!AddTableFunction(item, &src)) return false;
   } else {
     CteEntry* cte = item->schema.empty() ? FindCte(item->name) : nullptr;
     if (cte != nullptr) {
@@ -365,6 +338,8 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
       }
     } else {
       Table* t = ctx_->FindTable(item->schema, item->name);
+      if (t == nullptr && !FindEponymous(item, &t)) return false;
+      if (t != nullptr && t->is_virtual && !ConnectVirtual(t)) return false;
       if (t == nullptr) {
         std::string n = item->schema.empty()
                             ? std::string(item->name)
@@ -374,7 +349,9 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
       if (t->is_view) {
         Select* body = ctx_->ParseSelect(t->view_sql);
         if (body == nullptr) return false;
-        // A view's body sees no outer query.
+        // A view's body sees no outer query, and its unqualified names bind
+        // to the view's own database.
+        CompileContext::FixedDbScope fixed(ctx_, t->owner);
         if (!ResolveSelect(body, nullptr)) return false;
         src.subquery = body;
         src.name = item->alias.empty() ? std::string_view(t->name) : item->alias;
@@ -428,6 +405,89 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
     return true;
   }
   info->sources.push_back(std::move(src));
+  return true;
+}
+
+// A module's eponymous virtual table named like `item` (which names no
+// table of its own), if there is one: *t stays null otherwise.
+bool Resolver::FindEponymous(const ast::FromItem* item, Table** t) {
+  *t = nullptr;
+  if (ctx_->vtabs == nullptr) return true;
+  if (!item->schema.empty() && ctx_->catalog->Find(item->schema) < 0) return true;
+  Status st;
+  *t = ctx_->vtabs->Eponymous(item->name, &st);
+  if (!st.ok()) return ctx_->Error(st.code(), st.message());
+  return true;
+}
+
+// A virtual table declared by CREATE VIRTUAL TABLE is connected (xConnect)
+// at its first use in this connection.
+bool Resolver::ConnectVirtual(Table* t) {
+  if (t->vtab != nullptr) return true;
+  Status st = ctx_->vtabs != nullptr ? ctx_->vtabs->Connect(t)
+                                     : Status(kError, "no such module: " + t->module);
+  if (!st.ok()) return ctx_->Error(st.code(), st.message());
+  return true;
+}
+
+// `FROM name(arg, ...)`: a virtual table whose hidden columns, in order,
+// take the arguments as `hidden = arg` constraints on this source.
+bool Resolver::AddTableFunction(ast::FromItem* item, Source* src) {
+  Table* t = ctx_->FindTable(item->schema, item->name);
+  if (t == nullptr && !FindEponymous(item, &t)) return false;
+  if (t == nullptr) {
+    std::string n = item->schema.empty()
+                        ? std::string(item->name)
+                        : std::string(item->schema) + "." + std::string(item->name);
+    return ctx_->Error("no such table: " + n);
+  }
+  if (!t->is_virtual) return ctx_->Error("'" + t->name + "' is not a function");
+  if (!ConnectVirtual(t)) return false;
+  std::vector<int> hidden;
+  for (size_t c = 0; c < t->columns.size(); ++c) {
+    if (t->columns[c].hidden) hidden.push_back(static_cast<int>(c));
+  }
+  if (item->func_args->size() > hidden.size()) {
+    return ctx_->Error("too many arguments on " + t->name + "() - max " +
+                       std::to_string(hidden.size()));
+  }
+  *src = MakeTableSource(t, item->alias, ctx_->AllocCursor());
+  src->item = item;
+  src->join = item->join;
+  item->tab = t;
+  // The arguments are resolved, and joined to the source's ON condition,
+  // with the join conditions (ApplyJoinConditions).
+  src->table_args = hidden;
+  return true;
+}
+
+// `hidden_k = arg_k` for each argument of a table-valued function, ANDed
+// onto *cond.
+bool Resolver::AddTableArgs(Source* s, Scope* scope, Expr** cond) {
+  ast::ExprList* args = s->item->func_args;
+  for (size_t i = 0; i < args->size(); ++i) {
+    Expr* arg = (*args)[i];
+    if (!ResolveExpr(arg, scope)) return false;
+    Expr* eq = ctx_->arena->New<Expr>();
+    eq->kind = ExprKind::kBinary;
+    eq->op = ast::Op::kEq;
+    eq->left = NewColumnRef(*s, s->table_args[i], {});
+    eq->right = arg;
+    eq->span = arg->span;
+    eq->pflags |= kResolvedFlag;
+    eq->flags |= ast::kFromJoinOn;
+    if (*cond == nullptr) {
+      *cond = eq;
+      continue;
+    }
+    Expr* a = ctx_->arena->New<Expr>();
+    a->kind = ExprKind::kBinary;
+    a->op = ast::Op::kAnd;
+    a->left = *cond;
+    a->right = eq;
+    a->pflags |= kResolvedFlag;
+    *cond = a;
+  }
   return true;
 }
 
@@ -524,6 +584,11 @@ bool Resolver::ApplyJoinConditions(SelectInfo* info, Scope* scope) {
       if (item->on || item->using_cols) {
         return ctx_->Error("a JOIN clause is required before ON");
       }
+      if (!s.table_args.empty()) {
+        Expr* cond = nullptr;
+        if (!AddTableArgs(&s, scope, &cond)) return false;
+        s.on = cond;
+      }
       continue;
     }
     std::vector<std::string_view> names;
@@ -589,6 +654,7 @@ bool Resolver::ApplyJoinConditions(SelectInfo* info, Scope* scope) {
         cond = a;
       }
     }
+    if (!s.table_args.empty() && !AddTableArgs(&s, scope, &cond)) return false;
     if (item->on) {
       if (!ResolveExpr(item->on, scope)) return false;
       if (cond == nullptr) {

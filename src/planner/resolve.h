@@ -79,6 +79,10 @@ class Resolver {
   CteEntry* FindCte(std::string_view name);
   ast::Expr* NewColumnRef(const Source& src, int col, std::string_view span);
   bool CanFlatten(ast::Select* sub, const ast::FromItem* item);
+  bool FindEponymous(const ast::FromItem* item, Table** t);
+  bool ConnectVirtual(Table* t);
+  bool AddTableFunction(ast::FromItem* item, Source* src);
+  bool AddTableArgs(Source* s, Scope* scope, ast::Expr** cond);
 
  public:
   // Number of values of a row-value operand (1 for a scalar).

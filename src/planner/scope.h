@@ -16,11 +16,6 @@ namespace basalt {
 
 struct SelectInfo;
 
-// Rows computed while compiling (table-valued PRAGMA functions).
-struct ConstRows {
-  std::vector<std::string> names;
-  std::vector<std::vector<Value>> rows;
-};
 
 // One column of a source as name resolution sees it.
 struct SourceColumn {
@@ -56,7 +51,9 @@ struct Source {
   bool flattened = false;
   ast::ExprList* flat_exprs = nullptr;
   bool hidden_names = false;
-  const ConstRows* const_rows = nullptr;  // pragma_xxx(...) in FROM
+  // A table-valued function `vtab(arg, ...)`: the hidden columns that take
+  // the arguments, in order (the arguments are in item->func_args).
+  std::vector<int> table_args;
 };
 
 // The aggregate part of a SELECT.

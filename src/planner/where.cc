@@ -331,6 +331,10 @@ void WherePlanner::AllAccess(int src, SourceMask ready, WherePlan* plan,
     cands->push_back(best);
     return;
   }
+  if (s.table->is_virtual) {
+    if (!VirtualAccess(src, ready, plan, cands) || cands->empty()) cands->push_back(best);
+    return;
+  }
   const Table* tab = s.table;
   auto usable = [&](const WhereTerm& t) {
     if (t.src != src || t.op == TermOp::kNone) return false;
@@ -531,6 +535,10 @@ bool WherePlanner::OrderSatisfied(const LoopPlan& loop, const ast::ExprList* ord
   if (order == nullptr || order->size() == 0) return false;
   const Source& s = (*req_->sources)[static_cast<size_t>(loop.src)];
   if (s.table == nullptr) return false;
+  if (loop.access == AccessKind::kVirtual) {
+    *reverse = false;
+    return loop.vtab != nullptr && loop.vtab->order_consumed;
+  }
   int dir = -1;  // unknown; 0 forward; 1 reverse
   auto term_ok = [&](const ast::ExprItem& item, int want_col, const Collation* want_coll,
                      bool col_desc) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "planner/context.h"
@@ -18,21 +19,21 @@ using SourceMask = uint64_t;
 enum class TermOp : uint8_t { kNone, kEq, kIs, kLt, kLe, kGt, kGe, kIn, kIsNull };
 
 struct WhereTerm {
-  ast::Expr* expr = nullptr;   // the whole term (evaluated as a filter)
-  SourceMask prereq = 0;       // sources the term refers to
-  int on_source = -1;          // from the ON clause of this (outer-joined) source
-  bool coded = false;          // fully enforced by an access path
+  ast::Expr* expr = nullptr;  // the whole term (evaluated as a filter)
+  SourceMask prereq = 0;      // sources the term refers to
+  int on_source = -1;         // from the ON clause of this (outer-joined) source
+  bool coded = false;         // fully enforced by an access path
   // Index-usable form: <source>.<column> <op> <rhs>.
   TermOp op = TermOp::kNone;
-  int src = -1;                // source index of the column side
-  int column = -2;             // table column, -1 = rowid
+  int src = -1;     // source index of the column side
+  int column = -2;  // table column, -1 = rowid
   ast::Expr* col_expr = nullptr;
-  ast::Expr* rhs = nullptr;    // null for IS NULL; the kIn expr for kIn
+  ast::Expr* rhs = nullptr;  // null for IS NULL; the kIn expr for kIn
   SourceMask rhs_prereq = 0;
-  char cmp_affinity = '@';     // affinity of the comparison
+  char cmp_affinity = '@';  // affinity of the comparison
   const Collation* coll = nullptr;
-  bool from_between = false;   // half of a BETWEEN (the BETWEEN itself stays a filter)
-  bool disabled = false;       // never evaluate (e.g. replaced by its halves)
+  bool from_between = false;  // half of a BETWEEN (the BETWEEN itself stays a filter)
+  bool disabled = false;      // never evaluate (e.g. replaced by its halves)
 };
 
 enum class AccessKind : uint8_t {
@@ -40,6 +41,22 @@ enum class AccessKind : uint8_t {
   kRowidEq,     // rowid = value (or IN values)
   kRowidRange,  // rowid between bounds
   kIndex,       // equality prefix (eq terms), optional range on the next column
+  kVirtual,     // a virtual table scan as its BestIndex chose (LoopPlan::vtab)
+};
+
+// What a virtual table's BestIndex chose for one loop.
+struct VtabPlan {
+  // One Filter argument: the value, or for `col IN (...)` the IN
+  // expression (each of its values drives one Filter call).
+  struct Arg {
+    ast::Expr* value = nullptr;
+    ast::Expr* in = nullptr;
+  };
+  int idx_num = 0;
+  std::string_view idx_str;         // in the statement's arena
+  std::vector<Arg> args;            // in argv order
+  std::vector<WhereTerm*> omitted;  // terms the table enforces itself
+  bool order_consumed = false;
 };
 
 struct LoopPlan {
@@ -50,15 +67,16 @@ struct LoopPlan {
   std::vector<WhereTerm*> eq;  // one per index column prefix (or the rowid term)
   WhereTerm* lower = nullptr;  // range bounds on the next column (or rowid)
   WhereTerm* upper = nullptr;
-  bool reverse = false;        // scan backwards (ORDER BY ... DESC)
-  bool full_index_scan = false;  // every entry of `index` (no constraint)
-  double rows = 0;             // estimated rows per outer iteration
+  bool reverse = false;            // scan backwards (ORDER BY ... DESC)
+  bool full_index_scan = false;    // every entry of `index` (no constraint)
+  const VtabPlan* vtab = nullptr;  // kVirtual
+  double rows = 0;                 // estimated rows per outer iteration
   double cost = 0;
 };
 
 struct WherePlan {
   std::vector<WhereTerm> terms;
-  std::vector<LoopPlan> loops;   // outermost first
+  std::vector<LoopPlan> loops;  // outermost first
   bool order_by_satisfied = false;
   bool group_by_satisfied = false;
 };
@@ -71,7 +89,7 @@ struct PlanRequest {
   // Columns the query reads, per source (for covering-index decisions);
   // empty vector = unknown (then no covering scans). bit 63 = "rowid".
   std::vector<std::vector<bool>>* used_columns = nullptr;
-  bool one_row = false;               // e.g. scalar subquery (no effect yet)
+  bool one_row = false;  // e.g. scalar subquery (no effect yet)
 };
 
 class WherePlanner {
@@ -89,6 +107,9 @@ class WherePlanner {
   void AddOrAsIn(const WhereTerm& t);
   void BestAccess(int src, SourceMask ready, WherePlan* plan, LoopPlan* out);
   void AllAccess(int src, SourceMask ready, WherePlan* plan, std::vector<LoopPlan>* cands);
+  // Virtual tables (where_vtab.cc): the plan BestIndex gives when the
+  // sources in `ready` are available; false (error set) if it failed.
+  bool VirtualAccess(int src, SourceMask ready, WherePlan* plan, std::vector<LoopPlan>* cands);
   bool OrderSatisfied(const LoopPlan& loop, const ast::ExprList* order, bool* reverse) const;
 
   CompileContext* ctx_;

@@ -1,5 +1,7 @@
 #include "record/collation.h"
 
+#include "common/strings.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -41,16 +43,6 @@ int CompareRtrim(void* arg, int n1, const void* a, int n2, const void* b) {
 constexpr Collation kBinary = {"BINARY", CompareBinary, nullptr, nullptr};
 constexpr Collation kNocase = {"NOCASE", CompareNocase, nullptr, nullptr};
 constexpr Collation kRtrim = {"RTRIM", CompareRtrim, nullptr, nullptr};
-
-bool EqualsIgnoreCase(std::string_view a, const char* b) {
-  size_t n = std::strlen(b);
-  if (a.size() != n) return false;
-  for (size_t i = 0; i < n; ++i) {
-    if (FoldAscii(static_cast<unsigned char>(a[i])) != FoldAscii(static_cast<unsigned char>(b[i])))
-      return false;
-  }
-  return true;
-}
 
 }  // namespace
 

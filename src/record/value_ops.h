@@ -123,5 +123,29 @@ void BitNot(const Value& a, Value* out);
 // a || b: NULL if either is NULL, else the text renderings (blob bytes as
 // they are) concatenated; the result is TEXT.
 void Concat(const Value& a, const Value& b, Value* out);
+// Unary plus: the operand unchanged (text stays text).
+inline void UnaryPlus(const Value& a, Value* out) { *out = a; }
+
+// ---- Logical operators (three-valued, on ValueTruth) -----------------------
+// NOT: NULL stays NULL, else 1 for a false operand and 0 for a true one.
+inline void LogicalNot(const Value& a, Value* out) {
+  int t = ValueTruth(a);
+  if (t < 0) return out->SetNull();
+  out->SetInt(!t);
+}
+// AND is false if either operand is false, else NULL if either is NULL;
+// OR is true if either is true, else NULL if either is NULL.
+inline void LogicalAnd(const Value& a, const Value& b, Value* out) {
+  int x = ValueTruth(a), y = ValueTruth(b);
+  if (x == 0 || y == 0) return out->SetInt(0);
+  if (x < 0 || y < 0) return out->SetNull();
+  out->SetInt(1);
+}
+inline void LogicalOr(const Value& a, const Value& b, Value* out) {
+  int x = ValueTruth(a), y = ValueTruth(b);
+  if (x == 1 || y == 1) return out->SetInt(1);
+  if (x < 0 || y < 0) return out->SetNull();
+  out->SetInt(0);
+}
 
 }  // namespace basalt

@@ -50,8 +50,7 @@ TEST(Vm, IntegerOverflowBecomesReal) {
   Program p;
   p.n_regs = 4;
   int a = p.AddOp(Opcode::kInt64, 0, 1);
-  p.at(a).p4type = P4Type::kInt64;
-  p.at(a).p4.i64 = INT64_MAX;
+  p.SetP4Int64(a, INT64_MAX);
   AddInt(&p, 1, 2);
   p.AddOp(Opcode::kAdd, 1, 2, 3);
   p.AddOp(Opcode::kResultRow, 3, 1);
@@ -83,8 +82,7 @@ TEST(Vm, ComparisonAppliesNumericAffinity) {
   Program p;
   p.n_regs = 4;
   int s = p.AddOp(Opcode::kString, 2, 1);
-  p.at(s).p4type = P4Type::kString;
-  p.at(s).p4.str = "10";
+  p.SetP4Str(s, "10");
   AddInt(&p, 10, 2);
   int eq1 = p.AddOp(Opcode::kEq, 1, 3, 2);
   p.at(eq1).p5 = static_cast<uint8_t>('C') | kCmpStoreResult;
@@ -132,8 +130,7 @@ TEST(Vm, SorterOrdersRecordsStably) {
   KeyInfo ki;
   ki.n_fields = 1;
   int a = p.AddOp(Opcode::kSorterOpen, 0, 2);
-  p.at(a).p4type = P4Type::kKeyInfo;
-  p.at(a).p4.key_info = &ki;
+  p.SetP4(a, &ki);
   const int keys[] = {3, 1, 3, 2};
   for (int i = 0; i < 4; ++i) {
     AddInt(&p, keys[i], 1);
@@ -159,8 +156,7 @@ TEST(Vm, HaltWithConstraintError) {
   Program p;
   p.n_regs = 2;
   int h = p.AddOp(Opcode::kHalt, kConstraintUnique, 2);
-  p.at(h).p4type = P4Type::kString;
-  p.at(h).p4.str = "UNIQUE constraint failed: t.a";
+  p.SetP4Str(h, "UNIQUE constraint failed: t.a");
   Status st;
   std::vector<Value> rows = RunAll(&p, &st);
   EXPECT_TRUE(rows.empty());

@@ -223,14 +223,13 @@ TEST(Differential, EveryFunctionWithAnyArguments) {
             v.data()[0] >= '0' && v.data()[0] <= '9') {
           v = Value::Text("q");
         }
-        if ((f == "date" || f == "strftime" || f == "datetime" || f == "time" || f == "julianday" ||
-             f == "unixepoch") &&
-            n == 0) {
-          continue;
-        }
         args.push_back(v);
       }
-      if (static_cast<int>(args.size()) != n) continue;  // 'now' calls skipped
+      // Without arguments the date functions read the clock ('now'), which
+      // moves between the two engines' calls.
+      const bool clock = f == "date" || f == "strftime" || f == "datetime" || f == "time" ||
+                         f == "julianday" || f == "unixepoch";
+      if (clock && n == 0) continue;
       if ((f == "printf" || f == "format") && !args.empty() && args[0].is_string_like() &&
           std::string_view(args[0].data(), args[0].size()).find('*') != std::string_view::npos) {
         continue;

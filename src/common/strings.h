@@ -1,0 +1,28 @@
+// Small ASCII string helpers for SQL identifiers, which compare without
+// regard to the case of ASCII letters (lang_naming).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace basalt {
+
+inline char FoldAsciiChar(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
+
+// True if a and b are equal when ASCII letters are folded to lower case.
+inline bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (FoldAsciiChar(a[i]) != FoldAsciiChar(b[i])) return false;
+  }
+  return true;
+}
+
+// Lower-cases ASCII letters (identifier keys).
+inline std::string LowerAscii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = FoldAsciiChar(c);
+  return out;
+}
+
+}  // namespace basalt

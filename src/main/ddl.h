@@ -1,0 +1,111 @@
+// The DDL executor: CREATE / DROP of tables, indexes, views and triggers,
+// REINDEX, ANALYZE, ATTACH and DETACH. It changes a database's
+// sqlite_schema rows and B-trees directly, inside the statement's
+// transaction and savepoint (opened by the caller on the databases
+// Access() names), and keeps the in-memory Schema in step.
+//
+// Each statement runs twice through the same code: once as a dry run at
+// prepare time (Validate: the checks only, as SQLite reports "table t
+// already exists" when preparing), then for real at its first step (Exec).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog/function.h"
+#include "common/arena.h"
+#include "common/status.h"
+#include "exec/program.h"
+#include "exec/vm.h"
+#include "main/schema_store.h"
+#include "main/transaction.h"
+#include "main/vtab_manager.h"
+#include "parser/ast.h"
+#include "planner/context.h"
+
+namespace basalt {
+
+class Vfs;
+
+class DdlExecutor {
+ public:
+  DdlExecutor(SchemaStore* store, TransactionController* txn, VtabManager* vtabs,
+              const FunctionRegistry* funcs, const CompileOptions* options, VmEnv* env)
+      : store_(store), txn_(txn), vtabs_(vtabs), funcs_(funcs), options_(options), env_(env) {}
+
+  // The checks of Exec without changing anything; *error_offset is set for
+  // errors SQLite locates in the text.
+  Status Validate(ast::Stmt* st, std::string_view text, Arena* arena, int* error_offset);
+  Status Exec(ast::Stmt* st, Arena* arena);
+
+  // The databases the statement reads and writes (transactions the caller
+  // opens before Exec). Valid after a successful Validate.
+  void Access(ast::Stmt* st, DbMask* read_mask, DbMask* write_mask) const;
+
+  // How ATTACH opens files: the connection's open flags and VFS.
+  void SetOpenDefaults(int flags, Vfs* vfs) {
+    open_flags_ = flags;
+    vfs_ = vfs;
+  }
+  // Bound parameters (1-based) of the statement Exec runs (ATTACH ? AS ?).
+  void SetParams(const std::vector<Value>* params) { params_ = params; }
+
+  // A compile context over this connection's databases and functions.
+  void InitContext(CompileContext* ctx, Arena* arena) const;
+  // Runs a program to its end (index builds, CREATE TABLE ... AS SELECT).
+  Status Run(Program* prog);
+
+ private:
+  // ddl_create.cc
+  Status CreateTable(ast::CreateTableStmt* st, Arena* arena);
+  Status CreateTableAs(ast::CreateTableStmt* st, Arena* arena, struct BuiltTable* built);
+  Status FillTableAs(Database* db, const Table* t, ast::CreateTableStmt* st);
+  Status CheckTableExprs(ast::CreateTableStmt* st, const Table* t, Arena* arena);
+  Status CreateIndex(ast::CreateIndexStmt* st, Arena* arena);
+  Status CreateView(ast::CreateViewStmt* st, Arena* arena);
+  Status CreateTrigger(ast::CreateTriggerStmt* st, Arena* arena);
+  Status CreateVirtualTable(ast::CreateVirtualTableStmt* st);
+  Status BuildIndexRows(Index* idx, Arena* arena);
+  // ddl_drop.cc
+  Status Drop(ast::DropStmt* st);
+  Status DropTable(ast::DropStmt* st);
+  Status Reindex(ast::ReindexStmt* st);
+  // ddl_analyze.cc
+  Status Analyze(ast::AnalyzeStmt* st);
+  Status AnalyzeTable(Database* db, const Table& t);
+  Status EnsureStatTable(Database* db);
+  // Compiles and runs one statement of SQL (ANALYZE's sqlite_stat1 rows).
+  Status RunSql(const std::string& sql);
+  // ddl_attach.cc
+  Status Attach(ast::AttachStmt* st);
+  Status Detach(ast::DetachStmt* st);
+  Status EvalName(ast::Expr* e, std::string* out, bool* is_null);
+
+  // The database a CREATE puts its object in: `schema` as written, the TEMP
+  // keyword (`temp`), or main. Errors: an unknown database, a qualified
+  // name with TEMP ("temporary <what> name must be unqualified").
+  Status TargetDb(std::string_view schema, bool temp, const char* what, int* db);
+  // A name that is free in database db for a new table, view or index.
+  Status CheckNameFree(Database* db, std::string_view name, bool if_not_exists, bool* exists,
+                       std::string_view text);
+  // Records the offset of `where` for sqlite3_error_offset (dry runs).
+  void SetErrorOffset(std::string_view where);
+  // "db.name" as SQLite's messages spell a qualified object.
+  std::string Qualified(int db, std::string_view name) const;
+
+  SchemaStore* store_;
+  TransactionController* txn_;
+  VtabManager* vtabs_;
+  const FunctionRegistry* funcs_;
+  const CompileOptions* options_;
+  VmEnv* env_;
+  int open_flags_ = 0x6;  // SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+  Vfs* vfs_ = nullptr;
+  const std::vector<Value>* params_ = nullptr;
+  bool dry_run_ = false;
+  std::string_view text_;  // the statement text during Validate
+  int* error_offset_ = nullptr;
+};
+
+}  // namespace basalt

@@ -1,0 +1,105 @@
+// Pragmas that list what the connection and the build provide:
+// collation_list, function_list, module_list, pragma_list and
+// compile_options.
+#include <algorithm>
+
+#include "func/builtins.h"
+#include "main/connection.h"
+#include "main/pragma_families.h"
+
+namespace basalt {
+
+namespace {
+
+// The function flags function_list shows, numbered as the C API's.
+constexpr int64_t kApiDeterministic = 0x800;
+constexpr int64_t kApiDirectOnly = 0x80000;
+constexpr int64_t kApiInnocuous = 0x200000;
+
+const char* EncodingName(int text_rep) {
+  switch (text_rep) {
+    case 2:
+      return "utf16le";
+    case 3:
+      return "utf16be";
+    case 4:
+      return "utf16";
+    default:
+      return "utf8";
+  }
+}
+
+}  // namespace
+
+// The built-in collations, in the order SQLite lists them.
+Status RunCollationList(PragmaCall* call) {
+  static const char* const kNames[] = {"RTRIM", "NOCASE", "BINARY"};
+  int64_t seq = 0;
+  for (const char* name : kNames) call->AddRow({Value::Int(seq++), Value::Text(name)});
+  return Status();
+}
+
+// One row per function and argument count: type 's' scalar, 'a' aggregate,
+// 'w' aggregate usable as a window function. A function Basalt registers
+// once per argument count from some minimum up to the most a call can have
+// (coalesce, min, max) is one row with narg -1, as SQLite registers it.
+Status RunFunctionList(PragmaCall* call) {
+  constexpr int kMaxFunctionArgs = 127;  // the reference build's MAX_FUNCTION_ARG
+  std::vector<const FunctionDef*> defs;
+  call->conn->funcs().ForEach([&](const FunctionDef& d) { defs.push_back(&d); });
+  // The same implementation under one name with several counts.
+  auto same = [](const FunctionDef* a, const FunctionDef* b) {
+    return a->name == b->name && a->scalar == b->scalar && a->step == b->step &&
+           a->flags == b->flags && a->api_func == nullptr && b->api_func == nullptr;
+  };
+  for (const FunctionDef* d : defs) {
+    int nargs = d->nargs;
+    if (nargs >= 0) {
+      // Part of a run up to kMaxFunctionArgs: only its first count is shown.
+      int lowest = nargs, highest = nargs;
+      for (const FunctionDef* o : defs) {
+        if (same(o, d) && o->nargs >= 0) {
+          lowest = std::min(lowest, o->nargs);
+          highest = std::max(highest, o->nargs);
+        }
+      }
+      if (highest == kMaxFunctionArgs && highest - lowest > 1) {
+        if (nargs != lowest) continue;
+        nargs = -1;
+      }
+    }
+    const bool aggregate = (d->flags & kFuncAggregate) != 0;
+    const bool window = aggregate && d->value != nullptr && d->inverse != nullptr;
+    const bool builtin = d->api_func == nullptr && d->api_step == nullptr;
+    int64_t flags = 0;
+    if ((d->flags & kFuncDeterministic) != 0) flags |= kApiDeterministic;
+    if ((d->flags & kFuncDirectOnly) != 0) flags |= kApiDirectOnly;
+    if ((d->flags & kFuncInnocuous) != 0) flags |= kApiInnocuous;
+    call->AddRow({Value::Text(d->name), Value::Int(builtin ? 1 : 0),
+                  Value::Text(window      ? "w"
+                              : aggregate ? "a"
+                                          : "s"),
+                  Value::Text(EncodingName(d->text_rep)), Value::Int(nargs), Value::Int(flags)});
+  }
+  return Status();
+}
+
+Status RunModuleList(PragmaCall* call) {
+  for (const std::string& name : call->conn->vtabs().modules().Names()) {
+    call->Row(Value::Text(name));
+  }
+  return Status();
+}
+
+Status RunPragmaList(PragmaCall* call) {
+  for (const PragmaDef& def : AllPragmas()) call->Row(Value::Text(def.name));
+  return Status();
+}
+
+// The options of the build Basalt stands in for (func/options.cc).
+Status RunCompileOptions(PragmaCall* call) {
+  for (const char* opt : CompileOptionList()) call->Row(Value::Text(opt));
+  return Status();
+}
+
+}  // namespace basalt

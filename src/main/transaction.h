@@ -1,0 +1,106 @@
+// The transaction controller: autocommit, BEGIN / COMMIT / ROLLBACK,
+// SAVEPOINT / RELEASE / ROLLBACK TO, and the statement savepoints that undo
+// a failed statement, across all the databases of a connection.
+//
+// States and transitions:
+//   1. Autocommit (autocommit() true, no user transaction). BeginStatement
+//      opens a read or write transaction on each database the statement
+//      uses (its read and write masks); when the last active statement ends
+//      CommitIfAutocommit commits every database in a transaction.
+//   2. User transaction (BEGIN, or a SAVEPOINT outside a transaction).
+//      Databases join lazily, as statements use them: BEGIN DEFERRED opens
+//      nothing, BEGIN IMMEDIATE / EXCLUSIVE open a write transaction on every
+//      open database at once. COMMIT / RELEASE of the outermost savepoint
+//      commit; ROLLBACK undoes every database.
+//   3. Savepoint levels are shared by all databases: level i is the i-th
+//      open SAVEPOINT, then one level per statement that needs a statement
+//      journal. A database that starts writing opens the levels it missed
+//      (empty), so ROLLBACK TO and RELEASE apply to every database alike.
+//   4. Several databases written in one transaction commit each in turn, in
+//      database order (main, temp, attached); see CommitAll.
+// A DDL statement marks its database schema_changed_in_txn; whenever a
+// rollback may have undone it, that database's schema is read again.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "main/schema_store.h"
+#include "main/vtab_manager.h"
+#include "parser/ast.h"
+
+namespace basalt {
+
+// One bit per database index (main = bit 0).
+using DbMask = uint32_t;
+inline constexpr DbMask DbBit(int i) { return DbMask{1} << i; }
+
+class TransactionController {
+ public:
+  TransactionController(SchemaStore* store, VtabManager* vtabs) : store_(store), vtabs_(vtabs) {}
+
+  bool autocommit() const { return autocommit_; }
+  // PRAGMA query_only: while *flag is set, starting to write any database
+  // fails with SQLITE_READONLY.
+  void WatchQueryOnly(const bool* flag) { query_only_ = flag; }
+  // Statements between their first step and their end.
+  int active() const { return active_; }
+
+  // Opens a transaction on database i (or upgrades a read transaction to a
+  // write one). kSchema: another connection changed that database's schema
+  // and it was read again; the transaction stays open.
+  Status EnsureTransaction(int i, bool write);
+
+  // Before a statement's first step: transactions on the databases in
+  // read_mask / write_mask, and a statement savepoint when a failure could
+  // leave part of its changes behind (*stmt_savepoint = its level, else -1).
+  // kSchema as for EnsureTransaction (call again after recompiling, or
+  // EndFailedBegin()).
+  // writes_vtab: the statement changes virtual tables (which take part in
+  // the statement savepoint too).
+  Status BeginStatement(DbMask read_mask, DbMask write_mask, bool stmt_journal, int* stmt_savepoint,
+                        bool writes_vtab = false);
+  // After a statement's last step. ok false: it failed with error_code and
+  // conflict action `action` (OnConflict numbering).
+  Status EndStatement(DbMask write_mask, int stmt_savepoint, bool ok, int action, int error_code);
+  // Ends the transactions a BeginStatement that returned kSchema left open.
+  void EndFailedBegin() { (void)CommitIfAutocommit(); }
+
+  // BEGIN, COMMIT, ROLLBACK [TO], SAVEPOINT, RELEASE.
+  Status Exec(ast::Stmt* st);
+
+  // Commits every database when in autocommit mode and no statement runs.
+  Status CommitIfAutocommit();
+  // Rolls every database back and leaves any user transaction.
+  Status RollbackAll();
+
+  // True when database i is in a write transaction.
+  bool writing(int i) const;
+  // Savepoint levels open now, SAVEPOINTs and statement savepoints: a
+  // virtual table joining the transaction opens as many.
+  int savepoint_depth() const { return static_cast<int>(savepoints_.size()) + stmt_levels_; }
+
+ private:
+  Status Begin(const ast::BeginStmt* b);
+  Status RollbackTo(std::string_view name);
+  Status Release(std::string_view name);
+  Status CommitAll();
+  Status CommitWithSuperJournal();
+  // The savepoint level a new statement journal takes.
+  int StatementLevel(DbMask write_mask) const;
+  // Re-reads the schemas DDL changed (after a rollback).
+  Status ReloadChangedSchemas();
+
+  SchemaStore* store_;
+  VtabManager* vtabs_;
+  bool autocommit_ = true;
+  int active_ = 0;
+  std::vector<std::string> savepoints_;  // open SAVEPOINT names, outermost first
+  bool savepoint_txn_ = false;           // the transaction was started by SAVEPOINT
+  int stmt_levels_ = 0;                  // statement savepoints open now
+  const bool* query_only_ = nullptr;
+};
+
+}  // namespace basalt

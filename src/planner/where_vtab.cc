@@ -1,0 +1,224 @@
+// Access paths for virtual tables: the WHERE terms that constrain a virtual
+// table's columns, and the ORDER BY, are offered to its BestIndex (the
+// protocol of catalog/vtab.h); its answer becomes a kVirtual LoopPlan.
+//
+// A term is offered as `column <op> value` when one side is a column of the
+// table and the other does not refer to the table:
+//   = != < <= > >= IS IS NOT   (commuted when the column is on the right)
+//   col LIKE / GLOB / REGEXP / MATCH value
+//   col IS NULL, col IS NOT NULL (no value)
+//   col IN (...)               (offered as =; each IN value drives a Filter)
+// It is usable when its value can be computed at this loop (every source it
+// refers to is in an outer loop), under the same LEFT JOIN rules as index
+// terms.
+#include "parser/parser.h"
+#include "planner/where.h"
+
+namespace basalt {
+
+using ast::Expr;
+using ast::ExprKind;
+
+namespace {
+
+constexpr double kUnusablePlan = 1e300;
+
+// The VtabOp for a binary operator with the column on the left.
+uint8_t BinaryVtabOp(ast::Op op, bool commuted) {
+  switch (op) {
+    case ast::Op::kEq:
+      return kVtabEq;
+    case ast::Op::kNe:
+      return kVtabNe;
+    case ast::Op::kIs:
+      return kVtabIs;
+    case ast::Op::kIsNot:
+      return kVtabIsNot;
+    case ast::Op::kLt:
+      return commuted ? kVtabGt : kVtabLt;
+    case ast::Op::kLe:
+      return commuted ? kVtabGe : kVtabLe;
+    case ast::Op::kGt:
+      return commuted ? kVtabLt : kVtabGt;
+    case ast::Op::kGe:
+      return commuted ? kVtabLe : kVtabGe;
+    default:
+      return 0;
+  }
+}
+
+// A value known while planning (sqlite3_vtab_rhs_value), or null.
+const Value* ConstantOf(const Expr* e, Arena* arena) {
+  while (e->kind == ExprKind::kCollate) e = e->left;
+  Value* v = nullptr;
+  switch (e->kind) {
+    case ExprKind::kInteger:
+      v = arena->New<Value>();
+      v->SetInt(e->ival);
+      break;
+    case ExprKind::kReal:
+      v = arena->New<Value>();
+      v->SetReal(e->rval);
+      break;
+    case ExprKind::kString:
+      v = arena->New<Value>();
+      v->SetTextStatic(e->text);
+      break;
+    case ExprKind::kBlob:
+      v = arena->New<Value>();
+      v->SetBlobStatic(e->text.data(), e->text.size());
+      break;
+    default:
+      break;
+  }
+  return v;
+}
+
+}  // namespace
+
+bool WherePlanner::VirtualAccess(int src, SourceMask ready, WherePlan* plan,
+                                 std::vector<LoopPlan>* cands) {
+  const Source& s = (*req_->sources)[static_cast<size_t>(src)];
+  Vtab* vt = s.table->vtab.get();
+  const SourceMask self = SourceMask(1) << src;
+  auto column_of = [&](const Expr* e, int* col) {
+    while (e->kind == ExprKind::kCollate) e = e->left;
+    if (e->kind != ExprKind::kResolvedColumn || e->cursor != s.cursor || e->depth != 0) {
+      return false;
+    }
+    *col = e->column;
+    return true;
+  };
+  // The constraints, and for each the term and its Filter argument.
+  IndexInfo info;
+  std::vector<WhereTerm*> terms;
+  std::vector<VtabPlan::Arg> values;
+  for (WhereTerm& t : plan->terms) {
+    if (t.disabled || (t.prereq & self) == 0) continue;
+    Expr* e = t.expr;
+    IndexInfo::Constraint c;
+    VtabPlan::Arg arg;
+    int col = 0;
+    Expr* other = nullptr;
+    if (e->kind == ExprKind::kBinary && BinaryVtabOp(e->op, false) != 0) {
+      if (column_of(e->left, &col) && (ExprMask(e->right) & self) == 0) {
+        c.op = BinaryVtabOp(e->op, false);
+        other = e->right;
+      } else if (column_of(e->right, &col) && (ExprMask(e->left) & self) == 0) {
+        c.op = BinaryVtabOp(e->op, true);
+        other = e->left;
+      } else {
+        continue;
+      }
+      c.coll = resolver_->BinaryCollation(e->left, e->right);
+      arg.value = other;
+    } else if (e->kind == ExprKind::kLike && !e->has(ast::kNot) && e->escape == nullptr &&
+               column_of(e->left, &col) && (ExprMask(e->right) & self) == 0) {
+      c.op = e->op == ast::Op::kGlob     ? kVtabGlob
+             : e->op == ast::Op::kRegexp ? kVtabRegexp
+             : e->op == ast::Op::kMatch  ? kVtabMatch
+                                         : kVtabLike;
+      other = e->right;
+      arg.value = other;
+    } else if ((e->kind == ExprKind::kIsNull || e->kind == ExprKind::kNotNull) &&
+               column_of(e->left, &col)) {
+      c.op = e->kind == ExprKind::kIsNull ? kVtabIsNull : kVtabIsNotNull;
+    } else if (e->kind == ExprKind::kIn && !e->has(ast::kNot) && column_of(e->left, &col) &&
+               e->left->kind != ExprKind::kVector) {
+      c.op = kVtabEq;
+      c.is_in = true;
+      arg.in = e;
+      SourceMask m = 0;
+      if (e->list != nullptr) {
+        for (size_t i = 0; i < e->list->size(); ++i) m |= ExprMask((*e->list)[i]);
+      }
+      if (e->select != nullptr) m |= t.prereq & ~self;
+      if ((m & self) != 0) continue;
+      other = nullptr;
+    } else {
+      continue;
+    }
+    c.column = col;
+    SourceMask rhs = t.prereq & ~self;
+    bool usable = (rhs & ~ready) == 0;
+    // WHERE terms may not constrain the inner side of a LEFT JOIN (it can
+    // be the null row); its own ON terms may.
+    if (s.outer_nullable && t.on_source != src) usable = false;
+    if (!s.outer_nullable && t.on_source >= 0 && t.on_source != src) usable = false;
+    c.usable = usable;
+    if (other != nullptr) c.rhs = ConstantOf(other, ctx_->arena);
+    info.constraints.push_back(c);
+    terms.push_back(&t);
+    values.push_back(arg);
+  }
+  // ORDER BY, when the table is the only source and every term is one of
+  // its columns.
+  if (req_->order_by != nullptr && req_->sources->size() == 1) {
+    bool all = true;
+    for (size_t i = 0; i < req_->order_by->size() && all; ++i) {
+      const ast::ExprItem& item = req_->order_by->items[i];
+      int col = 0;
+      all = item.nulls == ast::NullsOrder::kUnspecified && column_of(item.expr, &col);
+      if (all) info.order_by.push_back({col, item.order == ast::SortOrder::kDesc});
+    }
+    if (!all) info.order_by.clear();
+  }
+  if (req_->used_columns != nullptr && static_cast<size_t>(src) < req_->used_columns->size()) {
+    const std::vector<bool>& used = (*req_->used_columns)[static_cast<size_t>(src)];
+    for (size_t c = 0; c < used.size(); ++c) {
+      if (used[c]) info.col_used |= uint64_t{1} << (c < 63 ? c : 63);
+    }
+  } else {
+    info.col_used = ~uint64_t{0};
+  }
+  if (req_->group_by != nullptr) info.distinct = 1;
+  Status st = vt->BestIndex(&info);
+  if (st.primary() == kConstraint) {
+    // This combination of usable constraints is not a plan the table can run.
+    LoopPlan p;
+    p.src = src;
+    p.access = AccessKind::kVirtual;
+    p.rows = kUnusablePlan;
+    p.cost = kUnusablePlan;
+    cands->push_back(p);
+    return true;
+  }
+  if (!st.ok()) return ctx_->Error(st.code(), st.message());
+  // Filter's arguments: argv_index values 1..n, each once, on usable
+  // constraints only.
+  auto* vp = ctx_->arena->New<VtabPlan>();
+  std::vector<bool> assigned;
+  for (size_t i = 0; i < info.constraints.size(); ++i) {
+    const IndexInfo::Constraint& c = info.constraints[i];
+    if (c.argv_index <= 0) continue;
+    if (!c.usable || c.argv_index > static_cast<int>(info.constraints.size())) {
+      return ctx_->Error("xBestIndex malfunction");
+    }
+    size_t at = static_cast<size_t>(c.argv_index - 1);
+    if (vp->args.size() <= at) {
+      vp->args.resize(at + 1);
+      assigned.resize(at + 1, false);
+    }
+    if (assigned[at]) return ctx_->Error("xBestIndex malfunction");
+    assigned[at] = true;
+    // IS NULL / IS NOT NULL have no value: their argument is NULL.
+    vp->args[at] = values[i];
+    if (c.omit) vp->omitted.push_back(terms[i]);
+  }
+  for (bool a : assigned) {
+    if (!a) return ctx_->Error("xBestIndex malfunction");  // a gap in the positions
+  }
+  vp->idx_num = info.idx_num;
+  vp->idx_str = ctx_->arena->CopyString(info.idx_str);
+  vp->order_consumed = info.order_by_consumed && !info.order_by.empty();
+  LoopPlan p;
+  p.src = src;
+  p.access = AccessKind::kVirtual;
+  p.vtab = vp;
+  p.cost = info.estimated_cost > 0 ? info.estimated_cost : 1;
+  p.rows = info.estimated_rows > 0 ? static_cast<double>(info.estimated_rows) : 1;
+  cands->push_back(p);
+  return true;
+}
+
+}  // namespace basalt
