@@ -1,211 +1,81 @@
-// Connections, errors, exec and library-level entry points.
-#include <algorithm>
+// Connection-level entry points: counters, interrupt, busy handling, exec,
+// and the library's version, memory, printf and string helpers.
 #include <cstdlib>
 #include <cstring>
-#include <new>
+#include <vector>
 
+#include "api/guard.h"
 #include "api/handles.h"
 #include "common/printf.h"
 #include "parser/parser.h"
 
-using basalt::Connection;
-using basalt::Status;
-
-namespace basalt::api {
-
-int SetError(sqlite3* db, int code, const std::string& msg) {
-  if (db == nullptr) return code;
-  db->err_code = code;
-  db->err_msg = msg;
-  db->has_msg = true;
-  return code;
-}
-
-int SetError(sqlite3* db, const Status& st) {
-  if (st.ok()) {
-    ClearError(db);
-    return SQLITE_OK;
-  }
-  return SetError(db, st.code(), st.message());
-}
-
-void ClearError(sqlite3* db) {
-  if (db == nullptr) return;
-  db->err_code = SQLITE_OK;
-  db->err_msg.clear();
-  db->has_msg = false;
-  db->err_offset = -1;
-}
-
-}  // namespace basalt::api
-
 using basalt::api::ClearError;
+using basalt::api::DbState;
+using basalt::api::Guard;
+using basalt::api::HasConnection;
+using basalt::api::kCodeOnThrow;
 using basalt::api::SetError;
 
-extern "C" {
+namespace {
 
-const char* sqlite3_libversion(void) { return SQLITE_VERSION; }
-const char* sqlite3_sourceid(void) { return SQLITE_SOURCE_ID; }
-int sqlite3_libversion_number(void) { return SQLITE_VERSION_NUMBER; }
-int sqlite3_threadsafe(void) { return 1; }
-int sqlite3_initialize(void) { return SQLITE_OK; }
-int sqlite3_shutdown(void) { return SQLITE_OK; }
-
-int sqlite3_open_v2(const char* filename, sqlite3** out, int flags, const char* vfs) {
-  (void)vfs;
-  if (out == nullptr) return SQLITE_MISUSE;
-  *out = nullptr;
-  try {
-    auto* db = new sqlite3();
-    *out = db;
-    auto c = Connection::Open(filename ? filename : "", flags);
-    if (!c.ok()) {
-      SetError(db, c.status());
-      return c.status().code() & 0xff;
-    }
-    db->conn = std::move(c).value();
-    db->conn->set_api_handle(db);
-    return SQLITE_OK;
-  } catch (const std::bad_alloc&) {
-    return SQLITE_NOMEM;
-  }
+// Open, sick or zombie: a handle the settings calls accept.
+bool NotClosed(const sqlite3* db) {
+  return db != nullptr && db->state.load(std::memory_order_relaxed) != DbState::kClosed;
 }
 
-int sqlite3_open(const char* filename, sqlite3** out) {
-  return sqlite3_open_v2(filename, out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
-}
+// Finalizes a statement of sqlite3_exec however the loop ends.
+class ExecStatement {
+ public:
+  ~ExecStatement() { sqlite3_finalize(stmt); }
+  sqlite3_stmt* stmt = nullptr;
+};
 
-int sqlite3_close_v2(sqlite3* db) {
-  if (db == nullptr) return SQLITE_OK;
-  for (sqlite3_stmt* s : db->stmts) {
-    s->stmt.reset();
-    s->db = nullptr;
-    delete s;
-  }
-  db->stmts.clear();
-  delete db;
-  return SQLITE_OK;
-}
-
-int sqlite3_close(sqlite3* db) {
-  if (db == nullptr) return SQLITE_OK;
-  if (!db->stmts.empty()) {
-    return SetError(db, SQLITE_BUSY, "unable to close due to unfinalized statements or unfinished backups");
-  }
-  delete db;
-  return SQLITE_OK;
-}
-
-int sqlite3_errcode(sqlite3* db) {
-  if (db == nullptr) return SQLITE_NOMEM;
-  return db->err_code & 0xff;
-}
-
-int sqlite3_extended_errcode(sqlite3* db) {
-  if (db == nullptr) return SQLITE_NOMEM;
-  return db->err_code;
-}
-
-const char* sqlite3_errmsg(sqlite3* db) {
-  if (db == nullptr) return "out of memory";
-  if (db->err_code == SQLITE_OK) return "not an error";
-  if (!db->has_msg || db->err_msg.empty()) return basalt::ResultCodeText(db->err_code);
-  return db->err_msg.c_str();
-}
-
-const char* sqlite3_errstr(int code) { return basalt::ResultCodeText(code); }
-
-int sqlite3_error_offset(sqlite3* db) { return db ? db->err_offset : -1; }
-
-int sqlite3_extended_result_codes(sqlite3* db, int onoff) {
-  if (db) db->extended_codes = onoff != 0;
-  return SQLITE_OK;
-}
-
-sqlite3_int64 sqlite3_last_insert_rowid(sqlite3* db) {
-  return db && db->conn ? db->conn->LastInsertRowid() : 0;
-}
-
-void sqlite3_set_last_insert_rowid(sqlite3* db, sqlite3_int64 v) {
-  if (db && db->conn) db->conn->set_last_insert_rowid(v);
-}
-
-int sqlite3_changes(sqlite3* db) {
-  return db && db->conn ? static_cast<int>(db->conn->Changes()) : 0;
-}
-sqlite3_int64 sqlite3_changes64(sqlite3* db) { return db && db->conn ? db->conn->Changes() : 0; }
-int sqlite3_total_changes(sqlite3* db) {
-  return db && db->conn ? static_cast<int>(db->conn->TotalChanges()) : 0;
-}
-sqlite3_int64 sqlite3_total_changes64(sqlite3* db) {
-  return db && db->conn ? db->conn->TotalChanges() : 0;
-}
-
-int sqlite3_get_autocommit(sqlite3* db) { return db && db->conn ? db->conn->autocommit() : 1; }
-
-void sqlite3_interrupt(sqlite3* db) {
-  if (db && db->conn) db->conn->Interrupt();
-}
-
-int sqlite3_busy_timeout(sqlite3* db, int ms) {
-  if (db) db->busy_timeout_ms = ms;
-  return SQLITE_OK;
-}
-
-int sqlite3_complete(const char* sql) { return basalt::Parser::IsComplete(sql ? sql : "") ? 1 : 0; }
-
-int sqlite3_exec(sqlite3* db, const char* sql, int (*callback)(void*, int, char**, char**),
-                 void* arg, char** errmsg) {
-  if (errmsg) *errmsg = nullptr;
-  if (db == nullptr) return SQLITE_MISUSE;
-  if (sql == nullptr) sql = "";
+int ExecImpl(sqlite3* db, const char* sql, int (*callback)(void*, int, char**, char**), void* arg,
+             char** errmsg) {
   const char* tail = sql;
   int rc = SQLITE_OK;
   while (*tail) {
-    sqlite3_stmt* stmt = nullptr;
+    ExecStatement st;
     const char* next = nullptr;
-    rc = sqlite3_prepare_v2(db, tail, -1, &stmt, &next);
+    rc = sqlite3_prepare_v2(db, tail, -1, &st.stmt, &next);
     if (rc != SQLITE_OK) break;
     tail = next;
-    if (stmt == nullptr) continue;
-    int ncol = sqlite3_column_count(stmt);
+    if (st.stmt == nullptr) continue;
+    int ncol = sqlite3_column_count(st.stmt);
     std::vector<char*> names(static_cast<size_t>(ncol));
     std::vector<char*> vals(static_cast<size_t>(ncol));
     bool first = true;
     for (;;) {
-      rc = sqlite3_step(stmt);
-      if (rc == SQLITE_ROW) {
-        if (callback) {
-          if (first) {
-            for (int i = 0; i < ncol; ++i) {
-              names[static_cast<size_t>(i)] = const_cast<char*>(sqlite3_column_name(stmt, i));
-            }
-            first = false;
-          }
-          for (int i = 0; i < ncol; ++i) {
-            vals[static_cast<size_t>(i)] =
-                reinterpret_cast<char*>(const_cast<unsigned char*>(sqlite3_column_text(stmt, i)));
-          }
-          if (callback(arg, ncol, vals.data(), names.data()) != 0) {
-            sqlite3_finalize(stmt);
-            SetError(db, SQLITE_ABORT, "query aborted");
-            if (errmsg) *errmsg = sqlite3_mprintf("%s", "query aborted");
-            return SQLITE_ABORT;
-          }
+      rc = sqlite3_step(st.stmt);
+      if (rc != SQLITE_ROW) break;
+      if (callback == nullptr) continue;
+      if (first) {
+        for (int i = 0; i < ncol; ++i) {
+          names[static_cast<size_t>(i)] = const_cast<char*>(sqlite3_column_name(st.stmt, i));
         }
-        continue;
+        first = false;
       }
-      break;
+      for (int i = 0; i < ncol; ++i) {
+        vals[static_cast<size_t>(i)] =
+            reinterpret_cast<char*>(const_cast<unsigned char*>(sqlite3_column_text(st.stmt, i)));
+      }
+      if (callback(arg, ncol, vals.data(), names.data()) != 0) {
+        sqlite3_finalize(st.stmt);
+        st.stmt = nullptr;
+        SetError(db, SQLITE_ABORT, "query aborted");
+        if (errmsg) *errmsg = sqlite3_mprintf("%s", "query aborted");
+        return SQLITE_ABORT;
+      }
     }
     if (rc != SQLITE_DONE) {
       std::string msg = sqlite3_errmsg(db);
       int code = sqlite3_extended_errcode(db);
-      sqlite3_finalize(stmt);
+      sqlite3_finalize(st.stmt);
+      st.stmt = nullptr;
       SetError(db, code, msg);
       rc = code & 0xff;
       break;
     }
-    sqlite3_finalize(stmt);
     rc = SQLITE_OK;
   }
   if (rc != SQLITE_OK && errmsg) *errmsg = sqlite3_mprintf("%s", sqlite3_errmsg(db));
@@ -213,18 +83,101 @@ int sqlite3_exec(sqlite3* db, const char* sql, int (*callback)(void*, int, char*
   return rc;
 }
 
+}  // namespace
+
+extern "C" {
+
+const char* sqlite3_libversion(void) { return SQLITE_VERSION; }
+const char* sqlite3_sourceid(void) { return SQLITE_SOURCE_ID; }
+int sqlite3_libversion_number(void) { return SQLITE_VERSION_NUMBER; }
+
+sqlite3_int64 sqlite3_last_insert_rowid(sqlite3* db) {
+  if (!HasConnection(db)) return 0;
+  return Guard(db, sqlite3_int64{0},
+               [&] { return HasConnection(db) ? db->conn->LastInsertRowid() : 0; });
+}
+
+void sqlite3_set_last_insert_rowid(sqlite3* db, sqlite3_int64 v) {
+  if (!HasConnection(db)) return;
+  basalt::api::GuardVoid(db, [&] {
+    if (HasConnection(db)) db->conn->set_last_insert_rowid(v);
+  });
+}
+
+sqlite3_int64 sqlite3_changes64(sqlite3* db) {
+  if (!HasConnection(db)) return 0;
+  return Guard(db, sqlite3_int64{0}, [&] { return HasConnection(db) ? db->conn->Changes() : 0; });
+}
+int sqlite3_changes(sqlite3* db) { return static_cast<int>(sqlite3_changes64(db)); }
+
+sqlite3_int64 sqlite3_total_changes64(sqlite3* db) {
+  if (!HasConnection(db)) return 0;
+  return Guard(db, sqlite3_int64{0},
+               [&] { return HasConnection(db) ? db->conn->TotalChanges() : 0; });
+}
+int sqlite3_total_changes(sqlite3* db) { return static_cast<int>(sqlite3_total_changes64(db)); }
+
+int sqlite3_get_autocommit(sqlite3* db) {
+  if (!HasConnection(db)) return 1;
+  return Guard(db, 1, [&] { return HasConnection(db) ? (db->conn->autocommit() ? 1 : 0) : 1; });
+}
+
+// No lock: it is meant to be called from another thread while a statement
+// runs (holding the mutex). The flag is atomic.
+void sqlite3_interrupt(sqlite3* db) {
+  if (HasConnection(db)) db->conn->Interrupt();
+}
+
+int sqlite3_busy_timeout(sqlite3* db, int ms) {
+  if (!NotClosed(db)) return SQLITE_MISUSE;
+  return Guard(db, kCodeOnThrow, [&] {
+    if (HasConnection(db)) db->conn->SetBusyTimeout(ms);
+    return SQLITE_OK;
+  });
+}
+
+// The callback gets the number of times it was called before for the same
+// lock; returning 0 gives up (SQLITE_BUSY). It replaces a busy timeout.
+int sqlite3_busy_handler(sqlite3* db, int (*callback)(void*, int), void* arg) {
+  if (!NotClosed(db)) return SQLITE_MISUSE;
+  return Guard(db, kCodeOnThrow, [&] {
+    if (!HasConnection(db)) return SQLITE_OK;
+    if (callback == nullptr) {
+      db->conn->SetBusyHandler(nullptr);
+    } else {
+      db->conn->SetBusyHandler([callback, arg](int count) { return callback(arg, count) != 0; });
+    }
+    return SQLITE_OK;
+  });
+}
+
+int sqlite3_complete(const char* sql) {
+  return Guard(nullptr, 0,
+               [&] { return basalt::Parser::IsComplete(sql != nullptr ? sql : "") ? 1 : 0; });
+}
+
+int sqlite3_exec(sqlite3* db, const char* sql, int (*callback)(void*, int, char**, char**),
+                 void* arg, char** errmsg) {
+  if (errmsg) *errmsg = nullptr;
+  if (!basalt::api::IsOpen(db)) return SQLITE_MISUSE;
+  if (sql == nullptr) sql = "";
+  return Guard(db, kCodeOnThrow, [&] { return ExecImpl(db, sql, callback, arg, errmsg); });
+}
+
 // ---- memory and printf ----
 
-void* sqlite3_malloc(int n) { return n <= 0 ? nullptr : std::malloc(static_cast<size_t>(n)); }
-void* sqlite3_malloc64(sqlite3_uint64 n) { return n == 0 ? nullptr : std::malloc(n); }
+void* sqlite3_malloc(int n) {
+  return sqlite3_malloc64(n <= 0 ? 0 : static_cast<sqlite3_uint64>(n));
+}
+void* sqlite3_malloc64(sqlite3_uint64 n) {
+  if (sqlite3_initialize() != SQLITE_OK) return nullptr;
+  return n == 0 ? nullptr : std::malloc(n);
+}
 void* sqlite3_realloc(void* p, int n) {
-  if (n <= 0) {
-    std::free(p);
-    return nullptr;
-  }
-  return std::realloc(p, static_cast<size_t>(n));
+  return sqlite3_realloc64(p, n <= 0 ? 0 : static_cast<sqlite3_uint64>(n));
 }
 void* sqlite3_realloc64(void* p, sqlite3_uint64 n) {
+  if (sqlite3_initialize() != SQLITE_OK) return nullptr;
   if (n == 0) {
     std::free(p);
     return nullptr;
@@ -238,18 +191,20 @@ sqlite3_uint64 sqlite3_msize(void* p) {
 }
 
 char* sqlite3_vmprintf(const char* fmt, va_list ap) {
-  if (fmt == nullptr) return nullptr;
-  std::string s;
-  va_list copy;
-  va_copy(copy, ap);
-  bool ok = basalt::SqlVAppendf(&s, basalt::kPrintfMaxLength, fmt, copy);
-  va_end(copy);
-  if (!ok) return nullptr;
-  char* out = static_cast<char*>(std::malloc(s.size() + 1));
-  if (out == nullptr) return nullptr;
-  std::memcpy(out, s.data(), s.size());
-  out[s.size()] = '\0';
-  return out;
+  if (fmt == nullptr || sqlite3_initialize() != SQLITE_OK) return nullptr;
+  return Guard(nullptr, static_cast<char*>(nullptr), [&]() -> char* {
+    std::string s;
+    va_list copy;
+    va_copy(copy, ap);
+    bool ok = basalt::SqlVAppendf(&s, basalt::kPrintfMaxLength, fmt, copy);
+    va_end(copy);
+    if (!ok) return nullptr;
+    char* out = static_cast<char*>(std::malloc(s.size() + 1));
+    if (out == nullptr) return nullptr;
+    std::memcpy(out, s.data(), s.size());
+    out[s.size()] = '\0';
+    return out;
+  });
 }
 
 char* sqlite3_mprintf(const char* fmt, ...) {
@@ -261,13 +216,13 @@ char* sqlite3_mprintf(const char* fmt, ...) {
 }
 
 char* sqlite3_vsnprintf(int n, char* buf, const char* fmt, va_list ap) {
-  return basalt::SqlVSnprintf(n, buf, fmt, ap);
+  return Guard(nullptr, buf, [&] { return basalt::SqlVSnprintf(n, buf, fmt, ap); });
 }
 
 char* sqlite3_snprintf(int n, char* buf, const char* fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char* r = basalt::SqlVSnprintf(n, buf, fmt, ap);
+  char* r = sqlite3_vsnprintf(n, buf, fmt, ap);
   va_end(ap);
   return r;
 }

@@ -1,7 +1,18 @@
 // sqlite3_value accessors, function results, and user-defined functions.
+//
+// Values and function contexts take no lock: a context exists only while
+// its statement's step (holding the connection's mutex) calls the function,
+// and values are protected the way SQLite documents (the application keeps
+// a statement's column values to the thread stepping it). Their entry
+// points still run through the guard, so an exception never escapes: a
+// value accessor then returns its empty result, a context records
+// SQLITE_NOMEM as the function's error. (The few that only read or set a
+// field -- value_type, value_subtype, user_data, result_int and the like
+// -- cannot throw and call nothing that could.)
 #include <cstring>
 #include <memory>
 
+#include "api/guard.h"
 #include "api/handles.h"
 #include "record/value_ops.h"
 
@@ -11,6 +22,9 @@ using basalt::Type;
 using basalt::Value;
 using basalt::api::AsCtx;
 using basalt::api::AsValue;
+using basalt::api::Guard;
+using basalt::api::GuardVoid;
+using basalt::api::kCodeOnThrow;
 
 namespace {
 
@@ -33,11 +47,6 @@ void FinalTrampoline(FuncContext* ctx) {
   reinterpret_cast<XFinal>(ctx->def->api_final)(reinterpret_cast<sqlite3_context*>(ctx));
 }
 
-struct DestroyBox {
-  void* data;
-  void (*destroy)(void*);
-};
-
 }  // namespace
 
 extern "C" {
@@ -46,60 +55,80 @@ extern "C" {
 
 int sqlite3_value_type(sqlite3_value* v) {
   switch (AsValue(v)->type()) {
-    case Type::kInteger: return SQLITE_INTEGER;
-    case Type::kReal: return SQLITE_FLOAT;
-    case Type::kText: return SQLITE_TEXT;
-    case Type::kBlob: return SQLITE_BLOB;
-    default: return SQLITE_NULL;
+    case Type::kInteger:
+      return SQLITE_INTEGER;
+    case Type::kReal:
+      return SQLITE_FLOAT;
+    case Type::kText:
+      return SQLITE_TEXT;
+    case Type::kBlob:
+      return SQLITE_BLOB;
+    default:
+      return SQLITE_NULL;
   }
 }
 
 int sqlite3_value_numeric_type(sqlite3_value* v) {
-  Value* x = AsValue(v);
-  if (x->is_text()) {
-    int64_t i;
-    double r;
-    int k = basalt::ParseNumericText(x->data(), x->size(), &i, &r);
-    if (k == 1) x->SetInt(i);
-    if (k == 2) x->SetReal(r);
-  }
-  return sqlite3_value_type(v);
+  return Guard(nullptr, SQLITE_NULL, [&] {
+    Value* x = AsValue(v);
+    if (x->is_text()) {
+      int64_t i;
+      double r;
+      int k = basalt::ParseNumericText(x->data(), x->size(), &i, &r);
+      if (k == 1) x->SetInt(i);
+      if (k == 2) x->SetReal(r);
+    }
+    return sqlite3_value_type(v);
+  });
 }
 
 int sqlite3_value_int(sqlite3_value* v) {
-  return static_cast<int>(basalt::ValueToInt64(*AsValue(v)));
+  return Guard(nullptr, 0, [&] { return static_cast<int>(basalt::ValueToInt64(*AsValue(v))); });
 }
-sqlite3_int64 sqlite3_value_int64(sqlite3_value* v) { return basalt::ValueToInt64(*AsValue(v)); }
-double sqlite3_value_double(sqlite3_value* v) { return basalt::ValueToDouble(*AsValue(v)); }
+sqlite3_int64 sqlite3_value_int64(sqlite3_value* v) {
+  return Guard(nullptr, sqlite3_int64{0}, [&] { return basalt::ValueToInt64(*AsValue(v)); });
+}
+double sqlite3_value_double(sqlite3_value* v) {
+  return Guard(nullptr, 0.0, [&] { return basalt::ValueToDouble(*AsValue(v)); });
+}
 
 const unsigned char* sqlite3_value_text(sqlite3_value* v) {
-  Value* x = AsValue(v);
-  if (x->is_null()) return nullptr;
-  if (x->is_numeric()) basalt::Stringify(x);
-  if (!x->owns_bytes()) x->MakeOwned();
-  return reinterpret_cast<const unsigned char*>(x->data());
+  return Guard(nullptr, static_cast<const unsigned char*>(nullptr), [&]() -> const unsigned char* {
+    Value* x = AsValue(v);
+    if (x->is_null()) return nullptr;
+    if (x->is_numeric()) basalt::Stringify(x);
+    if (!x->owns_bytes()) x->MakeOwned();
+    return reinterpret_cast<const unsigned char*>(x->data());
+  });
 }
 
 const void* sqlite3_value_blob(sqlite3_value* v) {
-  Value* x = AsValue(v);
-  if (x->is_null()) return nullptr;
-  if (x->is_numeric()) basalt::Stringify(x);
-  return x->size() ? x->data() : nullptr;
+  return Guard(nullptr, static_cast<const void*>(nullptr), [&]() -> const void* {
+    Value* x = AsValue(v);
+    if (x->is_null()) return nullptr;
+    if (x->is_numeric()) basalt::Stringify(x);
+    return x->size() ? x->data() : nullptr;
+  });
 }
 
 int sqlite3_value_bytes(sqlite3_value* v) {
-  Value* x = AsValue(v);
-  if (x->is_null()) return 0;
-  if (x->is_numeric()) basalt::Stringify(x);
-  return static_cast<int>(x->size());
+  return Guard(nullptr, 0, [&] {
+    Value* x = AsValue(v);
+    if (x->is_null()) return 0;
+    if (x->is_numeric()) basalt::Stringify(x);
+    return static_cast<int>(x->size());
+  });
 }
 
 unsigned int sqlite3_value_subtype(sqlite3_value* v) { return AsValue(v)->subtype(); }
 
 sqlite3_value* sqlite3_value_dup(const sqlite3_value* v) {
-  auto* x = new Value(*reinterpret_cast<const Value*>(v));
-  x->MakeOwned();
-  return basalt::api::AsApi(x);
+  if (v == nullptr) return nullptr;
+  return Guard(nullptr, static_cast<sqlite3_value*>(nullptr), [&] {
+    auto x = std::make_unique<Value>(*reinterpret_cast<const Value*>(v));
+    x->MakeOwned();
+    return basalt::api::AsApi(x.release());
+  });
 }
 
 void sqlite3_value_free(sqlite3_value* v) { delete AsValue(v); }
@@ -119,8 +148,11 @@ void* sqlite3_user_data(sqlite3_context* c) { return AsCtx(c)->def->user_data; }
 sqlite3* sqlite3_context_db_handle(sqlite3_context* c) {
   return static_cast<sqlite3*>(AsCtx(c)->api_db);
 }
+// Out of memory: NULL, and the function fails with SQLITE_NOMEM.
 void* sqlite3_aggregate_context(sqlite3_context* c, int n) {
-  return basalt::AggregateContext(AsCtx(c), n <= 0 ? 0 : static_cast<size_t>(n));
+  return Guard(AsCtx(c), static_cast<void*>(nullptr), [&] {
+    return basalt::AggregateContext(AsCtx(c), n <= 0 ? 0 : static_cast<size_t>(n));
+  });
 }
 
 void sqlite3_result_null(sqlite3_context* c) { AsCtx(c)->result->SetNull(); }
@@ -134,24 +166,29 @@ void sqlite3_result_double(sqlite3_context* c, double v) {
   }
 }
 void sqlite3_result_text(sqlite3_context* c, const char* z, int n, void (*del)(void*)) {
-  if (z == nullptr) {
-    AsCtx(c)->result->SetNull();
-  } else {
-    AsCtx(c)->result->SetText(std::string_view(z, n < 0 ? std::strlen(z) : static_cast<size_t>(n)));
-  }
+  GuardVoid(AsCtx(c), [&] {
+    if (z == nullptr) {
+      AsCtx(c)->result->SetNull();
+    } else {
+      AsCtx(c)->result->SetText(
+          std::string_view(z, n < 0 ? std::strlen(z) : static_cast<size_t>(n)));
+    }
+  });
   Destroy(z, del);
 }
-void sqlite3_result_text64(sqlite3_context* c, const char* z, sqlite3_uint64 n,
-                           void (*del)(void*), unsigned char enc) {
+void sqlite3_result_text64(sqlite3_context* c, const char* z, sqlite3_uint64 n, void (*del)(void*),
+                           unsigned char enc) {
   (void)enc;
   sqlite3_result_text(c, z, static_cast<int>(n), del);
 }
 void sqlite3_result_blob(sqlite3_context* c, const void* z, int n, void (*del)(void*)) {
-  if (z == nullptr && n > 0) {
-    AsCtx(c)->result->SetNull();
-  } else {
-    AsCtx(c)->result->SetBlob(z, static_cast<size_t>(n < 0 ? 0 : n));
-  }
+  GuardVoid(AsCtx(c), [&] {
+    if (z == nullptr && n > 0) {
+      AsCtx(c)->result->SetNull();
+    } else {
+      AsCtx(c)->result->SetBlob(z, static_cast<size_t>(n < 0 ? 0 : n));
+    }
+  });
   Destroy(z, del);
 }
 void sqlite3_result_blob64(sqlite3_context* c, const void* z, sqlite3_uint64 n,
@@ -159,9 +196,10 @@ void sqlite3_result_blob64(sqlite3_context* c, const void* z, sqlite3_uint64 n,
   sqlite3_result_blob(c, z, static_cast<int>(n), del);
 }
 void sqlite3_result_zeroblob(sqlite3_context* c, int n) {
-  size_t k = static_cast<size_t>(n < 0 ? 0 : n);
-  char* p = AsCtx(c)->result->Reserve(Type::kBlob, k);
-  std::memset(p, 0, k);
+  GuardVoid(AsCtx(c), [&] {
+    size_t k = static_cast<size_t>(n < 0 ? 0 : n);
+    std::memset(AsCtx(c)->result->Reserve(Type::kBlob, k), 0, k);
+  });
 }
 int sqlite3_result_zeroblob64(sqlite3_context* c, sqlite3_uint64 n) {
   if (n > 1000000000ULL) return SQLITE_TOOBIG;
@@ -169,23 +207,28 @@ int sqlite3_result_zeroblob64(sqlite3_context* c, sqlite3_uint64 n) {
   return SQLITE_OK;
 }
 void sqlite3_result_value(sqlite3_context* c, sqlite3_value* v) {
-  AsCtx(c)->result->CopyFrom(*AsValue(v));
+  GuardVoid(AsCtx(c), [&] { AsCtx(c)->result->CopyFrom(*AsValue(v)); });
 }
 void sqlite3_result_error(sqlite3_context* c, const char* msg, int n) {
-  basalt::SetFuncError(AsCtx(c),
-                       std::string_view(msg, n < 0 ? std::strlen(msg) : static_cast<size_t>(n)));
+  GuardVoid(AsCtx(c), [&] {
+    basalt::SetFuncError(AsCtx(c),
+                         std::string_view(msg, n < 0 ? std::strlen(msg) : static_cast<size_t>(n)));
+  });
 }
 void sqlite3_result_error_code(sqlite3_context* c, int code) {
-  FuncContext* ctx = AsCtx(c);
-  ctx->is_error = true;
-  ctx->error_code = code;
-  if (ctx->error_msg.empty()) ctx->error_msg = basalt::ResultCodeText(code);
+  GuardVoid(AsCtx(c), [&] {
+    FuncContext* ctx = AsCtx(c);
+    ctx->is_error = true;
+    ctx->error_code = code;
+    if (ctx->error_msg.empty()) ctx->error_msg = basalt::ResultCodeText(code);
+  });
 }
 void sqlite3_result_error_nomem(sqlite3_context* c) {
-  basalt::SetFuncError(AsCtx(c), "out of memory", SQLITE_NOMEM);
+  GuardVoid(AsCtx(c), [&] { basalt::SetFuncError(AsCtx(c), "out of memory", SQLITE_NOMEM); });
 }
 void sqlite3_result_error_toobig(sqlite3_context* c) {
-  basalt::SetFuncError(AsCtx(c), "string or blob too big", SQLITE_TOOBIG);
+  GuardVoid(AsCtx(c),
+            [&] { basalt::SetFuncError(AsCtx(c), "string or blob too big", SQLITE_TOOBIG); });
 }
 void sqlite3_result_subtype(sqlite3_context* c, unsigned int t) {
   AsCtx(c)->result->set_subtype(static_cast<uint8_t>(t));
@@ -195,35 +238,47 @@ int sqlite3_create_function_v2(sqlite3* db, const char* name, int nargs, int rep
                                void (*xFunc)(sqlite3_context*, int, sqlite3_value**),
                                void (*xStep)(sqlite3_context*, int, sqlite3_value**),
                                void (*xFinal)(sqlite3_context*), void (*xDestroy)(void*)) {
-  if (db == nullptr || name == nullptr || nargs < -1 || nargs > 127) return SQLITE_MISUSE;
-  if ((xFunc != nullptr) == (xStep != nullptr || xFinal != nullptr)) {
-    if (xFunc == nullptr && xStep == nullptr && xFinal == nullptr) {
+  if (!basalt::api::HasConnection(db)) return SQLITE_MISUSE;
+  bool owned = false;  // the FunctionDef has taken user (its destructor calls xDestroy)
+  int rc = Guard(db, kCodeOnThrow, [&] {
+    if (!basalt::api::HasConnection(db) || name == nullptr || nargs < -1 || nargs > 127) {
+      return SQLITE_MISUSE;
+    }
+    bool has_agg = xStep != nullptr || xFinal != nullptr;
+    if (xFunc == nullptr && !has_agg) {
+      // All callbacks NULL: removes the function.
       db->conn->funcs().Remove(name, nargs);
       db->conn->schema().Touch();
       return SQLITE_OK;
     }
-    return SQLITE_MISUSE;
-  }
-  auto def = std::make_unique<FunctionDef>();
-  def->name = name;
-  def->nargs = nargs;
-  def->user_data = user;
-  def->destroy = xDestroy;
-  def->text_rep = rep & 7;
-  if (rep & SQLITE_DETERMINISTIC) def->flags |= basalt::kFuncDeterministic;
-  if (xFunc) {
-    def->api_func = reinterpret_cast<void*>(xFunc);
-    def->scalar = ScalarTrampoline;
-  } else {
-    def->flags |= basalt::kFuncAggregate;
-    def->api_step = reinterpret_cast<void*>(xStep);
-    def->api_final = reinterpret_cast<void*>(xFinal);
-    def->step = StepTrampoline;
-    def->final = FinalTrampoline;
-  }
-  db->conn->funcs().Add(std::move(def));
-  db->conn->schema().Touch();
-  return SQLITE_OK;
+    if (xFunc != nullptr && has_agg) return SQLITE_MISUSE;
+    if (xFunc == nullptr && (xStep == nullptr || xFinal == nullptr)) return SQLITE_MISUSE;
+    auto def = std::make_unique<FunctionDef>();
+    def->user_data = user;
+    def->destroy = xDestroy;
+    owned = true;
+    def->name = name;
+    def->nargs = nargs;
+    def->text_rep = rep & 7;
+    if (rep & SQLITE_DETERMINISTIC) def->flags |= basalt::kFuncDeterministic;
+    if (xFunc) {
+      def->api_func = reinterpret_cast<void*>(xFunc);
+      def->scalar = ScalarTrampoline;
+    } else {
+      def->flags |= basalt::kFuncAggregate;
+      def->api_step = reinterpret_cast<void*>(xStep);
+      def->api_final = reinterpret_cast<void*>(xFinal);
+      def->step = StepTrampoline;
+      def->final = FinalTrampoline;
+    }
+    db->conn->funcs().Add(std::move(def));
+    db->conn->schema().Touch();
+    return SQLITE_OK;
+  });
+  // As SQLite: when the function was not registered (or was removed), the
+  // destructor runs at once.
+  if (!owned && xDestroy != nullptr) xDestroy(user);
+  return rc;
 }
 
 int sqlite3_create_function(sqlite3* db, const char* name, int nargs, int rep, void* user,

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "api/guard.h"
 #include "api/handles.h"
 #include "catalog/vtab.h"
 #include "main/connection.h"
@@ -273,14 +274,24 @@ Status ApiVtab::BestIndex(IndexInfo* info) {
 
 int RegisterModule(sqlite3* db, const char* name, const sqlite3_module* module, void* aux,
                    void (*destroy)(void*)) {
-  if (db == nullptr || db->conn == nullptr || name == nullptr) {
+  if (!HasConnection(db) || name == nullptr) {
     if (destroy != nullptr) destroy(aux);
     return SQLITE_MISUSE;
   }
-  std::shared_ptr<VtabModule> m;
-  if (module != nullptr) m = std::make_shared<ApiModule>(db, module, aux, destroy);
-  db->conn->vtabs().SetModule(name, std::move(m));
-  return SQLITE_OK;
+  bool owned = false;  // the module took aux (its destructor calls destroy)
+  int rc = Guard(db, kCodeOnThrow, [&] {
+    std::shared_ptr<VtabModule> m;
+    if (module != nullptr) {
+      m = std::make_shared<ApiModule>(db, module, aux, destroy);
+      owned = true;
+    }
+    db->conn->vtabs().SetModule(name, std::move(m));
+    return SQLITE_OK;
+  });
+  // Out of memory before the module existed: aux is destroyed, as after
+  // any failure.
+  if (!owned && module != nullptr && destroy != nullptr) destroy(aux);
+  return rc;
 }
 
 const IndexInfo* SourceOf(sqlite3_index_info* info) {
@@ -306,31 +317,35 @@ int sqlite3_create_module_v2(sqlite3* db, const char* name, const sqlite3_module
 }
 
 int sqlite3_drop_modules(sqlite3* db, const char** keep) {
-  if (db == nullptr || db->conn == nullptr) return SQLITE_MISUSE;
-  std::vector<std::string> kept;
-  for (const char** k = keep; k != nullptr && *k != nullptr; ++k) kept.emplace_back(*k);
-  basalt::VtabManager& vt = db->conn->vtabs();
-  for (const std::string& name : vt.modules().Names()) {
-    bool stays = false;
-    for (const std::string& k : kept) stays |= basalt::EqualsIgnoreCase(k, name);
-    if (!stays) vt.SetModule(name, nullptr);
-  }
-  return SQLITE_OK;
+  if (!basalt::api::HasConnection(db)) return SQLITE_MISUSE;
+  return basalt::api::Guard(db, basalt::api::kCodeOnThrow, [&] {
+    std::vector<std::string> kept;
+    for (const char** k = keep; k != nullptr && *k != nullptr; ++k) kept.emplace_back(*k);
+    basalt::VtabManager& vt = db->conn->vtabs();
+    for (const std::string& name : vt.modules().Names()) {
+      bool stays = false;
+      for (const std::string& k : kept) stays |= basalt::EqualsIgnoreCase(k, name);
+      if (!stays) vt.SetModule(name, nullptr);
+    }
+    return SQLITE_OK;
+  });
 }
 
 int sqlite3_declare_vtab(sqlite3* db, const char* sql) {
   basalt::api::Declaration* d = tl_declaration;
-  if (d == nullptr || d->db != db || sql == nullptr) {
-    return basalt::api::SetError(db, SQLITE_MISUSE, "bad parameter or other API misuse");
-  }
-  // The text must be a CREATE TABLE statement.
-  std::unique_ptr<basalt::Table> probe = std::make_unique<basalt::Table>();
-  probe->name.assign(1, 'x');
-  basalt::Status st = basalt::VtabManager::DeclareColumns(probe.get(), sql);
-  if (!st.ok()) return basalt::api::SetError(db, SQLITE_ERROR, st.message());
-  d->sql = sql;
-  d->declared = true;
-  return SQLITE_OK;
+  return basalt::api::Guard(db, basalt::api::kCodeOnThrow, [&] {
+    if (d == nullptr || d->db != db || sql == nullptr) {
+      return basalt::api::SetError(db, SQLITE_MISUSE, "bad parameter or other API misuse");
+    }
+    // The text must be a CREATE TABLE statement.
+    std::unique_ptr<basalt::Table> probe = std::make_unique<basalt::Table>();
+    probe->name.assign(1, 'x');
+    basalt::Status st = basalt::VtabManager::DeclareColumns(probe.get(), sql);
+    if (!st.ok()) return basalt::api::SetError(db, SQLITE_ERROR, st.message());
+    d->sql = sql;
+    d->declared = true;
+    return SQLITE_OK;
+  });
 }
 
 int sqlite3_vtab_config(sqlite3* db, int op, ...) {

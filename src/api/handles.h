@@ -1,32 +1,71 @@
 // The objects behind the C API's opaque handles (internal to src/api).
+//
+// Life of a connection handle (sqlite3::state):
+//   kOpen    usable.
+//   kSick    sqlite3_open* failed: the handle exists so that errcode/errmsg
+//            can explain why; everything else is SQLITE_MISUSE; close frees.
+//   kZombie  sqlite3_close_v2 ran while statements were unfinalized: the
+//            statements still work, the connection answers SQLITE_MISUSE,
+//            and the last sqlite3_finalize closes it.
+//   kClosed  closed. The memory is never returned to the allocator: it is
+//            kept in a pool (handle_pool.cc) and reused by a later open, so
+//            a stale handle passed to the API finds kClosed (SQLITE_MISUSE)
+//            or a newer connection, never freed memory.
+// Invariants:
+//   H1. conn is non-null exactly in kOpen and kZombie.
+//   H2. stmts lists the connection's unfinalized statements, newest first
+//       (the order sqlite3_next_stmt walks); every one has db == this.
+//   H3. A zombie has at least one statement.
+//   H5. A statement's row / row_size equal stmt->column(0) /
+//       stmt->data_count() between API calls.
+//   H4. mutex is &own_mutex (serialized connections) or null; everything
+//       but state, conn's interrupt flag and mutex itself is read and
+//       written only while holding it (when there is one).
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "api/mutex.h"
 #include "catalog/function.h"
 #include "main/connection.h"
 #include "main/statement.h"
 #include "record/value.h"
 #include "sqlite3.h"
 
+namespace basalt::api {
+enum class DbState : uint8_t { kOpen, kSick, kZombie, kClosed };
+}  // namespace basalt::api
+
 struct sqlite3 {
+  std::atomic<basalt::api::DbState> state{basalt::api::DbState::kClosed};
+  sqlite3_mutex own_mutex{sqlite3_mutex::Kind::kConnection};
+  sqlite3_mutex* mutex = nullptr;  // H4
   std::unique_ptr<basalt::Connection> conn;
   int err_code = SQLITE_OK;  // extended code of the most recent error
   std::string err_msg;
   int err_offset = -1;
   bool has_msg = false;
-  std::vector<sqlite3_stmt*> stmts;  // open statements, for next_stmt / close checks
-  int busy_timeout_ms = 0;
   bool extended_codes = false;
+  sqlite3_stmt* stmts = nullptr;  // H2: newest first
 };
 
 struct sqlite3_stmt {
   sqlite3* db = nullptr;
   std::unique_ptr<basalt::Statement> stmt;
+  sqlite3_stmt* newer = nullptr;  // neighbours in db->stmts
+  sqlite3_stmt* older = nullptr;
+  // The current row, as the column accessors read it: row_size values at
+  // row (0 and null without a row). Refreshed by every step and reset
+  // (H5), so an accessor indexes it directly.
+  basalt::Value* row = nullptr;
+  int row_size = 0;
   std::vector<basalt::Value> text_cache;  // per column: text/blob conversions
-  std::string expanded;
+  // The code an exception (out of memory) ended the last step with; the
+  // next sqlite3_reset or sqlite3_finalize reports it.
+  int thrown_code = 0;
 };
 
 namespace basalt::api {
@@ -35,7 +74,45 @@ namespace basalt::api {
 // the caller should return.
 int SetError(sqlite3* db, int code, const std::string& msg);
 int SetError(sqlite3* db, const Status& st);
-void ClearError(sqlite3* db);
+inline void ClearError(sqlite3* db) {
+  if (db == nullptr) return;
+  db->err_code = SQLITE_OK;
+  db->err_msg.clear();
+  db->has_msg = false;
+  db->err_offset = -1;
+}
+
+// SQLite's safety checks on a connection handle.
+inline bool IsOpen(const sqlite3* db) {
+  return db != nullptr && db->state.load(std::memory_order_relaxed) == DbState::kOpen;
+}
+inline bool IsOpenOrSick(const sqlite3* db) {
+  if (db == nullptr) return false;
+  DbState s = db->state.load(std::memory_order_relaxed);
+  return s == DbState::kOpen || s == DbState::kSick;
+}
+// Open or zombie: the engine connection exists (H1).
+inline bool HasConnection(const sqlite3* db) {
+  if (db == nullptr) return false;
+  DbState s = db->state.load(std::memory_order_relaxed);
+  return s == DbState::kOpen || s == DbState::kZombie;
+}
+
+// The pool of connection handles (handle_pool.cc). AcquireHandle returns a
+// closed handle (throws std::bad_alloc when none can be made); RetireHandle
+// takes back a handle whose connection is gone and whose mutex is free.
+sqlite3* AcquireHandle();
+void RetireHandle(sqlite3* db) noexcept;
+
+// Adds a new statement to db's list / removes it (H2).
+void LinkStatement(sqlite3* db, sqlite3_stmt* s) noexcept;
+void UnlinkStatement(sqlite3_stmt* s) noexcept;
+
+// Closes the engine connection of a handle with no statements left (under
+// its mutex) and marks the handle closed. Then, once the mutex is left,
+// RetireIfUnheld returns the handle to the pool.
+void DestroyConnection(sqlite3* db) noexcept;
+void RetireIfUnheld(sqlite3* db) noexcept;
 
 inline Value* AsValue(sqlite3_value* v) { return reinterpret_cast<Value*>(v); }
 inline sqlite3_value* AsApi(Value* v) { return reinterpret_cast<sqlite3_value*>(v); }

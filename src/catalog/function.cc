@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "catalog/schema.h"
 
@@ -10,6 +11,9 @@ namespace basalt {
 void* AggregateContext(FuncContext* ctx, size_t n) {
   if (ctx->agg_mem == nullptr && n > 0) {
     ctx->agg_mem = std::calloc(1, n);
+    // Out of memory travels as std::bad_alloc to the API boundary, which
+    // turns it into SQLITE_NOMEM (callers never see a null block).
+    if (ctx->agg_mem == nullptr) throw std::bad_alloc();
     ctx->agg_size = n;
   }
   return ctx->agg_mem;

@@ -68,7 +68,8 @@ void Sorter::Add(const uint8_t* rec, uint32_t n) {
   if (chunk_used_ + n > chunk_cap_) {
     size_t cap = std::max<size_t>(n, chunk_cap_ ? chunk_cap_ * 2 : 16384);
     if (cap > (1u << 22) && n < (1u << 22)) cap = 1u << 22;
-    chunks_.emplace_back(new uint8_t[cap]);
+    std::unique_ptr<uint8_t[]> chunk(new uint8_t[cap]);  // not leaked if push_back throws
+    chunks_.push_back(std::move(chunk));
     chunk_cap_ = cap;
     chunk_used_ = 0;
   }

@@ -31,22 +31,33 @@ Vm::~Vm() {
   CloseCursors();
 }
 
+// Runs in the destructor too, so nothing may escape: out of memory, a
+// cursor that cannot be kept as a spare is just freed.
 void Vm::CloseCursors() {
   for (auto& c : cursors_) {
     if (!c) continue;
     std::unique_ptr<VmCursor> kept = VmCursor::Recycle(std::move(c));
-    if (kept) spare_.push_back(std::move(kept));
+    if (!kept) continue;
+    try {
+      spare_.push_back(std::move(kept));
+    } catch (...) {
+    }
   }
 }
 
 void Vm::FinishAggregates() {
   // Accumulators that were stepped but never finalised still own state that
-  // only their final function knows how to free.
+  // only their final function knows how to free. (Runs in the destructor:
+  // a final that runs out of memory computing the discarded result must
+  // not escape.)
   Value discard;
   for (FuncContext& a : aggs_) {
     if (a.agg_mem != nullptr && a.def != nullptr && a.def->final != nullptr) {
       a.result = &discard;
-      a.def->final(&a);
+      try {
+        a.def->final(&a);
+      } catch (...) {
+      }
     }
     FreeAggregateContext(&a);
     a = FuncContext();
@@ -70,6 +81,10 @@ void Vm::Reset() {
 
 StepResult Vm::Step() {
   if (done_) return status_.ok() ? StepResult::kDone : StepResult::kError;
+  // Every step looks at the interrupt flag first, as SQLite's does.
+  if (env_->interrupted && env_->interrupted->load(std::memory_order_relaxed)) {
+    return Fail(Status(kInterrupt));
+  }
   return Run();
 }
 

@@ -180,6 +180,7 @@ struct GroupConcatState {
   size_t cap;
   bool started;   // a first element is in (the next one gets a separator)
   bool too_big;   // the result passed SQLITE_MAX_LENGTH: final reports it
+  bool no_mem;    // a buffer could not grow: the step fails with SQLITE_NOMEM
   int64_t count;  // elements currently concatenated
   int64_t first_sep_len;
   int64_t* sep_lens;  // count - 1 entries when non-null
@@ -187,7 +188,7 @@ struct GroupConcatState {
 };
 
 void Append(GroupConcatState* st, const char* p, size_t n) {
-  if (st->too_big || n == 0) return;
+  if (st->too_big || st->no_mem || n == 0) return;
   if (static_cast<int64_t>(st->len + n) >= kMaxLength) {
     st->too_big = true;
     return;
@@ -196,7 +197,10 @@ void Append(GroupConcatState* st, const char* p, size_t n) {
     size_t cap = st->cap < 64 ? 64 : st->cap;
     while (cap < st->len + n) cap *= 2;
     char* nb = static_cast<char*>(std::realloc(st->buf, cap));
-    if (nb == nullptr) std::abort();
+    if (nb == nullptr) {
+      st->no_mem = true;
+      return;
+    }
     st->buf = nb;
     st->cap = cap;
   }
@@ -205,11 +209,15 @@ void Append(GroupConcatState* st, const char* p, size_t n) {
 }
 
 void SetSepLen(GroupConcatState* st, size_t index, int64_t len) {
+  if (st->no_mem) return;
   if (index >= st->sep_cap) {
     size_t cap = st->sep_cap < 16 ? 16 : st->sep_cap * 2;
     while (cap <= index) cap *= 2;
     auto* nb = static_cast<int64_t*>(std::realloc(st->sep_lens, cap * sizeof(int64_t)));
-    if (nb == nullptr) std::abort();
+    if (nb == nullptr) {
+      st->no_mem = true;
+      return;
+    }
     st->sep_lens = nb;
     st->sep_cap = cap;
   }
@@ -249,6 +257,7 @@ void GroupConcatStep(FuncContext* ctx, int argc, Value** argv) {
   ++st->count;
   TextOf val(*argv[0]);
   Append(st, val.data(), val.size());
+  if (st->no_mem) SetFuncError(ctx, "out of memory", kNoMem);
 }
 
 // Removes the oldest element (and the separator after it) from the front.
@@ -284,6 +293,8 @@ void GroupConcatValue(FuncContext* ctx) {
   auto* st = static_cast<GroupConcatState*>(AggregateContext(ctx, 0));
   if (st == nullptr) {
     ctx->result->SetNull();
+  } else if (st->no_mem) {
+    SetFuncError(ctx, "out of memory", kNoMem);
   } else if (st->too_big) {
     ResultTooBig(ctx);
   } else if (st->len == 0) {
@@ -299,16 +310,25 @@ void GroupConcatFinal(FuncContext* ctx) {
     ctx->result->SetNull();
     return;
   }
-  if (st->too_big) {
+  // The buffers go whatever happens to the result (SetText may run out of
+  // memory and throw).
+  struct Release {
+    GroupConcatState* st;
+    ~Release() {
+      std::free(st->buf);
+      std::free(st->sep_lens);
+      st->buf = nullptr;
+      st->sep_lens = nullptr;
+      st->len = st->cap = st->sep_cap = 0;
+    }
+  } release{st};
+  if (st->no_mem) {
+    SetFuncError(ctx, "out of memory", kNoMem);
+  } else if (st->too_big) {
     ResultTooBig(ctx);
   } else {
     ctx->result->SetText(std::string_view(st->buf ? st->buf : "", st->len));
   }
-  std::free(st->buf);
-  std::free(st->sep_lens);
-  st->buf = nullptr;
-  st->sep_lens = nullptr;
-  st->len = st->cap = st->sep_cap = 0;
 }
 
 constexpr uint32_t kMinMaxFlags = kImpure | kFuncNeedsCollation | kFuncMinMax;

@@ -59,10 +59,12 @@ void RegisterBuiltinFunctions(FunctionRegistry* reg, bool case_sensitive_like) {
 
 namespace {
 // Never destroyed: connections may outlive static destruction order.
+// (Out of memory while building: nothing leaks, and the next call tries
+// again, as a throwing static initialization is retried.)
 const FunctionRegistry* BuildShared(bool case_sensitive_like) {
-  auto* reg = new FunctionRegistry();
-  RegisterBuiltinFunctions(reg, case_sensitive_like);
-  return reg;
+  auto reg = std::make_unique<FunctionRegistry>();
+  RegisterBuiltinFunctions(reg.get(), case_sensitive_like);
+  return reg.release();
 }
 }  // namespace
 

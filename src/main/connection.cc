@@ -14,6 +14,18 @@ Connection::Connection()
 
 Connection::~Connection() { (void)txn_.RollbackAll(); }
 
+void Connection::RecoverAfterException() {
+  if (txn_.active() > 0) return;  // running statements still use the transaction and schema
+  Database* main = store_.main();
+  if (main->open_error.ok()) main->schema_loaded = false;
+  bool in_txn = !txn_.autocommit();
+  for (int i = 0; i < store_.size(); ++i) {
+    Btree* bt = store_.at(i)->bt.get();
+    in_txn |= bt != nullptr && bt->in_transaction();
+  }
+  if (in_txn) (void)txn_.RollbackAll();
+}
+
 void Connection::InitCompileContext(CompileContext* ctx, Arena* arena, std::string_view sql) const {
   ctx->arena = arena;
   ctx->catalog = &store_.catalog();
@@ -81,7 +93,9 @@ Result<std::unique_ptr<Statement>> Connection::Prepare(std::string_view sql, siz
                                       ? std::string(pt.names[static_cast<size_t>(i)])
                                       : std::string());
   }
-  interrupted_.store(0, std::memory_order_relaxed);
+  // An interrupt stops statements already running, and those started
+  // before none is left (interrupt.html); with none running it is over.
+  if (txn_.active() == 0) interrupted_.store(0, std::memory_order_relaxed);
   // The schema of a file database is read at the first prepare. When that
   // fails (not a database, locked, ...) only statements that need the
   // database report it.

@@ -72,8 +72,8 @@ class Connection : public ConnectionHooks {
   // reads and writes, and its statement savepoint. kSchema: a schema was
   // reloaded (the transactions stay open); compile again and call once
   // more, or EndFailedBegin().
-  Status BeginStatement(DbMask read_mask, DbMask write_mask, bool stmt_journal,
-                        int* stmt_savepoint, bool writes_vtab = false);
+  Status BeginStatement(DbMask read_mask, DbMask write_mask, bool stmt_journal, int* stmt_savepoint,
+                        bool writes_vtab = false);
   void EndFailedBegin() { txn_.EndFailedBegin(); }
   // After the last step: `ok` false means the statement failed with an
   // error whose conflict action is `action` (OnConflict numbering).
@@ -99,6 +99,17 @@ class Connection : public ConnectionHooks {
   // sqlite3_busy_timeout: ms <= 0 turns the handler off.
   void SetBusyTimeout(int ms);
   int busy_timeout() const { return busy_timeout_ms_; }
+  // sqlite3_busy_handler: what every database's pager calls when a lock is
+  // busy (null: none). Replaces the busy timeout (which then reads 0).
+  void SetBusyHandler(BusyHandler handler);
+  // sqlite3_close: rolls back the open transaction, if any, so that the
+  // destructor has nothing left to undo (and no failure to meet).
+  Status RollbackForClose() { return txn_.active() == 0 ? txn_.RollbackAll() : Status(); }
+  // After an exception (out of memory) escaped preparing or running a
+  // statement, whatever it was doing may be half done: with no statement
+  // running, the transaction is rolled back (as SQLite does after
+  // SQLITE_NOMEM) and the main schema is read again at the next prepare.
+  void RecoverAfterException();
   // The error that makes the main database unusable, OK when there is none.
   const Status& open_error() const { return store_.main()->open_error; }
   int active_statements() const { return txn_.active(); }

@@ -115,10 +115,35 @@ Status Database::Open(const OpenTarget& target, Vfs* vfs) {
   path = full;
   is_file = true;
   this->vfs = vfs;
+  open_flags = target.flags;
+  return OpenFile(nullptr);
+}
+
+// The file was busy when it was opened (another connection was writing):
+// it is opened again, at the first statement that needs it, waiting
+// through the busy handler. (SQLite reads nothing at open, so its open
+// never fails for a busy lock.)
+Status Database::ReopenAfterBusy(const BusyHandler& busy) {
+  std::unique_ptr<Btree> placeholder = std::move(bt);
+  open_error = Status();
+  Status st = OpenFile(busy);  // busy again: a new placeholder and open_error
+  if (!st.ok()) {
+    bt = std::move(placeholder);
+    open_error = st;
+  }
+  return open_error;
+}
+
+Status Database::OpenFile(const BusyHandler& busy) {
   PagerOptions opt;
-  opt.read_only = (target.flags & kFlagReadOnly) != 0;
-  opt.create = (target.flags & kFlagCreate) != 0;
-  Result<std::unique_ptr<Pager>> pager = OpenFilePager(vfs, full, opt);
+  opt.read_only = (open_flags & kFlagReadOnly) != 0;
+  opt.create = (open_flags & kFlagCreate) != 0;
+  // What was set before the file could be read (ReopenAfterBusy).
+  opt.busy_handler = busy;
+  opt.synchronous = static_cast<Synchronous>(synchronous);
+  opt.cache_size = cache_size;
+  opt.wal_autocheckpoint = wal_autocheckpoint;
+  Result<std::unique_ptr<Pager>> pager = OpenFilePager(vfs, path, opt);
   if (!pager.ok()) {
     int code = pager.status().code() & 0xff;
     if (code == kCantOpen || code == kPerm || code == kNoMem) {

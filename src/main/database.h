@@ -59,6 +59,9 @@ class Database {
   Status Open(const OpenTarget& target, Vfs* vfs);
   // An empty in-memory database (":memory:", and TEMP on first use).
   Status OpenMemory();
+  // Open found the file busy (open_error kBusy): opens it again, waiting
+  // through `busy`; open_error says how that went.
+  Status ReopenAfterBusy(const BusyHandler& busy);
   bool is_open() const { return bt != nullptr; }
 
   // Reads the schema if it has not been read yet (lazily, at the first
@@ -104,7 +107,8 @@ class Database {
   bool schema_changed_in_txn = false;    // DDL since the transaction began
   uint64_t schema_epoch = ~uint64_t{0};  // pager cache epoch at the last check
   Status open_error;
-  uint8_t enc = 1;  // TextEncoding (kUtf8)
+  int open_flags = 0;  // OpenTarget::flags the file was opened with
+  uint8_t enc = 1;     // TextEncoding (kUtf8)
   // What the next VACUUM builds: PRAGMA page_size / auto_vacuum requests
   // the database could not take at once (0 / -1: none).
   uint32_t vacuum_page_size = 0;
@@ -122,6 +126,10 @@ class Database {
   int secure_delete = 1;  // 0 off, 1 on, 2 fast
   int cache_spill = 1;    // spill threshold in pages (at least)
   int64_t mmap_size = 0;
+
+ private:
+  // The file part of Open (path, vfs and open_flags set).
+  Status OpenFile(const BusyHandler& busy);
 };
 
 }  // namespace basalt

@@ -37,14 +37,17 @@ Result<std::unique_ptr<Connection>> Connection::Open(std::string_view filename, 
   return c;
 }
 
+void Connection::SetBusyHandler(BusyHandler handler) {
+  busy_timeout_ms_ = 0;
+  store_.SetBusyHandler(std::move(handler));
+}
+
 void Connection::SetBusyTimeout(int ms) {
-  busy_timeout_ms_ = ms > 0 ? ms : 0;
-  if (busy_timeout_ms_ <= 0) {
-    store_.SetBusyHandler(nullptr);
+  if (ms <= 0) {
+    SetBusyHandler(nullptr);
     return;
   }
-  int limit = busy_timeout_ms_;
-  store_.SetBusyHandler([limit](int attempts) {
+  SetBusyHandler([limit = ms](int attempts) {
     // Waits grow from 1 ms to 100 ms, until the total passes the timeout.
     static const int kDelays[] = {1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100};
     constexpr int kN = static_cast<int>(sizeof(kDelays) / sizeof(kDelays[0]));
@@ -57,6 +60,7 @@ void Connection::SetBusyTimeout(int ms) {
     DefaultVfs()->Sleep(next * 1000);
     return true;
   });
+  busy_timeout_ms_ = ms;
 }
 
 }  // namespace basalt

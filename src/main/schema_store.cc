@@ -38,6 +38,11 @@ Status SchemaStore::EnsureSchema(int i) {
   if (i == Catalog::kTemp) return OpenTemp();
   Database* db = at(i);
   if (db->schema_loaded) return Status();
+  if (db->open_error.primary() == kBusy) {
+    Status st = db->ReopenAfterBusy(busy_);
+    SyncEnv();
+    if (!st.ok()) return st;
+  }
   Status st = db->EnsureSchema();
   SyncEnv();
   return st;

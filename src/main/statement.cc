@@ -31,7 +31,15 @@ void ProgramAccess(const Program& p, DbMask* read, DbMask* write) {
 Statement::Statement(Connection* conn, std::string sql) : conn_(conn), sql_(std::move(sql)) {}
 
 Statement::~Statement() {
-  if (active_) Finish(false, static_cast<int>(2) /* abort */);
+  // Ending the execution may run out of memory (rolling back, committing);
+  // a destructor must not throw, and the C API recovers the connection
+  // afterwards (Connection::RecoverAfterException).
+  if (active_) {
+    try {
+      Finish(false, static_cast<int>(2) /* abort */);
+    } catch (...) {
+    }
+  }
 }
 
 Status Statement::Compile() {
@@ -199,13 +207,15 @@ void Statement::Finish(bool ok, int action) {
   int64_t changes = vm_ ? vm_->changes() : 0;
   int64_t total = vm_ ? vm_->total_changes() : 0;
   int code = ok ? kOk : (status_.ok() ? kAbort : status_.code());
-  Status st =
-      conn_->EndStatement(write_mask_, stmt_savepoint_, ok, action, code, changes, counts, total);
-  if (ok && !st.ok()) status_ = st;
+  const int savepoint = stmt_savepoint_;
+  // Over before the connection hears of it: should ending it there run out
+  // of memory (std::bad_alloc), the statement is not ended a second time.
   stmt_savepoint_ = -1;
   active_ = false;
   has_row_ = false;
   done_ = true;
+  Status st = conn_->EndStatement(write_mask_, savepoint, ok, action, code, changes, counts, total);
+  if (ok && !st.ok()) status_ = st;
 }
 
 int Statement::Step() {
@@ -231,9 +241,8 @@ int Statement::Step() {
       reparse_ = true;
       return StepDirect();
     }
-    Status st =
-        conn_->BeginStatement(read_mask_, write_mask_, prog_->stmt_journal, &stmt_savepoint_,
-                              prog_->writes_vtab);
+    Status st = conn_->BeginStatement(read_mask_, write_mask_, prog_->stmt_journal,
+                                      &stmt_savepoint_, prog_->writes_vtab);
     if (st.code() == kSchema) {
       // Another connection changed the schema: compile against the new one
       // (the transaction stays open) and start again.
@@ -242,7 +251,7 @@ int Statement::Step() {
         return status_.code();
       }
       st = conn_->BeginStatement(read_mask_, write_mask_, prog_->stmt_journal, &stmt_savepoint_,
-                              prog_->writes_vtab);
+                                 prog_->writes_vtab);
     }
     if (!st.ok()) {
       status_ = st;

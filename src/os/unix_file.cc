@@ -262,12 +262,19 @@ Status UnixFile::OpenShm(std::unique_ptr<Shm>* out) {
 Status NewUnixFile(int fd, const std::string& path, int flags, std::unique_ptr<VfsFile>* out) {
   std::lock_guard<std::mutex> g(GlobalMutex());
   InodeInfo* inode = nullptr;
-  Status st = AcquireInode(fd, &inode);
-  if (!st.ok()) {
+  try {
+    Status st = AcquireInode(fd, &inode);
+    if (!st.ok()) {
+      CloseFd(fd);
+      return st;
+    }
+    *out = std::make_unique<UnixFile>(fd, path, flags, inode);
+  } catch (...) {
+    // Out of memory: the descriptor and the inode reference go back.
+    if (inode != nullptr) ReleaseInode(inode);
     CloseFd(fd);
-    return st;
+    throw;
   }
-  *out = std::make_unique<UnixFile>(fd, path, flags, inode);
   return Status();
 }
 

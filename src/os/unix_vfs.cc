@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -42,10 +43,11 @@ Status AcquireInode(int fd, InodeInfo** out) {
   auto it = table.find(key);
   InodeInfo* info;
   if (it == table.end()) {
-    info = new InodeInfo();
-    info->dev = st.st_dev;
-    info->ino = st.st_ino;
-    table.emplace(key, info);
+    auto owned = std::make_unique<InodeInfo>();  // freed if emplace runs out of memory
+    owned->dev = st.st_dev;
+    owned->ino = st.st_ino;
+    table.emplace(key, owned.get());
+    info = owned.release();
   } else {
     info = it->second;
   }

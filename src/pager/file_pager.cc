@@ -244,13 +244,15 @@ void FilePager::DropFrame(CachedPage* f) {
   f->write_stamp = 0;
 }
 
+// Both run on rollback paths, so neither allocates.
 void FilePager::ResetCache() {
   ++cache_epoch_;
-  for (CachedPage* f : cache_.AllPages()) DropFrame(f);
+  cache_.ForEachPage([this](CachedPage* f) { DropFrame(f); });
 }
 
 void FilePager::DiscardDirty() {
-  for (CachedPage* f : cache_.DirtyPages()) DropFrame(f);
+  // DropFrame takes each frame out of the dirty set.
+  while (CachedPage* f = cache_.AnyDirty()) DropFrame(f);
 }
 
 // ---- Writing pages ----------------------------------------------------------

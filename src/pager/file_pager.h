@@ -170,6 +170,10 @@ class FilePager final : public Pager {
   // a. - d. of the commit (file_pager_txn.cc); phase_one_done_ afterwards.
   Status WriteCommitPages(std::string_view super_journal);
   Status RollbackRollbackMode();
+  // Rollback ran out of memory half way: drops the cache and ends the
+  // transaction, leaving the journal (hot) for the next reader to play
+  // back, as after a failed playback.
+  void AbandonWrite();
   void EndTransaction();
   Status WriteHeaderVersion(uint8_t version);
 

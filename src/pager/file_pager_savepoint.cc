@@ -33,10 +33,18 @@ void FilePager::DropLevels() { levels_.clear(); }
 
 Status FilePager::SaveImage(CachedPage* f) {
   Level& top = levels_.back();
-  if (f->pgno > top.orig_count || !top.saved_set.insert(f->pgno).second) return Status();
+  if (f->pgno > top.orig_count || top.saved_set.count(f->pgno) != 0) return Status();
+  // Allocate first (may throw): the page counts as saved only once its
+  // image is in the level.
   auto image = std::make_unique<uint8_t[]>(page_size_);
   std::memcpy(image.get(), f->data, page_size_);
   top.saved.emplace_back(f->pgno, std::move(image));
+  try {
+    top.saved_set.insert(f->pgno);
+  } catch (...) {
+    top.saved.pop_back();
+    throw;
+  }
   return Status();
 }
 

@@ -36,6 +36,7 @@
 //   An I/O error after (a) is sticky (error_): everything but Rollback()
 //   returns it.
 #include <cstring>
+#include <new>
 
 #include "os/mem_vfs.h"
 #include "pager/db_header.h"
@@ -471,7 +472,31 @@ Status FilePager::Rollback() {
     EndTransaction();
     return Status();
   }
-  return wal_ ? RollbackWal() : RollbackRollbackMode();
+  try {
+    return wal_ ? RollbackWal() : RollbackRollbackMode();
+  } catch (const std::bad_alloc&) {
+    AbandonWrite();
+    return Status(kNoMem);
+  }
+}
+
+void FilePager::AbandonWrite() {
+  page_count_ = orig_size_;
+  ResetCache();
+  if (resized_from_ != 0) {
+    page_size_ = resized_from_;
+    cache_.SetPageSize(page_size_);
+    resized_from_ = 0;
+  }
+  version_known_ = false;
+  size_known_ = false;
+  if (journal_open_) {
+    jfd_.reset();
+    journal_open_ = false;
+  }
+  error_ = Status();
+  EndTransaction();
+  if (!wal_) (void)db_->Unlock(LockLevel::kNone);
 }
 
 Status FilePager::RollbackRollbackMode() {

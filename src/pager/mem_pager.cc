@@ -36,6 +36,12 @@
 //   I5. With JournalMode::kOff nothing is saved; Rollback() keeps changes.
 //
 // Rollback and savepoint operations cost O(pages saved), not O(database).
+//
+// Out of memory (std::bad_alloc from TakeImage, NewFrame or a vector) may
+// interrupt any operation that allocates; each allocates before it changes
+// anything, so the state after the exception is the state before the call.
+// Commit, Rollback and UndoTo never allocate (the image pool's capacity is
+// reserved up front).
 #include "pager/mem_pager.h"
 
 #include <cstdlib>
@@ -54,7 +60,9 @@ Result<std::unique_ptr<MemPager>> MemPager::Create(uint32_t page_size, JournalMo
   if (mode != JournalMode::kMemory && mode != JournalMode::kOff) {
     return Status(kMisuse, "in-memory pager supports journal modes MEMORY and OFF only");
   }
-  return std::unique_ptr<MemPager>(new MemPager(page_size, mode));
+  std::unique_ptr<MemPager> pager(new MemPager(page_size, mode));
+  pager->image_pool_.reserve(kMaxPooledImages);  // GiveImage never allocates
+  return pager;
 }
 
 Result<std::unique_ptr<MemPager>> MemPager::FromImage(std::string_view bytes, uint32_t page_size,
@@ -85,6 +93,7 @@ MemPager::~MemPager() {
 }
 
 MemPager::Frame* MemPager::NewFrame(Pgno pgno) {
+  if (frames_.size() == frames_.capacity()) frames_.reserve(frames_.size() * 2 + 16);
   size_t head = (sizeof(Frame) + 15) & ~size_t{15};
   void* mem = ::operator new(head + page_size_ + kPageSlack);
   Frame* f = new (mem) Frame();
@@ -92,7 +101,7 @@ MemPager::Frame* MemPager::NewFrame(Pgno pgno) {
   std::memset(f->data, 0, page_size_ + kPageSlack);
   f->pgno = pgno;
   f->pager = this;
-  frames_.push_back(f);
+  frames_.push_back(f);  // within capacity
   return f;
 }
 
@@ -108,7 +117,7 @@ uint8_t* MemPager::TakeImage() {
 }
 
 void MemPager::GiveImage(uint8_t* image) {
-  if (image_pool_.size() < kMaxPooledImages) {
+  if (image_pool_.size() < kMaxPooledImages && image_pool_.size() < image_pool_.capacity()) {
     image_pool_.push_back(image);
   } else {
     std::free(image);
@@ -163,19 +172,22 @@ Status MemPager::Get(Pgno pgno, PageRef* out) {
 Status MemPager::WriteSlow(PageFrame* pf) {
   if (txn_ != PagerTxn::kWrite) return Status(kMisuse, "page write outside a write transaction");
   Frame* f = static_cast<Frame*>(pf);
-  changed_ = true;
   size_t d = levels_.size() - 1;
   Level& top = levels_[d];
-  f->write_stamp = top.stamp;
-  if (journal_mode_ == JournalMode::kOff || f->pgno > top.orig_count) return Status();
-  if (d < kMaskLevels) {
-    uint64_t bit = uint64_t{1} << d;
-    if (f->saved_mask & bit) return Status();
+  bool save = journal_mode_ != JournalMode::kOff && f->pgno <= top.orig_count;
+  uint64_t bit = d < kMaskLevels ? uint64_t{1} << d : 0;
+  if (save && (f->saved_mask & bit) != 0) save = false;
+  if (save) {
+    // Allocate first (may throw): the frame is marked only once its image
+    // is safely in the level.
+    if (top.saved.size() == top.saved.capacity()) top.saved.reserve(top.saved.size() * 2 + 16);
+    uint8_t* image = TakeImage();
+    std::memcpy(image, f->data, page_size_);
+    top.saved.push_back(Saved{f, image});  // within capacity
     f->saved_mask |= bit;
   }
-  uint8_t* image = TakeImage();
-  std::memcpy(image, f->data, page_size_);
-  top.saved.push_back(Saved{f, image});
+  changed_ = true;
+  f->write_stamp = top.stamp;
   return Status();
 }
 
@@ -224,9 +236,9 @@ void MemPager::PushLevel() {
 
 Status MemPager::BeginWrite() {
   if (txn_ == PagerTxn::kWrite) return Status();
+  PushLevel();  // may throw: still no write transaction then
   txn_ = PagerTxn::kWrite;
   changed_ = false;
-  PushLevel();
   return Status();
 }
 
@@ -292,6 +304,14 @@ Status MemPager::OpenSavepoints(int n) {
 Status MemPager::ReleaseSavepoint(int i) {
   if (txn_ != PagerTxn::kWrite || i < 0) return Status(kMisuse, "no such savepoint");
   size_t keep = size_t(i) + 1;  // levels 0..i survive
+  // Room in every level the merge passes through for all the images that
+  // may move into it (may throw; nothing has changed yet), so the merge
+  // below cannot fail half done.
+  size_t moving = 0;
+  for (size_t j = levels_.size(); j-- > keep;) {
+    moving += levels_[j].saved.size();
+    levels_[j - 1].saved.reserve(levels_[j - 1].saved.size() + moving);
+  }
   while (levels_.size() > keep) {
     size_t j = levels_.size() - 1;
     Level& from = levels_[j];
@@ -306,7 +326,7 @@ Status MemPager::ReleaseSavepoint(int i) {
         if (needed) f->saved_mask |= bit;
       }
       if (needed) {
-        into.saved.push_back(s);
+        into.saved.push_back(s);  // within the capacity reserved above
       } else {
         GiveImage(s.image);
       }

@@ -31,6 +31,17 @@ void PageCache::Free(CachedPage* f) {
 }
 
 CachedPage* PageCache::Insert(Pgno pgno, CachedPage* reuse, bool zero_page) {
+  // Room in the table first: growing it may run out of memory, and then
+  // nothing has changed (a frame handed in for reuse, detached by the
+  // caller already, is freed rather than lost).
+  size_t hi = pgno >> kChunkBits;
+  try {
+    if (hi >= table_.size()) table_.resize(hi + 1);
+    if (!table_[hi]) table_[hi] = std::make_unique<Chunk>(size_t{1} << kChunkBits, nullptr);
+  } catch (...) {
+    if (reuse != nullptr) Free(reuse);
+    throw;
+  }
   CachedPage* f = reuse;
   if (f == nullptr) {
     f = Allocate();
@@ -47,9 +58,6 @@ CachedPage* PageCache::Insert(Pgno pgno, CachedPage* reuse, bool zero_page) {
     std::memset(f->data + page_size_, 0, kPageSlack);
   }
   f->pgno = pgno;
-  size_t hi = pgno >> kChunkBits;
-  if (hi >= table_.size()) table_.resize(hi + 1);
-  if (!table_[hi]) table_[hi] = std::make_unique<Chunk>(size_t{1} << kChunkBits, nullptr);
   (*table_[hi])[pgno & kChunkMask] = f;
   ++count_;
   List(f);

@@ -77,6 +77,19 @@ class PageCache {
   std::vector<CachedPage*> DirtyPages() const;
   // Every frame (any order).
   std::vector<CachedPage*> AllPages() const;
+  // The same without allocating (rollback paths must not run out of
+  // memory): fn(frame) for every frame, any order; fn may Detach it.
+  template <typename Fn>
+  void ForEachPage(Fn&& fn) {
+    for (auto& chunk : table_) {
+      if (!chunk) continue;
+      for (size_t i = 0; i < chunk->size(); ++i) {
+        if (CachedPage* f = (*chunk)[i]) fn(f);
+      }
+    }
+  }
+  // Some dirty frame (no order), or null when none is dirty.
+  CachedPage* AnyDirty() const { return dirty_set_; }
 
  private:
   static constexpr int kChunkBits = 8;  // 256 slots: cheap to create for scattered reads

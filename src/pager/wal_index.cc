@@ -88,7 +88,9 @@ Status WalIndex::Append(uint32_t frame, Pgno pgno) {
     if (++probes > idx) return CORRUPT();
   }
   pgnos[idx - 1] = pgno;
-  hash[slot] = uint16_t(idx);
+  // Readers of other connections probe the hash concurrently (with atomic
+  // loads, see Find): the slot is stored atomically too.
+  __atomic_store_n(&hash[slot], uint16_t(idx), __ATOMIC_RELAXED);
   return Status();
 }
 
@@ -130,7 +132,7 @@ Status WalIndex::Forget(uint32_t max_frame) {
   uint16_t* hash = HashArray(region);
   uint32_t limit = max_frame - RegionZero(r);
   for (uint32_t i = 0; i < kHashSlots; ++i) {
-    if (hash[i] > limit) hash[i] = 0;
+    if (hash[i] > limit) __atomic_store_n(&hash[i], uint16_t{0}, __ATOMIC_RELAXED);  // as in Append
   }
   std::memset(pgnos + limit, 0,
               reinterpret_cast<uint8_t*>(hash) - reinterpret_cast<uint8_t*>(pgnos + limit));

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string_view>
 
 namespace basalt {
@@ -178,7 +179,9 @@ class Value {
     if (need > cap_) {
       size_t ncap = need < 32 ? 32 : need + need / 4;
       char* nb = static_cast<char*>(std::realloc(buf_, ncap));
-      if (nb == nullptr) std::abort();  // out of memory in a register: fatal
+      // Out of memory travels as std::bad_alloc to the API boundary
+      // (SQLITE_NOMEM); the value keeps its old buffer.
+      if (nb == nullptr) throw std::bad_alloc();
       buf_ = nb;
       cap_ = static_cast<uint32_t>(ncap);
     }
