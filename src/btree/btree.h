@@ -105,6 +105,24 @@ struct OverflowCache {
 };
 }  // namespace btree_detail
 
+// One b-tree page as the DBSTAT virtual table reports it (page_layout.cc).
+struct PageLayout {
+  struct Cell {
+    Pgno child = 0;           // left child (interior pages), else 0
+    uint32_t payload = 0;     // payload bytes in all (0 on table interior pages)
+    uint32_t local = 0;       // of which stored on this page
+    Pgno overflow = 0;        // first overflow page, 0 when none
+    uint32_t n_overflow = 0;  // pages in the overflow chain
+  };
+  uint8_t type = 0;      // btfmt::kTableLeaf, ...
+  Pgno right_child = 0;  // interior pages
+  // Bytes the page does not use: the gap between the cell pointers and the
+  // cell content area, the freeblocks and the fragmented bytes (reserved
+  // bytes at the end of the page are not counted).
+  int64_t unused = 0;
+  std::vector<Cell> cells;
+};
+
 class Btree {
  public:
   // An empty in-memory database (":memory:"). Page 1 is created by the first
@@ -229,6 +247,13 @@ class Btree {
   // rows keep their rowids, index keys are appended (AppendKey). Inside
   // this database's write transaction.
   Status CopyTree(Btree* src, Pgno src_root, Pgno dst_root);
+
+  // Read-only page inspection (DBSTAT). ReadPageLayout decodes the b-tree
+  // page pgno (SQLITE_CORRUPT when it is not a sound b-tree page);
+  // ReadOverflowNext gives the page after `pgno` in an overflow chain (0
+  // after the last). Each opens a read transaction if none is open.
+  Status ReadPageLayout(Pgno pgno, PageLayout* out);
+  Status ReadOverflowNext(Pgno pgno, Pgno* next);
 
   // The database file bytes (in-memory pagers only; for tests and tools).
   Status CopyImage(std::string* out);

@@ -195,6 +195,11 @@ class Codegen {
   void CodeRowidLookup(const LoopPlan& lp, const Source& src, LevelState* lv);
   void CodeRowidRange(const LoopPlan& lp, const Source& src, LevelState* lv);
   // Virtual tables as DML targets (codegen_vtab_dml.cc).
+  // The table a DML statement names: a table or view, else the eponymous
+  // table of a module of that name whatever the schema name (as SQLite's
+  // sqlite3LocateTable). Null when there is none, or with ctx_ failed when
+  // the module failed to connect.
+  Table* FindTarget(std::string_view schema, std::string_view name);
   bool EnsureVtab(Table* t);
   bool CodeVtabInsert(ast::InsertStmt* st, const Table* tab, Scope* outer);
   bool CodeVtabUpdate(ast::UpdateStmt* st, const Table* tab, Scope* outer);

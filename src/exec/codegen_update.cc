@@ -28,7 +28,8 @@ bool Codegen::CodeUpdate(ast::UpdateStmt* st, Scope* outer) {
 // entries, run AFTER triggers.
 bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   ast::FromItem* target = st->target;
-  Table* tab = ctx_->FindTable(target->schema, target->name);
+  Table* tab = FindTarget(target->schema, target->name);
+  if (ctx_->failed()) return false;
   if (tab == nullptr) return ctx_->Error("no such table: " + std::string(target->name));
   if (tab->is_view) return ctx_->Error("cannot modify " + tab->name + " because it is a view");
   if (tab->is_virtual) return EnsureVtab(tab) && CodeVtabUpdate(st, tab, outer);

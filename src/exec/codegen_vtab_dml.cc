@@ -21,6 +21,15 @@ bool IsRowidName(std::string_view n) {
 
 }  // namespace
 
+Table* Codegen::FindTarget(std::string_view schema, std::string_view name) {
+  Table* t = ctx_->FindTable(schema, name);
+  if (t != nullptr || ctx_->vtabs == nullptr) return t;
+  Status st;
+  t = ctx_->vtabs->Eponymous(name, &st);
+  if (!st.ok()) ctx_->Error(st.code(), st.message());
+  return t;
+}
+
 bool Codegen::EnsureVtab(Table* t) {
   if (t->vtab != nullptr) return true;
   Status st = ctx_->vtabs != nullptr ? ctx_->vtabs->Connect(t)

@@ -4,6 +4,7 @@
 
 #include "func/builtins.h"
 #include "main/connection.h"
+#include "main/dbstat_vtab.h"
 #include "os/vfs.h"
 
 namespace basalt {
@@ -33,6 +34,8 @@ Result<std::unique_ptr<Connection>> Connection::Open(std::string_view filename, 
   Connection* conn = c.get();
   c->vtabs_.SetBuiltinFactory(
       [conn](std::string_view name) { return MakePragmaModule(conn, name); });
+  // Built-in modules registered up front (PRAGMA module_list lists them).
+  c->vtabs_.modules().Set("dbstat", MakeDbstatModule(conn));
   c->txn_.WatchQueryOnly(&c->options_.query_only);
   return c;
 }

@@ -220,11 +220,11 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
 }
 
 // A module's eponymous virtual table named like `item` (which names no
-// table of its own), if there is one: *t stays null otherwise.
+// table of its own), if there is one: *t stays null otherwise. The schema
+// name is not looked at (SQLite finds `nosuch.dbstat` too).
 bool Resolver::FindEponymous(const ast::FromItem* item, Table** t) {
   *t = nullptr;
   if (ctx_->vtabs == nullptr) return true;
-  if (!item->schema.empty() && ctx_->catalog->Find(item->schema) < 0) return true;
   Status st;
   *t = ctx_->vtabs->Eponymous(item->name, &st);
   if (!st.ok()) return ctx_->Error(st.code(), st.message());
@@ -232,12 +232,22 @@ bool Resolver::FindEponymous(const ast::FromItem* item, Table** t) {
 }
 
 // A virtual table declared by CREATE VIRTUAL TABLE is connected (xConnect)
-// at its first use in this connection.
+// at its first use in this connection. Inside a view or trigger body a
+// table whose module declared it direct-only (risk 2) is refused, and so is
+// one of normal risk (0) when trusted_schema is off; innocuous ones (1)
+// are always allowed.
 bool Resolver::ConnectVirtual(Table* t) {
-  if (t->vtab != nullptr) return true;
-  Status st = ctx_->vtabs != nullptr ? ctx_->vtabs->Connect(t)
-                                     : Status(kError, "no such module: " + t->module);
-  if (!st.ok()) return ctx_->Error(st.code(), st.message());
+  if (t->vtab == nullptr) {
+    Status st = ctx_->vtabs != nullptr ? ctx_->vtabs->Connect(t)
+                                       : Status(kError, "no such module: " + t->module);
+    if (!st.ok()) return ctx_->Error(st.code(), st.message());
+  }
+  if (ctx_->schema_depth > 0) {
+    const int risk = t->vtab->risk;
+    if (risk == 2 || (risk == 0 && !ctx_->options.trusted_schema)) {
+      return ctx_->Error("unsafe use of virtual table \"" + t->name + "\"");
+    }
+  }
   return true;
 }
 

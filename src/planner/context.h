@@ -56,6 +56,10 @@ struct CompileContext {
   // While compiling the body of a view or trigger of a non-TEMP database:
   // that database's index, to which unqualified names bind; else -1.
   int fixed_db = -1;
+  // > 0 while compiling the body of a view or trigger (any database): what
+  // SQLite calls a FROM item "from DDL", where risky virtual tables are
+  // refused (see Resolver::ConnectVirtual).
+  int schema_depth = 0;
   const FunctionRegistry* funcs = nullptr;
   CompileOptions options;
   std::string_view sql;  // the statement's text
@@ -95,8 +99,12 @@ struct CompileContext {
    public:
     FixedDbScope(CompileContext* ctx, const Schema* owner) : ctx_(ctx), saved_(ctx->fixed_db) {
       if (owner != nullptr) ctx->fixed_db = owner->is_temp() ? -1 : owner->db_index;
+      ++ctx->schema_depth;
     }
-    ~FixedDbScope() { ctx_->fixed_db = saved_; }
+    ~FixedDbScope() {
+      ctx_->fixed_db = saved_;
+      --ctx_->schema_depth;
+    }
     FixedDbScope(const FixedDbScope&) = delete;
     FixedDbScope& operator=(const FixedDbScope&) = delete;
 
