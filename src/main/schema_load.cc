@@ -118,9 +118,20 @@ Status Database::LoadSchema() {
     return schema.FindTable(n) != nullptr || schema.FindIndex(n) != nullptr;
   };
   std::vector<std::unique_ptr<Index>> pending_auto;
+  // Tables and views in row order: the order SQLite's hash of names lists
+  // them depends on it (PRAGMA table_list).
   for (const Row& row : rows) {
-    if (row.type != "table" || !row.has_sql) continue;
+    if ((row.type != "table" && row.type != "view") || !row.has_sql) continue;
     ast::Stmt* s = nullptr;
+    if (row.type == "view") {
+      TRY(parse(row, ast::StmtKind::kCreateView, &s));
+      std::unique_ptr<Table> view = BuildView(s->As<ast::CreateViewStmt>(), row.sql);
+      if (!EqualsIgnoreCase(view->name, row.name) || taken(row.name)) {
+        return MalformedSchema(row.name);
+      }
+      schema.AddTable(std::move(view));
+      continue;
+    }
     if (IsVirtualTableSql(row.sql)) {
       // A virtual table: connected (xConnect) at its first use.
       TRY(parse(row, ast::StmtKind::kCreateVirtualTable, &s));
@@ -153,7 +164,9 @@ Status Database::LoadSchema() {
     schema.AddIndex(std::move(idx));
   }
   for (const Row& row : rows) {
-    if (!row.has_sql || row.type == "table" || row.type == "trigger") continue;
+    if (!row.has_sql || row.type == "table" || row.type == "view" || row.type == "trigger") {
+      continue;
+    }
     ast::Stmt* s = nullptr;
     if (row.type == "index") {
       TRY(parse(row, ast::StmtKind::kCreateIndex, &s));
@@ -168,12 +181,6 @@ Status Database::LoadSchema() {
         return MalformedSchema(row.name);
       idx->root = static_cast<uint32_t>(row.root);
       schema.AddIndex(std::move(idx));
-    } else if (row.type == "view") {
-      TRY(parse(row, ast::StmtKind::kCreateView, &s));
-      std::unique_ptr<Table> view = BuildView(s->As<ast::CreateViewStmt>(), row.sql);
-      if (!EqualsIgnoreCase(view->name, row.name) || taken(row.name))
-        return MalformedSchema(row.name);
-      schema.AddTable(std::move(view));
     } else {
       return MalformedSchema(row.name);
     }
