@@ -76,11 +76,7 @@ bool Codegen::CodeInsert(ast::InsertStmt* st, Scope* outer) {
 // constraints, write it, run AFTER triggers; finally record the counter.
 bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   Table* tab = ctx_->FindTable(st->schema, st->table);
-  if (tab == nullptr) {
-    return ctx_->Error("no such table: " + (st->schema.empty() ? std::string(st->table)
-                                                               : std::string(st->schema) + "." +
-                                                                     std::string(st->table)));
-  }
+  if (tab == nullptr) return ctx_->NoSuchTable(st->schema, st->table);
   if (tab->is_view) {
     return ctx_->Error("cannot modify " + tab->name + " because it is a view");
   }
@@ -102,7 +98,8 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   int end = MakeLabel();
   // AUTOINCREMENT: the largest rowid ever used lives in sqlite_sequence.
   Sequence seq;
-  seq.table = tab->autoincrement ? tab->owner->FindTable("sqlite_sequence") : nullptr;  // same database
+  seq.table =
+      tab->autoincrement ? tab->owner->FindTable("sqlite_sequence") : nullptr;  // same database
   if (seq.table != nullptr) CodeReadSequence(tab, &seq);
   bool single_row = src != nullptr && src->prior == nullptr && src->values.size() == 1 &&
                     src->order_by == nullptr && src->limit == nullptr;
