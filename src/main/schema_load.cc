@@ -87,6 +87,15 @@ Status Database::LoadSchema() {
     cur.Close();
     if (began) (void)bt->Commit();
     TRY(st);
+    // The cache size stored by PRAGMA default_cache_size applies when the
+    // schema is first read, as in SQLite (0: the built-in -2000).
+    uint32_t stored_cache = 0;
+    (void)bt->GetMeta(Meta::kDefaultCacheSize, &stored_cache);
+    if (!schema_loaded && !schema.is_temp()) {
+      const int32_t size = static_cast<int32_t>(stored_cache);
+      cache_size = size == 0 ? -2000 : size == INT32_MIN ? INT32_MAX : size < 0 ? -size : size;
+      bt->pager()->SetCacheSize(cache_size);
+    }
     uint32_t cookie = 0;
     (void)bt->GetMeta(Meta::kSchemaCookie, &cookie);
     schema.cookie = cookie;
