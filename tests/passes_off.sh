@@ -29,6 +29,12 @@ done
 if [ -n "$slt" ]; then
   echo "== all passes off: core set"
   run env BASALT_DISABLE_PASSES=all "$runner" --jobs 2 --quiet "$slt/select1.test" \
-    "$slt/select2.test" "$slt/select3.test" "$slt/select4.test" "$slt/select5.test" "$slt/evidence"
+    "$slt/select2.test" "$slt/select3.test" "$slt/select4.test" "$slt/evidence"
+  # select5's joins of up to 64 tables have no indexes: without index_lookup
+  # (which also builds automatic indexes) each is a nested scan of every
+  # combination and runs for hours, so that one pass stays on there.
+  echo "== all passes but index_lookup off: select5"
+  run env BASALT_DISABLE_PASSES=flatten,or_to_in,const_fold,subquery_once,coroutine,covering_index,order_by_index \
+    "$runner" --jobs 2 --quiet "$slt/select5.test"
 fi
 exit $status

@@ -256,26 +256,44 @@ uint32_t IndexLeafCellLen(const BtShared& bt, const uint8_t* p) {
 }  // namespace
 
 Status Balancer::Nonroot(int level) {
-  Node& target = c_.path_[level].node;
+  const Node& target = c_.path_[level].node;
   ParentView parent(*this, level - 1);
   const int ci = c_.path_[level - 1].idx;
   const int nchild = parent.count() + 1;
   if (ci < 0 || ci >= nchild) return CORRUPT();
-  const int count = std::min(3, nchild);
-  int first = std::max(0, ci - 1);
-  if (first + count > nchild) first = nchild - count;
+  Group g;
+  g.level = level;
+  g.count = std::min(3, nchild);
+  g.first = std::max(0, ci - 1);
+  if (g.first + g.count > nchild) g.first = nchild - g.count;
+  g.type = lp_[level].active ? lp_[level].type : target.type;
+  g.leafdata = g.type == kTableLeaf;
+  g.interior = !IsLeafType(g.type);
+  TRY(GatherGroup(parent, ci, &g));
+  // Nothing may stay pinned below the parent: pages are freed below.
+  for (int i = level; i < BtCursor::kMaxDepth; ++i) c_.path_[i].node.ref.Reset();
 
-  const uint8_t type = lp_[level].active ? lp_[level].type : target.type;
-  const bool leafdata = type == kTableLeaf;
-  const bool interior = !IsLeafType(type);
+  if (bt_.gathered.empty()) {
+    // The only child of an empty root lost its last cell: the root becomes
+    // an empty leaf.
+    if (level - 1 != 0 || parent.count() != 0 || g.count != 1) return CORRUPT();
+    TRY(Materialize(level - 1));
+    LogicalPage& plp = lp_[level - 1];
+    plp.type = LeafTypeOf(g.type == kTableLeaf || g.type == kTableInterior);
+    plp.right = 0;
+    return FreePage(bt_, g.old_pgno[0]);
+  }
+  TRY(PackGroup(&g));
+  TRY(WriteGroup(&g));
+  return ReplaceDividers(g);
+}
+
+Status Balancer::GatherGroup(const ParentView& parent, int ci, Group* g) {
+  Node& target = c_.path_[g->level].node;
   auto& all = bt_.gathered;
   all.clear();
-  Pgno old_pgno[3];
-  Pgno final_right = 0;
-
-  // 1. Gather the cells of the siblings (from copies) and the dividers.
-  for (int s = 0; s < count; ++s) {
-    const int c = first + s;
+  for (int s = 0; s < g->count; ++s) {
+    const int c = g->first + s;
     Pgno pg;
     if (c < parent.count()) {
       CellRef d;
@@ -284,40 +302,40 @@ Status Balancer::Nonroot(int level) {
     } else {
       pg = parent.right();
     }
-    old_pgno[s] = pg;
+    g->old_pgno[s] = pg;
     for (int t = 0; t < s; ++t) {
-      if (old_pgno[t] == pg) return CORRUPT();
+      if (g->old_pgno[t] == pg) return CORRUPT();
     }
     Pgno right = 0;
-    if (c == ci && lp_[level].active) {
+    if (c == ci && lp_[g->level].active) {
       if (target.pgno != pg) return CORRUPT();
-      LogicalPage& tlp = lp_[level];
+      LogicalPage& tlp = lp_[g->level];
       Rebase(tlp, target.data, CopyPage(target.data));
       all.insert(all.end(), tlp.cells.begin(), tlp.cells.end());
       right = tlp.right;
       tlp.active = false;
     } else if (c == ci) {
       if (target.pgno != pg) return CORRUPT();
-      int pend = pending_level_ == level ? pending_idx_ : -1;
+      int pend = pending_level_ == g->level ? pending_idx_ : -1;
       if (!GatherCells(target, CopyPage(target.data), pend, &all)) return CORRUPT();
-      if (interior) right = RightChild(target);
+      if (g->interior) right = RightChild(target);
     } else {
       if (pg < 2 || pg > bt_.pager->page_count()) return CORRUPT();
       Node sib;
       PageRef ref;
       TRY(bt_.pager->Get(pg, &ref));
       TRY(InitNode(bt_, std::move(ref), &sib));
-      if (sib.type != type || sib.ncell == 0) return CORRUPT();
+      if (sib.type != g->type || sib.ncell == 0) return CORRUPT();
       if (!GatherCells(sib, CopyPage(sib.data), -1, &all)) return CORRUPT();
-      if (interior) right = RightChild(sib);
+      if (g->interior) right = RightChild(sib);
     }
-    if (s == count - 1) {
-      final_right = right;
-    } else if (!leafdata) {
+    if (s == g->count - 1) {
+      g->final_right = right;
+    } else if (!g->leafdata) {
       CellRef d;
       TRY(parent.Cell(c, &d));
       if (d.size < 5) return CORRUPT();
-      if (interior) {
+      if (g->interior) {
         // The divider comes down with the left sibling's right-most child.
         uint8_t* p = bt_.scratch.Allocate(d.size);
         std::memcpy(p, d.p, d.size);
@@ -333,28 +351,20 @@ Status Balancer::Nonroot(int level) {
       }
     }
   }
-  // Nothing may stay pinned below the parent: pages are freed below.
-  for (int i = level; i < BtCursor::kMaxDepth; ++i) c_.path_[i].node.ref.Reset();
+  return Status();
+}
 
+Status Balancer::PackGroup(Group* g) {
+  const auto& all = bt_.gathered;
   const int n = int(all.size());
-  if (n == 0) {
-    // The only child of an empty root lost its last cell: the root becomes
-    // an empty leaf.
-    if (level - 1 != 0 || parent.count() != 0 || count != 1) return CORRUPT();
-    TRY(Materialize(level - 1));
-    LogicalPage& plp = lp_[level - 1];
-    plp.type = LeafTypeOf(type == kTableLeaf || type == kTableInterior);
-    plp.right = 0;
-    return FreePage(bt_, old_pgno[0]);
-  }
-
-  // 2. Pack left to right.
-  const uint32_t cap = bt_.usable - HeaderSize(type);
+  // Left to right, each page as full as it goes.
+  const uint32_t cap = bt_.usable - HeaderSize(g->type);
   std::vector<uint32_t>& sum = bt_.prefix;  // sum[i]: bytes of cells [0, i) with pointers
   sum.resize(n + 1);
   sum[0] = 0;
   for (int i = 0; i < n; ++i) sum[i + 1] = sum[i] + all[i].size + 2;
-  int start[kMaxNew], end[kMaxNew];
+  int* start = g->start;
+  int* end = g->end;
   int k = 0;
   for (int i = 0; i < n;) {
     if (k == kMaxNew) return CORRUPT();
@@ -365,7 +375,7 @@ Status Balancer::Nonroot(int level) {
         1;
     if (i == start[k]) return CORRUPT();  // a cell larger than a page
     end[k] = i;
-    if (!leafdata && i < n) {
+    if (!g->leafdata && i < n) {
       if (i == n - 1) {
         // The divider would be the last cell: keep one cell for the right.
         if (end[k] - start[k] < 2) return CORRUPT();
@@ -376,45 +386,45 @@ Status Balancer::Nonroot(int level) {
     }
     ++k;
   }
-  const int nnew = k;
-
-  // 3. Even out neighbours, right to left, keeping left pages >= right ones.
-  if (!bulk_) {
-    for (int r = nnew - 1; r > 0; --r) {
-      int l = r - 1;
-      while (end[l] - start[l] > 1) {
-        uint32_t lused = sum[end[l]] - sum[start[l]];
-        uint32_t rused = sum[end[r]] - sum[start[r]];
-        uint32_t add, rem;
-        if (leafdata) {
-          add = rem = all[end[l] - 1].size + 2;
-        } else {
-          add = all[end[l]].size + 2;
-          rem = all[end[l] - 1].size + 2;
-        }
-        if (rused + add > cap || rused + add > lused - rem) break;
-        --end[l];
-        --start[r];
+  g->nnew = k;
+  if (bulk_) return Status();
+  // Even out neighbours, right to left, keeping left pages >= right ones.
+  for (int r = g->nnew - 1; r > 0; --r) {
+    int l = r - 1;
+    while (end[l] - start[l] > 1) {
+      uint32_t lused = sum[end[l]] - sum[start[l]];
+      uint32_t rused = sum[end[r]] - sum[start[r]];
+      uint32_t add, rem;
+      if (g->leafdata) {
+        add = rem = all[end[l] - 1].size + 2;
+      } else {
+        add = all[end[l]].size + 2;
+        rem = all[end[l] - 1].size + 2;
       }
+      if (rused + add > cap || rused + add > lused - rem) break;
+      --end[l];
+      --start[r];
     }
   }
+  return Status();
+}
 
-  // 4. Page numbers: the old ones plus new ones, in ascending order.
-  Pgno pgnos[kMaxNew + 3];
-  int npg = count;
-  for (int s = 0; s < count; ++s) pgnos[s] = old_pgno[s];
-  for (int s = count; s < nnew; ++s) {
+Status Balancer::WriteGroup(Group* g) {
+  // Page numbers: the old ones plus new ones, in ascending order.
+  g->npg = g->count;
+  for (int s = 0; s < g->count; ++s) g->pgnos[s] = g->old_pgno[s];
+  for (int s = g->count; s < g->nnew; ++s) {
     PageRef ref;
     TRY(AllocatePage(bt_, &ref));
-    pgnos[npg++] = ref.pgno();
+    g->pgnos[g->npg++] = ref.pgno();
   }
-  for (int i = 1; i < npg; ++i) {  // insertion sort: a handful of entries
+  Pgno* pgnos = g->pgnos;
+  for (int i = 1; i < g->npg; ++i) {  // insertion sort: a handful of entries
     for (int j = i; j > 0 && pgnos[j - 1] > pgnos[j]; --j) std::swap(pgnos[j - 1], pgnos[j]);
   }
-
-  // 5. Write the new pages.
-  const Pgno parent_pgno = c_.path_[level - 1].node.pgno;
-  for (int p = 0; p < nnew; ++p) {
+  const auto& all = bt_.gathered;
+  const Pgno parent_pgno = c_.path_[g->level - 1].node.pgno;
+  for (int p = 0; p < g->nnew; ++p) {
     Node page;
     TRY(bt_.pager->Get(pgnos[p], &page.ref));
     TRY(bt_.pager->Write(page.ref));
@@ -422,28 +432,32 @@ Status Balancer::Nonroot(int level) {
     page.pgno = pgnos[p];
     page.hdr = 0;
     Pgno right = 0;
-    if (interior) right = p + 1 < nnew ? Get32(all[end[p]].p) : final_right;
-    RebuildNode(bt_, page, type, all.data() + start[p], size_t(end[p] - start[p]), right);
+    if (g->interior) right = p + 1 < g->nnew ? Get32(all[g->end[p]].p) : g->final_right;
+    RebuildNode(bt_, page, g->type, all.data() + g->start[p], size_t(g->end[p] - g->start[p]),
+                right);
     if (bt_.autovac != 0) {
       TRY(PtrmapPut(bt_, page.pgno, kPtrmapBtree, parent_pgno));
       TRY(PtrmapNodeRefs(bt_, page));
     }
   }
+  return Status();
+}
 
-  // 6. New dividers for the parent.
+Status Balancer::ReplaceDividers(const Group& g) {
+  const auto& all = bt_.gathered;
   std::vector<CellRef>& divs = bt_.divs;
   divs.clear();
-  for (int p = 0; p + 1 < nnew; ++p) {
-    const CellRef& last = all[end[p] - (leafdata ? 1 : 0)];
+  for (int p = 0; p + 1 < g.nnew; ++p) {
+    const CellRef& last = all[g.end[p] - (g.leafdata ? 1 : 0)];
     uint8_t* d;
     uint32_t size;
-    if (leafdata) {
+    if (g.leafdata) {
       uint64_t ignored, rowid;
       const uint8_t* q = last.p + GetVarint(last.p, &ignored);
       GetVarint(q, &rowid);
       d = bt_.scratch.Allocate(16);
       size = 4 + PutVarint(d + 4, rowid);
-    } else if (interior) {
+    } else if (g.interior) {
       d = bt_.scratch.Allocate(last.size);
       std::memcpy(d, last.p, last.size);
       size = last.size;
@@ -453,13 +467,12 @@ Status Balancer::Nonroot(int level) {
       std::memcpy(d + 4, last.p, len);
       size = len + 4;
     }
-    Put32(d, pgnos[p]);
+    Put32(d, g.pgnos[p]);
     divs.push_back(CellRef{d, size});
   }
-  TRY(EditParent(level - 1, first, count - 1, pgnos[nnew - 1], divs.data(), divs.size()));
-
-  // 7. Free the pages no longer needed.
-  for (int p = nnew; p < npg; ++p) TRY(FreePage(bt_, pgnos[p]));
+  TRY(EditParent(g.level - 1, g.first, g.count - 1, g.pgnos[g.nnew - 1], divs.data(), divs.size()));
+  // Free the pages no longer needed.
+  for (int p = g.nnew; p < g.npg; ++p) TRY(FreePage(bt_, g.pgnos[p]));
   return Status();
 }
 

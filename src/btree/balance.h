@@ -56,7 +56,30 @@ class Balancer {
   bool Fits(const LogicalPage& lp, const Node& n) const;
   bool Underfull(const LogicalPage& lp) const;
   Status WriteLevel(int level);
+  // One balance of up to three siblings (Nonroot), carried between its
+  // steps. Cells are in bt_.gathered, in key order, dividers included.
+  struct Group {
+    int level = 0;  // path level of the siblings
+    int first = 0;  // parent cell index of the left-most sibling
+    int count = 0;  // siblings taken (1 to 3)
+    uint8_t type = 0;
+    bool leafdata = false;  // table leaves: dividers are rowid copies
+    bool interior = false;
+    Pgno old_pgno[3] = {};
+    Pgno final_right = 0;                        // right-most child of the last sibling (interior)
+    int start[kMaxNew] = {}, end[kMaxNew] = {};  // cells [start, end) of each new page
+    int nnew = 0;
+    Pgno pgnos[kMaxNew + 3] = {};  // old and new page numbers, ascending
+    int npg = 0;
+  };
   Status Nonroot(int level);
+  // The steps of Nonroot: gather the siblings' cells and the dividers
+  // between them; pack the cells into pages; write the pages; replace the
+  // dividers in the parent and free what is left over.
+  Status GatherGroup(const ParentView& parent, int ci, Group* g);
+  Status PackGroup(Group* g);
+  Status WriteGroup(Group* g);
+  Status ReplaceDividers(const Group& g);
   Status Quick(int level);
   Status Deeper();
   Status Shallower();

@@ -54,7 +54,14 @@ Schema::Schema(bool temp) : temp_(temp) {
   t->sql = std::string("CREATE TABLE ") + t->name +
            "(type text,name text,tbl_name text,rootpage int,sql text)";
   schema_table_ = t.get();
+  table_order_.Insert(t->name, t.get());
   tables_.emplace(kSystemKey, std::move(t));
+}
+
+std::vector<const Table*> Schema::TablesInSqliteOrder() const {
+  std::vector<const Table*> out;
+  for (const void* v : table_order_.Values()) out.push_back(static_cast<const Table*>(v));
+  return out;
 }
 
 Table* Schema::FindTable(std::string_view name) const {
@@ -82,7 +89,7 @@ Trigger* Schema::FindTrigger(std::string_view name) const {
 Table* Schema::AddTable(std::unique_ptr<Table> t) {
   Table* raw = t.get();
   raw->owner = this;
-  raw->seq = ++table_seq_;
+  table_order_.Insert(raw->name, raw);
   tables_[LowerAscii(t->name)] = std::move(t);
   // Triggers may have been loaded before their table.
   for (auto& [k, trig] : triggers_) {
@@ -146,6 +153,7 @@ void Schema::RemoveTable(std::string_view name) {
   for (Trigger* t : tab->triggers) trig_names.push_back(t->name);
   for (auto& n : idx_names) RemoveIndex(n);
   for (auto& n : trig_names) RemoveTrigger(n);
+  table_order_.Remove(tab->name);
   tables_.erase(it);
   Touch();
 }
@@ -156,6 +164,9 @@ void Schema::Clear() {
     if (t.get() != schema_table_) names.push_back(k);
   }
   for (auto& n : names) RemoveTable(n);
+  // A reload starts SQLite's hash afresh, with the schema table first.
+  table_order_.Clear();
+  table_order_.Insert(schema_table_->name, schema_table_);
   triggers_.clear();
   indexes_.clear();
   Touch();

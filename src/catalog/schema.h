@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "catalog/hash_order.h"
 #include "catalog/vtab.h"
 #include "common/strings.h"
 #include "record/affinity.h"
@@ -75,9 +76,6 @@ struct Table {
   std::vector<Index*> indexes;     // owned by Schema
   std::vector<Trigger*> triggers;  // owned by Schema
   bool has_defaults = false;
-  // Order of addition to its schema (PRAGMA table_list lists the newest
-  // first, as SQLite's hash of names does for small schemas).
-  uint64_t seq = 0;
   // Virtual tables (CREATE VIRTUAL TABLE, or a module's eponymous table):
   // the module and its arguments as written; `vtab` is connected at the
   // table's first use (null until then, and after a failed connect).
@@ -159,6 +157,9 @@ class Schema {
   Table* schema_table() const { return schema_table_; }
 
   const std::unordered_map<std::string, std::unique_ptr<Table>>& tables() const { return tables_; }
+  // Tables, views and the schema table in the order SQLite's hash of names
+  // lists them (PRAGMA table_list, foreign_key_check, integrity_check).
+  std::vector<const Table*> TablesInSqliteOrder() const;
   const std::unordered_map<std::string, std::unique_ptr<Index>>& indexes() const {
     return indexes_;
   }
@@ -182,7 +183,7 @@ class Schema {
   std::unordered_map<std::string, std::unique_ptr<Trigger>> triggers_;
   Table* schema_table_ = nullptr;
   uint64_t generation_ = 1;
-  uint64_t table_seq_ = 0;
+  HashOrder table_order_;  // tables_ as SQLite's hash would list them
   bool temp_ = false;
 };
 

@@ -77,11 +77,7 @@ bool Codegen::CodeInsert(ast::InsertStmt* st, Scope* outer) {
 bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   Table* tab = FindTarget(st->schema, st->table);
   if (ctx_->failed()) return false;
-  if (tab == nullptr) {
-    return ctx_->Error("no such table: " + (st->schema.empty() ? std::string(st->table)
-                                                               : std::string(st->schema) + "." +
-                                                                     std::string(st->table)));
-  }
+  if (tab == nullptr) return ctx_->NoSuchTable(st->schema, st->table);
   if (tab->is_view) {
     return ctx_->Error("cannot modify " + tab->name + " because it is a view");
   }

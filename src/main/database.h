@@ -126,6 +126,10 @@ class Database {
   int secure_delete = 1;  // 0 off, 1 on, 2 fast
   int cache_spill = 1;    // spill threshold in pages (at least)
   int64_t mmap_size = 0;
+  // TEMP's journal_mode as SQLite shows it while temp_store keeps TEMP in
+  // a file (every mode but WAL). Basalt's TEMP pager is in memory whatever
+  // temp_store says: it runs kOff when this is kOff, else kMemory.
+  JournalMode temp_file_journal_mode = JournalMode::kDelete;
 
  private:
   // The file part of Open (path, vfs and open_flags set).

@@ -187,7 +187,7 @@ Status Violations(Connection* conn, const std::string& db_name, const Table& t,
 namespace {
 
 // The tables foreign_key_check looks at: the one named, else those of the
-// database, newest first (as table_list).
+// database in SQLite's order (as table_list).
 Status ForeignKeyTables(PragmaCall* call, std::vector<const Table*>* tables) {
   if (call->set) {
     Result<Table*> t = PragmaLookupTable(call, call->arg);
@@ -196,11 +196,7 @@ Status ForeignKeyTables(PragmaCall* call, std::vector<const Table*>* tables) {
     tables->push_back(*t);
     return Status();
   }
-  for (const auto& [k, t] : call->conn->dbs().at(call->target_db())->schema.tables()) {
-    tables->push_back(t.get());
-  }
-  std::sort(tables->begin(), tables->end(),
-            [](const Table* a, const Table* b) { return a->seq > b->seq; });
+  *tables = call->conn->dbs().at(call->target_db())->schema.TablesInSqliteOrder();
   return Status();
 }
 

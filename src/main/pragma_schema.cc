@@ -216,15 +216,7 @@ Status RunTableList(PragmaCall* call) {
     Database* db = store.at(i);
     // TEMP has its (empty) schema before its first use.
     if (i != Catalog::kTemp) TRY(store.EnsureSchema(i));
-    std::vector<const Table*> tables;
-    for (const auto& [key, t] : db->schema.tables()) tables.push_back(t.get());
-    // Newest first, the schema table last: SQLite's order while its hash
-    // of names has fewer than 10 entries (larger schemas differ).
-    std::sort(tables.begin(), tables.end(), [&](const Table* a, const Table* b) {
-      const bool sa = a == db->schema.schema_table(), sb = b == db->schema.schema_table();
-      if (sa != sb) return sb;
-      return a->seq > b->seq;
-    });
+    const std::vector<const Table*> tables = db->schema.TablesInSqliteOrder();
     for (const Table* t : tables) {
       const bool is_schema_table = t == db->schema.schema_table();
       const std::string name = is_schema_table

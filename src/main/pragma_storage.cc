@@ -44,6 +44,10 @@ bool ParseJournalMode(std::string_view v, JournalMode* out) {
   return false;
 }
 
+// Whether SQLite would keep TEMP in a file: temp_store DEFAULT or FILE (the
+// reference build's SQLITE_TEMP_STORE is 1).
+bool TempInFile(Connection* conn) { return conn->pragma_settings().temp_store != 2; }
+
 // Sets database dbi's journal mode (the caller checked it is open).
 Status SetJournalMode(Connection* conn, int dbi, JournalMode mode) {
   Database* db = conn->dbs().at(dbi);
@@ -55,7 +59,19 @@ Status SetJournalMode(Connection* conn, int dbi, JournalMode mode) {
     return Status(kError, "cannot change into wal mode from within a transaction");
   }
   JournalMode result = pager->journal_mode();
+  if (dbi == Catalog::kTemp && TempInFile(conn)) {
+    if (mode == JournalMode::kWal) return Status();  // TEMP never runs WAL
+    db->temp_file_journal_mode = mode;
+    mode = mode == JournalMode::kOff ? JournalMode::kOff : JournalMode::kMemory;
+  }
   return pager->SetJournalMode(mode, &result);
+}
+
+// The mode database dbi shows.
+JournalMode ShownJournalMode(Connection* conn, int dbi) {
+  const Database* db = conn->dbs().at(dbi);
+  if (dbi == Catalog::kTemp && TempInFile(conn)) return db->temp_file_journal_mode;
+  return db->bt->pager()->journal_mode();
 }
 
 // Databases that keep no file of their own (":memory:", TEMP) are always
@@ -86,7 +102,7 @@ Status RunJournalMode(PragmaCall* call) {
       (void)store.EnsureSchema(dbi);
     }
   }
-  call->Row(Value::Text(JournalModeName(store.at(dbi)->bt->pager()->journal_mode())));
+  call->Row(Value::Text(JournalModeName(ShownJournalMode(conn, dbi))));
   return Status();
 }
 

@@ -33,7 +33,7 @@ const PragmaDef kPragmas[] = {
     {"auto_vacuum", kSchema | kSetNoRows | kNeedsSchema, "auto_vacuum", RunAutoVacuum},
     {"automatic_index", kFlag, "automatic_index", RunFlagPragma},
     {"busy_timeout", kConnOnly | kNoDb, "timeout", RunBusyTimeout},
-    {"cache_size", kSchema | kSetNoRows | kConnOnly, "cache_size", RunCacheSize},
+    {"cache_size", kSchema | kSetNoRows | kConnOnly | kNeedsSchema, "cache_size", RunCacheSize},
     {"cache_spill", kSchema | kSetNoRows | kConnOnly, "cache_spill", RunCacheSpill},
     {"case_sensitive_like", kNoFn | kConnOnly | kNoDb, "", RunCaseSensitiveLike},
     {"cell_size_check", kFlag, "cell_size_check", RunFlagPragma},

@@ -122,6 +122,7 @@ Status RunTempStore(PragmaCall* call) {
   temp->secure_delete = fresh.secure_delete;
   temp->cache_spill = fresh.cache_spill;
   temp->mmap_size = fresh.mmap_size;
+  temp->temp_file_journal_mode = fresh.temp_file_journal_mode;
   settings.temp_store = mode;
   return Status();
 }

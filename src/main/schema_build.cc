@@ -75,88 +75,30 @@ Status AddForeignKey(Table* t, const ast::IdList* from, int from_col, const ast:
   return Status();
 }
 
-}  // namespace
+Status MorePrimaryKeys(const Table& t) {
+  return Status(kError, "table \"" + t.name + "\" has more than one primary key");
+}
 
-Status BuildTable(const ast::CreateTableStmt* st, std::string sql, BuiltTable* out) {
-  auto t = std::make_unique<Table>();
-  t->name = std::string(st->name);
-  t->sql = std::move(sql);
-  if (st->without_rowid) return Status(kError, "WITHOUT ROWID tables are not supported yet");
-  std::vector<KeySpec> keys;
-  int pk_spec = -1;
-  bool pk_autoinc = false;
-  ast::SortOrder pk_col_order = ast::SortOrder::kUnspecified;
-  bool pk_from_column = false;
-  for (const ast::ColumnDef* cd : st->columns) {
-    if (t->FindColumn(cd->name) >= 0) {
+// Builds a Table from CREATE TABLE, one clause at a time.
+class TableBuilder {
+ public:
+  explicit TableBuilder(std::unique_ptr<Table> t) : t_(std::move(t)) {}
+
+  Status AddColumn(const ast::ColumnDef* cd) {
+    if (t_->FindColumn(cd->name) >= 0) {
       return Status(kError, "duplicate column name: " + std::string(cd->name));
     }
     Column c;
     c.name = std::string(cd->name);
     c.decl_type = std::string(cd->type);
     c.affinity = AffinityFromDeclType(c.decl_type);
-    int idx = static_cast<int>(t->columns.size());
-    t->columns.push_back(c);
-    Column& col = t->columns.back();
-    for (const ast::ColumnConstraint* cc : cd->constraints) {
-      switch (cc->kind) {
-        case ast::ConstraintKind::kPrimaryKey: {
-          if (pk_spec >= 0) {
-            return Status(kError, "table \"" + t->name + "\" has more than one primary key");
-          }
-          KeySpec k;
-          k.primary = true;
-          k.cols.push_back(idx);
-          k.colls.push_back(std::string());
-          k.desc.push_back(cc->order == ast::SortOrder::kDesc);
-          k.conflict = Conflict(cc->on_conflict);
-          pk_spec = static_cast<int>(keys.size());
-          keys.push_back(k);
-          pk_autoinc = cc->autoincrement;
-          pk_col_order = cc->order;
-          pk_from_column = true;
-          break;
-        }
-        case ast::ConstraintKind::kNotNull:
-          col.not_null = true;
-          col.not_null_conflict = Conflict(cc->on_conflict);
-          break;
-        case ast::ConstraintKind::kUnique: {
-          KeySpec k;
-          k.cols.push_back(idx);
-          k.colls.push_back(std::string());
-          k.desc.push_back(0);
-          k.conflict = Conflict(cc->on_conflict);
-          keys.push_back(k);
-          break;
-        }
-        case ast::ConstraintKind::kCheck:
-          t->checks.push_back({std::string(cc->name), std::string(cc->expr->span)});
-          break;
-        case ast::ConstraintKind::kDefault:
-          col.default_sql = std::string(cc->expr->span);
-          if (col.default_sql.empty()) col.default_sql = "NULL";
-          t->has_defaults = true;
-          break;
-        case ast::ConstraintKind::kCollate:
-          if (FindBuiltinCollation(cc->collation) == nullptr) {
-            return Status(kError, "no such collation sequence: " + std::string(cc->collation));
-          }
-          col.collation = std::string(cc->collation);
-          break;
-        case ast::ConstraintKind::kReferences:
-          TRY(AddForeignKey(t.get(), nullptr, idx, cc->fk));
-          break;
-        case ast::ConstraintKind::kGenerated:
-          col.generated_sql = std::string(cc->expr->span);
-          col.generated_stored = cc->stored;
-          return Status(kError, "generated columns are not supported yet");
-        default:
-          break;
-      }
-    }
+    int idx = static_cast<int>(t_->columns.size());
+    t_->columns.push_back(c);
+    for (const ast::ColumnConstraint* cc : cd->constraints) TRY(AddColumnConstraint(idx, cc));
+    return Status();
   }
-  for (const ast::TableConstraint* tc : st->constraints) {
+
+  Status AddTableConstraint(const ast::TableConstraint* tc) {
     switch (tc->kind) {
       case ast::ConstraintKind::kPrimaryKey:
       case ast::ConstraintKind::kUnique: {
@@ -165,82 +107,168 @@ Status BuildTable(const ast::CreateTableStmt* st, std::string sql, BuiltTable* o
         for (size_t i = 0; i < tc->columns->size(); ++i) {
           int c = -1;
           std::string coll;
-          TRY(IndexedColumn(*t, tc->columns->items[i], &c, &coll));
+          TRY(IndexedColumn(*t_, tc->columns->items[i], &c, &coll));
           k.cols.push_back(c);
           k.colls.push_back(coll);
           k.desc.push_back(tc->columns->items[i].order == ast::SortOrder::kDesc);
         }
         k.conflict = Conflict(tc->on_conflict);
         if (k.primary) {
-          if (pk_spec >= 0) {
-            return Status(kError, "table \"" + t->name + "\" has more than one primary key");
-          }
-          pk_spec = static_cast<int>(keys.size());
-          pk_autoinc = tc->autoincrement;
+          if (pk_spec_ >= 0) return MorePrimaryKeys(*t_);
+          pk_spec_ = static_cast<int>(keys_.size());
+          pk_autoinc_ = tc->autoincrement;
         }
-        keys.push_back(k);
-        break;
+        keys_.push_back(k);
+        return Status();
       }
       case ast::ConstraintKind::kCheck:
-        t->checks.push_back({std::string(tc->name), std::string(tc->check->span)});
-        break;
+        t_->checks.push_back({std::string(tc->name), std::string(tc->check->span)});
+        return Status();
       case ast::ConstraintKind::kReferences:
-        TRY(AddForeignKey(t.get(), tc->fk_columns, -1, tc->fk));
-        break;
+        return AddForeignKey(t_.get(), tc->fk_columns, -1, tc->fk);
       default:
-        break;
+        return Status();
     }
   }
+
+  // Finishes the table: the rowid alias or primary-key index, and the
+  // automatic indexes of PRIMARY KEY and UNIQUE.
+  Status Finish(BuiltTable* out) {
+    TRY(ResolvePrimaryKey());
+    TRY(MakeAutoIndexes(out));
+    out->table = std::move(t_);
+    return Status();
+  }
+
+ private:
+  Status AddColumnConstraint(int idx, const ast::ColumnConstraint* cc) {
+    Column& col = t_->columns[static_cast<size_t>(idx)];
+    switch (cc->kind) {
+      case ast::ConstraintKind::kPrimaryKey: {
+        if (pk_spec_ >= 0) return MorePrimaryKeys(*t_);
+        KeySpec k;
+        k.primary = true;
+        k.cols.push_back(idx);
+        k.colls.push_back(std::string());
+        k.desc.push_back(cc->order == ast::SortOrder::kDesc);
+        k.conflict = Conflict(cc->on_conflict);
+        pk_spec_ = static_cast<int>(keys_.size());
+        keys_.push_back(k);
+        pk_autoinc_ = cc->autoincrement;
+        pk_col_order_ = cc->order;
+        pk_from_column_ = true;
+        return Status();
+      }
+      case ast::ConstraintKind::kNotNull:
+        col.not_null = true;
+        col.not_null_conflict = Conflict(cc->on_conflict);
+        return Status();
+      case ast::ConstraintKind::kUnique: {
+        KeySpec k;
+        k.cols.push_back(idx);
+        k.colls.push_back(std::string());
+        k.desc.push_back(0);
+        k.conflict = Conflict(cc->on_conflict);
+        keys_.push_back(k);
+        return Status();
+      }
+      case ast::ConstraintKind::kCheck:
+        t_->checks.push_back({std::string(cc->name), std::string(cc->expr->span)});
+        return Status();
+      case ast::ConstraintKind::kDefault:
+        col.default_sql = std::string(cc->expr->span);
+        if (col.default_sql.empty()) col.default_sql = "NULL";
+        t_->has_defaults = true;
+        return Status();
+      case ast::ConstraintKind::kCollate:
+        if (FindBuiltinCollation(cc->collation) == nullptr) {
+          return Status(kError, "no such collation sequence: " + std::string(cc->collation));
+        }
+        col.collation = std::string(cc->collation);
+        return Status();
+      case ast::ConstraintKind::kReferences:
+        return AddForeignKey(t_.get(), nullptr, idx, cc->fk);
+      case ast::ConstraintKind::kGenerated:
+        col.generated_sql = std::string(cc->expr->span);
+        col.generated_stored = cc->stored;
+        return Status(kError, "generated columns are not supported yet");
+      default:
+        return Status();
+    }
+  }
+
   // INTEGER PRIMARY KEY: an alias for the rowid rather than an index.
-  if (pk_spec >= 0) {
-    KeySpec& pk = keys[static_cast<size_t>(pk_spec)];
-    for (int c : pk.cols) t->columns[static_cast<size_t>(c)].primary_key = true;
+  Status ResolvePrimaryKey() {
+    if (pk_spec_ < 0) return Status();
+    KeySpec& pk = keys_[static_cast<size_t>(pk_spec_)];
+    for (int c : pk.cols) t_->columns[static_cast<size_t>(c)].primary_key = true;
     bool alias = pk.cols.size() == 1 &&
-                 IsIntegerType(t->columns[static_cast<size_t>(pk.cols[0])].decl_type) &&
-                 !(pk_from_column && pk_col_order == ast::SortOrder::kDesc);
+                 IsIntegerType(t_->columns[static_cast<size_t>(pk.cols[0])].decl_type) &&
+                 !(pk_from_column_ && pk_col_order_ == ast::SortOrder::kDesc);
     if (alias) {
-      t->rowid_alias = pk.cols[0];
-      t->pk_conflict = pk.conflict;
-      t->autoincrement = pk_autoinc;
-      keys.erase(keys.begin() + pk_spec);
-    } else if (pk_autoinc) {
+      t_->rowid_alias = pk.cols[0];
+      t_->pk_conflict = pk.conflict;
+      t_->autoincrement = pk_autoinc_;
+      keys_.erase(keys_.begin() + pk_spec_);
+    } else if (pk_autoinc_) {
       return Status(kError, "AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY");
     }
+    return Status();
   }
-  // Automatic indexes, skipping duplicates of an earlier one.
-  int n = 0;
-  for (size_t i = 0; i < keys.size(); ++i) {
-    bool dup = false;
-    for (size_t j = 0; j < i && !dup; ++j) {
-      dup = keys[j].cols == keys[i].cols && keys[j].colls == keys[i].colls;
-      if (dup && keys[i].primary) {
-        // A PRIMARY KEY duplicating an earlier UNIQUE turns that index into
-        // the primary key (same index).
+
+  // One index per key, skipping a key that repeats an earlier one (a
+  // PRIMARY KEY repeating an earlier UNIQUE shares its index).
+  Status MakeAutoIndexes(BuiltTable* out) {
+    int n = 0;
+    for (size_t i = 0; i < keys_.size(); ++i) {
+      bool dup = false;
+      for (size_t j = 0; j < i && !dup; ++j) {
+        dup = keys_[j].cols == keys_[i].cols && keys_[j].colls == keys_[i].colls;
       }
-    }
-    if (dup) continue;
-    auto idx = std::make_unique<Index>();
-    idx->name = "sqlite_autoindex_" + t->name + "_" + std::to_string(++n);
-    idx->table = t.get();
-    idx->columns = keys[i].cols;
-    for (size_t k = 0; k < keys[i].cols.size(); ++k) {
-      std::string coll = keys[i].colls[k];
-      if (coll.empty()) coll = t->columns[static_cast<size_t>(keys[i].cols[k])].collation;
-      const Collation* c = coll.empty() ? nullptr : FindBuiltinCollation(coll);
-      if (!coll.empty() && c == nullptr) {
-        return Status(kError, "no such collation sequence: " + coll);
+      if (dup) continue;
+      const KeySpec& key = keys_[i];
+      auto idx = std::make_unique<Index>();
+      idx->name = "sqlite_autoindex_" + t_->name + "_" + std::to_string(++n);
+      idx->table = t_.get();
+      idx->columns = key.cols;
+      for (size_t k = 0; k < key.cols.size(); ++k) {
+        std::string coll = key.colls[k];
+        if (coll.empty()) coll = t_->columns[static_cast<size_t>(key.cols[k])].collation;
+        const Collation* c = coll.empty() ? nullptr : FindBuiltinCollation(coll);
+        if (!coll.empty() && c == nullptr) {
+          return Status(kError, "no such collation sequence: " + coll);
+        }
+        idx->collations.push_back(c);
       }
-      idx->collations.push_back(c);
+      idx->desc = key.desc;
+      idx->unique = true;
+      idx->on_conflict = key.conflict;
+      idx->origin = key.primary ? 'p' : 'u';
+      idx->BuildKeyInfo();
+      out->auto_indexes.push_back(std::move(idx));
     }
-    idx->desc = keys[i].desc;
-    idx->unique = true;
-    idx->on_conflict = keys[i].conflict;
-    idx->origin = keys[i].primary ? 'p' : 'u';
-    idx->BuildKeyInfo();
-    out->auto_indexes.push_back(std::move(idx));
+    return Status();
   }
-  out->table = std::move(t);
-  return Status();
+
+  std::unique_ptr<Table> t_;
+  std::vector<KeySpec> keys_;
+  int pk_spec_ = -1;  // index in keys_ of the PRIMARY KEY
+  bool pk_autoinc_ = false;
+  ast::SortOrder pk_col_order_ = ast::SortOrder::kUnspecified;
+  bool pk_from_column_ = false;  // a column constraint, not a table one
+};
+
+}  // namespace
+
+Status BuildTable(const ast::CreateTableStmt* st, std::string sql, BuiltTable* out) {
+  auto t = std::make_unique<Table>();
+  t->name = std::string(st->name);
+  t->sql = std::move(sql);
+  if (st->without_rowid) return Status(kError, "WITHOUT ROWID tables are not supported yet");
+  TableBuilder b(std::move(t));
+  for (const ast::ColumnDef* cd : st->columns) TRY(b.AddColumn(cd));
+  for (const ast::TableConstraint* tc : st->constraints) TRY(b.AddTableConstraint(tc));
+  return b.Finish(out);
 }
 
 Status BuildIndex(const ast::CreateIndexStmt* st, Table* table, std::string sql,

@@ -87,6 +87,15 @@ Status Database::LoadSchema() {
     cur.Close();
     if (began) (void)bt->Commit();
     TRY(st);
+    // The cache size stored by PRAGMA default_cache_size applies when the
+    // schema is first read, as in SQLite (0: the built-in -2000).
+    uint32_t stored_cache = 0;
+    (void)bt->GetMeta(Meta::kDefaultCacheSize, &stored_cache);
+    if (!schema_loaded && !schema.is_temp()) {
+      const int32_t size = static_cast<int32_t>(stored_cache);
+      cache_size = size == 0 ? -2000 : size == INT32_MIN ? INT32_MAX : size < 0 ? -size : size;
+      bt->pager()->SetCacheSize(cache_size);
+    }
     uint32_t cookie = 0;
     (void)bt->GetMeta(Meta::kSchemaCookie, &cookie);
     schema.cookie = cookie;
@@ -118,9 +127,20 @@ Status Database::LoadSchema() {
     return schema.FindTable(n) != nullptr || schema.FindIndex(n) != nullptr;
   };
   std::vector<std::unique_ptr<Index>> pending_auto;
+  // Tables and views in row order: the order SQLite's hash of names lists
+  // them depends on it (PRAGMA table_list).
   for (const Row& row : rows) {
-    if (row.type != "table" || !row.has_sql) continue;
+    if ((row.type != "table" && row.type != "view") || !row.has_sql) continue;
     ast::Stmt* s = nullptr;
+    if (row.type == "view") {
+      TRY(parse(row, ast::StmtKind::kCreateView, &s));
+      std::unique_ptr<Table> view = BuildView(s->As<ast::CreateViewStmt>(), row.sql);
+      if (!EqualsIgnoreCase(view->name, row.name) || taken(row.name)) {
+        return MalformedSchema(row.name);
+      }
+      schema.AddTable(std::move(view));
+      continue;
+    }
     if (IsVirtualTableSql(row.sql)) {
       // A virtual table: connected (xConnect) at its first use.
       TRY(parse(row, ast::StmtKind::kCreateVirtualTable, &s));
@@ -153,7 +173,9 @@ Status Database::LoadSchema() {
     schema.AddIndex(std::move(idx));
   }
   for (const Row& row : rows) {
-    if (!row.has_sql || row.type == "table" || row.type == "trigger") continue;
+    if (!row.has_sql || row.type == "table" || row.type == "view" || row.type == "trigger") {
+      continue;
+    }
     ast::Stmt* s = nullptr;
     if (row.type == "index") {
       TRY(parse(row, ast::StmtKind::kCreateIndex, &s));
@@ -168,12 +190,6 @@ Status Database::LoadSchema() {
         return MalformedSchema(row.name);
       idx->root = static_cast<uint32_t>(row.root);
       schema.AddIndex(std::move(idx));
-    } else if (row.type == "view") {
-      TRY(parse(row, ast::StmtKind::kCreateView, &s));
-      std::unique_ptr<Table> view = BuildView(s->As<ast::CreateViewStmt>(), row.sql);
-      if (!EqualsIgnoreCase(view->name, row.name) || taken(row.name))
-        return MalformedSchema(row.name);
-      schema.AddTable(std::move(view));
     } else {
       return MalformedSchema(row.name);
     }

@@ -271,49 +271,145 @@ bool IsSpaceChar(unsigned char c) { return Has(c, kBitSpace); }
 
 namespace {
 
+// A keyword or an identifier made of word characters.
+inline uint32_t ScanWord(const Cursor& c, const char* z, Tk* type) {
+  uint32_t i = 1;
+  while (Has(c[i], kBitKw)) ++i;
+  if (Has(c[i], kBitId)) {
+    // A digit, '$' or a UTF-8 byte follows: an identifier, not a keyword.
+    ++i;
+    while (Has(c[i], kBitId)) ++i;
+    *type = Tk::kId;
+    return i;
+  }
+  *type = LookupKeyword(z, i);
+  return i;
+}
+
+// A run of the characters with property `bit`, as one token of `kind`.
+inline uint32_t ScanRun(const Cursor& c, uint32_t from, uint8_t bit, Tk kind, Tk* type) {
+  uint32_t i = from;
+  while (Has(c[i], bit)) ++i;
+  *type = kind;
+  return i;
+}
+
+// x'...': an even number of hex digits, else an illegal token up to the
+// closing quote.
+inline uint32_t ScanBlobLiteral(const Cursor& c, Tk* type) {
+  uint32_t i = 2;
+  *type = Tk::kBlob;
+  while (Has(c[i], kBitHex)) ++i;
+  if (c[i] != '\'' || i % 2 != 0) {
+    *type = Tk::kIllegal;
+    while (c[i] != 0 && c[i] != '\'') ++i;
+  }
+  if (c[i] != 0) ++i;
+  return i;
+}
+
+// '...' (a string), "..." or `...` (identifiers); a doubled delimiter
+// stands for itself.
+inline uint32_t ScanQuoted(const Cursor& c, Tk* type) {
+  unsigned char delim = c[0];
+  unsigned char ch = 0;
+  uint32_t i = 1;
+  for (; (ch = c[i]) != 0; ++i) {
+    if (ch == delim) {
+      if (c[i + 1] != delim) break;
+      ++i;
+    }
+  }
+  if (ch == 0) {
+    *type = Tk::kIllegal;
+    return i;
+  }
+  *type = ch == '\'' ? Tk::kString : Tk::kId;
+  return i + 1;
+}
+
+// [identifier]
+inline uint32_t ScanBracketed(const Cursor& c, Tk* type) {
+  unsigned char ch = 0;
+  uint32_t i = 1;
+  while ((ch = c[i]) != 0 && ch != ']') ++i;
+  if (ch != ']') {
+    *type = Tk::kIllegal;
+    return i;
+  }
+  *type = Tk::kId;
+  return i + 1;
+}
+
+// "-- comment", "->", "->>" or "-".
+inline uint32_t ScanMinus(const Cursor& c, Tk* type) {
+  if (c[1] == '-') {
+    uint32_t i = 2;
+    while (c[i] != 0 && c[i] != '\n') ++i;
+    *type = Tk::kSpace;
+    return i;
+  }
+  if (c[1] == '>') {
+    *type = Tk::kPtr;
+    return c[2] == '>' ? 3 : 2;
+  }
+  *type = Tk::kMinus;
+  return 1;
+}
+
+// "/* comment */" (to the end of input if unclosed) or "/".
+inline uint32_t ScanSlash(const Cursor& c, Tk* type) {
+  if (c[1] != '*' || c[2] == 0) {
+    *type = Tk::kSlash;
+    return 1;
+  }
+  uint32_t i = 2;
+  for (;; ++i) {
+    if (c[i] == 0) break;
+    if (c[i] == '*' && c[i + 1] == '/') {
+      i += 2;
+      break;
+    }
+  }
+  *type = Tk::kSpace;
+  return i;
+}
+
+// One of the operators that may take a second character.
+inline uint32_t ScanTwoCharOperator(const Cursor& c, Tk one, Tk* type) {
+  struct Pair {
+    unsigned char first, second;
+    Tk tk;
+  };
+  static constexpr Pair kPairs[] = {
+      {'<', '=', Tk::kLe},     {'<', '>', Tk::kNe}, {'<', '<', Tk::kLshift}, {'>', '=', Tk::kGe},
+      {'>', '>', Tk::kRshift}, {'!', '=', Tk::kNe}, {'|', '|', Tk::kConcat}, {'=', '=', Tk::kEq},
+  };
+  for (const Pair& p : kPairs) {
+    if (p.first == c[0] && p.second == c[1]) {
+      *type = p.tk;
+      return 2;
+    }
+  }
+  *type = one;
+  return 1;
+}
+
 inline uint32_t Scan(const char* z, const char* end, Tk* type) {
   if (z >= end) {
     *type = Tk::kEof;
     return 0;
   }
   Cursor c{z, end};
-  uint32_t i;
   switch (kTables.cls[c[0]]) {
-    case kCcWord: {
-    word:
-      i = 1;
-      while (Has(c[i], kBitKw)) ++i;
-      if (Has(c[i], kBitId)) {
-        // A digit, '$' or a UTF-8 byte follows: an identifier, not a keyword.
-        ++i;
-        while (Has(c[i], kBitId)) ++i;
-        *type = Tk::kId;
-        return i;
-      }
-      *type = LookupKeyword(z, i);
-      return i;
-    }
+    case kCcWord:
+      return ScanWord(c, z, type);
     case kCcSpace:
-      i = 1;
-      while (Has(c[i], kBitSpace)) ++i;
-      *type = Tk::kSpace;
-      return i;
+      return ScanRun(c, 1, kBitSpace, Tk::kSpace, type);
     case kCcIdOnly:
-      i = 1;
-      while (Has(c[i], kBitId)) ++i;
-      *type = Tk::kId;
-      return i;
+      return ScanRun(c, 1, kBitId, Tk::kId, type);
     case kCcX:
-      if (c[1] != '\'') goto word;
-      *type = Tk::kBlob;
-      for (i = 2; Has(c[i], kBitHex); ++i) {
-      }
-      if (c[i] != '\'' || i % 2 != 0) {
-        *type = Tk::kIllegal;
-        while (c[i] != 0 && c[i] != '\'') ++i;
-      }
-      if (c[i] != 0) ++i;
-      return i;
+      return c[1] == '\'' ? ScanBlobLiteral(c, type) : ScanWord(c, z, type);
     case kCcDigit:
       return ScanNumber(c, type);
     case kCcDot:
@@ -322,75 +418,18 @@ inline uint32_t Scan(const char* z, const char* end, Tk* type) {
         return 1;
       }
       return ScanNumber(c, type);
-    case kCcQuote: {
-      unsigned char delim = c[0];
-      unsigned char ch = 0;
-      for (i = 1; (ch = c[i]) != 0; ++i) {
-        if (ch == delim) {
-          if (c[i + 1] == delim) {
-            ++i;
-          } else {
-            break;
-          }
-        }
-      }
-      if (ch == '\'') {
-        *type = Tk::kString;
-        return i + 1;
-      }
-      if (ch != 0) {
-        *type = Tk::kId;
-        return i + 1;
-      }
-      *type = Tk::kIllegal;
-      return i;
-    }
-    case kCcBracket: {
-      unsigned char ch = 0;
-      for (i = 1; (ch = c[i]) != 0 && ch != ']'; ++i) {
-      }
-      if (ch == ']') {
-        *type = Tk::kId;
-        return i + 1;
-      }
-      *type = Tk::kIllegal;
-      return i;
-    }
+    case kCcQuote:
+      return ScanQuoted(c, type);
+    case kCcBracket:
+      return ScanBracketed(c, type);
     case kCcVarName:
       return ScanVariable(c, type);
     case kCcVarNum:
-      for (i = 1; Has(c[i], kBitDigit); ++i) {
-      }
-      *type = Tk::kVariable;
-      return i;
+      return ScanRun(c, 1, kBitDigit, Tk::kVariable, type);
     case kCcMinus:
-      if (c[1] == '-') {
-        for (i = 2; c[i] != 0 && c[i] != '\n'; ++i) {
-        }
-        *type = Tk::kSpace;
-        return i;
-      }
-      if (c[1] == '>') {
-        *type = Tk::kPtr;
-        return c[2] == '>' ? 3 : 2;
-      }
-      *type = Tk::kMinus;
-      return 1;
+      return ScanMinus(c, type);
     case kCcSlash:
-      if (c[1] != '*' || c[2] == 0) {
-        *type = Tk::kSlash;
-        return 1;
-      }
-      // Comment: runs to "*/" or the end of input.
-      for (i = 2;; ++i) {
-        if (c[i] == 0) break;
-        if (c[i] == '*' && c[i + 1] == '/') {
-          i += 2;
-          break;
-        }
-      }
-      *type = Tk::kSpace;
-      return i;
+      return ScanSlash(c, type);
     case kCcLp:
       *type = Tk::kLp;
       return 1;
@@ -419,49 +458,15 @@ inline uint32_t Scan(const char* z, const char* end, Tk* type) {
       *type = Tk::kBitNot;
       return 1;
     case kCcEq:
-      *type = Tk::kEq;
-      return c[1] == '=' ? 2 : 1;
+      return ScanTwoCharOperator(c, Tk::kEq, type);
     case kCcLt:
-      switch (c[1]) {
-        case '=':
-          *type = Tk::kLe;
-          return 2;
-        case '>':
-          *type = Tk::kNe;
-          return 2;
-        case '<':
-          *type = Tk::kLshift;
-          return 2;
-        default:
-          *type = Tk::kLt;
-          return 1;
-      }
+      return ScanTwoCharOperator(c, Tk::kLt, type);
     case kCcGt:
-      switch (c[1]) {
-        case '=':
-          *type = Tk::kGe;
-          return 2;
-        case '>':
-          *type = Tk::kRshift;
-          return 2;
-        default:
-          *type = Tk::kGt;
-          return 1;
-      }
+      return ScanTwoCharOperator(c, Tk::kGt, type);
     case kCcBang:
-      if (c[1] != '=') {
-        *type = Tk::kIllegal;
-        return 1;
-      }
-      *type = Tk::kNe;
-      return 2;
+      return ScanTwoCharOperator(c, Tk::kIllegal, type);
     case kCcPipe:
-      if (c[1] == '|') {
-        *type = Tk::kConcat;
-        return 2;
-      }
-      *type = Tk::kBitOr;
-      return 1;
+      return ScanTwoCharOperator(c, Tk::kBitOr, type);
     case kCcEof:
       *type = Tk::kEof;
       return 0;

@@ -25,160 +25,177 @@ bool Resolver::ResolveList(ExprList* list, Scope* scope) {
 
 bool Resolver::ResolveSubquery(Select* s, Scope* scope) { return ResolveSelect(s, scope); }
 
+namespace {
+
+// Every SELECT from `scope` out to (not including) the one `depth` levels
+// out is correlated: it reads a column of an outer query.
+void MarkCorrelated(Scope* scope, int depth) {
+  int d = 0;
+  for (Scope* p = scope; p != nullptr && d < depth; p = p->outer, ++d) {
+    if (p->select) p->select->correlated = true;
+  }
+}
+
+std::string NoSuchColumn(std::string_view qualifier, std::string_view name) {
+  return "no such column: " + std::string(qualifier) + "." + std::string(name);
+}
+
+}  // namespace
+
 bool Resolver::ResolveColumn(Expr* e, Scope* scope) {
-  std::string_view name = e->text;
-  std::string_view tname = e->table;
   int depth = 0;
   for (Scope* sc = scope; sc != nullptr; sc = sc->outer, ++depth) {
-    // Trigger pseudo-tables NEW and OLD, and the upsert's EXCLUDED.
-    if (!tname.empty() && sc->trigger_table != nullptr) {
-      int base = -1;
-      if (EqualsIgnoreCase(tname, "new")) base = sc->new_base;
-      if (EqualsIgnoreCase(tname, "old")) base = sc->old_base;
-      if (EqualsIgnoreCase(tname, "new") || EqualsIgnoreCase(tname, "old")) {
-        if (base < 0) {
-          return ctx_->Error("no such column: " + std::string(tname) + "." + std::string(name));
-        }
-        const Table* t = sc->trigger_table;
-        int col = t->FindColumn(name);
-        if (col < 0 && IsRowidName(name))
-          col = -1;
-        else if (col < 0) {
-          return ctx_->Error("no such column: " + std::string(tname) + "." + std::string(name));
-        }
-        if (col == t->rowid_alias && col >= 0) col = -1;
-        e->kind = ExprKind::kRegister;
-        e->reg = base + 1 + col;
-        e->tab = t;
-        int dcol = col >= 0 ? col : t->rowid_alias;
-        e->affinity =
-            dcol >= 0 ? static_cast<char>(t->columns[static_cast<size_t>(dcol)].affinity) : 'D';
-        e->aux = ::basalt::BinaryCollation();
-        if (dcol >= 0 && !t->columns[static_cast<size_t>(dcol)].collation.empty()) {
-          e->aux = FindCollation(t->columns[static_cast<size_t>(dcol)].collation);
-        }
-        if (e->aux) e->pflags |= 0x02;
-        e->pflags |= kResolvedFlag;
-        return true;
-      }
+    Lookup r = BindTriggerRef(e, sc);
+    if (r == Lookup::kMissing) r = BindExcludedRef(e, sc);
+    if (r == Lookup::kMissing && sc->sources != nullptr) r = BindSourceColumn(e, scope, sc, depth);
+    if (r == Lookup::kMissing) r = BindResultAlias(e, scope, sc, depth);
+    if (r != Lookup::kMissing) return r == Lookup::kBound;
+  }
+  return BindUnknownName(e);
+}
+
+Resolver::Lookup Resolver::BindTriggerRef(Expr* e, Scope* sc) {
+  std::string_view tname = e->table;
+  if (tname.empty() || sc->trigger_table == nullptr) return Lookup::kMissing;
+  int base;
+  if (EqualsIgnoreCase(tname, "new")) {
+    base = sc->new_base;
+  } else if (EqualsIgnoreCase(tname, "old")) {
+    base = sc->old_base;
+  } else {
+    return Lookup::kMissing;
+  }
+  std::string_view name = e->text;
+  const Table* t = sc->trigger_table;
+  int col = t->FindColumn(name);
+  if (base < 0 || (col < 0 && !IsRowidName(name))) {
+    ctx_->Error(NoSuchColumn(tname, name));
+    return Lookup::kFailed;
+  }
+  if (col == t->rowid_alias) col = -1;  // also a rowid name (col < 0)
+  e->kind = ExprKind::kRegister;
+  e->reg = base + 1 + col;
+  e->tab = t;
+  int dcol = col >= 0 ? col : t->rowid_alias;
+  const Column* column = dcol >= 0 ? &t->columns[static_cast<size_t>(dcol)] : nullptr;
+  e->affinity = column ? static_cast<char>(column->affinity) : 'D';
+  e->aux = ::basalt::BinaryCollation();
+  if (column && !column->collation.empty()) e->aux = FindCollation(column->collation);
+  if (e->aux) e->pflags |= 0x02;
+  e->pflags |= kResolvedFlag;
+  return Lookup::kBound;
+}
+
+Resolver::Lookup Resolver::BindExcludedRef(Expr* e, Scope* sc) {
+  if (e->table.empty() || sc->excluded_base < 0 || !EqualsIgnoreCase(e->table, "excluded")) {
+    return Lookup::kMissing;
+  }
+  const Table* t = (*sc->sources)[0].table;
+  int col = t->FindColumn(e->text);
+  if (col < 0) {
+    ctx_->Error(NoSuchColumn("excluded", e->text));
+    return Lookup::kFailed;
+  }
+  e->kind = ExprKind::kRegister;
+  e->reg = sc->excluded_base + 1 + col;
+  e->affinity = static_cast<char>(t->columns[static_cast<size_t>(col)].affinity);
+  e->pflags |= kResolvedFlag;
+  return Lookup::kBound;
+}
+
+Resolver::Lookup Resolver::BindSourceColumn(Expr* e, Scope* scope, Scope* sc, int depth) {
+  std::string_view name = e->text;
+  std::string_view tname = e->table;
+  int matches = 0;
+  const Source* msrc = nullptr;
+  int mcol = -1;
+  int table_matches = 0;
+  const Source* tsrc = nullptr;
+  for (const Source& src : *sc->sources) {
+    if (src.hidden_names) continue;
+    if (!tname.empty()) {
+      if (!EqualsIgnoreCase(src.name, tname)) continue;
+      if (!e->schema.empty() && src.table == nullptr) continue;
     }
-    if (!tname.empty() && sc->excluded_base >= 0 && EqualsIgnoreCase(tname, "excluded")) {
-      const Table* t = (*sc->sources)[0].table;
-      int col = t->FindColumn(name);
-      if (col < 0) {
-        return ctx_->Error("no such column: excluded." + std::string(name));
-      }
-      e->kind = ExprKind::kRegister;
-      e->reg = sc->excluded_base + 1 + col;
-      e->affinity = static_cast<char>(t->columns[static_cast<size_t>(col)].affinity);
+    ++table_matches;
+    tsrc = &src;
+    for (size_t c = 0; c < src.columns.size(); ++c) {
+      if (!EqualsIgnoreCase(src.columns[c].name, name)) continue;
+      // An unqualified reference to a USING/NATURAL column means the
+      // left-hand one.
+      if (tname.empty() && src.merged_with[c].first >= 0) continue;
+      ++matches;
+      msrc = &src;
+      mcol = static_cast<int>(c);
+      break;
+    }
+  }
+  if (matches == 0 && table_matches == 1 && IsRowidName(name)) {
+    if (tsrc->table == nullptr) {
+      // A view or subquery has no rowid; SQLite reads it as NULL.
+      e->kind = ExprKind::kNull;
       e->pflags |= kResolvedFlag;
-      return true;
+      return Lookup::kBound;
     }
-    if (sc->sources == nullptr) continue;
-    int matches = 0;
-    const Source* msrc = nullptr;
-    int mcol = -1;
-    int table_matches = 0;
-    const Source* tsrc = nullptr;
-    for (const Source& src : *sc->sources) {
-      if (src.hidden_names) continue;
-      if (!tname.empty()) {
-        if (!EqualsIgnoreCase(src.name, tname)) continue;
-        if (!e->schema.empty() && src.table == nullptr) continue;
-      }
-      ++table_matches;
-      tsrc = &src;
-      for (size_t c = 0; c < src.columns.size(); ++c) {
-        if (!EqualsIgnoreCase(src.columns[c].name, name)) continue;
-        // An unqualified reference to a USING/NATURAL column means the
-        // left-hand one.
-        if (tname.empty() && src.merged_with[c].first >= 0) continue;
-        ++matches;
-        msrc = &src;
-        mcol = static_cast<int>(c);
-        break;
-      }
-    }
-    if (matches == 0 && table_matches == 1 && tsrc->table != nullptr && IsRowidName(name) &&
-        tsrc->table->HasRowid()) {
+    if (tsrc->table->HasRowid()) {
       matches = 1;
       msrc = tsrc;
       mcol = -1;
     }
-    if (matches == 0 && table_matches == 1 && tsrc->table == nullptr && IsRowidName(name)) {
-      // A view or subquery has no rowid; SQLite reads it as NULL.
-      e->kind = ExprKind::kNull;
-      e->pflags |= kResolvedFlag;
-      return true;
-    }
-    if (matches > 1) {
-      std::string n =
-          tname.empty() ? std::string(name) : std::string(tname) + "." + std::string(name);
-      return ctx_->ErrorAt(e->span, "ambiguous column name: " + n);
-    }
-    if (matches == 1) {
-      if (mcol >= 0 && msrc->flattened) {
-        Expr* ref = NewColumnRef(*msrc, mcol, e->span);
-        *e = *ref;
-        flat_names_[e] = msrc->columns[static_cast<size_t>(mcol)].name;
-        if (depth > 0) {
-          int d = 0;
-          for (Scope* p = scope; p != nullptr && d < depth; p = p->outer, ++d) {
-            if (p->select) p->select->correlated = true;
-          }
-        }
-        return true;
-      }
-      if (mcol >= 0) {
-        Expr* ref = NewColumnRef(*msrc, mcol, e->span);
-        *e = *ref;
-      } else {
-        e->kind = ExprKind::kResolvedColumn;
-        e->cursor = msrc->cursor;
-        e->column = -1;
-        e->tab = msrc->table;
-        e->ival = msrc->table->rowid_alias;
-        e->affinity = 'D';
-        e->pflags |= kResolvedFlag;
-      }
-      e->depth = depth;
-      if (depth > 0) {
-        // Every SELECT between here and the owner is correlated.
-        int d = 0;
-        for (Scope* p = scope; p != nullptr && d < depth; p = p->outer, ++d) {
-          if (p->select) p->select->correlated = true;
-        }
-      }
-      return true;
-    }
-    // Result-column aliases (WHERE, GROUP BY, HAVING, ORDER BY), also from
-    // subqueries nested in those clauses.
-    if (tname.empty() && sc->allow_result_alias && sc->result != nullptr) {
-      for (size_t c = 0; c < sc->result->size(); ++c) {
-        const ast::ExprItem& ri = sc->result->items[c];
-        if (ri.name.empty() || !EqualsIgnoreCase(ri.name, name)) continue;
-        Expr* target = ri.expr;
-        if (target->kind == ExprKind::kResolvedColumn &&
-            sc->result->items[c].expr->span == ri.name) {
-          // `*` expansion names are not aliases.
-        }
-        if (sc->agg == nullptr && target->kind == ExprKind::kFunction && target->agg >= 0) {
-          return ctx_->Error("misuse of aliased aggregate " + std::string(name));
-        }
-        std::string_view span = e->span;
-        *e = *target;
-        e->span = span;
-        if (depth > 0) {
-          int d = 0;
-          for (Scope* p = scope; p != nullptr && d < depth; p = p->outer, ++d) {
-            if (p->select) p->select->correlated = true;
-          }
-        }
-        return true;
-      }
-    }
   }
-  if (tname.empty()) {
+  if (matches == 0) return Lookup::kMissing;
+  if (matches > 1) {
+    std::string n =
+        tname.empty() ? std::string(name) : std::string(tname) + "." + std::string(name);
+    ctx_->ErrorAt(e->span, "ambiguous column name: " + n);
+    return Lookup::kFailed;
+  }
+  MarkCorrelated(scope, depth);
+  if (mcol >= 0) {
+    *e = *NewColumnRef(*msrc, mcol, e->span);
+    if (msrc->flattened) {
+      flat_names_[e] = msrc->columns[static_cast<size_t>(mcol)].name;
+      return Lookup::kBound;
+    }
+  } else {
+    e->kind = ExprKind::kResolvedColumn;
+    e->cursor = msrc->cursor;
+    e->column = -1;
+    e->tab = msrc->table;
+    e->ival = msrc->table->rowid_alias;
+    e->affinity = 'D';
+    e->pflags |= kResolvedFlag;
+  }
+  e->depth = depth;
+  return Lookup::kBound;
+}
+
+Resolver::Lookup Resolver::BindResultAlias(Expr* e, Scope* scope, Scope* sc, int depth) {
+  // Result-column aliases (WHERE, GROUP BY, HAVING, ORDER BY), also from
+  // subqueries nested in those clauses.
+  if (!e->table.empty() || !sc->allow_result_alias || sc->result == nullptr) {
+    return Lookup::kMissing;
+  }
+  for (size_t c = 0; c < sc->result->size(); ++c) {
+    const ast::ExprItem& ri = sc->result->items[c];
+    if (ri.name.empty() || !EqualsIgnoreCase(ri.name, e->text)) continue;
+    const Expr* target = ri.expr;
+    if (sc->agg == nullptr && target->kind == ExprKind::kFunction && target->agg >= 0) {
+      ctx_->Error("misuse of aliased aggregate " + std::string(e->text));
+      return Lookup::kFailed;
+    }
+    std::string_view span = e->span;
+    *e = *target;
+    e->span = span;
+    MarkCorrelated(scope, depth);
+    return Lookup::kBound;
+  }
+  return Lookup::kMissing;
+}
+
+bool Resolver::BindUnknownName(Expr* e) {
+  std::string_view name = e->text;
+  if (e->table.empty()) {
     if (e->has(ast::kDoubleQuoted)) {
       e->kind = ExprKind::kString;
       e->pflags |= kResolvedFlag;
@@ -193,7 +210,7 @@ bool Resolver::ResolveColumn(Expr* e, Scope* scope) {
   }
   std::string full;
   if (!e->schema.empty()) full = std::string(e->schema) + ".";
-  if (!tname.empty()) full += std::string(tname) + ".";
+  if (!e->table.empty()) full += std::string(e->table) + ".";
   full += std::string(name);
   return ctx_->ErrorAt(e->span, "no such column: " + full);
 }

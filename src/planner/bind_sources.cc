@@ -151,12 +151,7 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
       Table* t = ctx_->FindTable(item->schema, item->name);
       if (t == nullptr && !FindEponymous(item, &t)) return false;
       if (t != nullptr && t->is_virtual && !ConnectVirtual(t)) return false;
-      if (t == nullptr) {
-        std::string n = item->schema.empty()
-                            ? std::string(item->name)
-                            : std::string(item->schema) + "." + std::string(item->name);
-        return ctx_->Error("no such table: " + n);
-      }
+      if (t == nullptr) return ctx_->NoSuchTable(item->schema, item->name);
       if (t->is_view) {
         Select* body = ctx_->ParseSelect(t->view_sql);
         if (body == nullptr) return false;
@@ -256,12 +251,7 @@ bool Resolver::ConnectVirtual(Table* t) {
 bool Resolver::AddTableFunction(ast::FromItem* item, Source* src) {
   Table* t = ctx_->FindTable(item->schema, item->name);
   if (t == nullptr && !FindEponymous(item, &t)) return false;
-  if (t == nullptr) {
-    std::string n = item->schema.empty()
-                        ? std::string(item->name)
-                        : std::string(item->schema) + "." + std::string(item->name);
-    return ctx_->Error("no such table: " + n);
-  }
+  if (t == nullptr) return ctx_->NoSuchTable(item->schema, item->name);
   if (!t->is_virtual) return ctx_->Error("'" + t->name + "' is not a function");
   if (!ConnectVirtual(t)) return false;
   std::vector<int> hidden;

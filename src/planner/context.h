@@ -93,6 +93,18 @@ struct CompileContext {
   Index* FindIndex(std::string_view schema_name, std::string_view name) const {
     return catalog->FindIndex(schema_name, name, fixed_db);
   }
+  // "no such table: NAME" (false), qualified as SQLite shows it: with the
+  // schema the SQL named, or inside a view or trigger of a database other
+  // than TEMP with that database (where unqualified names bind).
+  bool NoSuchTable(std::string_view schema_name, std::string_view name) {
+    std::string shown;
+    if (!schema_name.empty()) {
+      shown = std::string(schema_name) + ".";
+    } else if (fixed_db >= 0) {
+      shown = catalog->name(fixed_db) + ".";
+    }
+    return Error("no such table: " + shown + std::string(name));
+  }
   // Makes unqualified names bind to the database of a view or trigger
   // (owner) while the guard lives; a TEMP owner keeps the search order.
   class FixedDbScope {

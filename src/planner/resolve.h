@@ -77,6 +77,16 @@ class Resolver {
   bool ResolveCompoundOrderBy(ast::Select* last);
   ast::ExprList* ExpandNullsOrder(ast::ExprList* order);
   bool ResolveColumn(ast::Expr* e, Scope* scope);
+  // The steps of ResolveColumn within one scope `sc`, `depth` levels out
+  // from `scope`: trigger NEW/OLD, the upsert's EXCLUDED, the sources of
+  // the FROM clause, result-column aliases.
+  enum class Lookup : uint8_t { kMissing, kBound, kFailed };
+  Lookup BindTriggerRef(ast::Expr* e, Scope* sc);
+  Lookup BindExcludedRef(ast::Expr* e, Scope* sc);
+  Lookup BindSourceColumn(ast::Expr* e, Scope* scope, Scope* sc, int depth);
+  Lookup BindResultAlias(ast::Expr* e, Scope* scope, Scope* sc, int depth);
+  // A name no scope knows: a string ("x"), TRUE/FALSE, or an error.
+  bool BindUnknownName(ast::Expr* e);
   bool ResolveFunction(ast::Expr* e, Scope* scope);
   bool ResolveSubquery(ast::Select* s, Scope* scope);
   bool AnalyzeAggregates(ast::Select* s, SelectInfo* info);
