@@ -1,5 +1,7 @@
 // Reading a database's schema from its sqlite_schema table, with the checks
 // SQLite makes on each row ("malformed database schema (name)").
+#include <cstdint>
+
 #include "main/database.h"
 #include "main/schema_build.h"
 #include "main/vtab_manager.h"
@@ -38,82 +40,90 @@ bool IsVirtualTableSql(std::string_view sql) {
   return true;
 }
 
+// One row of sqlite_schema as stored.
+struct SchemaRow {
+  std::string type, name, tbl;
+  int64_t root = 0;  // -1: not an integer
+  std::string sql;
+  bool has_sql = false;
+};
+
+// Reads every row of sqlite_schema, and the header fields that go with the
+// schema: text encoding, default cache size, schema cookie and format.
+Status ReadSchemaRows(Database& db, std::vector<SchemaRow>* rows) {
+  Btree* bt = db.bt.get();
+  bool began = false;
+  if (!bt->in_transaction()) {
+    TRY(bt->BeginTransaction(false));
+    began = true;
+  }
+  uint32_t enc = 0;
+  (void)bt->GetMeta(Meta::kTextEncoding, &enc);
+  // As SQLite reads the field: its low two bits, 0 meaning UTF-8.
+  if ((enc & 3) == 0) enc = kUtf8;
+  db.SetTextEncoding(static_cast<uint8_t>(enc & 3));
+  BtCursor cur;
+  Status st = bt->OpenCursor(1, false, &cur);
+  if (st.ok()) st = cur.First();
+  std::string buf;
+  while (st.ok() && !cur.eof()) {
+    Value v[5];
+    int nf = 0;
+    st = db.ReadSchemaFields(&cur, &buf, v, 5, &nf);
+    if (!st.ok()) break;
+    if (nf < 5) {
+      st = CORRUPT();
+      break;
+    }
+    SchemaRow row;
+    row.type = std::string(v[0].is_text() ? v[0].text() : "");
+    row.name = std::string(v[1].is_text() ? v[1].text() : "");
+    row.tbl = std::string(v[2].is_text() ? v[2].text() : "");
+    row.root = v[3].is_int() ? v[3].int_value() : -1;
+    row.has_sql = v[4].is_text();
+    if (row.has_sql) row.sql = std::string(v[4].text());
+    rows->push_back(std::move(row));
+    st = cur.Next();
+  }
+  cur.Close();
+  if (began) (void)bt->Commit();
+  TRY(st);
+  // The cache size stored by PRAGMA default_cache_size applies when the
+  // schema is first read, as in SQLite (0: the built-in -2000).
+  uint32_t stored_cache = 0;
+  (void)bt->GetMeta(Meta::kDefaultCacheSize, &stored_cache);
+  if (!db.schema_loaded && !db.schema.is_temp()) {
+    const int32_t size = static_cast<int32_t>(stored_cache);
+    db.cache_size = size == 0 ? -2000 : size == INT32_MIN ? INT32_MAX : size < 0 ? -size : size;
+    bt->pager()->SetCacheSize(db.cache_size);
+  }
+  uint32_t cookie = 0;
+  (void)bt->GetMeta(Meta::kSchemaCookie, &cookie);
+  db.schema.cookie = cookie;
+  uint32_t format = 0;
+  (void)bt->GetMeta(Meta::kSchemaFormat, &format);
+  // Only the low byte counts, as in SQLite.
+  if ((format & 0xff) > kMaxSchemaFormat) return Status(kError, "unsupported file format");
+  return Status();
+}
+
 }  // namespace
 
 Status Database::LoadSchema() {
   schema.Clear();
   if (bt->page_count() == 0) return Status();
-  struct Row {
-    std::string type, name, tbl;
-    int64_t root = 0;
-    std::string sql;
-    bool has_sql = false;
-  };
-  std::vector<Row> rows;
-  {
-    bool began = false;
-    if (!bt->in_transaction()) {
-      TRY(bt->BeginTransaction(false));
-      began = true;
-    }
-    uint32_t enc = 0;
-    (void)bt->GetMeta(Meta::kTextEncoding, &enc);
-    // As SQLite reads the field: its low two bits, 0 meaning UTF-8.
-    if ((enc & 3) == 0) enc = kUtf8;
-    SetTextEncoding(static_cast<uint8_t>(enc & 3));
-    BtCursor cur;
-    Status st = bt->OpenCursor(1, false, &cur);
-    if (st.ok()) st = cur.First();
-    std::string buf;
-    while (st.ok() && !cur.eof()) {
-      Value v[5];
-      int nf = 0;
-      st = ReadSchemaFields(&cur, &buf, v, 5, &nf);
-      if (!st.ok()) break;
-      if (nf < 5) {
-        st = CORRUPT();
-        break;
-      }
-      Row row;
-      row.type = std::string(v[0].is_text() ? v[0].text() : "");
-      row.name = std::string(v[1].is_text() ? v[1].text() : "");
-      row.tbl = std::string(v[2].is_text() ? v[2].text() : "");
-      row.root = v[3].is_int() ? v[3].int_value() : -1;  // -1: invalid
-      row.has_sql = v[4].is_text();
-      if (row.has_sql) row.sql = std::string(v[4].text());
-      rows.push_back(std::move(row));
-      st = cur.Next();
-    }
-    cur.Close();
-    if (began) (void)bt->Commit();
-    TRY(st);
-    // The cache size stored by PRAGMA default_cache_size applies when the
-    // schema is first read, as in SQLite (0: the built-in -2000).
-    uint32_t stored_cache = 0;
-    (void)bt->GetMeta(Meta::kDefaultCacheSize, &stored_cache);
-    if (!schema_loaded && !schema.is_temp()) {
-      const int32_t size = static_cast<int32_t>(stored_cache);
-      cache_size = size == 0 ? -2000 : size == INT32_MIN ? INT32_MAX : size < 0 ? -size : size;
-      bt->pager()->SetCacheSize(cache_size);
-    }
-    uint32_t cookie = 0;
-    (void)bt->GetMeta(Meta::kSchemaCookie, &cookie);
-    schema.cookie = cookie;
-    uint32_t format = 0;
-    (void)bt->GetMeta(Meta::kSchemaFormat, &format);
-    // Only the low byte counts, as in SQLite.
-    if ((format & 0xff) > kMaxSchemaFormat) return Status(kError, "unsupported file format");
-  }
+  std::vector<SchemaRow> rows;
+  TRY(ReadSchemaRows(*this, &rows));
   // Each row is checked as SQLite does; a row that does not hold up makes
   // the whole schema unusable ("malformed database schema (name)").
   const int64_t page_count = bt->page_count();
-  for (const Row& row : rows) {
+  for (const SchemaRow& row : rows) {
     if (row.has_sql && (row.root < 0 || row.root > page_count)) {
       return MalformedSchema(row.name, "invalid rootpage");
     }
   }
   Arena arena;
-  auto parse = [&arena](const Row& row, ast::StmtKind kind, ast::Stmt** out) -> Status {
+  auto parse = [&arena](const SchemaRow& row, ast::StmtKind kind, ast::Stmt** out) -> Status {
     Parser p(&arena, arena.CopyString(row.sql));
     Result<ast::Stmt*> r = p.ParseStatement();
     if (!r.ok()) return MalformedSchema(row.name, r.status().message());
@@ -129,7 +139,7 @@ Status Database::LoadSchema() {
   std::vector<std::unique_ptr<Index>> pending_auto;
   // Tables and views in row order: the order SQLite's hash of names lists
   // them depends on it (PRAGMA table_list).
-  for (const Row& row : rows) {
+  for (const SchemaRow& row : rows) {
     if ((row.type != "table" && row.type != "view") || !row.has_sql) continue;
     ast::Stmt* s = nullptr;
     if (row.type == "view") {
@@ -164,7 +174,7 @@ Status Database::LoadSchema() {
     for (auto& idx : built.auto_indexes) pending_auto.push_back(std::move(idx));
   }
   for (auto& idx : pending_auto) {
-    for (const Row& row : rows) {
+    for (const SchemaRow& row : rows) {
       if (row.type == "index" && EqualsIgnoreCase(row.name, idx->name)) {
         idx->root = static_cast<uint32_t>(row.root);
       }
@@ -172,7 +182,7 @@ Status Database::LoadSchema() {
     if (taken(idx->name)) return MalformedSchema(idx->name);
     schema.AddIndex(std::move(idx));
   }
-  for (const Row& row : rows) {
+  for (const SchemaRow& row : rows) {
     if (!row.has_sql || row.type == "table" || row.type == "view" || row.type == "trigger") {
       continue;
     }
@@ -194,7 +204,7 @@ Status Database::LoadSchema() {
       return MalformedSchema(row.name);
     }
   }
-  for (const Row& row : rows) {
+  for (const SchemaRow& row : rows) {
     if (row.type != "trigger" || !row.has_sql) continue;
     ast::Stmt* s = nullptr;
     TRY(parse(row, ast::StmtKind::kCreateTrigger, &s));
