@@ -112,7 +112,7 @@ Status DdlExecutor::Exec(ast::Stmt* st, Arena* arena) {
     case ast::StmtKind::kCreateVirtualTable:
       return CreateVirtualTable(st->As<ast::CreateVirtualTableStmt>());
     case ast::StmtKind::kAlterTable:
-      return Status(kError, "ALTER TABLE is not supported yet");
+      return AlterTable(st->As<ast::AlterTableStmt>(), arena);
     case ast::StmtKind::kAttach:
       return Attach(st->As<ast::AttachStmt>());
     case ast::StmtKind::kDetach:
@@ -183,6 +183,15 @@ void DdlExecutor::Access(ast::Stmt* st, DbMask* read_mask, DbMask* write_mask) c
         std::vector<const Trigger*> triggers;
         cat.TriggersOn(t, &triggers);
         for (const Trigger* tr : triggers) write_db(tr->owner->db_index);
+      }
+      break;
+    }
+    case ast::StmtKind::kAlterTable: {
+      auto* a = st->As<ast::AlterTableStmt>();
+      if (const Table* t = cat.FindTable(a->schema, a->table)) {
+        write_db(t->db());
+        // TEMP's views and triggers may follow a rename.
+        if (store_->temp()->is_open()) write_db(Catalog::kTemp);
       }
       break;
     }

@@ -71,6 +71,20 @@ class DdlExecutor {
   Status Drop(ast::DropStmt* st);
   Status DropTable(ast::DropStmt* st);
   Status Reindex(ast::ReindexStmt* st);
+  // ddl_alter.cc, ddl_alter_add.cc
+  Status AlterTable(ast::AlterTableStmt* st, Arena* arena);
+  Status RenameTable(ast::AlterTableStmt* st, Table* t);
+  Status RenameColumn(ast::AlterTableStmt* st, Table* t);
+  Status AddColumn(ast::AlterTableStmt* st, Table* t, Arena* arena);
+  Status DropColumn(ast::AlterTableStmt* st, Table* t);
+  Status DropColumnRows(Database* db, const Table* t, int col);
+  // "table sqlite_master may not be altered" for system tables.
+  Status CheckAlterable(const Table* t);
+  // Whether an unqualified `name` in TEMP's views and triggers finds the
+  // table of database dbi.
+  bool TempSeesTable(int dbi, std::string_view name) const;
+  // Bumps the cookie and reads the edited schemas again.
+  Status FinishAlter(int dbi, bool temp_changed);
   // ddl_analyze.cc
   Status Analyze(ast::AnalyzeStmt* st);
   Status AnalyzeTable(Database* db, const Table& t);

@@ -501,7 +501,9 @@ struct AlterTableStmt : Stmt {
   enum Action : uint8_t { kRenameTable, kRenameColumn, kAddColumn, kDropColumn } action;
   std::string_view schema, table;
   std::string_view old_name, new_name;  // rename forms; drop: old_name
+  bool new_name_quoted = false;         // the new name was written quoted ("x", [x], `x`, 'x')
   ColumnDef* column = nullptr;          // ADD COLUMN
+  std::string_view column_text;         // ADD COLUMN: the column definition as written
 };
 
 enum class TransactionMode : uint8_t { kDeferred, kImmediate, kExclusive };

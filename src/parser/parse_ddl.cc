@@ -255,6 +255,10 @@ ast::Stmt* Parser::Impl::ParseDrop() {
   return s;
 }
 
+namespace {
+bool IsQuoteChar(char c) { return c == '"' || c == '\'' || c == '[' || c == '`'; }
+}  // namespace
+
 // ALTER TABLE [schema.]t RENAME TO n | RENAME [COLUMN] a TO b | ADD [COLUMN] def
 //   | DROP [COLUMN] c
 ast::Stmt* Parser::Impl::ParseAlter() {
@@ -268,12 +272,15 @@ ast::Stmt* Parser::Impl::ParseAlter() {
       if (T() == Tk::kTo) {
         Advance();
         s->action = ast::AlterTableStmt::kRenameTable;
+        s->new_name_quoted = IsQuoteChar(*cur_.z);
         if (!ParseNm(&s->new_name)) return nullptr;
         return s;
       }
       if (T() == Tk::kColumn) Advance();
       s->action = ast::AlterTableStmt::kRenameColumn;
-      if (!ParseNm(&s->old_name) || !Expect(Tk::kTo) || !ParseNm(&s->new_name)) return nullptr;
+      if (!ParseNm(&s->old_name) || !Expect(Tk::kTo)) return nullptr;
+      s->new_name_quoted = IsQuoteChar(*cur_.z);
+      if (!ParseNm(&s->new_name)) return nullptr;
       return s;
     case Tk::kAdd:
       Advance();
@@ -281,8 +288,13 @@ ast::Stmt* Parser::Impl::ParseAlter() {
       s->action = ast::AlterTableStmt::kAddColumn;
       last_fk_ = nullptr;
       in_schema_ddl_ = true;
-      s->column = ParseColumnDef(base_ + 5);
-      return s->column ? s : nullptr;
+      {
+        const char* start = cur_.z;
+        s->column = ParseColumnDef(base_ + 5);
+        if (s->column == nullptr) return nullptr;
+        s->column_text = std::string_view(start, static_cast<size_t>(prev_end_ - start));
+      }
+      return s;
     case Tk::kDrop:
       Advance();
       if (T() == Tk::kColumn) Advance();
