@@ -83,6 +83,8 @@ class DdlExecutor {
   // Whether an unqualified `name` in TEMP's views and triggers finds the
   // table of database dbi.
   bool TempSeesTable(int dbi, std::string_view name) const;
+  // Every view of database dbi (and TEMP's) still compiles.
+  Status CheckViews(int dbi, bool temp);
   // Bumps the cookie and reads the edited schemas again.
   Status FinishAlter(int dbi, bool temp_changed);
   // ddl_analyze.cc

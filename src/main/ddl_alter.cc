@@ -14,9 +14,11 @@
 //      edited rows, as SQLite reloads them (so the hash order of names is
 //      the one a fresh load gives).
 #include "common/coding.h"
+#include "exec/codegen.h"
 #include "main/alter_rows.h"
 #include "main/alter_sql.h"
 #include "main/ddl.h"
+#include "parser/parser.h"
 #include "record/record.h"
 
 namespace basalt {
@@ -131,6 +133,15 @@ bool DropField(const std::string& rec, int field, std::string* out) {
   return true;
 }
 
+std::string IdentQuote(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
 bool IsVirtualColumn(const Column& c) { return !c.generated_sql.empty() && !c.generated_stored; }
 
 }  // namespace
@@ -167,14 +178,37 @@ Status DdlExecutor::CheckAlterable(const Table* t) {
 // table of database `dbi`: TEMP is searched first, then main, then the
 // attached databases in order.
 bool DdlExecutor::TempSeesTable(int dbi, std::string_view name) const {
-  for (int i = Catalog::kTemp; i < store_->size(); i = i == Catalog::kTemp ? 0 : i + 1) {
-    if (i == Catalog::kTemp && dbi == Catalog::kTemp) return true;
-    if (i == 0 && i == dbi) return store_->temp()->schema.FindTable(name) == nullptr;
-    if (store_->at(i)->schema.FindTable(name) != nullptr) return i == dbi;
+  if (dbi == Catalog::kTemp) return true;
+  if (store_->temp()->schema.FindTable(name) != nullptr) return false;
+  for (int i = 0; i < store_->size(); ++i) {
     if (i == Catalog::kTemp) continue;
-    if (i != 0 && i == dbi) return true;
+    if (i == dbi) return true;
+    if (store_->at(i)->schema.FindTable(name) != nullptr) return false;
   }
   return false;
+}
+
+// SQLite's renameTestSchema before an edit: every view of database dbi
+// (and of TEMP when `temp`) must still compile, else "error in view v: ...".
+Status DdlExecutor::CheckViews(int dbi, bool temp) {
+  auto check = [&](Database* db) {
+    return EditSchemaRows(db, [&](SchemaRowText* row, bool*) {
+      if (row->type != "view") return Status();
+      Arena arena;
+      std::string sql = "SELECT * FROM " + IdentQuote(db->name) + "." + IdentQuote(row->name);
+      Parser parser(&arena, arena.CopyString(sql));
+      Result<ast::Stmt*> r = parser.ParseStatement();
+      if (!r.ok()) return r.status();
+      CompileContext ctx;
+      InitContext(&ctx, &arena);
+      Result<std::unique_ptr<Program>> p = CompileStatement(*r, &ctx);
+      if (p.ok()) return Status();
+      return Status(kError, "error in view " + row->name + ": " + p.status().message());
+    });
+  };
+  TRY(check(store_->at(dbi)));
+  if (temp && dbi != Catalog::kTemp) TRY(check(store_->temp()));
+  return Status();
 }
 
 Status DdlExecutor::FinishAlter(int dbi, bool temp_changed) {
@@ -203,6 +237,7 @@ Status DdlExecutor::RenameTable(ast::AlterTableStmt* st, Table* t) {
   }
   if (t->is_view) return Status(kError, "view " + t->name + " may not be altered");
   if (dry_run_) return Status();
+  if (!options_->legacy_alter_table) TRY(CheckViews(dbi, true));
   const std::string old_name = t->name;
   alter::Target target;
   target.table = old_name;
@@ -268,6 +303,7 @@ Status DdlExecutor::RenameColumn(ast::AlterTableStmt* st, Table* t) {
   if (dry_run_) return Status();
   const int dbi = t->db();
   Database* db = store_->at(dbi);
+  TRY(CheckViews(dbi, true));
   const int other = t->FindColumn(st->new_name);
   if (other >= 0 && other != col) {
     return Status(kError, "error in table " + t->name +
@@ -329,6 +365,7 @@ Status DdlExecutor::DropColumn(ast::AlterTableStmt* st, Table* t) {
   if (dry_run_) return Status();
   const int dbi = t->db();
   Database* db = store_->at(dbi);
+  TRY(CheckViews(dbi, true));
   std::string table_sql;
   if (!alter::DropColumn(t->sql, col, &table_sql)) {
     return Status(kInternal, "cannot find column " + c.name + " in the table's SQL");
