@@ -71,6 +71,14 @@ void Codegen::CodeColumn(int cursor, int column, const Table* tab, int target) {
           case ExprKind::kString:
             v->SetTextStatic(prog_->arena.CopyString(d->text));
             break;
+          case ExprKind::kBlob: {
+            std::string_view bytes = prog_->arena.CopyString(d->text);
+            v->SetBlobStatic(bytes.data(), bytes.size());
+            break;
+          }
+          case ExprKind::kBool:
+            v->SetInt(d->ival);
+            break;
           case ExprKind::kNull:
             break;
           case ExprKind::kUnary:

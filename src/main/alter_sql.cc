@@ -510,17 +510,25 @@ bool RefersToColumn(std::string_view sql, const Target& t, std::string* what) {
   Scan scan(sql, t);
   std::vector<bool> fk;
   std::vector<size_t> hits = scan.ColumnRefs(&fk);
-  if (hits.empty()) return false;
-  const Tok& k = scan.toks()[hits[0]];
-  if (fk[0]) {
-    *what = "unknown column \"" + k.name + "\" in foreign key definition";
+  const std::vector<Tok>& toks = scan.toks();
+  for (size_t h = 0; h < hits.size(); ++h) {
+    const Tok& k = toks[hits[h]];
+    if (fk[h]) {
+      *what = "unknown column \"" + k.name + "\" in foreign key definition";
+      return true;
+    }
+    const bool qualified = hits[h] >= 2 && toks[hits[h] - 1].type == Tk::kDot;
+    // In a view or trigger an unqualified "name" that names no column is
+    // a string (SQLite's double-quoted string fallback).
+    if (!qualified && sql[k.off] == '"' &&
+        (scan.kind() == Kind::kView || scan.kind() == Kind::kTrigger)) {
+      continue;
+    }
+    *what =
+        "no such column: " + (qualified ? toks[hits[h] - 2].name + "." : std::string()) + k.name;
     return true;
   }
-  size_t start = k.off;
-  if (hits[0] >= 2 && scan.toks()[hits[0] - 1].type == Tk::kDot)
-    start = scan.toks()[hits[0] - 2].off;
-  *what = "no such column: " + std::string(sql.substr(start, k.off + k.len - start));
-  return true;
+  return false;
 }
 
 bool AddColumn(std::string_view sql, std::string_view column_text, std::string* out) {
