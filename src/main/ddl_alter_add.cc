@@ -2,9 +2,11 @@
 // the column definition is appended to the CREATE TABLE text as written;
 // existing rows are not touched (a record shorter than the table reads the
 // new column as its default), hence the restrictions on the new column.
+#include "exec/codegen.h"
 #include "main/alter_rows.h"
 #include "main/alter_sql.h"
 #include "main/ddl.h"
+#include "parser/parser.h"
 #include "parser/tokenizer.h"
 
 namespace basalt {
@@ -72,7 +74,41 @@ NewColumn Describe(const ast::ColumnDef* def) {
   return n;
 }
 
+std::string IdentQuote(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
 }  // namespace
+
+// After ADD COLUMN on a table with CHECK constraints, every row (the new
+// column reading its default) must still pass them, as SQLite verifies
+// with quick_check.
+Status DdlExecutor::CheckRowsAfterAdd(int dbi, std::string_view table) {
+  Database* db = store_->at(dbi);
+  const Table* t = db->schema.FindTable(table);
+  if (t == nullptr) return Status();
+  for (const CheckConstraint& check : t->checks) {
+    Arena arena;
+    std::string sql = "SELECT 1 FROM " + IdentQuote(db->name) + "." + IdentQuote(t->name) +
+                      " WHERE NOT (" + check.sql + ")";
+    Parser parser(&arena, arena.CopyString(sql));
+    Result<ast::Stmt*> r = parser.ParseStatement();
+    if (!r.ok()) return r.status();
+    CompileContext ctx;
+    InitContext(&ctx, &arena);
+    ASSIGN_OR_RETURN(std::unique_ptr<Program> prog, CompileStatement(*r, &ctx));
+    Vm vm(prog.get(), env_);
+    StepResult step = vm.Step();
+    if (step == StepResult::kError) return vm.status();
+    if (step == StepResult::kRow) return Status(kError, "CHECK constraint failed");
+  }
+  return Status();
+}
 
 Status DdlExecutor::AddColumn(ast::AlterTableStmt* st, Table* t, Arena*) {
   if (t->is_virtual) return Status(kError, "virtual tables may not be altered");
@@ -123,7 +159,8 @@ Status DdlExecutor::AddColumn(ast::AlterTableStmt* st, Table* t, Arena*) {
     }
     return Status();
   }));
-  return FinishAlter(dbi, false);
+  TRY(FinishAlter(dbi, false));
+  return CheckRowsAfterAdd(dbi, name);
 }
 
 }  // namespace basalt
