@@ -20,7 +20,6 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
   if (tab->is_view) return ctx_->Error("cannot modify " + tab->name + " because it is a view");
   if (tab->is_virtual) return EnsureVtab(tab) && CodeVtabDelete(st, tab, outer);
   if (tab->root == 1) return ctx_->Error("table " + tab->name + " may not be modified");
-  if (st->returning != nullptr) return ctx_->Error("RETURNING is not supported yet");
   if (st->order_by != nullptr || st->limit != nullptr) {
     return ctx_->Error("ORDER BY and LIMIT on DELETE are not supported");
   }
@@ -32,6 +31,10 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
   scope.outer = outer;
   scope.sources = &srcs;
   if (st->where && !resolver_.ResolveExpr(st->where, &scope)) return false;
+  Returning ret;
+  if (st->returning && !PrepareReturning(st->returning, tab, target->alias, outer, &ret)) {
+    return false;
+  }
 
   int rowids = ctx_->AllocCursor();
   Op(Opcode::kOpenEphemeral, rowids, 0);
@@ -66,6 +69,7 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
                  OnConflict::kDefault);
     Op(Opcode::kNotExists, cursor, next, rid);
   }
+  if (ret.list != nullptr) CodeReturningRow(ret, old_base);
   CodeDeleteRow(&t, old_base, in_trigger_ == 0, true);
   CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kDelete),
                static_cast<int>(ast::TriggerTime::kAfter), old_base, 0, next, nullptr,
@@ -73,6 +77,7 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
   ResolveLabel(next);
   Op(Opcode::kNext, rowids, top);
   ResolveLabel(done);
+  if (ret.list != nullptr) CodeReturningOutput(ret);
   return !ctx_->failed();
 }
 

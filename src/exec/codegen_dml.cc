@@ -173,8 +173,19 @@ void Codegen::CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool r
                                    const std::vector<bool>* changed_cols) {
   CodeNotNullChecks(t->table, base, on_conflict, skip_label, changed_cols);
   if (!CodeCheckConstraints(t->table, base, on_conflict, skip_label)) return;
-  if (rowid_changed) CodeRowidUniqueCheck(t, base, old_rowid, on_conflict, skip_label);
-  CodeUniqueIndexChecks(t, base, old_rowid, rowid_changed, on_conflict, skip_label, changed_cols);
+  if (upsert_ == nullptr) {
+    if (rowid_changed) CodeRowidUniqueCheck(t, base, old_rowid, on_conflict, skip_label);
+    CodeUniqueIndexChecks(t, base, old_rowid, rowid_changed, on_conflict, skip_label, changed_cols);
+    return;
+  }
+  // An upsert checks the constraints its clauses name first (codegen_upsert.cc).
+  for (int c : UpsertCheckOrder(t->table)) {
+    if (c >= 0) {
+      CodeUniqueIndexCheck(t, static_cast<size_t>(c), base, old_rowid, on_conflict, skip_label);
+    } else if (rowid_changed) {
+      CodeRowidUniqueCheck(t, base, old_rowid, on_conflict, skip_label);
+    }
+  }
 }
 
 // NOT NULL: REPLACE substitutes the column's default (ABORT if it has none,
@@ -256,6 +267,10 @@ void Codegen::CodeRowidUniqueCheck(DmlTarget* t, int base, int old_rowid, OnConf
   int a = Op(Opcode::kOpenWrite, probe, static_cast<int>(tab->root), tab->db());
   prog_->SetP4(a, ci);
   Op(Opcode::kNotExists, probe, ok, base);
+  if (const UpsertClause* uc = UpsertFor(-1)) {
+    CodeUpsertAction(t, *uc, base, skip_label);
+    act = OnConflict::kIgnore;  // not reached: the action ends with a jump
+  }
   switch (act) {
     case OnConflict::kIgnore:
       Op(Opcode::kGoto, 0, skip_label);
@@ -297,52 +312,65 @@ void Codegen::CodeUniqueIndexChecks(DmlTarget* t, int base, int old_rowid, bool 
       }
       if (!touched) continue;
     }
-    int n = static_cast<int>(idx->columns.size());
-    int keys = AllocReg(n + 1);
-    CodeIndexKey(idx, base, keys);
-    int ok = MakeLabel();
-    int ic = t->index_cursors[i];
-    int a = Op(Opcode::kNoConflict, ic, ok, keys);
-    prog_->SetP4Int(a, n);
-    int conflict_rowid = AllocReg();
-    Op(Opcode::kIdxRowid, ic, conflict_rowid);
-    if (old_rowid) Op(Opcode::kEq, conflict_rowid, ok, old_rowid);
-    OnConflict act = ResolveAction(on_conflict, idx->on_conflict);
-    std::string cols;
-    for (int col : idx->columns) {
-      if (!cols.empty()) cols += ", ";
-      cols += tab->name + "." +
-              (col >= 0 ? tab->columns[static_cast<size_t>(col)].name : std::string("rowid"));
-    }
-    switch (act) {
-      case OnConflict::kIgnore:
-        Op(Opcode::kGoto, 0, skip_label);
-        break;
-      case OnConflict::kReplace: {
-        int probe = ctx_->AllocCursor();
-        CursorInfo* ci = prog_->arena.New<CursorInfo>();
-        ci->n_columns = static_cast<int>(tab->columns.size());
-        ci->table = tab;
-        a = Op(Opcode::kOpenWrite, probe, static_cast<int>(tab->root), tab->db());
-        prog_->SetP4(a, ci);
-        Op(Opcode::kNotExists, probe, ok, conflict_rowid);
-        int old = AllocReg(static_cast<int>(tab->columns.size()) + 1);
-        DmlTarget pt = *t;
-        pt.cursor = probe;
-        CodeReadRow(&pt, old);
-        CodeDeleteRow(&pt, old, false);
-        break;
-      }
-      case OnConflict::kDefault:
-      case OnConflict::kRollback:
-      case OnConflict::kAbort:
-      case OnConflict::kFail:
-        OpP4Str(Opcode::kHalt, idx->origin == 'p' ? kConstraintPrimaryKey : kConstraintUnique,
-                ActionCode(act), 0, "UNIQUE constraint failed: " + cols);
-        break;
-    }
-    ResolveLabel(ok);
+    CodeUniqueIndexCheck(t, i, base, old_rowid, on_conflict, skip_label);
   }
+}
+
+// The check of UNIQUE index `i` for the row at `base`.
+void Codegen::CodeUniqueIndexCheck(DmlTarget* t, size_t i, int base, int old_rowid,
+                                   OnConflict on_conflict, int skip_label) {
+  const Table* tab = t->table;
+  const Index* idx = tab->indexes[i];
+  int n = static_cast<int>(idx->columns.size());
+  int keys = AllocReg(n + 1);
+  CodeIndexKey(idx, base, keys);
+  int ok = MakeLabel();
+  int ic = t->index_cursors[i];
+  int a = Op(Opcode::kNoConflict, ic, ok, keys);
+  prog_->SetP4Int(a, n);
+  int conflict_rowid = AllocReg();
+  Op(Opcode::kIdxRowid, ic, conflict_rowid);
+  if (old_rowid) Op(Opcode::kEq, conflict_rowid, ok, old_rowid);
+  OnConflict act = ResolveAction(on_conflict, idx->on_conflict);
+  if (const UpsertClause* uc = UpsertFor(static_cast<int>(i))) {
+    CodeUpsertAction(t, *uc, conflict_rowid, skip_label);
+    ResolveLabel(ok);
+    return;
+  }
+  std::string cols;
+  for (int col : idx->columns) {
+    if (!cols.empty()) cols += ", ";
+    cols += tab->name + "." +
+            (col >= 0 ? tab->columns[static_cast<size_t>(col)].name : std::string("rowid"));
+  }
+  switch (act) {
+    case OnConflict::kIgnore:
+      Op(Opcode::kGoto, 0, skip_label);
+      break;
+    case OnConflict::kReplace: {
+      int probe = ctx_->AllocCursor();
+      CursorInfo* ci = prog_->arena.New<CursorInfo>();
+      ci->n_columns = static_cast<int>(tab->columns.size());
+      ci->table = tab;
+      a = Op(Opcode::kOpenWrite, probe, static_cast<int>(tab->root), tab->db());
+      prog_->SetP4(a, ci);
+      Op(Opcode::kNotExists, probe, ok, conflict_rowid);
+      int old = AllocReg(static_cast<int>(tab->columns.size()) + 1);
+      DmlTarget pt = *t;
+      pt.cursor = probe;
+      CodeReadRow(&pt, old);
+      CodeDeleteRow(&pt, old, false);
+      break;
+    }
+    case OnConflict::kDefault:
+    case OnConflict::kRollback:
+    case OnConflict::kAbort:
+    case OnConflict::kFail:
+      OpP4Str(Opcode::kHalt, idx->origin == 'p' ? kConstraintPrimaryKey : kConstraintUnique,
+              ActionCode(act), 0, "UNIQUE constraint failed: " + cols);
+      break;
+  }
+  ResolveLabel(ok);
 }
 
 }  // namespace basalt

@@ -83,8 +83,6 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   }
   if (tab->is_virtual) return EnsureVtab(tab) && CodeVtabInsert(st, tab, outer);
   if (tab->root == 1) return ctx_->Error("table " + tab->name + " may not be modified");
-  if (st->upsert != nullptr) return ctx_->Error("upsert is not supported yet");
-  if (st->returning != nullptr) return ctx_->Error("RETURNING is not supported yet");
   OnConflict on_conflict = ToOnConflict(st->on_conflict);
   int ncol = static_cast<int>(tab->columns.size());
   std::vector<int> targets;  // column of each inserted value (-1 = rowid)
@@ -97,6 +95,11 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   int base = AllocReg(ncol + 1);
   int vals = nvals > 0 ? AllocReg(nvals) : 0;
   int end = MakeLabel();
+  UpsertPlan upsert;
+  if (st->upsert != nullptr && !PrepareUpsert(st, tab, outer, base, &upsert)) return false;
+  Returning ret;
+  if (st->returning && !PrepareReturning(st->returning, tab, st->alias, outer, &ret)) return false;
+  if (ret.list != nullptr) upsert.ret = &ret;
   // AUTOINCREMENT: the largest rowid ever used lives in sqlite_sequence.
   Sequence seq;
   seq.table =
@@ -104,7 +107,8 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   if (seq.table != nullptr) CodeReadSequence(tab, &seq);
   bool single_row = src != nullptr && src->prior == nullptr && src->values.size() == 1 &&
                     src->order_by == nullptr && src->limit == nullptr;
-  if ((src == nullptr || single_row) && !InsertNeedsJournal(tab, on_conflict)) {
+  if ((src == nullptr || single_row) && st->upsert == nullptr &&
+      !InsertNeedsJournal(tab, on_conflict)) {
     prog_->stmt_journal = false;
   }
   InsertLoop loop;
@@ -132,10 +136,13 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
     if (tab->rowid_alias >= 0) Op(Opcode::kSCopy, base, base + 1 + tab->rowid_alias);
     ResolveLabel(skip);
   }
+  if (st->upsert != nullptr) upsert_ = &upsert;
   CodeConstraintChecks(&t, base, 0, rowid_from >= 0, on_conflict, next_row, nullptr);
+  upsert_ = nullptr;
   CodeInsertRow(&t, base, in_trigger_ == 0, false);
   CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
                static_cast<int>(ast::TriggerTime::kAfter), 0, base, next_row, nullptr, on_conflict);
+  if (ret.list != nullptr) CodeReturningRow(ret, base);
   ResolveLabel(next_row);
   if (loop.temp >= 0) {
     Op(Opcode::kNext, loop.temp, loop.top);
@@ -144,6 +151,7 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   }
   ResolveLabel(end);
   if (seq.table != nullptr) CodeWriteSequence(tab, seq);
+  if (ret.list != nullptr) CodeReturningOutput(ret);
   return !ctx_->failed();
 }
 

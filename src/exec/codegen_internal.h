@@ -288,10 +288,46 @@ class Codegen {
     std::vector<bool> changed;  // per column
     bool rowid_set = false;
   };
-  bool ResolveUpdateSets(ast::UpdateStmt* st, const Table* tab, Scope* scope, UpdateSets* sets);
+  bool ResolveUpdateSets(ast::ExprList* set_list, const Table* tab, Scope* scope, UpdateSets* sets);
   bool CodeCollectRowids(ast::Expr* where, const Table* tab, std::vector<Source>* srcs, int rowids);
-  void CodeUpdatedRow(ast::UpdateStmt* st, const Table* tab, const UpdateSets& sets, int old_base,
-                      int new_base);
+  void CodeUpdatedRow(ast::ExprList* set_list, const Table* tab, const UpdateSets& sets,
+                      int old_base, int new_base);
+  // RETURNING (codegen_returning.cc): rows are computed into a temporary
+  // table while the statement runs and handed out after it.
+  struct Returning {
+    ast::ExprList* list = nullptr;  // after * expansion, resolved
+    int cursor = -1;                // the fake cursor the list refers to
+    int temp = -1;                  // temporary table of the result rows
+    int n_columns = 0;              // columns of the target table
+  };
+  bool PrepareReturning(ast::ExprList* list, const Table* tab, std::string_view alias, Scope* outer,
+                        Returning* ret);
+  void CodeReturningRow(const Returning& ret, int base);
+  void CodeReturningOutput(const Returning& ret);
+  // UPSERT (codegen_upsert.cc): each ON CONFLICT clause bound to the
+  // constraint it names (-1: the rowid, -2: any), its SET and WHERE resolved
+  // against the target row (a fake cursor) and `excluded` (the new row).
+  struct UpsertClause {
+    ast::Upsert* clause = nullptr;
+    int constraint = -2;  // index position in table->indexes, -1 rowid, -2 any
+    UpdateSets sets;
+  };
+  struct UpsertPlan {
+    std::vector<UpsertClause> clauses;
+    std::vector<Source> srcs;
+    int cursor = -1;                 // fake cursor of the target row
+    const Returning* ret = nullptr;  // RETURNING rows for updated rows
+    OnConflict on_conflict = OnConflict::kDefault;
+  };
+  bool PrepareUpsert(ast::InsertStmt* st, const Table* tab, Scope* outer, int insert_base,
+                     UpsertPlan* plan);
+  const UpsertClause* UpsertFor(int constraint) const;
+  std::vector<int> UpsertCheckOrder(const Table* tab) const;
+  // The DO action for a conflict with the row whose rowid is in
+  // `conflict_rowid`; ends by jumping to `skip_label` (the row is not
+  // inserted).
+  void CodeUpsertAction(DmlTarget* t, const UpsertClause& uc, int conflict_rowid, int skip_label);
+  UpsertPlan* upsert_ = nullptr;  // set while an INSERT's uniqueness checks are emitted
   void CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowid_set);
   // Row layout: r[base] = rowid, r[base+1+i] = column i.
   void ApplyColumnAffinity(const Table* tab, int base);
@@ -306,6 +342,8 @@ class Codegen {
                          const std::vector<bool>* changed_cols);
   bool CodeCheckConstraints(const Table* tab, int base, OnConflict on_conflict, int skip_label);
   void CodeRowidUniqueCheck(DmlTarget* t, int base, int old_rowid, OnConflict on_conflict,
+                            int skip_label);
+  void CodeUniqueIndexCheck(DmlTarget* t, size_t i, int base, int old_rowid, OnConflict on_conflict,
                             int skip_label);
   void CodeUniqueIndexChecks(DmlTarget* t, int base, int old_rowid, bool rowid_changed,
                              OnConflict on_conflict, int skip_label,

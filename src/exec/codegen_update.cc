@@ -35,7 +35,6 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   if (tab->is_virtual) return EnsureVtab(tab) && CodeVtabUpdate(st, tab, outer);
   if (tab->root == 1) return ctx_->Error("table " + tab->name + " may not be modified");
   if (st->from != nullptr) return ctx_->Error("UPDATE ... FROM is not supported yet");
-  if (st->returning != nullptr) return ctx_->Error("RETURNING is not supported yet");
   if (st->order_by != nullptr || st->limit != nullptr) {
     return ctx_->Error("ORDER BY and LIMIT on UPDATE are not supported");
   }
@@ -49,8 +48,12 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   scope.sources = &srcs;
   UpdateSets sets;
   sets.changed.assign(static_cast<size_t>(ncol), false);
-  if (!ResolveUpdateSets(st, tab, &scope, &sets)) return false;
+  if (!ResolveUpdateSets(st->sets, tab, &scope, &sets)) return false;
   if (st->where && !resolver_.ResolveExpr(st->where, &scope)) return false;
+  Returning ret;
+  if (st->returning && !PrepareReturning(st->returning, tab, target->alias, outer, &ret)) {
+    return false;
+  }
   // Pass 1: rowids of the rows to change, in rowid order.
   int rowids = ctx_->AllocCursor();
   Op(Opcode::kOpenEphemeral, rowids, 0);
@@ -68,7 +71,7 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   Op(Opcode::kRowid, rowids, rid);
   Op(Opcode::kNotExists, cursor, next, rid);
   CodeReadRow(&t, old_base);
-  CodeUpdatedRow(st, tab, sets, old_base, new_base);
+  CodeUpdatedRow(st->sets, tab, sets, old_base, new_base);
   std::vector<bool>* changed = &sets.changed;
   if (HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
                   static_cast<int>(ast::TriggerTime::kBefore), changed)) {
@@ -83,18 +86,20 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
                static_cast<int>(ast::TriggerTime::kAfter), old_base, new_base, next, changed,
                on_conflict);
+  if (ret.list != nullptr) CodeReturningRow(ret, new_base);
   ResolveLabel(next);
   Op(Opcode::kNext, rowids, top);
   ResolveLabel(done);
+  if (ret.list != nullptr) CodeReturningOutput(ret);
   return !ctx_->failed();
 }
 
 // The column each SET assigns (-1 = rowid) and which columns change; the
 // SET expressions are resolved against the target table.
-bool Codegen::ResolveUpdateSets(ast::UpdateStmt* st, const Table* tab, Scope* scope,
+bool Codegen::ResolveUpdateSets(ast::ExprList* set_list, const Table* tab, Scope* scope,
                                 UpdateSets* sets) {
-  for (size_t i = 0; i < st->sets->size(); ++i) {
-    std::string_view name = st->sets->items[i].name;
+  for (size_t i = 0; i < set_list->size(); ++i) {
+    std::string_view name = set_list->items[i].name;
     int c = tab->FindColumn(name);
     if (c < 0) {
       if (!IsRowidName(name)) return ctx_->Error("no such column: " + std::string(name));
@@ -108,7 +113,7 @@ bool Codegen::ResolveUpdateSets(ast::UpdateStmt* st, const Table* tab, Scope* sc
       sets->changed[static_cast<size_t>(c)] = true;
     }
     sets->set_col.push_back(c);
-    if (!resolver_.ResolveExpr(st->sets->items[i].expr, scope)) return false;
+    if (!resolver_.ResolveExpr(set_list->items[i].expr, scope)) return false;
   }
   return true;
 }
@@ -134,7 +139,7 @@ bool Codegen::CodeCollectRowids(Expr* where, const Table* tab, std::vector<Sourc
 
 // The new row at new_base: the old one with the SET values, all computed
 // from the old row (the cursor is on it) before any is written.
-void Codegen::CodeUpdatedRow(ast::UpdateStmt* st, const Table* tab, const UpdateSets& sets,
+void Codegen::CodeUpdatedRow(ast::ExprList* set_list, const Table* tab, const UpdateSets& sets,
                              int old_base, int new_base) {
   int ncol = static_cast<int>(tab->columns.size());
   for (int c = 0; c < ncol; ++c) {
@@ -145,7 +150,7 @@ void Codegen::CodeUpdatedRow(ast::UpdateStmt* st, const Table* tab, const Update
   std::vector<int> tmp(sets.set_col.size());
   for (size_t i = 0; i < sets.set_col.size(); ++i) {
     tmp[i] = AllocReg();
-    CodeExpr(st->sets->items[i].expr, tmp[i]);
+    CodeExpr(set_list->items[i].expr, tmp[i]);
   }
   for (size_t i = 0; i < sets.set_col.size(); ++i) {
     int c = sets.set_col[i];

@@ -93,7 +93,7 @@ Resolver::Lookup Resolver::BindExcludedRef(Expr* e, Scope* sc) {
   const Table* t = (*sc->sources)[0].table;
   int col = t->FindColumn(e->text);
   if (col < 0) {
-    ctx_->Error(NoSuchColumn("excluded", e->text));
+    ctx_->ErrorAt(e->span, NoSuchColumn("excluded", e->text));
     return Lookup::kFailed;
   }
   e->kind = ExprKind::kRegister;

@@ -1,0 +1,94 @@
+// RETURNING on INSERT, UPDATE and DELETE. As in SQLite, every result row is
+// computed while the statement changes the table (from the registers of the
+// new row, or of the old row for DELETE) and kept in a temporary table; the
+// rows are handed out only after the last change, so a caller that stops
+// stepping early still sees the whole statement done.
+//
+//   1. PrepareReturning: expand `*`, resolve the list against the target
+//      table (read through a fake cursor), name the result columns.
+//   2. CodeReturningRow: per changed row, the fake cursor's columns are
+//      redirected to the row's registers and the values appended.
+//   3. CodeReturningOutput: after the statement's loop, one ResultRow per
+//      stored row.
+#include "exec/codegen_internal.h"
+
+namespace basalt {
+
+using ast::Expr;
+using ast::ExprKind;
+using ast::ExprList;
+
+bool Codegen::PrepareReturning(ExprList* list, const Table* tab, std::string_view alias,
+                               Scope* outer, Returning* ret) {
+  ret->cursor = ctx_->AllocCursor();
+  ret->n_columns = static_cast<int>(tab->columns.size());
+  std::vector<Source>* srcs = prog_->arena.New<std::vector<Source>>();
+  srcs->push_back(resolver_.MakeTableSource(tab, alias, ret->cursor));
+  const Source& src = (*srcs)[0];
+  ExprList* out = ctx_->arena->New<ExprList>();
+  for (size_t i = 0; i < list->size(); ++i) {
+    Expr* e = (*list)[i];
+    if (e->kind != ExprKind::kStar) {
+      out->items.push_back(*ctx_->arena, list->items[i]);
+      continue;
+    }
+    if (!e->table.empty()) return ctx_->Error("RETURNING may not use \"TABLE.*\" wildcards");
+    for (size_t c = 0; c < src.columns.size(); ++c) {
+      if (src.columns[c].hidden) continue;
+      Expr* col = ctx_->arena->New<Expr>();
+      col->kind = ExprKind::kColumn;
+      col->text = src.columns[c].name;
+      col->span = src.columns[c].name;
+      ast::ExprItem item;
+      item.expr = col;
+      out->items.push_back(*ctx_->arena, item);
+    }
+  }
+  Scope scope;
+  scope.outer = outer;
+  scope.sources = srcs;
+  for (size_t i = 0; i < out->size(); ++i) {
+    if (!resolver_.ResolveExpr((*out)[i], &scope)) return false;
+  }
+  ret->list = out;
+  if (in_trigger_ == 0 && prog_->column_names.empty()) {
+    for (size_t i = 0; i < out->size(); ++i) {
+      prog_->column_names.push_back(resolver_.ColumnName(out->items[i], nullptr));
+      char aff = Resolver::ExprAffinity((*out)[i]);
+      prog_->column_affinities.push_back(aff < 'A' ? 'A' : aff);
+      prog_->column_decltypes.emplace_back();
+      prog_->column_tables.emplace_back();
+      prog_->column_origins.emplace_back();
+    }
+  }
+  ret->temp = ctx_->AllocCursor();
+  Op(Opcode::kOpenEphemeral, ret->temp, static_cast<int>(out->size()));
+  return true;
+}
+
+void Codegen::CodeReturningRow(const Returning& ret, int base) {
+  size_t mark = redirects_.size();
+  redirects_.push_back({ret.cursor, -1, base});
+  for (int c = 0; c < ret.n_columns; ++c) redirects_.push_back({ret.cursor, c, base + 1 + c});
+  int n = static_cast<int>(ret.list->size());
+  int regs = AllocReg(n + 2);
+  for (int i = 0; i < n; ++i) CodeExpr((*ret.list)[static_cast<size_t>(i)], regs + i);
+  redirects_.resize(mark);
+  Op(Opcode::kMakeRecord, regs, n, regs + n);
+  Op(Opcode::kNewRowid, ret.temp, regs + n + 1, 0);
+  Op(Opcode::kInsert, ret.temp, regs + n, regs + n + 1);
+}
+
+void Codegen::CodeReturningOutput(const Returning& ret) {
+  int n = static_cast<int>(ret.list->size());
+  int done = MakeLabel();
+  Op(Opcode::kRewind, ret.temp, done);
+  int top = prog_->pc();
+  int regs = AllocReg(n);
+  for (int i = 0; i < n; ++i) Op(Opcode::kColumn, ret.temp, i, regs + i);
+  Op(Opcode::kResultRow, regs, n);
+  Op(Opcode::kNext, ret.temp, top);
+  ResolveLabel(done);
+}
+
+}  // namespace basalt
