@@ -95,6 +95,16 @@ void Codegen::CodeIndexKey(const Index* idx, int base, int key_regs) {
   Op(Opcode::kSCopy, base, key_regs + static_cast<int>(idx->columns.size()));
 }
 
+int Codegen::CodePartialIndexGuard(const Index* idx, int base) {
+  if (idx->where_sql.empty()) return 0;
+  int skip = MakeLabel();
+  size_t mark = redirects_.size();
+  Expr* w = ParseTableExpr(idx->table, idx->where_sql, base);
+  if (w != nullptr) CodeJumpIf(w, skip, false, true);
+  redirects_.resize(mark);
+  return skip;
+}
+
 void Codegen::CodeReadRow(DmlTarget* t, int base) {
   const Table* tab = t->table;
   Op(Opcode::kRowid, t->cursor, base);
@@ -113,8 +123,10 @@ void Codegen::CodeDeleteRow(DmlTarget* t, int base, bool count_change, bool coun
     const Index* idx = tab->indexes[i];
     int n = static_cast<int>(idx->columns.size()) + 1;
     int keys = AllocReg(n);
+    int skip = CodePartialIndexGuard(idx, base);
     CodeIndexKey(idx, base, keys);
     Op(Opcode::kIdxDelete, t->index_cursors[i], keys, n);
+    if (skip) ResolveLabel(skip);
   }
   int a = Op(Opcode::kDelete, t->cursor);
   prog_->at(a).p5 = (count_change ? kInsNChange : 0) | (counts_total ? kInsTotal : 0);
@@ -150,9 +162,11 @@ void Codegen::CodeInsertRow(DmlTarget* t, int base, bool count_change, bool is_u
     const Index* idx = tab->indexes[i];
     int nk = static_cast<int>(idx->columns.size()) + 1;
     int keys = AllocReg(nk + 1);
+    int skip = CodePartialIndexGuard(idx, base);
     CodeIndexKey(idx, base, keys);
     Op(Opcode::kMakeRecord, keys, nk, keys + nk);
     Op(Opcode::kIdxInsert, t->index_cursors[i], keys + nk);
+    if (skip) ResolveLabel(skip);
   }
 }
 
@@ -305,7 +319,7 @@ void Codegen::CodeUniqueIndexChecks(DmlTarget* t, int base, int old_rowid, bool 
   for (size_t i = 0; i < tab->indexes.size(); ++i) {
     const Index* idx = tab->indexes[i];
     if (!idx->unique) continue;
-    if (changed_cols != nullptr && !rowid_changed) {
+    if (changed_cols != nullptr && !rowid_changed && idx->where_sql.empty()) {
       bool touched = false;
       for (int col : idx->columns) {
         if (col < 0 || (*changed_cols)[static_cast<size_t>(col)]) touched = true;
@@ -323,8 +337,9 @@ void Codegen::CodeUniqueIndexCheck(DmlTarget* t, size_t i, int base, int old_row
   const Index* idx = tab->indexes[i];
   int n = static_cast<int>(idx->columns.size());
   int keys = AllocReg(n + 1);
-  CodeIndexKey(idx, base, keys);
   int ok = MakeLabel();
+  int outside = CodePartialIndexGuard(idx, base);  // cannot conflict in the index
+  CodeIndexKey(idx, base, keys);
   int ic = t->index_cursors[i];
   int a = Op(Opcode::kNoConflict, ic, ok, keys);
   prog_->SetP4Int(a, n);
@@ -335,6 +350,7 @@ void Codegen::CodeUniqueIndexCheck(DmlTarget* t, size_t i, int base, int old_row
   if (const UpsertClause* uc = UpsertFor(static_cast<int>(i))) {
     CodeUpsertAction(t, *uc, conflict_rowid, skip_label);
     ResolveLabel(ok);
+    if (outside) ResolveLabel(outside);
     return;
   }
   std::string cols;
@@ -371,6 +387,7 @@ void Codegen::CodeUniqueIndexCheck(DmlTarget* t, size_t i, int base, int old_row
       break;
   }
   ResolveLabel(ok);
+  if (outside) ResolveLabel(outside);
 }
 
 }  // namespace basalt

@@ -343,6 +343,10 @@ class Codegen {
   bool CodeCheckConstraints(const Table* tab, int base, OnConflict on_conflict, int skip_label);
   void CodeRowidUniqueCheck(DmlTarget* t, int base, int old_rowid, OnConflict on_conflict,
                             int skip_label);
+  // For a partial index: jumps to the returned label (to be resolved after
+  // the index operation) when the row at `base` is outside the index; 0 for
+  // a full index.
+  int CodePartialIndexGuard(const Index* idx, int base);
   void CodeUniqueIndexCheck(DmlTarget* t, size_t i, int base, int old_rowid, OnConflict on_conflict,
                             int skip_label);
   void CodeUniqueIndexChecks(DmlTarget* t, int base, int old_rowid, bool rowid_changed,

@@ -171,8 +171,10 @@ void Codegen::CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowi
     const Index* idx = tab->indexes[i];
     int n = static_cast<int>(idx->columns.size()) + 1;
     int keys = AllocReg(n);
+    int skip = CodePartialIndexGuard(idx, old_base);
     CodeIndexKey(idx, old_base, keys);
     Op(Opcode::kIdxDelete, t->index_cursors[i], keys, n);
+    if (skip) ResolveLabel(skip);
   }
   if (rowid_set) {
     int same = MakeLabel();
@@ -198,9 +200,11 @@ void Codegen::CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowi
     const Index* idx = tab->indexes[i];
     int nk = static_cast<int>(idx->columns.size()) + 1;
     int keys = AllocReg(nk + 1);
+    int skip = CodePartialIndexGuard(idx, new_base);
     CodeIndexKey(idx, new_base, keys);
     Op(Opcode::kMakeRecord, keys, nk, keys + nk);
     Op(Opcode::kIdxInsert, t->index_cursors[i], keys + nk);
+    if (skip) ResolveLabel(skip);
   }
 }
 

@@ -26,6 +26,11 @@ using ast::ExprKind;
 
 namespace {
 
+bool IsRowidName(std::string_view n) {
+  return EqualsIgnoreCase(n, "rowid") || EqualsIgnoreCase(n, "oid") ||
+         EqualsIgnoreCase(n, "_rowid_");
+}
+
 // Text of an expression compared loosely: case and blanks do not count.
 std::string Squeeze(std::string_view s) {
   std::string out;
@@ -72,9 +77,11 @@ bool Codegen::PrepareUpsert(ast::InsertStmt* st, const Table* tab, Scope* outer,
         while (e->kind == ExprKind::kCollate) e = e->left;
         if (e->kind == ExprKind::kColumn && e->table.empty()) {
           term.column = tab->FindColumn(e->text);
-          if (term.column < 0)
+          if (term.column < 0 && IsRowidName(e->text) && tab->HasRowid()) {
+            term.column = tab->rowid_alias;  // -1 without an INTEGER PRIMARY KEY
+          } else if (term.column < 0) {
             return ctx_->ErrorAt(e->span, "no such column: " + std::string(e->text));
-          if (term.collation.empty()) {
+          } else if (term.collation.empty()) {
             term.collation = tab->columns[static_cast<size_t>(term.column)].collation;
           }
         } else {
@@ -88,7 +95,7 @@ bool Codegen::PrepareUpsert(ast::InsertStmt* st, const Table* tab, Scope* outer,
         return false;
       }
       uc.constraint = -3;
-      if (terms.size() == 1 && terms[0].column >= 0 && terms[0].column == tab->rowid_alias) {
+      if (terms.size() == 1 && terms[0].column == tab->rowid_alias && terms[0].text.empty()) {
         uc.constraint = -1;
       }
       for (size_t i = 0; uc.constraint == -3 && i < tab->indexes.size(); ++i) {

@@ -92,13 +92,13 @@ Resolver::Lookup Resolver::BindExcludedRef(Expr* e, Scope* sc) {
   }
   const Table* t = (*sc->sources)[0].table;
   int col = t->FindColumn(e->text);
-  if (col < 0) {
+  if (col < 0 && !(IsRowidName(e->text) && t->HasRowid())) {
     ctx_->ErrorAt(e->span, NoSuchColumn("excluded", e->text));
     return Lookup::kFailed;
   }
   e->kind = ExprKind::kRegister;
-  e->reg = sc->excluded_base + 1 + col;
-  e->affinity = static_cast<char>(t->columns[static_cast<size_t>(col)].affinity);
+  e->reg = sc->excluded_base + 1 + col;  // col -1: the rowid, at excluded_base
+  e->affinity = col < 0 ? 'D' : static_cast<char>(t->columns[static_cast<size_t>(col)].affinity);
   e->pflags |= kResolvedFlag;
   return Lookup::kBound;
 }
