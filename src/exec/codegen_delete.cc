@@ -69,8 +69,8 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
                  OnConflict::kDefault);
     Op(Opcode::kNotExists, cursor, next, rid);
   }
-  if (ret.list != nullptr) CodeReturningRow(ret, old_base);
   CodeDeleteRow(&t, old_base, in_trigger_ == 0, true);
+  if (ret.list != nullptr) CodeReturningRow(ret, old_base);  // before the AFTER triggers
   CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kDelete),
                static_cast<int>(ast::TriggerTime::kAfter), old_base, 0, next, nullptr,
                OnConflict::kDefault);

@@ -140,9 +140,9 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   CodeConstraintChecks(&t, base, 0, rowid_from >= 0, on_conflict, next_row, nullptr);
   upsert_ = nullptr;
   CodeInsertRow(&t, base, in_trigger_ == 0, false);
+  if (ret.list != nullptr) CodeReturningRow(ret, base);  // before the AFTER triggers
   CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
                static_cast<int>(ast::TriggerTime::kAfter), 0, base, next_row, nullptr, on_conflict);
-  if (ret.list != nullptr) CodeReturningRow(ret, base);
   ResolveLabel(next_row);
   if (loop.temp >= 0) {
     Op(Opcode::kNext, loop.temp, loop.top);

@@ -83,10 +83,10 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   }
   CodeConstraintChecks(&t, new_base, old_base, sets.rowid_set, on_conflict, next, changed);
   CodeReplaceRow(&t, old_base, new_base, sets.rowid_set);
+  if (ret.list != nullptr) CodeReturningRow(ret, new_base);  // before the AFTER triggers
   CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
                static_cast<int>(ast::TriggerTime::kAfter), old_base, new_base, next, changed,
                on_conflict);
-  if (ret.list != nullptr) CodeReturningRow(ret, new_base);
   ResolveLabel(next);
   Op(Opcode::kNext, rowids, top);
   ResolveLabel(done);

@@ -189,9 +189,9 @@ void Codegen::CodeUpsertAction(DmlTarget* t, const UpsertClause& uc, int conflic
   CodeConstraintChecks(t, new_base, old_base, uc.sets.rowid_set, OnConflict::kAbort, skip_label,
                        changed);
   CodeReplaceRow(t, old_base, new_base, uc.sets.rowid_set);
+  if (plan->ret != nullptr) CodeReturningRow(*plan->ret, new_base);  // before AFTER triggers
   CodeTriggers(tab, update, static_cast<int>(ast::TriggerTime::kAfter), old_base, new_base,
                skip_label, changed, OnConflict::kAbort);
-  if (plan->ret != nullptr) CodeReturningRow(*plan->ret, new_base);
   Op(Opcode::kGoto, 0, skip_label);
   upsert_ = plan;
 }

@@ -149,6 +149,8 @@ Status Connection::EndStatement(DbMask write_mask, int stmt_savepoint, bool ok, 
     // FAIL keeps the rows changed before the failure, and counts them.
     changes_ = changes;
     total_changes_ += total;
+  } else if (counts_changes) {
+    changes_ = 0;  // the statement's changes were rolled back (as SQLite's vdbeHalt)
   }
   Status st = txn_.EndStatement(write_mask, stmt_savepoint, ok, action, error_code);
   TransactionMayHaveEnded();
