@@ -32,7 +32,7 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
   scope.sources = &srcs;
   if (st->where && !resolver_.ResolveExpr(st->where, &scope)) return false;
   Returning ret;
-  if (st->returning && !PrepareReturning(st->returning, tab, target->alias, outer, &ret)) {
+  if (st->returning && !PrepareReturning(st->returning, tab, outer, &ret)) {
     return false;
   }
 

@@ -98,7 +98,7 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   UpsertPlan upsert;
   if (st->upsert != nullptr && !PrepareUpsert(st, tab, outer, base, &upsert)) return false;
   Returning ret;
-  if (st->returning && !PrepareReturning(st->returning, tab, st->alias, outer, &ret)) return false;
+  if (st->returning && !PrepareReturning(st->returning, tab, outer, &ret)) return false;
   if (ret.list != nullptr) upsert.ret = &ret;
   // AUTOINCREMENT: the largest rowid ever used lives in sqlite_sequence.
   Sequence seq;

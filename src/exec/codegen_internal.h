@@ -300,8 +300,8 @@ class Codegen {
     int temp = -1;                  // temporary table of the result rows
     int n_columns = 0;              // columns of the target table
   };
-  bool PrepareReturning(ast::ExprList* list, const Table* tab, std::string_view alias, Scope* outer,
-                        Returning* ret);
+  bool CheckNoSchemaQualifier(ast::Expr* e);
+  bool PrepareReturning(ast::ExprList* list, const Table* tab, Scope* outer, Returning* ret);
   void CodeReturningRow(const Returning& ret, int base);
   void CodeReturningOutput(const Returning& ret);
   // UPSERT (codegen_upsert.cc): each ON CONFLICT clause bound to the

@@ -11,6 +11,7 @@
 //   3. CodeReturningOutput: after the statement's loop, one ResultRow per
 //      stored row.
 #include "exec/codegen_internal.h"
+#include "planner/walk.h"
 
 namespace basalt {
 
@@ -18,37 +19,56 @@ using ast::Expr;
 using ast::ExprKind;
 using ast::ExprList;
 
-bool Codegen::PrepareReturning(ExprList* list, const Table* tab, std::string_view alias,
-                               Scope* outer, Returning* ret) {
+// The RETURNING table has no schema: `main.t.a` names no column (outside
+// subqueries, which see the schema as usual).
+bool Codegen::CheckNoSchemaQualifier(Expr* e) {
+  bool ok = true;
+  auto f = [&](Expr* x) {
+    if (!ok || x->select != nullptr) return false;
+    if (x->kind == ExprKind::kColumn && !x->schema.empty()) {
+      ok = ctx_->ErrorAt(x->span, "no such column: " + std::string(x->schema) + "." +
+                                      std::string(x->table) + "." + std::string(x->text));
+    }
+    return ok;
+  };
+  WalkExpr(e, f);
+  return ok;
+}
+
+bool Codegen::PrepareReturning(ExprList* list, const Table* tab, Scope* outer, Returning* ret) {
   ret->cursor = ctx_->AllocCursor();
   ret->n_columns = static_cast<int>(tab->columns.size());
   std::vector<Source>* srcs = prog_->arena.New<std::vector<Source>>();
-  srcs->push_back(resolver_.MakeTableSource(tab, alias, ret->cursor));
+  // As in SQLite, the list sees the table by its name, not by the
+  // statement's alias.
+  srcs->push_back(resolver_.MakeTableSource(tab, "", ret->cursor));
   const Source& src = (*srcs)[0];
+  Scope scope;
+  scope.outer = outer;
+  scope.sources = srcs;
+  // Items are checked in order; the first bad one is the error reported.
   ExprList* out = ctx_->arena->New<ExprList>();
   for (size_t i = 0; i < list->size(); ++i) {
     Expr* e = (*list)[i];
+    if (e->kind == ExprKind::kStar && !e->table.empty()) {
+      return ctx_->Error("RETURNING may not use \"TABLE.*\" wildcards");
+    }
     if (e->kind != ExprKind::kStar) {
+      if (!CheckNoSchemaQualifier(e) || !resolver_.ResolveExpr(e, &scope)) return false;
       out->items.push_back(*ctx_->arena, list->items[i]);
       continue;
     }
-    if (!e->table.empty()) return ctx_->Error("RETURNING may not use \"TABLE.*\" wildcards");
     for (size_t c = 0; c < src.columns.size(); ++c) {
       if (src.columns[c].hidden) continue;
       Expr* col = ctx_->arena->New<Expr>();
       col->kind = ExprKind::kColumn;
       col->text = src.columns[c].name;
       col->span = src.columns[c].name;
+      if (!resolver_.ResolveExpr(col, &scope)) return false;
       ast::ExprItem item;
       item.expr = col;
       out->items.push_back(*ctx_->arena, item);
     }
-  }
-  Scope scope;
-  scope.outer = outer;
-  scope.sources = srcs;
-  for (size_t i = 0; i < out->size(); ++i) {
-    if (!resolver_.ResolveExpr((*out)[i], &scope)) return false;
   }
   ret->list = out;
   if (in_trigger_ == 0 && prog_->column_names.empty()) {

@@ -51,7 +51,7 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   if (!ResolveUpdateSets(st->sets, tab, &scope, &sets)) return false;
   if (st->where && !resolver_.ResolveExpr(st->where, &scope)) return false;
   Returning ret;
-  if (st->returning && !PrepareReturning(st->returning, tab, target->alias, outer, &ret)) {
+  if (st->returning && !PrepareReturning(st->returning, tab, outer, &ret)) {
     return false;
   }
   // Pass 1: rowids of the rows to change, in rowid order.

@@ -75,7 +75,12 @@ bool Codegen::PrepareUpsert(ast::InsertStmt* st, const Table* tab, Scope* outer,
         TargetTerm term;
         if (e->kind == ExprKind::kCollate) term.collation = std::string(e->text);
         while (e->kind == ExprKind::kCollate) e = e->left;
-        if (e->kind == ExprKind::kColumn && e->table.empty()) {
+        if (e->kind == ExprKind::kColumn && !e->table.empty() &&
+            !EqualsIgnoreCase(e->table, st->alias.empty() ? tab->name : st->alias)) {
+          return ctx_->ErrorAt(
+              e->span, "no such column: " + std::string(e->table) + "." + std::string(e->text));
+        }
+        if (e->kind == ExprKind::kColumn) {
           term.column = tab->FindColumn(e->text);
           if (term.column < 0 && IsRowidName(e->text) && tab->HasRowid()) {
             term.column = tab->rowid_alias;  // -1 without an INTEGER PRIMARY KEY
