@@ -42,6 +42,9 @@ bool Codegen::CodeVtabInsert(ast::InsertStmt* st, const Table* tab, Scope* outer
   if (st->upsert != nullptr)
     return ctx_->Error("UPSERT not implemented for virtual table \"" + tab->name + "\"");
   if (!tab->vtab->writable()) return ctx_->Error("table " + tab->name + " may not be modified");
+  if (st->returning != nullptr) {  // not written yet: refused rather than ignored
+    return ctx_->Error("RETURNING on virtual table \"" + tab->name + "\" is not supported yet");
+  }
   std::vector<int> targets;
   if (!InsertTargets(st, tab, &targets)) return false;
   const int nvals = static_cast<int>(targets.size());
@@ -122,6 +125,9 @@ void Codegen::CodeVtabApply(const Table* tab, int rows, int n, OnConflict on_con
 
 bool Codegen::CodeVtabDelete(ast::DeleteStmt* st, const Table* tab, Scope* outer) {
   if (!tab->vtab->writable()) return ctx_->Error("table " + tab->name + " may not be modified");
+  if (st->returning != nullptr) {  // not written yet: refused rather than ignored
+    return ctx_->Error("RETURNING on virtual table \"" + tab->name + "\" is not supported yet");
+  }
   std::vector<Source> srcs;
   const int cursor = ctx_->AllocCursor();
   srcs.push_back(resolver_.MakeTableSource(tab, st->target->alias, cursor));
@@ -142,6 +148,9 @@ bool Codegen::CodeVtabDelete(ast::DeleteStmt* st, const Table* tab, Scope* outer
 
 bool Codegen::CodeVtabUpdate(ast::UpdateStmt* st, const Table* tab, Scope* outer) {
   if (!tab->vtab->writable()) return ctx_->Error("table " + tab->name + " may not be modified");
+  if (st->returning != nullptr) {  // not written yet: refused rather than ignored
+    return ctx_->Error("RETURNING on virtual table \"" + tab->name + "\" is not supported yet");
+  }
   const int ncol = static_cast<int>(tab->columns.size());
   std::vector<Source> srcs;
   const int cursor = ctx_->AllocCursor();
