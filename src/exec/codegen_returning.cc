@@ -76,9 +76,21 @@ bool Codegen::PrepareReturning(ExprList* list, const Table* tab, Scope* outer, R
       prog_->column_names.push_back(resolver_.ColumnName(out->items[i], nullptr));
       char aff = Resolver::ExprAffinity((*out)[i]);
       prog_->column_affinities.push_back(aff < 'A' ? 'A' : aff);
-      prog_->column_decltypes.emplace_back();
-      prog_->column_tables.emplace_back();
-      prog_->column_origins.emplace_back();
+      // A column of the table reports its declared type and origin, as a
+      // SELECT of it would.
+      const Expr* e = (*out)[i];
+      if (e->kind == ExprKind::kResolvedColumn && e->tab == tab) {
+        int col = e->column >= 0 ? e->column : static_cast<int>(e->ival);
+        if (col < 0) col = tab->rowid_alias;
+        const Column* c = col >= 0 ? &tab->columns[static_cast<size_t>(col)] : nullptr;
+        prog_->column_decltypes.push_back(c != nullptr ? c->decl_type : "INTEGER");
+        prog_->column_tables.push_back(tab->name);
+        prog_->column_origins.push_back(c != nullptr ? c->name : "rowid");
+      } else {
+        prog_->column_decltypes.emplace_back();
+        prog_->column_tables.emplace_back();
+        prog_->column_origins.emplace_back();
+      }
     }
   }
   ret->temp = ctx_->AllocCursor();

@@ -36,7 +36,7 @@ Statement::~Statement() {
   // afterwards (Connection::RecoverAfterException).
   if (active_) {
     try {
-      Finish(false, static_cast<int>(2) /* abort */);
+      Finish(CompleteWhenStopped(), static_cast<int>(2) /* abort */);
     } catch (...) {
     }
   }
@@ -191,8 +191,18 @@ bool Statement::read_only() const {
   }
 }
 
+// Whether a statement stopped before its last row (reset or finalized) has
+// done all its work: an INSERT, UPDATE or DELETE with RETURNING computes every
+// row before it hands out the first, so its changes stand (as SQLite's
+// vdbeHalt with SQLITE_OK); any other statement ends as aborted.
+bool Statement::CompleteWhenStopped() const {
+  if (ast_ == nullptr || prog_ == nullptr || prog_->column_names.empty()) return false;
+  ast::StmtKind k = ast_->kind;
+  return k == ast::StmtKind::kInsert || k == ast::StmtKind::kUpdate || k == ast::StmtKind::kDelete;
+}
+
 void Statement::Reset() {
-  if (active_) Finish(false, 2);
+  if (active_) Finish(CompleteWhenStopped(), 2);
   if (vm_) vm_->Reset();
   has_row_ = false;
   done_ = false;

@@ -63,6 +63,7 @@ class Statement {
   // Recompiles after the schema changed; false (status_ set) on failure.
   bool Recompile();
   void Finish(bool ok, int action);
+  bool CompleteWhenStopped() const;
 
   Connection* conn_;
   std::string sql_;

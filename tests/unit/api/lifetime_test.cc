@@ -137,5 +137,45 @@ TEST(Lifetime, HandlesAreReusedNotFreed) {
   }
 }
 
+// An INSERT/UPDATE/DELETE with RETURNING makes all its changes before the
+// first row: reset or finalized after one row, the changes stand; the
+// result columns report the table's declared types.
+TEST(Lifetime, ReturningStoppedEarlyKeepsItsChanges) {
+  SameAsSqlite([](const Api& a, Transcript* t) {
+    sqlite3* db = nullptr;
+    a.open_v2(":memory:", &db, kRwc, nullptr);
+    a.exec(db, "CREATE TABLE t(a INTEGER PRIMARY KEY, b VARCHAR(10), c)", nullptr, nullptr,
+           nullptr);
+    sqlite3_stmt* s = nullptr;
+    a.prepare_v2(db, "INSERT INTO t(b) VALUES(1),(2),(3) RETURNING a, b, c, b + 1, *", -1, &s,
+                 nullptr);
+    t->Int("stmt_readonly", a.stmt_readonly(s));
+    t->Int("column_count", a.column_count(s));
+    for (int i = 0; i < a.column_count(s); ++i) {
+      t->Str("  name", a.column_name(s, i));
+      t->Str("  decltype", a.column_decltype(s, i));
+    }
+    t->Int("step", a.step(s));
+    t->Int("  column", a.column_int(s, 0));
+    t->Int("reset", a.reset(s));
+    t->Int("changes", a.changes(db));
+    t->Int("finalize", a.finalize(s));
+    a.prepare_v2(db, "SELECT count(*) FROM t", -1, &s, nullptr);
+    t->Int("step", a.step(s));
+    t->Int("  count", a.column_int(s, 0));
+    a.finalize(s);
+    a.prepare_v2(db, "DELETE FROM t WHERE a < 3 RETURNING a", -1, &s, nullptr);
+    t->Int("step", a.step(s));
+    t->Int("finalize", a.finalize(s));
+    t->Int("changes", a.changes(db));
+    t->Int("total_changes", a.total_changes(db));
+    a.prepare_v2(db, "SELECT count(*) FROM t", -1, &s, nullptr);
+    t->Int("step", a.step(s));
+    t->Int("  count", a.column_int(s, 0));
+    a.finalize(s);
+    t->Int("close", a.close(db));
+  });
+}
+
 }  // namespace
 }  // namespace basalt::apitest
