@@ -21,7 +21,7 @@ int Codegen::CodeSubqueryValue(Expr* e) {
                                std::to_string(++subquery_counter_)));
   if (e->kind == ExprKind::kExists) {
     reg = AllocReg();
-    if (!correlated && ctx_->options.PassOn(Pass::kSubqueryOnce)) Op(Opcode::kOnce, 0, done);
+    if (!correlated && SubqueryOnce()) Op(Opcode::kOnce, 0, done);
     Op(Opcode::kInteger, 0, reg);
     SelectDest dest;
     dest.kind = SelectDest::kExists;
@@ -33,7 +33,7 @@ int Codegen::CodeSubqueryValue(Expr* e) {
     while (first->prior) first = first->prior;
     int n = static_cast<int>(InfoOf(first)->result->size());
     reg = AllocReg(n);
-    if (!correlated && ctx_->options.PassOn(Pass::kSubqueryOnce)) Op(Opcode::kOnce, 0, done);
+    if (!correlated && SubqueryOnce()) Op(Opcode::kOnce, 0, done);
     Op(Opcode::kNull, 0, reg, reg + n - 1);
     SelectDest dest;
     dest.kind = SelectDest::kScalar;
@@ -77,7 +77,7 @@ int Codegen::CodeInIndex(Expr* in, int* has_null_reg, char* aff_out) {
   int done = MakeLabel();
   EqpScope eqp_scope(this, Eqp(std::string(correlated ? "CORRELATED " : "") + "LIST SUBQUERY " +
                                std::to_string(++subquery_counter_)));
-  if (!correlated && ctx_->options.PassOn(Pass::kSubqueryOnce)) Op(Opcode::kOnce, 0, done);
+  if (!correlated && SubqueryOnce()) Op(Opcode::kOnce, 0, done);
   int a = Op(Opcode::kOpenEphemeral, cursor, ncol);
   prog_->SetP4(a, ki);
   Op(Opcode::kInteger, 0, *has_null_reg);

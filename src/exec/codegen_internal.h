@@ -379,6 +379,15 @@ class Codegen {
   std::vector<TriggerFrame> trigger_frames_;
   int in_trigger_ = 0;
 
+  // Whether an uncorrelated subquery runs once per statement (kOnce):
+  // Pass::kSubqueryOnce, except where running it once is what the SQL
+  // means and the pass may not change it (RETURNING lists: > 0 while one
+  // is coded, as SQLite evaluates their subqueries once).
+  int subquery_once_required_ = 0;
+  bool SubqueryOnce() const {
+    return subquery_once_required_ > 0 || ctx_->options.PassOn(Pass::kSubqueryOnce);
+  }
+
   // ---- EXPLAIN QUERY PLAN ----
   // Adds a plan line under the current parent; returns its id.
   int Eqp(std::string detail) {

@@ -104,7 +104,9 @@ void Codegen::CodeReturningRow(const Returning& ret, int base) {
   for (int c = 0; c < ret.n_columns; ++c) redirects_.push_back({ret.cursor, c, base + 1 + c});
   int n = static_cast<int>(ret.list->size());
   int regs = AllocReg(n + 2);
+  ++subquery_once_required_;
   for (int i = 0; i < n; ++i) CodeExpr((*ret.list)[static_cast<size_t>(i)], regs + i);
+  --subquery_once_required_;
   redirects_.resize(mark);
   Op(Opcode::kMakeRecord, regs, n, regs + n);
   Op(Opcode::kNewRowid, ret.temp, regs + n + 1, 0);

@@ -181,7 +181,7 @@ bool Codegen::MaterializeSources(SelectInfo* info, int coroutine_src) {
     bool correlated = in_trigger_ > 0;
     for (Select* p = src.subquery; p; p = p->prior) correlated |= InfoOf(p)->correlated;
     int skip = MakeLabel();
-    if (!correlated && ctx_->options.PassOn(Pass::kSubqueryOnce)) Op(Opcode::kOnce, 0, skip);
+    if (!correlated && SubqueryOnce()) Op(Opcode::kOnce, 0, skip);
     int ncols = static_cast<int>(src.columns.size());
     Op(Opcode::kOpenEphemeral, src.cursor, ncols);
     SelectDest dest;

@@ -126,7 +126,7 @@ int Codegen::CodeInListIndex(Expr* in, int* has_null, char aff, const Collation*
   }
   *has_null = 0;
   int done = MakeLabel();
-  if (constant && ctx_->options.PassOn(Pass::kSubqueryOnce)) Op(Opcode::kOnce, 0, done);
+  if (constant && SubqueryOnce()) Op(Opcode::kOnce, 0, done);
   int a = Op(Opcode::kOpenEphemeral, cursor, 1);
   prog_->SetP4(a, ki);
   int r = AllocReg(2);
