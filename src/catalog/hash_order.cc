@@ -5,18 +5,18 @@
 
 namespace basalt {
 
-uint32_t HashOrder::Hash(std::string_view lower) {
+uint32_t HashOrder::Hash(std::string_view name) {
   uint32_t h = 0;
-  for (unsigned char c : lower) {
-    h += c;
+  for (unsigned char c : name) {
+    h += (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
     h *= 0x9e3779b1u;
   }
   return h;
 }
 
-int HashOrder::Find(std::string_view lower) const {
+int HashOrder::Find(std::string_view name) const {
   for (int e = first_; e != kNone; e = entries_[static_cast<size_t>(e)].next) {
-    if (entries_[static_cast<size_t>(e)].key == lower) return e;
+    if (EqualsIgnoreCase(entries_[static_cast<size_t>(e)].key, name)) return e;
   }
   return kNone;
 }
@@ -62,8 +62,7 @@ void HashOrder::Rehash(uint32_t buckets) {
 }
 
 void HashOrder::Insert(std::string_view name, const void* value) {
-  const std::string lower = LowerAscii(name);
-  if (int e = Find(lower); e != kNone) {
+  if (int e = Find(name); e != kNone) {
     entries_[static_cast<size_t>(e)].value = value;
     return;
   }
@@ -75,16 +74,17 @@ void HashOrder::Insert(std::string_view name, const void* value) {
     e = static_cast<int>(entries_.size());
     entries_.emplace_back();
   }
-  entries_[static_cast<size_t>(e)] = Entry{lower, value, kNone, kNone};
+  Entry& n = entries_[static_cast<size_t>(e)];
+  n.key.assign(name);
+  n.value = value;
   ++count_;
   if (count_ >= 10 && count_ > 2 * buckets_.size()) Rehash(static_cast<uint32_t>(count_ * 2));
-  Bucket* b = buckets_.empty() ? nullptr : &buckets_[Hash(lower) % buckets_.size()];
+  Bucket* b = buckets_.empty() ? nullptr : &buckets_[Hash(name) % buckets_.size()];
   Link(e, b);
 }
 
 void HashOrder::Remove(std::string_view name) {
-  const std::string lower = LowerAscii(name);
-  const int e = Find(lower);
+  const int e = Find(name);
   if (e == kNone) return;
   Entry& n = entries_[static_cast<size_t>(e)];
   if (n.prev != kNone) {
@@ -94,7 +94,7 @@ void HashOrder::Remove(std::string_view name) {
   }
   if (n.next != kNone) entries_[static_cast<size_t>(n.next)].prev = n.prev;
   if (!buckets_.empty()) {
-    Bucket& b = buckets_[Hash(lower) % buckets_.size()];
+    Bucket& b = buckets_[Hash(name) % buckets_.size()];
     BASALT_DCHECK(b.count > 0);
     if (b.chain == e) b.chain = n.next;
     --b.count;

@@ -40,7 +40,7 @@ class HashOrder {
   static constexpr int kNone = -1;
   static constexpr uint32_t kMaxBuckets = 64;  // SQLite's 1 KiB bucket array limit
   struct Entry {
-    std::string key;  // lower case
+    std::string key;  // as added (compared and hashed ignoring ASCII case)
     const void* value = nullptr;
     int prev = kNone, next = kNone;
   };
@@ -49,8 +49,8 @@ class HashOrder {
     int chain = kNone;  // first entry of the bucket in the list
   };
 
-  static uint32_t Hash(std::string_view lower);
-  int Find(std::string_view lower) const;
+  static uint32_t Hash(std::string_view name);
+  int Find(std::string_view name) const;
   // Links entry e into the list (and bucket b unless it is null).
   void Link(int e, Bucket* b);
   void Rehash(uint32_t buckets);
