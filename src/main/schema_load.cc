@@ -48,6 +48,29 @@ struct SchemaRow {
   bool has_sql = false;
 };
 
+// The header fields that go with the schema: default cache size, schema
+// cookie and format. Called inside a read transaction.
+Status ReadSchemaHeader(Database& db) {
+  Btree* bt = db.bt.get();
+  // The cache size stored by PRAGMA default_cache_size applies when the
+  // schema is first read, as in SQLite (0: the built-in -2000).
+  uint32_t stored_cache = 0;
+  (void)bt->GetMeta(Meta::kDefaultCacheSize, &stored_cache);
+  if (!db.schema_loaded && !db.schema.is_temp()) {
+    const int32_t size = static_cast<int32_t>(stored_cache);
+    db.cache_size = size == 0 ? -2000 : size == INT32_MIN ? INT32_MAX : size < 0 ? -size : size;
+    bt->pager()->SetCacheSize(db.cache_size);
+  }
+  uint32_t cookie = 0;
+  (void)bt->GetMeta(Meta::kSchemaCookie, &cookie);
+  db.schema.cookie = cookie;
+  uint32_t format = 0;
+  (void)bt->GetMeta(Meta::kSchemaFormat, &format);
+  // Only the low byte counts, as in SQLite.
+  if ((format & 0xff) > kMaxSchemaFormat) return Status(kError, "unsupported file format");
+  return Status();
+}
+
 // Reads every row of sqlite_schema, and the header fields that go with the
 // schema: text encoding, default cache size, schema cookie and format.
 Status ReadSchemaRows(Database& db, std::vector<SchemaRow>* rows) {
@@ -86,25 +109,11 @@ Status ReadSchemaRows(Database& db, std::vector<SchemaRow>* rows) {
     st = cur.Next();
   }
   cur.Close();
+  // The header fields are read inside the same read transaction (outside
+  // one, each read would take and drop the lock again).
+  if (st.ok()) st = ReadSchemaHeader(db);
   if (began) (void)bt->Commit();
-  TRY(st);
-  // The cache size stored by PRAGMA default_cache_size applies when the
-  // schema is first read, as in SQLite (0: the built-in -2000).
-  uint32_t stored_cache = 0;
-  (void)bt->GetMeta(Meta::kDefaultCacheSize, &stored_cache);
-  if (!db.schema_loaded && !db.schema.is_temp()) {
-    const int32_t size = static_cast<int32_t>(stored_cache);
-    db.cache_size = size == 0 ? -2000 : size == INT32_MIN ? INT32_MAX : size < 0 ? -size : size;
-    bt->pager()->SetCacheSize(db.cache_size);
-  }
-  uint32_t cookie = 0;
-  (void)bt->GetMeta(Meta::kSchemaCookie, &cookie);
-  db.schema.cookie = cookie;
-  uint32_t format = 0;
-  (void)bt->GetMeta(Meta::kSchemaFormat, &format);
-  // Only the low byte counts, as in SQLite.
-  if ((format & 0xff) > kMaxSchemaFormat) return Status(kError, "unsupported file format");
-  return Status();
+  return st;
 }
 
 }  // namespace
