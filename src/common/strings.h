@@ -25,4 +25,16 @@ inline std::string LowerAscii(std::string_view s) {
   return out;
 }
 
+// `s` between `quote` characters, each quote inside doubled: an SQL
+// identifier ('"') or string literal ('\'') that reads back as `s`.
+inline std::string QuoteSql(std::string_view s, char quote) {
+  std::string out(1, quote);
+  for (char c : s) {
+    if (c == quote) out += quote;
+    out += c;
+  }
+  return out + quote;
+}
+inline std::string IdentQuote(std::string_view s) { return QuoteSql(s, '"'); }
+
 }  // namespace basalt

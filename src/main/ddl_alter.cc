@@ -133,15 +133,6 @@ bool DropField(const std::string& rec, int field, std::string* out) {
   return true;
 }
 
-std::string IdentQuote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 bool IsVirtualColumn(const Column& c) { return !c.generated_sql.empty() && !c.generated_stored; }
 
 }  // namespace

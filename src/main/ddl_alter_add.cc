@@ -74,15 +74,6 @@ NewColumn Describe(const ast::ColumnDef* def) {
   return n;
 }
 
-std::string IdentQuote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 }  // namespace
 
 // After ADD COLUMN on a table with CHECK constraints, every row (the new

@@ -17,24 +17,6 @@ namespace basalt {
 
 namespace {
 
-std::string SqlQuote(std::string_view s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') out += '\'';
-    out += c;
-  }
-  return out + "'";
-}
-
-std::string IdentQuote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 // The stat text of index `idx`: its entry count, then for each column
 // prefix the average number of entries per distinct value, rounded up.
 Status IndexStat(Database* db, const Index& idx, int64_t* entries, std::string* stat) {
@@ -117,10 +99,11 @@ Status DdlExecutor::RunSql(const std::string& sql) {
 
 Status DdlExecutor::AnalyzeTable(Database* db, const Table& t) {
   const std::string stat_table = IdentQuote(db->name) + ".sqlite_stat1";
-  TRY(RunSql("DELETE FROM " + stat_table + " WHERE tbl=" + SqlQuote(t.name)));
+  TRY(RunSql("DELETE FROM " + stat_table + " WHERE tbl=" + QuoteSql(t.name, '\'')));
   auto insert = [&](std::string_view idx, const std::string& stat) {
-    return RunSql("INSERT INTO " + stat_table + " VALUES(" + SqlQuote(t.name) + "," +
-                  (idx.empty() ? std::string("NULL") : SqlQuote(idx)) + "," + SqlQuote(stat) + ")");
+    return RunSql("INSERT INTO " + stat_table + " VALUES(" + QuoteSql(t.name, '\'') + "," +
+                  (idx.empty() ? std::string("NULL") : QuoteSql(idx, '\'')) + "," +
+                  QuoteSql(stat, '\'') + ")");
   };
   if (t.indexes.empty()) {
     BtCursor c;
