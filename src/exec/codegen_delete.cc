@@ -20,9 +20,6 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
   if (tab->is_view) return ctx_->Error("cannot modify " + tab->name + " because it is a view");
   if (tab->is_virtual) return EnsureVtab(tab) && CodeVtabDelete(st, tab, outer);
   if (tab->root == 1) return ctx_->Error("table " + tab->name + " may not be modified");
-  if (st->order_by != nullptr || st->limit != nullptr) {
-    return ctx_->Error("ORDER BY and LIMIT on DELETE are not supported");
-  }
   int ncol = static_cast<int>(tab->columns.size());
   std::vector<Source> srcs;
   int cursor = ctx_->AllocCursor();
@@ -30,7 +27,10 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
   Scope scope;
   scope.outer = outer;
   scope.sources = &srcs;
-  if (st->where && !resolver_.ResolveExpr(st->where, &scope)) return false;
+  ast::Expr* where =
+      LimitedDmlWhere({st->order_by, st->limit, st->offset}, target, tab, st->where, "DELETE");
+  if (ctx_->failed()) return false;
+  if (where && !resolver_.ResolveExpr(where, &scope)) return false;
   Returning ret;
   if (st->returning && !PrepareReturning(st->returning, tab, outer, &ret)) {
     return false;
@@ -42,8 +42,8 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
     WhereLoops w;
     std::vector<std::vector<bool>> used(1);
     used[0].assign(static_cast<size_t>(ncol), false);
-    MarkUsedColumns(st->where, &srcs, &used);
-    if (!PlanLoops(&w, &srcs, st->where, nullptr, nullptr, &used)) return false;
+    MarkUsedColumns(where, &srcs, &used);
+    if (!PlanLoops(&w, &srcs, where, nullptr, nullptr, &used)) return false;
     if (!WhereBegin(&w)) return false;
     int r = AllocReg(2);
     CodeColumn(cursor, -1, tab, r);

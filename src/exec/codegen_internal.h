@@ -28,6 +28,8 @@ struct SelectDest {
     kExists,     // set `reg` to 1 and jump to `label`
     kRegs,       // copy into regs (no yield): used for single-row INSERT ... SELECT
     kDiscard,    // evaluate and drop (SELECT in a trigger body)
+    kKeyedTable, // into temporary table `cursor`: rowid = first column, record =
+                 // the others; a row with the same rowid is replaced
   };
   Kind kind = kOutput;
   int cursor = -1;
@@ -288,10 +290,24 @@ class Codegen {
     std::vector<bool> changed;  // per column
     bool rowid_set = false;
   };
+  // scope null: the SET expressions are resolved elsewhere (UPDATE ... FROM).
   bool ResolveUpdateSets(ast::ExprList* set_list, const Table* tab, Scope* scope, UpdateSets* sets);
+  // UPDATE/DELETE parts that are SELECTs (codegen_dml_select.cc).
+  struct DmlLimit {
+    ast::ExprList* order_by = nullptr;
+    ast::Expr* limit = nullptr;
+    ast::Expr* offset = nullptr;
+  };
+  ast::FromItem* TargetFromItem(const ast::FromItem* target, const Table* tab);
+  ast::Expr* RowidRef(const ast::FromItem* target, const Table* tab);
+  ast::Expr* LimitedDmlWhere(const DmlLimit& lim, const ast::FromItem* target, const Table* tab,
+                             ast::Expr* where, const char* verb);
+  bool CodeUpdateFromRows(ast::UpdateStmt* st, const Table* tab, Scope* outer, int eph);
   bool CodeCollectRowids(ast::Expr* where, const Table* tab, std::vector<Source>* srcs, int rowids);
+  // values_cursor >= 0: the SET values are that cursor's columns 0.. (in SET
+  // order) instead of the SET expressions.
   void CodeUpdatedRow(ast::ExprList* set_list, const Table* tab, const UpdateSets& sets,
-                      int old_base, int new_base);
+                      int old_base, int new_base, int values_cursor = -1);
   // RETURNING (codegen_returning.cc): rows are computed into a temporary
   // table while the statement runs and handed out after it.
   struct Returning {

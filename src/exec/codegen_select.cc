@@ -38,6 +38,12 @@ void Codegen::EmitToDest(SelectDest* dest, int regs, int n) {
       if (pending_gosub_.first != 0)
         Op(Opcode::kGosub, pending_gosub_.first, pending_gosub_.second);
       break;
+    case SelectDest::kKeyedTable: {
+      int rec = AllocReg();
+      Op(Opcode::kMakeRecord, regs + 1, n - 1, rec);
+      Op(Opcode::kInsert, dest->cursor, rec, regs);
+      break;
+    }
     case SelectDest::kTable: {
       int rec = AllocReg(2);
       Op(Opcode::kMakeRecord, regs, n, rec);

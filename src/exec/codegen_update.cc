@@ -34,10 +34,6 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   if (tab->is_view) return ctx_->Error("cannot modify " + tab->name + " because it is a view");
   if (tab->is_virtual) return EnsureVtab(tab) && CodeVtabUpdate(st, tab, outer);
   if (tab->root == 1) return ctx_->Error("table " + tab->name + " may not be modified");
-  if (st->from != nullptr) return ctx_->Error("UPDATE ... FROM is not supported yet");
-  if (st->order_by != nullptr || st->limit != nullptr) {
-    return ctx_->Error("ORDER BY and LIMIT on UPDATE are not supported");
-  }
   OnConflict on_conflict = ToOnConflict(st->on_conflict);
   int ncol = static_cast<int>(tab->columns.size());
   std::vector<Source> srcs;
@@ -48,16 +44,28 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   scope.sources = &srcs;
   UpdateSets sets;
   sets.changed.assign(static_cast<size_t>(ncol), false);
-  if (!ResolveUpdateSets(st->sets, tab, &scope, &sets)) return false;
-  if (st->where && !resolver_.ResolveExpr(st->where, &scope)) return false;
+  bool from = st->from != nullptr;
+  Expr* where = st->where;
+  if (!from) {
+    where = LimitedDmlWhere({st->order_by, st->limit, st->offset}, target, tab, where, "UPDATE");
+    if (ctx_->failed()) return false;
+  }
+  if (!ResolveUpdateSets(st->sets, tab, from ? nullptr : &scope, &sets)) return false;
+  if (!from && where && !resolver_.ResolveExpr(where, &scope)) return false;
   Returning ret;
   if (st->returning && !PrepareReturning(st->returning, tab, outer, &ret)) {
     return false;
   }
-  // Pass 1: rowids of the rows to change, in rowid order.
+  // Pass 1: rowids of the rows to change, in rowid order (with the new values
+  // for UPDATE ... FROM).
   int rowids = ctx_->AllocCursor();
-  Op(Opcode::kOpenEphemeral, rowids, 0);
-  if (!CodeCollectRowids(st->where, tab, &srcs, rowids)) return false;
+  if (from) {
+    Op(Opcode::kOpenEphemeral, rowids, static_cast<int>(st->sets->size()));
+    if (!CodeUpdateFromRows(st, tab, outer, rowids)) return false;
+  } else {
+    Op(Opcode::kOpenEphemeral, rowids, 0);
+    if (!CodeCollectRowids(where, tab, &srcs, rowids)) return false;
+  }
   // Pass 2.
   DmlTarget t;
   OpenDmlTarget(tab, &t, cursor);
@@ -71,7 +79,7 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   Op(Opcode::kRowid, rowids, rid);
   Op(Opcode::kNotExists, cursor, next, rid);
   CodeReadRow(&t, old_base);
-  CodeUpdatedRow(st->sets, tab, sets, old_base, new_base);
+  CodeUpdatedRow(st->sets, tab, sets, old_base, new_base, from ? rowids : -1);
   std::vector<bool>* changed = &sets.changed;
   if (HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
                   static_cast<int>(ast::TriggerTime::kBefore), changed)) {
@@ -113,7 +121,7 @@ bool Codegen::ResolveUpdateSets(ast::ExprList* set_list, const Table* tab, Scope
       sets->changed[static_cast<size_t>(c)] = true;
     }
     sets->set_col.push_back(c);
-    if (!resolver_.ResolveExpr(set_list->items[i].expr, scope)) return false;
+    if (scope != nullptr && !resolver_.ResolveExpr(set_list->items[i].expr, scope)) return false;
   }
   return true;
 }
@@ -140,7 +148,7 @@ bool Codegen::CodeCollectRowids(Expr* where, const Table* tab, std::vector<Sourc
 // The new row at new_base: the old one with the SET values, all computed
 // from the old row (the cursor is on it) before any is written.
 void Codegen::CodeUpdatedRow(ast::ExprList* set_list, const Table* tab, const UpdateSets& sets,
-                             int old_base, int new_base) {
+                             int old_base, int new_base, int values_cursor) {
   int ncol = static_cast<int>(tab->columns.size());
   for (int c = 0; c < ncol; ++c) {
     if (c == tab->rowid_alias) continue;
@@ -150,7 +158,11 @@ void Codegen::CodeUpdatedRow(ast::ExprList* set_list, const Table* tab, const Up
   std::vector<int> tmp(sets.set_col.size());
   for (size_t i = 0; i < sets.set_col.size(); ++i) {
     tmp[i] = AllocReg();
-    CodeExpr(set_list->items[i].expr, tmp[i]);
+    if (values_cursor >= 0) {
+      Op(Opcode::kColumn, values_cursor, static_cast<int>(i), tmp[i]);
+    } else {
+      CodeExpr(set_list->items[i].expr, tmp[i]);
+    }
   }
   for (size_t i = 0; i < sets.set_col.size(); ++i) {
     int c = sets.set_col[i];

@@ -129,7 +129,8 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
   } else if (item->func_args != nullptr) {
     if (!AddTableFunction(item, &src)) return false;
   } else {
-    CteEntry* cte = item->schema.empty() ? FindCte(item->name) : nullptr;
+    // (item->tab preset: the code generator names a DML target table itself.)
+    CteEntry* cte = item->schema.empty() && item->tab == nullptr ? FindCte(item->name) : nullptr;
     if (cte != nullptr) {
       src.name = item->alias.empty() ? item->name : item->alias;
       if (cte->resolving) {
@@ -148,7 +149,8 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
         ++cte->refs;
       }
     } else {
-      Table* t = ctx_->FindTable(item->schema, item->name);
+      Table* t = item->tab != nullptr ? const_cast<Table*>(item->tab)
+                                      : ctx_->FindTable(item->schema, item->name);
       if (t == nullptr && !FindEponymous(item, &t)) return false;
       if (t != nullptr && t->is_virtual && !ConnectVirtual(t)) return false;
       if (t == nullptr) return ctx_->NoSuchTable(item->schema, item->name);

@@ -20,6 +20,42 @@ bool AffinityOk(char cmp_aff, char idx_aff) {
   return idx_aff >= 'C';
 }
 
+// The width SQLite estimates for a value of column `col`, in units of an
+// integer: numeric affinities 1, text and blob a size given as "(n)" in the
+// declared type in bytes / 4 + 1, else 5.
+double ColumnWidth(const Column& col) {
+  if (col.affinity >= Affinity::kNumeric) return 1;
+  size_t open = col.decl_type.find('(');
+  if (open != std::string::npos) {
+    int n = 0;
+    for (size_t i = open + 1; i < col.decl_type.size(); ++i) {
+      char ch = col.decl_type[i];
+      if (ch == ' ') continue;
+      if (ch < '0' || ch > '9') break;
+      n = std::min(n * 10 + (ch - '0'), 1 << 20);
+    }
+    return n / 4 + 1;
+  }
+  return 5;
+}
+
+// An index entry's estimated width: its columns plus the rowid.
+double IndexWidth(const Table* tab, const Index* idx) {
+  double w = 1;
+  for (int c : idx->columns) {
+    w += c >= 0 ? ColumnWidth(tab->columns[static_cast<size_t>(c)]) : 1;
+  }
+  return w;
+}
+
+// A table row's estimated width: its columns (plus the rowid when no
+// INTEGER PRIMARY KEY holds it).
+double TableWidth(const Table* tab) {
+  double w = tab->rowid_alias < 0 ? 1 : 0;
+  for (const Column& c : tab->columns) w += ColumnWidth(c);
+  return w;
+}
+
 // The rows an IN term multiplies a lookup by.
 double InListSize(const WhereTerm& t) {
   return t.rhs->list ? static_cast<double>(t.rhs->list->size()) : 25.0;
@@ -187,12 +223,18 @@ LoopPlan IndexAccess(const AccessScope& as, const Index* idx, bool forced, Where
       return p;
     }
     // A full index scan: a covering one reads less than the table; any may
-    // deliver rows in ORDER BY order. Row widths as SQLite estimates them:
-    // an index entry is its columns plus the rowid; a table row its columns
-    // (plus the rowid when there is no INTEGER PRIMARY KEY).
-    size_t idx_width = idx->columns.size() + 1;
-    size_t tab_width = as.table->columns.size() + (as.table->rowid_alias < 0 ? 1 : 0);
-    p.cost = p.covering ? kDefaultRows * (idx_width < tab_width ? 2.9 : 3.1) : kDefaultRows * 7.0;
+    // deliver rows in ORDER BY order. Among covering indexes narrower than
+    // the table the narrowest wins and, as in SQLite (which considers the
+    // newest index first), the newest of equally wide ones.
+    double idx_width = IndexWidth(as.table, idx);
+    double tab_width = TableWidth(as.table);
+    if (p.covering && idx_width < tab_width) {
+      const auto& all = as.table->indexes;
+      double newer = static_cast<double>(std::find(all.begin(), all.end(), idx) - all.begin());
+      p.cost = kDefaultRows * (2.9 + std::min(idx_width, 900.0) * 1e-4) - newer * 1e-3;
+    } else {
+      p.cost = p.covering ? kDefaultRows * 3.1 : kDefaultRows * 7.0;
+    }
     p.full_index_scan = true;
     return p;
   }
