@@ -17,7 +17,7 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
   Table* tab = FindTarget(target->schema, target->name);
   if (ctx_->failed()) return false;
   if (tab == nullptr) return ctx_->NoSuchTable(target->schema, target->name);
-  if (tab->is_view) return ctx_->Error("cannot modify " + tab->name + " because it is a view");
+  if (tab->is_view) return CodeViewDelete(st, tab, outer);
   if (tab->is_virtual) return EnsureVtab(tab) && CodeVtabDelete(st, tab, outer);
   if (tab->root == 1) return ctx_->Error("table " + tab->name + " may not be modified");
   int ncol = static_cast<int>(tab->columns.size());

@@ -78,9 +78,7 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   Table* tab = FindTarget(st->schema, st->table);
   if (ctx_->failed()) return false;
   if (tab == nullptr) return ctx_->NoSuchTable(st->schema, st->table);
-  if (tab->is_view) {
-    return ctx_->Error("cannot modify " + tab->name + " because it is a view");
-  }
+  if (tab->is_view) return CodeViewInsert(st, tab, outer);
   if (tab->is_virtual) return EnsureVtab(tab) && CodeVtabInsert(st, tab, outer);
   if (tab->root == 1) return ctx_->Error("table " + tab->name + " may not be modified");
   OnConflict on_conflict = ToOnConflict(st->on_conflict);

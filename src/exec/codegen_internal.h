@@ -303,6 +303,15 @@ class Codegen {
   ast::Expr* LimitedDmlWhere(const DmlLimit& lim, const ast::FromItem* target, const Table* tab,
                              ast::Expr* where, const char* verb);
   bool CodeUpdateFromRows(ast::UpdateStmt* st, const Table* tab, Scope* outer, int eph);
+  // INSTEAD OF triggers: DML on views (codegen_view_dml.cc).
+  ast::Select* ViewRowsSelect(const ast::FromItem* target, const Table* view);
+  const Table* ViewStandIn(const Table* view);  // null after an error
+  // True (with the error set) when no INSTEAD OF trigger would fire.
+  bool NoInsteadOf(const Table* view, int event, const std::vector<bool>* changed);
+  bool CodeViewDelete(ast::DeleteStmt* st, const Table* view, Scope* outer);
+  bool CodeViewUpdate(ast::UpdateStmt* st, const Table* view, Scope* outer);
+  bool CodeViewInsert(ast::InsertStmt* st, const Table* view, Scope* outer);
+  std::vector<std::unique_ptr<Table>> view_stand_ins_;
   bool CodeCollectRowids(ast::Expr* where, const Table* tab, std::vector<Source>* srcs, int rowids);
   // values_cursor >= 0: the SET values are that cursor's columns 0.. (in SET
   // order) instead of the SET expressions.

@@ -31,7 +31,7 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   Table* tab = FindTarget(target->schema, target->name);
   if (ctx_->failed()) return false;
   if (tab == nullptr) return ctx_->NoSuchTable(target->schema, target->name);
-  if (tab->is_view) return ctx_->Error("cannot modify " + tab->name + " because it is a view");
+  if (tab->is_view) return CodeViewUpdate(st, tab, outer);
   if (tab->is_virtual) return EnsureVtab(tab) && CodeVtabUpdate(st, tab, outer);
   if (tab->root == 1) return ctx_->Error("table " + tab->name + " may not be modified");
   OnConflict on_conflict = ToOnConflict(st->on_conflict);

@@ -64,6 +64,10 @@ class Resolver {
   std::vector<CteEntry*>& ctes() { return ctes_; }
   std::vector<CteEntry*>& all_ctes() { return all_ctes_; }
 
+  // The columns a resolved SELECT offers as a FROM source (names, affinity,
+  // collation, origin).
+  void SubqueryColumns(ast::Select* s, std::vector<SourceColumn>* out);
+
  private:
   bool ResolveSelectInner(ast::Select* s, Scope* outer);
   bool ResolveCompound(ast::Select* s, Scope* outer);
@@ -90,7 +94,6 @@ class Resolver {
   bool ResolveFunction(ast::Expr* e, Scope* scope);
   bool ResolveSubquery(ast::Select* s, Scope* scope);
   bool AnalyzeAggregates(ast::Select* s, SelectInfo* info);
-  void SubqueryColumns(ast::Select* s, std::vector<SourceColumn>* out);
   CteEntry* FindCte(std::string_view name);
   ast::Expr* NewColumnRef(const Source& src, int col, std::string_view span);
   bool CanFlatten(ast::Select* sub, const ast::FromItem* item);
