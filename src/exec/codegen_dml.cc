@@ -294,9 +294,7 @@ void Codegen::CodeRowidUniqueCheck(DmlTarget* t, int base, int old_rowid, OnConf
       DmlTarget pt = *t;
       pt.cursor = probe;
       CodeReadRow(&pt, old);
-      DmlTarget dt = *t;
-      dt.cursor = probe;
-      CodeDeleteRow(&dt, old, false);
+      CodeReplaceDelete(&pt, old, skip_label);
       break;
     }
     case OnConflict::kDefault:
@@ -375,7 +373,7 @@ void Codegen::CodeUniqueIndexCheck(DmlTarget* t, size_t i, int base, int old_row
       DmlTarget pt = *t;
       pt.cursor = probe;
       CodeReadRow(&pt, old);
-      CodeDeleteRow(&pt, old, false);
+      CodeReplaceDelete(&pt, old, skip_label);
       break;
     }
     case OnConflict::kDefault:
@@ -388,6 +386,33 @@ void Codegen::CodeUniqueIndexCheck(DmlTarget* t, size_t i, int base, int old_row
   }
   ResolveLabel(ok);
   if (outside) ResolveLabel(outside);
+}
+
+}  // namespace basalt
+
+namespace basalt {
+
+// REPLACE deletes the conflicting row (read into `old`; the cursor is on
+// it). Its DELETE triggers fire only with PRAGMA recursive_triggers on, as
+// in SQLite.
+void Codegen::CodeReplaceDelete(DmlTarget* pt, int old, int skip_label) {
+  const Table* tab = pt->table;
+  constexpr int kDelete = static_cast<int>(ast::TriggerEvent::kDelete);
+  bool fire = ctx_->options.recursive_triggers;
+  if (fire && HasTriggers(tab, kDelete, static_cast<int>(ast::TriggerTime::kBefore), nullptr)) {
+    CodeTriggers(tab, kDelete, static_cast<int>(ast::TriggerTime::kBefore), old, 0, skip_label,
+                 nullptr, OnConflict::kDefault);
+    int gone = MakeLabel();
+    Op(Opcode::kNotExists, pt->cursor, gone, old);  // the trigger may have moved or deleted it
+    CodeDeleteRow(pt, old, false);
+    ResolveLabel(gone);
+  } else {
+    CodeDeleteRow(pt, old, false);
+  }
+  if (fire) {
+    CodeTriggers(tab, kDelete, static_cast<int>(ast::TriggerTime::kAfter), old, 0, skip_label,
+                 nullptr, OnConflict::kDefault);
+  }
 }
 
 }  // namespace basalt

@@ -389,10 +389,24 @@ class Codegen {
   // CHECK constraints).
   ast::Expr* ParseTableExpr(const Table* tab, std::string_view sql, int base);
   void CodeDefault(const Table* tab, int col, int target);
+  void CodeReplaceDelete(DmlTarget* pt, int old, int skip_label);
   // Triggers on `tab` for `event` at `time` (ast::TriggerTime/Event values).
   void CodeTriggers(const Table* tab, int event, int time, int old_base, int new_base,
                     int skip_label, const std::vector<bool>* changed_cols, OnConflict on_conflict);
   bool HasTriggers(const Table* tab, int event, int time, const std::vector<bool>* changed_cols);
+  bool CodeTriggerBody(const Trigger* trig, const Table* tab, int event, int old_base,
+                       int new_base, int skip_label, OnConflict on_conflict);
+  int TriggerSubprogram(const Trigger* trig, const Table* tab, int event, OnConflict on_conflict);
+  struct SubprogramKey {
+    const Trigger* trig;
+    const Table* tab;
+    int on_conflict;
+  };
+  using SubprogramCache = std::vector<std::pair<SubprogramKey, int>>;
+  // Shared by the code generators of one statement and its sub-programs.
+  SubprogramCache own_subprogram_cache_;
+  SubprogramCache* subprogram_cache_ = &own_subprogram_cache_;
+  Program* root_prog_ = nullptr;  // set in a sub-program's code generator
   std::vector<const Trigger*> active_triggers_;
   bool top_level_dml_ = true;
 

@@ -50,72 +50,124 @@ void Codegen::CodeTriggers(const Table* tab, int event, int time, int old_base, 
     }
     bool active = false;
     for (const Trigger* a : active_triggers_) active |= a == trig;
-    if (active) continue;  // no recursion (recursive_triggers is off)
+    if (active) {
+      // Recursion: compiled once as a sub-program that can run itself.
+      if (!ctx_->options.recursive_triggers) continue;
+      int index = TriggerSubprogram(trig, tab, event, on_conflict);
+      if (index < 0) return;
+      int a =
+          Op(Opcode::kProgram, event == static_cast<int>(ast::TriggerEvent::kInsert) ? 0 : old_base,
+             skip_label, event == static_cast<int>(ast::TriggerEvent::kDelete) ? 0 : new_base);
+      prog_->SetP4Int(a, index);
+      continue;
+    }
     if (active_triggers_.size() > 32) {
       ctx_->Error("too many levels of trigger recursion");
       return;
     }
-    ast::Stmt* parsed = ctx_->ParseStmt(trig->sql);
-    if (parsed == nullptr || parsed->kind != ast::StmtKind::kCreateTrigger) return;
-    auto* ct = parsed->As<ast::CreateTriggerStmt>();
-    // The body's unqualified names bind to the trigger's own database.
-    CompileContext::FixedDbScope fixed(ctx_, trig->owner);
-    Scope scope;
-    scope.trigger_table = tab;
-    scope.new_base = event == static_cast<int>(ast::TriggerEvent::kDelete) ? -1 : new_base;
-    scope.old_base = event == static_cast<int>(ast::TriggerEvent::kInsert) ? -1 : old_base;
-    std::vector<Source> no_sources;
-    scope.sources = &no_sources;
-    active_triggers_.push_back(trig);
-    ++in_trigger_;
-    trigger_frames_.push_back({skip_label});
-    int end = MakeLabel();
-    if (ct->when != nullptr) {
-      if (!resolver_.ResolveExpr(ct->when, &scope)) return;
-      CodeJumpIf(ct->when, end, false, true);
-    }
-    for (ast::Stmt* st : ct->body) {
-      switch (st->kind) {
-        case ast::StmtKind::kSelect: {
-          ast::Select* sel = st->As<ast::SelectStmt>()->select;
-          if (!resolver_.ResolveSelect(sel, &scope)) return;
-          SelectDest d;
-          d.kind = SelectDest::kDiscard;
-          CodeSelect(sel, &d);
-          break;
-        }
-        case ast::StmtKind::kInsert: {
-          auto* ins = st->As<ast::InsertStmt>();
-          if (ins->on_conflict == ast::ConflictAction::kDefault &&
-              on_conflict != OnConflict::kDefault) {
-            ins->on_conflict = static_cast<ast::ConflictAction>(static_cast<int>(on_conflict));
-          }
-          CodeInsert(ins, &scope);
-          break;
-        }
-        case ast::StmtKind::kUpdate: {
-          auto* up = st->As<ast::UpdateStmt>();
-          if (up->on_conflict == ast::ConflictAction::kDefault &&
-              on_conflict != OnConflict::kDefault) {
-            up->on_conflict = static_cast<ast::ConflictAction>(static_cast<int>(on_conflict));
-          }
-          CodeUpdate(up, &scope);
-          break;
-        }
-        case ast::StmtKind::kDelete:
-          CodeDelete(st->As<ast::DeleteStmt>(), &scope);
-          break;
-        default:
-          ctx_->Error("unsupported statement in trigger");
-          break;
-      }
-      if (ctx_->failed()) return;
-    }
-    ResolveLabel(end);
-    trigger_frames_.pop_back();
-    --in_trigger_;
-    active_triggers_.pop_back();
+    if (!CodeTriggerBody(trig, tab, event, old_base, new_base, skip_label, on_conflict)) return;
   }
+}
+
+// The WHEN clause and body of `trig` inline, NEW/OLD at new_base/old_base;
+// RAISE(IGNORE) jumps to skip_label.
+bool Codegen::CodeTriggerBody(const Trigger* trig, const Table* tab, int event, int old_base,
+                              int new_base, int skip_label, OnConflict on_conflict) {
+  ast::Stmt* parsed = ctx_->ParseStmt(trig->sql);
+  if (parsed == nullptr || parsed->kind != ast::StmtKind::kCreateTrigger) return false;
+  auto* ct = parsed->As<ast::CreateTriggerStmt>();
+  // The body's unqualified names bind to the trigger's own database.
+  CompileContext::FixedDbScope fixed(ctx_, trig->owner);
+  Scope scope;
+  scope.trigger_table = tab;
+  scope.new_base = event == static_cast<int>(ast::TriggerEvent::kDelete) ? -1 : new_base;
+  scope.old_base = event == static_cast<int>(ast::TriggerEvent::kInsert) ? -1 : old_base;
+  std::vector<Source> no_sources;
+  scope.sources = &no_sources;
+  active_triggers_.push_back(trig);
+  ++in_trigger_;
+  trigger_frames_.push_back({skip_label});
+  int end = MakeLabel();
+  if (ct->when != nullptr) {
+    if (!resolver_.ResolveExpr(ct->when, &scope)) return false;
+    CodeJumpIf(ct->when, end, false, true);
+  }
+  for (ast::Stmt* st : ct->body) {
+    switch (st->kind) {
+      case ast::StmtKind::kSelect: {
+        ast::Select* sel = st->As<ast::SelectStmt>()->select;
+        if (!resolver_.ResolveSelect(sel, &scope)) return false;
+        SelectDest d;
+        d.kind = SelectDest::kDiscard;
+        CodeSelect(sel, &d);
+        break;
+      }
+      case ast::StmtKind::kInsert: {
+        auto* ins = st->As<ast::InsertStmt>();
+        if (ins->on_conflict == ast::ConflictAction::kDefault &&
+            on_conflict != OnConflict::kDefault) {
+          ins->on_conflict = static_cast<ast::ConflictAction>(static_cast<int>(on_conflict));
+        }
+        CodeInsert(ins, &scope);
+        break;
+      }
+      case ast::StmtKind::kUpdate: {
+        auto* up = st->As<ast::UpdateStmt>();
+        if (up->on_conflict == ast::ConflictAction::kDefault &&
+            on_conflict != OnConflict::kDefault) {
+          up->on_conflict = static_cast<ast::ConflictAction>(static_cast<int>(on_conflict));
+        }
+        CodeUpdate(up, &scope);
+        break;
+      }
+      case ast::StmtKind::kDelete:
+        CodeDelete(st->As<ast::DeleteStmt>(), &scope);
+        break;
+      default:
+        ctx_->Error("unsupported statement in trigger");
+        break;
+    }
+    if (ctx_->failed()) return false;
+  }
+  ResolveLabel(end);
+  trigger_frames_.pop_back();
+  --in_trigger_;
+  active_triggers_.pop_back();
+  return true;
+}
+
+// The index in the top-level program's sub-programs of `trig` compiled for
+// `tab`/`on_conflict` (compiled on first use; registered before its body is
+// compiled, so that the body's own recursion finds it). -1 after an error.
+int Codegen::TriggerSubprogram(const Trigger* trig, const Table* tab, int event,
+                               OnConflict on_conflict) {
+  Program* root = root_prog_ != nullptr ? root_prog_ : prog_;
+  SubprogramKey key{trig, tab, static_cast<int>(on_conflict)};
+  for (const auto& [k, index] : *subprogram_cache_) {
+    // (The trigger determines the table; a view's stand-in differs per use.)
+    if (k.trig == key.trig && k.on_conflict == key.on_conflict) return index;
+  }
+  int index = static_cast<int>(root->subprograms.size());
+  root->subprograms.push_back(std::make_unique<Program>());
+  Program* sub = root->subprograms.back().get();
+  subprogram_cache_->push_back({key, index});
+  int ncol = static_cast<int>(tab->columns.size());
+  sub->sub_columns = ncol;
+  Codegen cg(ctx_, sub);
+  cg.root_prog_ = root;
+  cg.subprogram_cache_ = subprogram_cache_;
+  cg.active_triggers_ = active_triggers_;
+  cg.in_trigger_ = in_trigger_;
+  int old_base = cg.AllocReg(ncol + 1);
+  int new_base = cg.AllocReg(ncol + 1);
+  int ignored = cg.MakeLabel();
+  if (!cg.CodeTriggerBody(trig, tab, event, old_base, new_base, ignored, on_conflict)) return -1;
+  cg.Op(Opcode::kHalt, kOk, 0);
+  cg.ResolveLabel(ignored);
+  cg.Op(Opcode::kHalt, kOk, static_cast<int>(OnConflict::kIgnore));
+  cg.FixLabels();
+  sub->n_cursors = std::max(sub->n_cursors, ctx_->n_cursors);
+  return index;
 }
 
 void Codegen::CodeRaise(Expr* e) {

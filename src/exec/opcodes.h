@@ -44,6 +44,8 @@
   X(EndCoroutine,  Reg,  No,   No,   None,         "return to the caller's Yield, jump to its P2") \
   X(Halt,          Rc,   Oe,   No,   StringOpt,                                                    \
     "end the program: P1 result code, P2 conflict action, P4 message")                             \
+  X(Program,       Reg,  Jmp,  Reg,  Int,                                                          \
+    "run trigger sub-program P4 with OLD r[P1..] and NEW r[P3..] (0: none); P2 if ignored")    \
   X(HaltIfNull,    Rc,   Oe,   Reg,  StringOpt,                                                    \
     "if r[P3] is NULL halt with error P1 (P2, P4 as Halt)")                                        \
   X(If,            Reg,  Jmp,  Int,  None,                                                         \

@@ -165,6 +165,14 @@ class Program {
   std::vector<std::string> column_origins;    // origin column ("" if none)
   std::vector<char> column_affinities;        // 'A'..'E' per result column
   std::vector<std::string> param_names;       // index i → name of parameter i+1
+  // Trigger sub-programs, run by Program instructions (recursive triggers).
+  // Only the top-level program holds them; a sub-program's own Program
+  // instructions refer to this list too (by index), so a trigger can run
+  // itself. A sub-program takes the columns of OLD in r[1..n+1] and of NEW
+  // in r[n+2..2n+2] (rowid first), n = sub_columns, and ends with a Halt
+  // whose P2 is OnConflict::kIgnore when RAISE(IGNORE) ended it.
+  std::vector<std::unique_ptr<Program>> subprograms;
+  int sub_columns = 0;
   Arena arena;  // strings, key infos, function calls and values pointed to by P4
 
   int AddOp(Opcode op, int p1 = 0, int p2 = 0, int p3 = 0) {

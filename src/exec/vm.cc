@@ -148,9 +148,19 @@ StepResult Vm::Run() {
           CloseCursors();
           return StepResult::kError;
         }
+        halt_action_ = in.p2;  // kIgnore: a sub-program ended by RAISE(IGNORE)
         FinishAggregates();
         CloseCursors();
         return StepResult::kDone;
+      }
+      case Opcode::kProgram: {
+        bool ignored = false;
+        if (!RunSubprogram(in, &ignored)) return FailWithStatus();
+        if (ignored) {
+          pc_ = in.p2;
+          continue;
+        }
+        break;
       }
       case Opcode::kHaltIfNull:
         if (r[in.p3].is_null()) {

@@ -33,6 +33,8 @@ enum class StepResult { kRow, kDone, kError };
 class Vm {
  public:
   Vm(const Program* program, VmEnv* env);
+  // A trigger sub-program of `root`, `depth` levels below it.
+  Vm(const Program* program, VmEnv* env, const Program* root, int depth);
   ~Vm();
   Vm(const Vm&) = delete;
   Vm& operator=(const Vm&) = delete;
@@ -77,6 +79,7 @@ class Vm {
   bool LookUpKey(const Instr& in, bool* jump);  // Found, NotFound, NoConflict
   void MakeRecord(const Instr& in);
   bool NewRowid(const Instr& in);
+  bool RunSubprogram(const Instr& in, bool* ignored);  // Program (vm_program.cc)
   // Virtual tables (vm_vtab.cc).
   bool VtabOpen(const Instr& in);
   bool VtabFilter(const Instr& in, bool* empty);
@@ -93,6 +96,8 @@ class Vm {
   StepResult FailWithStatus();
 
   const Program* prog_;
+  const Program* root_;  // the top-level program (owner of sub-programs)
+  int depth_ = 0;        // sub-program nesting (trigger recursion) depth
   VmEnv* env_;
   std::vector<Value> regs_;
   std::vector<std::unique_ptr<VmCursor>> cursors_;

@@ -10,7 +10,10 @@
 
 namespace basalt {
 
-Vm::Vm(const Program* program, VmEnv* env) : prog_(program), env_(env) {
+Vm::Vm(const Program* program, VmEnv* env) : Vm(program, env, program, 0) {}
+
+Vm::Vm(const Program* program, VmEnv* env, const Program* root, int depth)
+    : prog_(program), root_(root), depth_(depth), env_(env) {
 #if BASALT_DCHECK_ENABLED
   // Every program is checked against the opcode declarations before it runs.
   Status verified = VerifyProgram(*program);
