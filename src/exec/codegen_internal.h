@@ -353,7 +353,10 @@ class Codegen {
   // inserted).
   void CodeUpsertAction(DmlTarget* t, const UpsertClause& uc, int conflict_rowid, int skip_label);
   UpsertPlan* upsert_ = nullptr;  // set while an INSERT's uniqueness checks are emitted
-  void CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowid_set);
+  // changed: the columns that may differ (null: any), to keep index
+  // entries whose key cannot change.
+  void CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowid_set,
+                      const std::vector<bool>* changed = nullptr);
   // Row layout: r[base] = rowid, r[base+1+i] = column i.
   void ApplyColumnAffinity(const Table* tab, int base);
   // NOT NULL, CHECK, PRIMARY KEY and UNIQUE checks for the new row at

@@ -81,8 +81,9 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   CodeReadRow(&t, old_base);
   CodeUpdatedRow(st->sets, tab, sets, old_base, new_base, from ? rowids : -1);
   std::vector<bool>* changed = &sets.changed;
-  if (HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
-                  static_cast<int>(ast::TriggerTime::kBefore), changed)) {
+  bool before = HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
+                            static_cast<int>(ast::TriggerTime::kBefore), changed);
+  if (before) {
     CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
                  static_cast<int>(ast::TriggerTime::kBefore), old_base, new_base, next, changed,
                  on_conflict);
@@ -90,7 +91,7 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
     Op(Opcode::kNotExists, cursor, next, rid);
   }
   CodeConstraintChecks(&t, new_base, old_base, sets.rowid_set, on_conflict, next, changed);
-  CodeReplaceRow(&t, old_base, new_base, sets.rowid_set);
+  CodeReplaceRow(&t, old_base, new_base, sets.rowid_set, before ? nullptr : changed);
   if (ret.list != nullptr) CodeReturningRow(ret, new_base);  // before the AFTER triggers
   CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
                static_cast<int>(ast::TriggerTime::kAfter), old_base, new_base, next, changed,
@@ -176,11 +177,27 @@ void Codegen::CodeUpdatedRow(ast::ExprList* set_list, const Table* tab, const Up
 // Replaces the old row (at old_base) by the new one (at new_base): the old
 // index entries go (and the old row, if its rowid changes), then the new row
 // and its index entries are written.
-void Codegen::CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowid_set) {
+void Codegen::CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowid_set,
+                             const std::vector<bool>* changed) {
   const Table* tab = t->table;
   int ncol = static_cast<int>(tab->columns.size());
+  // An index whose key cannot change keeps its entry (SQLite does the same):
+  // its columns are all unchanged, the rowid too, and no expression or
+  // partial-index WHERE might read a changed column.
+  std::vector<bool> keep(tab->indexes.size(), false);
+  if (changed != nullptr && !rowid_set) {
+    for (size_t i = 0; i < tab->indexes.size(); ++i) {
+      const Index* idx = tab->indexes[i];
+      bool same = idx->where_sql.empty();
+      for (int c : idx->columns) {
+        if (c < 0 || (*changed)[static_cast<size_t>(c)]) same = false;
+      }
+      keep[i] = same;
+    }
+  }
   for (size_t i = 0; i < tab->indexes.size(); ++i) {
     const Index* idx = tab->indexes[i];
+    if (keep[i]) continue;
     int n = static_cast<int>(idx->columns.size()) + 1;
     int keys = AllocReg(n);
     int skip = CodePartialIndexGuard(idx, old_base);
@@ -210,6 +227,7 @@ void Codegen::CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowi
   prog_->SetP4(a, tab);
   for (size_t i = 0; i < tab->indexes.size(); ++i) {
     const Index* idx = tab->indexes[i];
+    if (keep[i]) continue;
     int nk = static_cast<int>(idx->columns.size()) + 1;
     int keys = AllocReg(nk + 1);
     int skip = CodePartialIndexGuard(idx, new_base);

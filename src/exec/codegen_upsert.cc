@@ -186,14 +186,15 @@ void Codegen::CodeUpsertAction(DmlTarget* t, const UpsertClause& uc, int conflic
   redirects_.resize(mark);
   const std::vector<bool>* changed = &uc.sets.changed;
   int update = static_cast<int>(ast::TriggerEvent::kUpdate);
-  if (HasTriggers(tab, update, static_cast<int>(ast::TriggerTime::kBefore), changed)) {
+  bool before = HasTriggers(tab, update, static_cast<int>(ast::TriggerTime::kBefore), changed);
+  if (before) {
     CodeTriggers(tab, update, static_cast<int>(ast::TriggerTime::kBefore), old_base, new_base,
                  skip_label, changed, OnConflict::kAbort);
     Op(Opcode::kNotExists, t->cursor, skip_label, old_base);
   }
   CodeConstraintChecks(t, new_base, old_base, uc.sets.rowid_set, OnConflict::kAbort, skip_label,
                        changed);
-  CodeReplaceRow(t, old_base, new_base, uc.sets.rowid_set);
+  CodeReplaceRow(t, old_base, new_base, uc.sets.rowid_set, before ? nullptr : changed);
   if (plan->ret != nullptr) CodeReturningRow(*plan->ret, new_base);  // before AFTER triggers
   CodeTriggers(tab, update, static_cast<int>(ast::TriggerTime::kAfter), old_base, new_base,
                skip_label, changed, OnConflict::kAbort);

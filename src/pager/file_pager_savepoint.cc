@@ -36,7 +36,7 @@ Status FilePager::SaveImage(CachedPage* f) {
   if (f->pgno > top.orig_count || top.saved_set.count(f->pgno) != 0) return Status();
   // Allocate first (may throw): the page counts as saved only once its
   // image is in the level.
-  auto image = std::make_unique<uint8_t[]>(page_size_);
+  auto image = std::make_unique_for_overwrite<uint8_t[]>(page_size_);  // copied over next
   std::memcpy(image.get(), f->data, page_size_);
   top.saved.emplace_back(f->pgno, std::move(image));
   try {

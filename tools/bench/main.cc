@@ -256,6 +256,74 @@ double OpenBig(const Api& a, const Options&, const std::string& path) {
   return Now() - t0;
 }
 
+// ---- writes of the SQL-features issue (setup untimed) ----
+
+// UPSERT of o.rows rows into a table that holds every even key already:
+// half of them conflict and update the row.
+double UpsertHalfConflicting(const Api& a, const Options& o, const std::string& path) {
+  RemoveDb(path);
+  Db db(a, path);
+  db.Exec("CREATE TABLE u(id INTEGER PRIMARY KEY, k INTEGER UNIQUE, n INTEGER)");
+  db.Exec("BEGIN");
+  sqlite3_stmt* fill = db.Prepare("INSERT INTO u(k, n) VALUES(?, 1)");
+  for (int64_t k = 0; k < o.rows; k += 2) {
+    a.bind_int64(fill, 1, k);
+    db.StepDone(fill);
+  }
+  a.finalize(fill);
+  db.Exec("COMMIT");
+  double t0 = Now();
+  db.Exec("BEGIN");
+  sqlite3_stmt* up = db.Prepare(
+      "INSERT INTO u(k, n) VALUES(?, 1) ON CONFLICT(k) DO UPDATE SET n = n + excluded.n");
+  for (int64_t k = 0; k < o.rows; ++k) {
+    a.bind_int64(up, 1, k);
+    db.StepDone(up);
+  }
+  a.finalize(up);
+  db.Exec("COMMIT");
+  return Now() - t0;
+}
+
+// One UPDATE ... RETURNING handing back o.rows / 10 rows.
+double ReturningRows(const Api& a, const Options& o, const std::string& path) {
+  RemoveDb(path);
+  Db db(a, path);
+  db.Exec(kCreate);
+  db.Exec("BEGIN");
+  sqlite3_stmt* ins = db.Prepare("INSERT INTO t(a,b,c) VALUES(?,?,?)");
+  Rng rng(5);
+  int64_t n = o.rows / 10;
+  for (int64_t i = 0; i < n; ++i) {
+    BindRow(a, ins, rng, 1);
+    db.StepDone(ins);
+  }
+  a.finalize(ins);
+  db.Exec("COMMIT");
+  double t0 = Now();
+  sqlite3_stmt* q = db.Prepare("UPDATE t SET a = a + 1 RETURNING id, a, b");
+  int64_t rows = 0, bytes = 0;
+  while (a.step(q) == SQLITE_ROW) {
+    ++rows;
+    bytes += a.column_int64(q, 1) > 0 ? a.column_bytes(q, 2) : 0;
+  }
+  a.finalize(q);
+  if (rows != n || bytes <= 0) Die("RETURNING gave " + std::to_string(rows) + " rows");
+  return Now() - t0;
+}
+
+// ALTER TABLE ADD COLUMN on the fixture's table, then a scan that reads the
+// new column (its default, from every row that predates it).
+double AlterAddColumn(const Api& a, const Options& o, const std::string& path) {
+  Db db(a, path);
+  double t0 = Now();
+  db.Exec("ALTER TABLE t ADD COLUMN d INTEGER DEFAULT 7");
+  sqlite3_stmt* q = db.Prepare("SELECT count(*) FROM t WHERE d = 7");
+  if (a.step(q) != SQLITE_ROW || a.column_int64(q, 0) != o.rows) Die("ADD COLUMN scan failed");
+  a.finalize(q);
+  return Now() - t0;
+}
+
 // ---- fixtures (written by the system sqlite3) ----
 
 void MakeFixture(const Api& sqlite, const Options& o, const std::string& path) {
@@ -347,6 +415,11 @@ int Main(int argc, char** argv) {
       {"lookup_index", "point lookups by index", LookupIndex, true, false},
       {"scan", "full scan reading every column", FullScan, true, false},
       {"open_big", "open a 1 GB database and read one row (x200)", OpenBig, false, true},
+      {"upsert", "UPSERT rows in one transaction, half conflicting", UpsertHalfConflicting,
+       false, false},
+      {"returning", "UPDATE ... RETURNING of rows/10 rows", ReturningRows, false, false},
+      {"alter_add", "ALTER TABLE ADD COLUMN, then scan the new column", AlterAddColumn, true,
+       false},
   };
   std::string fixture = o.dir + "/fixture-" + std::to_string(o.rows) + ".db";
   std::string big = o.dir + "/big-" + std::to_string(o.big_bytes >> 20) + "mb.db";
