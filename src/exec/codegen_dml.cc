@@ -134,22 +134,7 @@ void Codegen::CodeDeleteRow(DmlTarget* t, int base, bool count_change, bool coun
 
 void Codegen::CodeInsertRow(DmlTarget* t, int base, bool count_change, bool is_update) {
   const Table* tab = t->table;
-  int n = static_cast<int>(tab->columns.size());
-  int rec = AllocReg();
-  if (tab->rowid_alias >= 0) {
-    // The INTEGER PRIMARY KEY is stored as NULL in the record.
-    int tmp = AllocReg(n);
-    for (int i = 0; i < n; ++i) {
-      if (i == tab->rowid_alias) {
-        Op(Opcode::kNull, 0, tmp + i);
-      } else {
-        Op(Opcode::kSCopy, base + 1 + i, tmp + i);
-      }
-    }
-    Op(Opcode::kMakeRecord, tmp, n, rec);
-  } else {
-    Op(Opcode::kMakeRecord, base + 1, n, rec);
-  }
+  int rec = CodeTableRecord(tab, base);
   int a = Op(Opcode::kInsert, t->cursor, rec, base);
   uint8_t p5 = 0;
   if (count_change) p5 |= kInsNChange | kInsTotal;
@@ -186,6 +171,7 @@ void Codegen::CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool r
                                    OnConflict on_conflict, int skip_label,
                                    const std::vector<bool>* changed_cols) {
   CodeNotNullChecks(t->table, base, on_conflict, skip_label, changed_cols);
+  CodeStrictTypeCheck(t->table, base);
   if (!CodeCheckConstraints(t->table, base, on_conflict, skip_label)) return;
   if (upsert_ == nullptr) {
     if (rowid_changed) CodeRowidUniqueCheck(t, base, old_rowid, on_conflict, skip_label);

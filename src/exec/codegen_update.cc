@@ -106,6 +106,7 @@ bool Codegen::ResolveUpdateSets(ast::ExprList* set_list, const Table* tab, Scope
       c = -1;
     }
     if (c == tab->rowid_alias && c >= 0) c = -1;
+    if (!CheckGeneratedTarget(tab, c, true)) return false;
     if (c < 0) {
       sets->rowid_set = true;
       if (tab->rowid_alias >= 0) sets->changed[static_cast<size_t>(tab->rowid_alias)] = true;
@@ -115,6 +116,7 @@ bool Codegen::ResolveUpdateSets(ast::ExprList* set_list, const Table* tab, Scope
     sets->set_col.push_back(c);
     if (!resolver_.ResolveExpr(set_list->items[i].expr, scope)) return false;
   }
+  if (tab->has_generated) MarkGeneratedChanges(tab, &sets->changed);
   return true;
 }
 
@@ -159,6 +161,7 @@ void Codegen::CodeUpdatedRow(ast::ExprList* set_list, const Table* tab, const Up
   if (sets.rowid_set) Op(Opcode::kMustBeInt, new_base, 0);
   if (tab->rowid_alias >= 0) Op(Opcode::kSCopy, new_base, new_base + 1 + tab->rowid_alias);
   ApplyColumnAffinity(tab, new_base);
+  CodeComputedColumns(tab, new_base, false);
 }
 
 // Replaces the old row (at old_base) by the new one (at new_base): the old
@@ -166,7 +169,6 @@ void Codegen::CodeUpdatedRow(ast::ExprList* set_list, const Table* tab, const Up
 // and its index entries are written.
 void Codegen::CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowid_set) {
   const Table* tab = t->table;
-  int ncol = static_cast<int>(tab->columns.size());
   for (size_t i = 0; i < tab->indexes.size(); ++i) {
     const Index* idx = tab->indexes[i];
     int n = static_cast<int>(idx->columns.size()) + 1;
@@ -183,16 +185,7 @@ void Codegen::CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowi
     Op(Opcode::kDelete, t->cursor);
     ResolveLabel(same);
   }
-  int rec = AllocReg();
-  int tmp = AllocReg(ncol);
-  for (int i = 0; i < ncol; ++i) {
-    if (i == tab->rowid_alias) {
-      Op(Opcode::kNull, 0, tmp + i);
-    } else {
-      Op(Opcode::kSCopy, new_base + 1 + i, tmp + i);
-    }
-  }
-  Op(Opcode::kMakeRecord, tmp, ncol, rec);
+  int rec = CodeTableRecord(tab, new_base);
   int a = Op(Opcode::kInsert, t->cursor, rec, new_base);
   prog_->at(a).p5 = (in_trigger_ == 0 ? kInsNChange : 0) | kInsIsUpdate | kInsTotal;
   prog_->SetP4(a, tab);

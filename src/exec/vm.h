@@ -76,6 +76,7 @@ class Vm {
   bool OpenBtreeCursor(const Instr& in);        // OpenRead, OpenWrite, ReopenIdx
   bool LookUpKey(const Instr& in, bool* jump);  // Found, NotFound, NoConflict
   void MakeRecord(const Instr& in);
+  bool TypeCheck(const Instr& in);  // TypeCheck (vm_typecheck.cc)
   bool NewRowid(const Instr& in);
   // Virtual tables (vm_vtab.cc).
   bool VtabOpen(const Instr& in);
