@@ -33,8 +33,10 @@ Status CheckBeforeResolve(Expr* e, const Table& t, CompileContext* ctx) {
     } else if (x->kind == ExprKind::kColumn && !x->table.empty() &&
                EqualsIgnoreCase(x->table, t.name)) {
       st = Prohibited(ctx, x, "the \".\" operator");
-    } else if (x->select != nullptr || x->kind == ExprKind::kSubquery ||
-               x->kind == ExprKind::kExists) {
+    } else if (x->kind == ExprKind::kSubquery || x->kind == ExprKind::kExists) {
+      ctx->Error("subqueries prohibited in generated columns");  // no position, as SQLite
+      st = ctx->error;
+    } else if (x->select != nullptr) {  // IN (SELECT ...)
       st = Prohibited(ctx, x, "subqueries");
     } else if (x->kind == ExprKind::kParam) {
       st = Prohibited(ctx, x, "parameters");

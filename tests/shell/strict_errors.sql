@@ -1,0 +1,38 @@
+-- STRICT tables: the errors of CREATE TABLE and of values that do not fit,
+-- message for message, and which of several failing checks comes first.
+CREATE TABLE first(x);
+CREATE TABLE bad(a VARCHAR(10)) STRICT;
+CREATE TABLE bad(a, b INT) STRICT;
+CREATE TABLE bad(a integer(5)) STRICT;
+CREATE TABLE bad(a INT, b AS (a)) STRICT;
+CREATE TABLE bad(a INT) STRICT, STRUCT;
+CREATE TABLE s(i INTEGER, n INT, r REAL, t TEXT, b BLOB, a ANY) STRICT;
+INSERT INTO s(i) VALUES('abc');
+INSERT INTO s(i) VALUES(1.5);
+INSERT INTO s(i) VALUES(x'00');
+INSERT INTO s(n) VALUES('1.5');
+INSERT INTO s(r) VALUES('x');
+INSERT INTO s(r) VALUES(x'00');
+INSERT INTO s(t) VALUES(x'41');
+INSERT INTO s(b) VALUES('text');
+INSERT INTO s(b) VALUES(1);
+INSERT INTO s(b) VALUES(1.0);
+INSERT INTO s VALUES(1, 2, 3, 4, x'05', 6);
+UPDATE s SET n = 'x';
+UPDATE s SET r = r || 'z';
+SELECT * FROM s;
+CREATE TABLE c(i INTEGER NOT NULL, j INT CHECK (j > 0), k TEXT UNIQUE) STRICT;
+INSERT INTO c VALUES(NULL, 'x', 'a');
+INSERT INTO c VALUES('x', 0, 'a');
+INSERT INTO c VALUES(1, 1, 'a');
+INSERT OR IGNORE INTO c VALUES('x', 1, 'a');
+INSERT OR REPLACE INTO c VALUES(2, 'y', 'a');
+CREATE TABLE tr(i INTEGER, j INT) STRICT;
+CREATE TRIGGER trb BEFORE INSERT ON tr BEGIN SELECT raise(ABORT, 'before trigger'); END;
+INSERT INTO tr VALUES('x', 1);
+INSERT INTO tr VALUES(1, 1);
+CREATE TABLE k(id INTEGER PRIMARY KEY, v TEXT NOT NULL) STRICT;
+INSERT INTO k VALUES('k', 'b');
+INSERT INTO k VALUES(NULL, NULL);
+SELECT * FROM k;
+PRAGMA integrity_check;
