@@ -136,6 +136,7 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
     Op(Opcode::kNewRowid, t.cursor, base, seq.reg);
     if (tab->rowid_alias >= 0) Op(Opcode::kSCopy, base, base + 1 + tab->rowid_alias);
     ResolveLabel(skip);
+    if (tab->has_generated) CodeGeneratedColumns(tab, base);  // they may read the rowid
   }
   if (st->upsert != nullptr) upsert_ = &upsert;
   CodeConstraintChecks(&t, base, 0, rowid_from >= 0, on_conflict, next_row, nullptr);

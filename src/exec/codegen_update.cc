@@ -161,7 +161,9 @@ void Codegen::CodeUpdatedRow(ast::ExprList* set_list, const Table* tab, const Up
   if (sets.rowid_set) Op(Opcode::kMustBeInt, new_base, 0);
   if (tab->rowid_alias >= 0) Op(Opcode::kSCopy, new_base, new_base + 1 + tab->rowid_alias);
   ApplyColumnAffinity(tab, new_base);
-  CodeComputedColumns(tab, new_base, false);
+  CodeComputedColumns(tab, new_base,
+                      HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
+                                  static_cast<int>(ast::TriggerTime::kBefore), &sets.changed));
 }
 
 // Replaces the old row (at old_base) by the new one (at new_base): the old
