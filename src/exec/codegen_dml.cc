@@ -195,7 +195,8 @@ void Codegen::CodeNotNullChecks(const Table* tab, int base, OnConflict on_confli
   for (size_t i = 0; i < tab->columns.size(); ++i) {
     const Column& c = tab->columns[i];
     if (!c.not_null || static_cast<int>(i) == tab->rowid_alias) continue;
-    if (changed_cols && !(*changed_cols)[i]) continue;
+    // (A generated column may change with any other: always checked.)
+    if (changed_cols && !(*changed_cols)[i] && !c.is_generated()) continue;
     int reg = base + 1 + static_cast<int>(i);
     OnConflict act = ResolveAction(on_conflict, c.not_null_conflict);
     if (act == OnConflict::kReplace && c.default_sql.empty()) act = OnConflict::kAbort;
@@ -308,7 +309,10 @@ void Codegen::CodeUniqueIndexChecks(DmlTarget* t, int base, int old_rowid, bool 
     if (changed_cols != nullptr && !rowid_changed && idx->where_sql.empty()) {
       bool touched = false;
       for (int col : idx->columns) {
-        if (col < 0 || (*changed_cols)[static_cast<size_t>(col)]) touched = true;
+        if (col < 0 || (*changed_cols)[static_cast<size_t>(col)] ||
+            tab->columns[static_cast<size_t>(col)].is_generated()) {
+          touched = true;
+        }
       }
       if (!touched) continue;
     }

@@ -152,32 +152,6 @@ int Codegen::CodeTableRecord(const Table* tab, int base) {
   return rec;
 }
 
-void Codegen::MarkGeneratedChanges(const Table* tab, std::vector<bool>* changed) {
-  const size_t n = tab->columns.size();
-  bool more = true;
-  while (more) {  // a generated column may read another one
-    more = false;
-    for (size_t i = 0; i < n; ++i) {
-      if (!tab->columns[i].is_generated() || (*changed)[i]) continue;
-      Expr* e = ctx_->ParseExpr(tab->columns[i].generated_sql);
-      if (e == nullptr) return;
-      bool reads = false;
-      auto f = [&](Expr* x) {
-        if (x->kind == ExprKind::kColumn) {
-          int c = tab->FindColumn(x->text);
-          if (c >= 0 && (*changed)[static_cast<size_t>(c)]) reads = true;
-        }
-        return !reads;
-      };
-      WalkExpr(e, f);
-      if (reads) {
-        (*changed)[i] = true;
-        more = true;
-      }
-    }
-  }
-}
-
 bool Codegen::CheckGeneratedTarget(const Table* tab, int col, bool update) {
   if (col < 0 || !tab->columns[static_cast<size_t>(col)].is_generated()) return true;
   return ctx_->Error(std::string(update ? "cannot UPDATE" : "cannot INSERT into") +

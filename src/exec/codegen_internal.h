@@ -379,8 +379,6 @@ class Codegen {
   int CodeTableRecord(const Table* tab, int base);
   // False (with the error) if `col` is generated: it cannot be written.
   bool CheckGeneratedTarget(const Table* tab, int col, bool update);
-  // Marks the generated columns whose expressions read a changed column.
-  void MarkGeneratedChanges(const Table* tab, std::vector<bool>* changed);
   void ApplyGeneratedAffinity(const Column& c, int reg);
   void GeneratedLoopError(const Column& c);
   std::vector<std::pair<const Table*, int>> gen_busy_;  // VIRTUAL columns being coded

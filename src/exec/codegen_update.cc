@@ -116,7 +116,6 @@ bool Codegen::ResolveUpdateSets(ast::ExprList* set_list, const Table* tab, Scope
     sets->set_col.push_back(c);
     if (!resolver_.ResolveExpr(set_list->items[i].expr, scope)) return false;
   }
-  if (tab->has_generated) MarkGeneratedChanges(tab, &sets->changed);
   return true;
 }
 
