@@ -37,6 +37,13 @@ void Codegen::GeneratedLoopError(const Column& c) {
   gen_loop_error_ = true;
 }
 
+void Codegen::CodeGeneratedExpr(Expr* e, int target) {
+  const char* saved = pure_context_;
+  pure_context_ = "a generated column";
+  CodeExpr(e, target);
+  pure_context_ = saved;
+}
+
 // A VIRTUAL column of the row cursor `cursor` is on: its expression over
 // that row's columns (which may be VIRTUAL in turn).
 void Codegen::CodeVirtualColumn(int cursor, int column, const Table* tab, int target) {
@@ -60,7 +67,7 @@ void Codegen::CodeVirtualColumn(int cursor, int column, const Table* tab, int ta
   int done = MakeLabel();
   Op(Opcode::kIfNullRow, cursor, done, target);
   gen_busy_.emplace_back(tab, column);
-  CodeExpr(e, target);
+  CodeGeneratedExpr(e, target);
   gen_busy_.pop_back();
   ApplyGeneratedAffinity(c, target);
   ResolveLabel(done);
@@ -105,7 +112,7 @@ void Codegen::CodeGeneratedColumns(const Table* tab, int base) {
         continue;
       }
       int reg = base + 1 + static_cast<int>(i);
-      CodeExpr(exprs[i], reg);
+      CodeGeneratedExpr(exprs[i], reg);
       ApplyGeneratedAffinity(tab->columns[i], reg);
       ready[i] = 1;
       progress = true;

@@ -380,9 +380,11 @@ class Codegen {
   // False (with the error) if `col` is generated: it cannot be written.
   bool CheckGeneratedTarget(const Table* tab, int col, bool update);
   void ApplyGeneratedAffinity(const Column& c, int reg);
+  void CodeGeneratedExpr(ast::Expr* e, int target);  // calls may not read the clock
   void GeneratedLoopError(const Column& c);
   std::vector<std::pair<const Table*, int>> gen_busy_;  // VIRTUAL columns being coded
   bool gen_loop_error_ = false;                         // ctx_->error is a "generated column loop"
+  const char* pure_context_ = nullptr;                  // FuncCall::pure_context of calls coded now
   // Triggers on `tab` for `event` at `time` (ast::TriggerTime/Event values).
   void CodeTriggers(const Table* tab, int event, int time, int old_base, int new_base,
                     int skip_label, const std::vector<bool>* changed_cols, OnConflict on_conflict);

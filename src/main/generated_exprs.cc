@@ -54,7 +54,9 @@ Status CheckBeforeResolve(Expr* e, const Table& t, CompileContext* ctx) {
 Status CheckAfterResolve(Expr* e, CompileContext* ctx) {
   Status st;
   auto f = [&](Expr* x) {
-    if (x->kind == ExprKind::kFunction && x->aux != nullptr) {
+    if (x->kind == ExprKind::kCurrentTime) {
+      st = Prohibited(ctx, x, "non-deterministic functions");
+    } else if (x->kind == ExprKind::kFunction && x->aux != nullptr) {
       const auto* def = static_cast<const FunctionDef*>(x->aux);
       if ((def->flags & kFuncDeterministic) == 0)
         st = Prohibited(ctx, x, "non-deterministic functions");
