@@ -210,6 +210,7 @@ void Codegen::CodeNotNullChecks(const Table* tab, int base, OnConflict on_confli
         Op(Opcode::kNotNull, reg, ok);
         CodeDefault(tab, static_cast<int>(i), reg);
         ApplyColumnAffinity(tab, base);
+        if (tab->has_generated) CodeGeneratedColumns(tab, base);  // they may read it
         OpP4Str(Opcode::kHaltIfNull, kConstraintNotNull, ActionCode(OnConflict::kAbort), reg, msg);
         ResolveLabel(ok);
         break;
