@@ -97,6 +97,10 @@ struct FuncContext {
   // xColumn of a virtual table during an UPDATE that leaves this column
   // unchanged (sqlite3_vtab_nochange).
   bool vtab_nochange = false;
+  // Set when the call computes a generated column ("a generated column"):
+  // the date and time functions then refuse 'now', 'localtime' and 'utc'
+  // ("non-deterministic use of NAME() in a generated column").
+  const char* pure_context = nullptr;
 };
 
 // Zeroed memory of n bytes tied to the current aggregate accumulator; the same

@@ -42,6 +42,10 @@ struct Column {
   std::string default_sql;    // DEFAULT expression text; empty if none
   std::string generated_sql;  // GENERATED ALWAYS AS expression text
   bool generated_stored = false;
+
+  bool is_generated() const { return !generated_sql.empty(); }
+  // A VIRTUAL generated column has no field in the table's records.
+  bool is_virtual() const { return !generated_sql.empty() && !generated_stored; }
 };
 
 struct CheckConstraint {
@@ -76,6 +80,11 @@ struct Table {
   std::vector<Index*> indexes;     // owned by Schema
   std::vector<Trigger*> triggers;  // owned by Schema
   bool has_defaults = false;
+  // Generated columns: any at all, and how many are VIRTUAL (those are left
+  // out of the records, so the record field of a column is its number less
+  // the VIRTUAL columns before it: StorageColumn).
+  bool has_generated = false;
+  int n_virtual = 0;
   // Virtual tables (CREATE VIRTUAL TABLE, or a module's eponymous table):
   // the module and its arguments as written; `vtab` is connected at the
   // table's first use (null until then, and after a failed connect).
@@ -87,6 +96,16 @@ struct Table {
   // Index of the column called `name` (case-insensitive) or -1.
   int FindColumn(std::string_view name) const;
   bool HasRowid() const { return !without_rowid; }
+  // Record field of column `col` (not VIRTUAL): its number less the VIRTUAL
+  // generated columns before it.
+  int StorageColumn(int col) const {
+    if (n_virtual == 0 || col < 0) return col;
+    int n = col;
+    for (int i = 0; i < col; ++i) n -= columns[static_cast<size_t>(i)].is_virtual() ? 1 : 0;
+    return n;
+  }
+  // Fields of a record: the columns that are not VIRTUAL.
+  int n_stored() const { return static_cast<int>(columns.size()) - n_virtual; }
   // Index of the owning database (P3 of the cursors that open its trees).
   inline int db() const;
 };

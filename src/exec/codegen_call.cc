@@ -77,6 +77,7 @@ void Codegen::CodeFunction(Expr* e, int target) {
   FuncCall* call = prog_->arena.New<FuncCall>();
   call->def = def;
   call->nargs = nargs;
+  call->pure_context = pure_context_;
   if (def->flags & kFuncNeedsCollation) {
     for (int i = 0; i < nargs && call->coll == nullptr; ++i) {
       call->coll = resolver_.ExprCollation((*e->list)[static_cast<size_t>(i)]);

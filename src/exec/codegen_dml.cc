@@ -134,22 +134,7 @@ void Codegen::CodeDeleteRow(DmlTarget* t, int base, bool count_change, bool coun
 
 void Codegen::CodeInsertRow(DmlTarget* t, int base, bool count_change, bool is_update) {
   const Table* tab = t->table;
-  int n = static_cast<int>(tab->columns.size());
-  int rec = AllocReg();
-  if (tab->rowid_alias >= 0) {
-    // The INTEGER PRIMARY KEY is stored as NULL in the record.
-    int tmp = AllocReg(n);
-    for (int i = 0; i < n; ++i) {
-      if (i == tab->rowid_alias) {
-        Op(Opcode::kNull, 0, tmp + i);
-      } else {
-        Op(Opcode::kSCopy, base + 1 + i, tmp + i);
-      }
-    }
-    Op(Opcode::kMakeRecord, tmp, n, rec);
-  } else {
-    Op(Opcode::kMakeRecord, base + 1, n, rec);
-  }
+  int rec = CodeTableRecord(tab, base);
   int a = Op(Opcode::kInsert, t->cursor, rec, base);
   uint8_t p5 = 0;
   if (count_change) p5 |= kInsNChange | kInsTotal;
@@ -186,6 +171,7 @@ void Codegen::CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool r
                                    OnConflict on_conflict, int skip_label,
                                    const std::vector<bool>* changed_cols) {
   CodeNotNullChecks(t->table, base, on_conflict, skip_label, changed_cols);
+  CodeStrictTypeCheck(t->table, base);
   if (!CodeCheckConstraints(t->table, base, on_conflict, skip_label)) return;
   if (upsert_ == nullptr) {
     if (rowid_changed) CodeRowidUniqueCheck(t, base, old_rowid, on_conflict, skip_label);
@@ -209,7 +195,8 @@ void Codegen::CodeNotNullChecks(const Table* tab, int base, OnConflict on_confli
   for (size_t i = 0; i < tab->columns.size(); ++i) {
     const Column& c = tab->columns[i];
     if (!c.not_null || static_cast<int>(i) == tab->rowid_alias) continue;
-    if (changed_cols && !(*changed_cols)[i]) continue;
+    // (A generated column may change with any other: always checked.)
+    if (changed_cols && !(*changed_cols)[i] && !c.is_generated()) continue;
     int reg = base + 1 + static_cast<int>(i);
     OnConflict act = ResolveAction(on_conflict, c.not_null_conflict);
     if (act == OnConflict::kReplace && c.default_sql.empty()) act = OnConflict::kAbort;
@@ -223,6 +210,7 @@ void Codegen::CodeNotNullChecks(const Table* tab, int base, OnConflict on_confli
         Op(Opcode::kNotNull, reg, ok);
         CodeDefault(tab, static_cast<int>(i), reg);
         ApplyColumnAffinity(tab, base);
+        if (tab->has_generated) CodeGeneratedColumns(tab, base);  // they may read it
         OpP4Str(Opcode::kHaltIfNull, kConstraintNotNull, ActionCode(OnConflict::kAbort), reg, msg);
         ResolveLabel(ok);
         break;
@@ -320,7 +308,10 @@ void Codegen::CodeUniqueIndexChecks(DmlTarget* t, int base, int old_rowid, bool 
     if (changed_cols != nullptr && !rowid_changed && idx->where_sql.empty()) {
       bool touched = false;
       for (int col : idx->columns) {
-        if (col < 0 || (*changed_cols)[static_cast<size_t>(col)]) touched = true;
+        if (col < 0 || (*changed_cols)[static_cast<size_t>(col)] ||
+            tab->columns[static_cast<size_t>(col)].is_generated()) {
+          touched = true;
+        }
       }
       if (!touched) continue;
     }

@@ -51,7 +51,11 @@ void Codegen::CodeColumn(int cursor, int column, const Table* tab, int target) {
     Op(Opcode::kRowid, cursor, target);
     return;
   }
-  int a = Op(Opcode::kColumn, cursor, column, target);
+  if (tab != nullptr && tab->columns[static_cast<size_t>(column)].is_virtual()) {
+    CodeVirtualColumn(cursor, column, tab, target);
+    return;
+  }
+  int a = Op(Opcode::kColumn, cursor, tab != nullptr ? tab->StorageColumn(column) : column, target);
   if (tab != nullptr) {
     const Column& col = tab->columns[static_cast<size_t>(column)];
     if (!col.default_sql.empty()) {

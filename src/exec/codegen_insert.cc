@@ -131,6 +131,7 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   int auto_rowid = before ? AllocReg() : 0;
   CodeInsertRowid(tab, t.cursor, base, vals, rowid_from, seq.reg, auto_rowid);
   ApplyColumnAffinity(tab, base);
+  CodeComputedColumns(tab, base, before);
   CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
                static_cast<int>(ast::TriggerTime::kBefore), 0, base, next_row, nullptr,
                on_conflict);
@@ -140,6 +141,7 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
     Op(Opcode::kNewRowid, t.cursor, base, seq.reg);
     if (tab->rowid_alias >= 0) Op(Opcode::kSCopy, base, base + 1 + tab->rowid_alias);
     ResolveLabel(skip);
+    if (tab->has_generated) CodeGeneratedColumns(tab, base);  // they may read the rowid
   }
   if (st->upsert != nullptr) upsert_ = &upsert;
   CodeConstraintChecks(&t, base, 0, rowid_from >= 0, on_conflict, next_row, nullptr);
@@ -167,7 +169,8 @@ bool Codegen::InsertTargets(ast::InsertStmt* st, const Table* tab, std::vector<i
   if (st->columns == nullptr) {
     int ncol = static_cast<int>(tab->columns.size());
     for (int i = 0; i < ncol; ++i) {
-      if (tab->columns[static_cast<size_t>(i)].hidden) continue;
+      const Column& col = tab->columns[static_cast<size_t>(i)];
+      if (col.hidden || col.is_generated()) continue;
       targets->push_back(i == tab->rowid_alias ? -1 : i);
     }
     return true;
@@ -182,6 +185,7 @@ bool Codegen::InsertTargets(ast::InsertStmt* st, const Table* tab, std::vector<i
       c = -1;
     }
     if (c == tab->rowid_alias && c >= 0) c = -1;
+    if (!CheckGeneratedTarget(tab, c, false)) return false;
     targets->push_back(c);
   }
   return true;

@@ -393,6 +393,27 @@ class Codegen {
   ast::Expr* ParseTableExpr(const Table* tab, std::string_view sql, int base);
   void CodeDefault(const Table* tab, int col, int target);
   void CodeReplaceDelete(DmlTarget* pt, int old, int skip_label);
+  // Generated columns and STRICT tables (codegen_generated.cc).
+  // A VIRTUAL column of the row `cursor` is on, computed.
+  void CodeVirtualColumn(int cursor, int column, const Table* tab, int target);
+  // The generated columns of the row at `base`, from its other columns.
+  void CodeGeneratedColumns(const Table* tab, int base);
+  // After the affinity of a new row at `base`: the STRICT type check when
+  // it must come first (generated columns or BEFORE triggers follow), then
+  // the generated columns.
+  void CodeComputedColumns(const Table* tab, int base, bool early_type_check);
+  void CodeStrictTypeCheck(const Table* tab, int base);  // nothing unless STRICT
+  // The record of the row at `base` (rowid alias as NULL, VIRTUAL columns
+  // left out); returns its register.
+  int CodeTableRecord(const Table* tab, int base);
+  // False (with the error) if `col` is generated: it cannot be written.
+  bool CheckGeneratedTarget(const Table* tab, int col, bool update);
+  void ApplyGeneratedAffinity(const Column& c, int reg);
+  void CodeGeneratedExpr(ast::Expr* e, int target);  // calls may not read the clock
+  void GeneratedLoopError(const Column& c);
+  std::vector<std::pair<const Table*, int>> gen_busy_;  // VIRTUAL columns being coded
+  bool gen_loop_error_ = false;                         // ctx_->error is a "generated column loop"
+  const char* pure_context_ = nullptr;                  // FuncCall::pure_context of calls coded now
   // Triggers on `tab` for `event` at `time` (ast::TriggerTime/Event values).
   void CodeTriggers(const Table* tab, int event, int time, int old_base, int new_base,
                     int skip_label, const std::vector<bool>* changed_cols, OnConflict on_conflict);

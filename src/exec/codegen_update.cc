@@ -115,6 +115,7 @@ bool Codegen::ResolveUpdateSets(ast::ExprList* set_list, const Table* tab, Scope
       c = -1;
     }
     if (c == tab->rowid_alias && c >= 0) c = -1;
+    if (!CheckGeneratedTarget(tab, c, true)) return false;
     if (c < 0) {
       sets->rowid_set = true;
       if (tab->rowid_alias >= 0) sets->changed[static_cast<size_t>(tab->rowid_alias)] = true;
@@ -172,6 +173,9 @@ void Codegen::CodeUpdatedRow(ast::ExprList* set_list, const Table* tab, const Up
   if (sets.rowid_set) Op(Opcode::kMustBeInt, new_base, 0);
   if (tab->rowid_alias >= 0) Op(Opcode::kSCopy, new_base, new_base + 1 + tab->rowid_alias);
   ApplyColumnAffinity(tab, new_base);
+  CodeComputedColumns(tab, new_base,
+                      HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
+                                  static_cast<int>(ast::TriggerTime::kBefore), &sets.changed));
 }
 
 // Replaces the old row (at old_base) by the new one (at new_base): the old
@@ -180,17 +184,20 @@ void Codegen::CodeUpdatedRow(ast::ExprList* set_list, const Table* tab, const Up
 void Codegen::CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowid_set,
                              const std::vector<bool>* changed) {
   const Table* tab = t->table;
-  int ncol = static_cast<int>(tab->columns.size());
   // An index whose key cannot change keeps its entry (SQLite does the same):
   // its columns are all unchanged, the rowid too, and no expression or
-  // partial-index WHERE might read a changed column.
+  // partial-index WHERE might read a changed column (nor a generated
+  // column, which may depend on one).
   std::vector<bool> keep(tab->indexes.size(), false);
   if (changed != nullptr && !rowid_set) {
     for (size_t i = 0; i < tab->indexes.size(); ++i) {
       const Index* idx = tab->indexes[i];
       bool same = idx->where_sql.empty();
       for (int c : idx->columns) {
-        if (c < 0 || (*changed)[static_cast<size_t>(c)]) same = false;
+        if (c < 0 || (*changed)[static_cast<size_t>(c)] ||
+            !tab->columns[static_cast<size_t>(c)].generated_sql.empty()) {
+          same = false;
+        }
       }
       keep[i] = same;
     }
@@ -212,16 +219,7 @@ void Codegen::CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowi
     Op(Opcode::kDelete, t->cursor);
     ResolveLabel(same);
   }
-  int rec = AllocReg();
-  int tmp = AllocReg(ncol);
-  for (int i = 0; i < ncol; ++i) {
-    if (i == tab->rowid_alias) {
-      Op(Opcode::kNull, 0, tmp + i);
-    } else {
-      Op(Opcode::kSCopy, new_base + 1 + i, tmp + i);
-    }
-  }
-  Op(Opcode::kMakeRecord, tmp, ncol, rec);
+  int rec = CodeTableRecord(tab, new_base);
   int a = Op(Opcode::kInsert, t->cursor, rec, new_base);
   prog_->at(a).p5 = (in_trigger_ == 0 ? kInsNChange : 0) | kInsIsUpdate | kInsTotal;
   prog_->SetP4(a, tab);

@@ -19,6 +19,26 @@ uint8_t AffBits(char aff) { return aff <= 'A' ? 0 : static_cast<uint8_t>(aff & k
 
 }  // namespace
 
+namespace {
+
+// Marks the table column `x` reads, if it reads one. A generated column
+// counts as using every column (as in SQLite: no index covers it).
+void MarkColumnUse(const Expr* x, const std::vector<Source>& sources,
+                   std::vector<std::vector<bool>>* used) {
+  if (x->kind != ExprKind::kResolvedColumn || x->column < 0) return;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const Source& src = sources[i];
+    if (src.cursor != x->cursor || src.table == nullptr) continue;
+    std::vector<bool>& u = (*used)[i];
+    if (src.table->columns[static_cast<size_t>(x->column)].is_generated()) {
+      u.assign(u.size(), true);
+    }
+    u[static_cast<size_t>(x->column)] = true;
+  }
+}
+
+}  // namespace
+
 void Codegen::UsedColumns(ast::Select* s, std::vector<Source>* sources,
                           std::vector<std::vector<bool>>* used) {
   used->assign(sources->size(), {});
@@ -27,14 +47,7 @@ void Codegen::UsedColumns(ast::Select* s, std::vector<Source>* sources,
     if (src.table) (*used)[i].assign(src.table->columns.size(), false);
   }
   auto mark = [&](Expr* e) {
-    if (e->kind == ExprKind::kResolvedColumn) {
-      for (size_t i = 0; i < sources->size(); ++i) {
-        const Source& src = (*sources)[i];
-        if (src.cursor == e->cursor && src.table && e->column >= 0) {
-          (*used)[i][static_cast<size_t>(e->column)] = true;
-        }
-      }
-    }
+    MarkColumnUse(e, *sources, used);
     return true;
   };
   if (s != nullptr) WalkSelectExprs(s, mark);
@@ -50,14 +63,7 @@ void Codegen::MarkUsedColumns(Expr* e, std::vector<Source>* sources,
     }
   }
   auto mark = [&](Expr* x) {
-    if (x->kind == ExprKind::kResolvedColumn) {
-      for (size_t i = 0; i < sources->size(); ++i) {
-        const Source& src = (*sources)[i];
-        if (src.cursor == x->cursor && src.table && x->column >= 0) {
-          (*used)[i][static_cast<size_t>(x->column)] = true;
-        }
-      }
-    }
+    MarkColumnUse(x, *sources, used);
     return true;
   };
   if (e != nullptr) WalkExpr(e, mark);

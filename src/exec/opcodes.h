@@ -100,6 +100,8 @@
   X(Cast,          Reg,  Aff,  No,   None,         "r[P1] = CAST(r[P1] AS affinity P2)")           \
   X(Affinity,      Regs, Cnt,  No,   String,       "apply affinity string P4 to r[P1..P1+P2-1]")   \
   X(RealAffinity,  Reg,  No,   No,   None,         "if r[P1] is an integer make it a real")        \
+  X(TypeCheck,     Regs, Cnt,  No,   Table,                                                        \
+    "STRICT table P4: convert r[P1..P1+P2-1] to the column types or fail")                        \
   X(Eq,            Reg,  Dest, Reg,  CollationOpt,                                                 \
     "r[P1] = r[P3]: jump to P2 (P5: affinity, flags)")                                             \
   X(Ne,            Reg,  Dest, Reg,  CollationOpt, "r[P1] != r[P3]: jump to P2")                   \

@@ -24,6 +24,9 @@ struct FuncCall {
   const FunctionDef* def = nullptr;
   const Collation* coll = nullptr;
   int nargs = 0;
+  // Where a call must not read the clock ("a generated column"), or null:
+  // FuncContext::pure_context.
+  const char* pure_context = nullptr;
 };
 
 // P4 of cursor-opening instructions.

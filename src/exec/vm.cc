@@ -345,6 +345,9 @@ StepResult Vm::Run() {
         }
         break;
       }
+      case Opcode::kTypeCheck:
+        if (!TypeCheck(in)) return FailWithStatus();
+        break;
       case Opcode::kRealAffinity:
         if (r[in.p1].is_int()) r[in.p1].SetReal(static_cast<double>(r[in.p1].int_value()));
         break;

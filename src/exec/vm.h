@@ -78,6 +78,7 @@ class Vm {
   bool OpenBtreeCursor(const Instr& in);        // OpenRead, OpenWrite, ReopenIdx
   bool LookUpKey(const Instr& in, bool* jump);  // Found, NotFound, NoConflict
   void MakeRecord(const Instr& in);
+  bool TypeCheck(const Instr& in);  // TypeCheck (vm_typecheck.cc)
   bool NewRowid(const Instr& in);
   bool RunSubprogram(const Instr& in, bool* ignored);  // Program (vm_program.cc)
   // Virtual tables (vm_vtab.cc).

@@ -58,6 +58,7 @@ inline bool Vm::CallFunction(const Instr& in) {
   FuncContext ctx;
   ctx.def = in.p4_func()->def;
   ctx.coll = in.p4_func()->coll;
+  ctx.pure_context = in.p4_func()->pure_context;
   ctx.conn = env_->hooks;
   ctx.api_db = env_->api_db;
   // The output register may be an argument: compute into scratch.

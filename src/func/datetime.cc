@@ -159,6 +159,14 @@ void SetRawNumber(DateTime* p, double r) {
   }
 }
 
+// A call that reads the clock or the time zone where that is refused (a
+// generated column): sets the error and returns true.
+bool ImpureUse(FuncContext* ctx) {
+  if (ctx->pure_context == nullptr) return false;
+  SetFuncError(ctx, "non-deterministic use of " + ctx->def->name + "() in " + ctx->pure_context);
+  return true;
+}
+
 void SetNow(DateTime* p) {
   p->jd_ms = CurrentUnixTimeMs() + kUnixEpochJdMs;
   p->valid_jd = true;
@@ -368,7 +376,7 @@ bool ApplyModifier(FuncContext* ctx, const char* z, DateTime* p, int idx, bool* 
       return false;
     case 'l':
       if (EqualsNoCase(z, "localtime")) {
-        if (!ToLocaltime(p, ctx)) {
+        if (ImpureUse(ctx) || !ToLocaltime(p, ctx)) {
           *failed_hard = true;
           return false;
         }
@@ -389,7 +397,7 @@ bool ApplyModifier(FuncContext* ctx, const char* z, DateTime* p, int idx, bool* 
         return false;
       }
       if (EqualsNoCase(z, "utc")) {
-        if (!ToUtc(p, ctx)) {
+        if (ImpureUse(ctx) || !ToUtc(p, ctx)) {
           *failed_hard = true;
           return false;
         }
@@ -560,11 +568,13 @@ void ComputeHms(DateTime* p) {
 bool ReadDateTime(FuncContext* ctx, int argc, Value** argv, DateTime* p) {
   *p = DateTime{};
   if (argc == 0) {
+    if (ImpureUse(ctx)) return false;
     SetNow(p);
   } else if (argv[0]->is_numeric()) {
     SetRawNumber(p, ValueToDouble(*argv[0]));
   } else {
     CText z(*argv[0]);
+    if (z.get() != nullptr && EqualsNoCase(z.get(), "now") && ImpureUse(ctx)) return false;
     if (z.get() == nullptr || !ParseTimeValue(z.get(), p)) return false;
   }
   for (int k = 1; k < argc; ++k) {

@@ -79,6 +79,7 @@ class DdlExecutor {
   Status DropColumn(ast::AlterTableStmt* st, Table* t);
   Status DropColumnRows(Database* db, const Table* t, int col);
   Status CheckRowsAfterAdd(int dbi, std::string_view table);
+  Status CheckAddedTable(const std::string& table_sql, const std::string& name, Arena* arena);
   // "table sqlite_master may not be altered" for system tables.
   Status CheckAlterable(const Table* t);
   // Whether an unqualified `name` in TEMP's views and triggers finds the

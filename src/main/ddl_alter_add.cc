@@ -6,6 +6,7 @@
 #include "main/alter_rows.h"
 #include "main/alter_sql.h"
 #include "main/ddl.h"
+#include "main/schema_build.h"
 #include "parser/parser.h"
 #include "parser/tokenizer.h"
 
@@ -101,7 +102,26 @@ Status DdlExecutor::CheckRowsAfterAdd(int dbi, std::string_view table) {
   return Status();
 }
 
-Status DdlExecutor::AddColumn(ast::AlterTableStmt* st, Table* t, Arena*) {
+// The table as the new CREATE TABLE text describes it must pass what
+// CREATE TABLE checks (a generated column's expression, STRICT types), or
+// the column is refused: "error in table T after add column: ...".
+Status DdlExecutor::CheckAddedTable(const std::string& table_sql, const std::string& name,
+                                    Arena* arena) {
+  std::string_view text = arena->CopyString(table_sql);
+  Parser parser(arena, text);
+  Result<ast::Stmt*> r = parser.ParseStatement();
+  Status st = r.status();
+  if (st.ok()) {
+    auto* create = (*r)->As<ast::CreateTableStmt>();
+    BuiltTable built;
+    st = BuildTable(create, table_sql, &built);
+    if (st.ok()) st = CheckTableExprs(create, built.table.get(), arena);
+  }
+  if (st.ok()) return st;
+  return Status(kError, "error in table " + name + " after add column: " + st.message());
+}
+
+Status DdlExecutor::AddColumn(ast::AlterTableStmt* st, Table* t, Arena* arena) {
   if (t->is_virtual) return Status(kError, "virtual tables may not be altered");
   if (t->is_view) return Status(kError, "Cannot add a column to a view");
   TRY(CheckAlterable(t));
@@ -143,6 +163,7 @@ Status DdlExecutor::AddColumn(ast::AlterTableStmt* st, Table* t, Arena*) {
     return Status(kInternal, "cannot find the end of the column list of " + t->name);
   }
   const std::string name = t->name;
+  TRY(CheckAddedTable(table_sql, name, arena));
   TRY(EditSchemaRows(db, [&](SchemaRowText* row, bool* changed) {
     if (row->type == "table" && EqualsIgnoreCase(row->name, name)) {
       row->sql = table_sql;

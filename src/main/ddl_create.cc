@@ -3,6 +3,7 @@
 // lang_createtrigger).
 #include "exec/codegen.h"
 #include "main/ddl.h"
+#include "main/generated_exprs.h"
 #include "main/schema_build.h"
 #include "parser/parser.h"
 #include "planner/resolve.h"
@@ -246,7 +247,7 @@ Status DdlExecutor::CheckTableExprs(ast::CreateTableStmt* st, const Table* t, Ar
   for (ast::TableConstraint* tc : st->constraints) {
     if (tc->kind == ast::ConstraintKind::kCheck) checks.push_back(tc->check);
   }
-  if (checks.empty()) return Status();
+  if (checks.empty() && !t->has_generated) return Status();
   CompileContext ctx;
   InitContext(&ctx, arena);
   Resolver resolver(&ctx);
@@ -261,7 +262,9 @@ Status DdlExecutor::CheckTableExprs(ast::CreateTableStmt* st, const Table* t, Ar
       return ctx.error;
     }
   }
-  return Status();
+  Status gen = CheckGeneratedExprs(st, t, &ctx, &resolver);
+  if (!gen.ok() && dry_run_ && error_offset_ != nullptr) *error_offset_ = ctx.error_offset;
+  return gen;
 }
 
 Status DdlExecutor::BuildIndexRows(Index* idx, Arena* arena) {

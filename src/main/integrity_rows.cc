@@ -1,8 +1,10 @@
 // The row-level part of PRAGMA integrity_check and quick_check, run after
 // the B-tree structure checks: NOT NULL columns hold no NULL and (full
 // check only) every row has its entry in each index of its table and each
-// index has as many entries as the table has rows. Partial indexes and
-// indexes on expressions are left out (their keys need the VM).
+// index has as many entries as the table has rows; the columns of a STRICT
+// table hold values of their types. Partial indexes, indexes on expressions
+// or VIRTUAL generated columns, and the values of VIRTUAL columns are left
+// out (they need the VM).
 #include "main/database.h"
 #include "main/pragma_families.h"
 #include "record/record.h"
@@ -25,9 +27,29 @@ int CompareWithKey(void* ctx, const uint8_t* key, uint32_t n) {
 bool PlainIndex(const Index& idx) {
   if (!idx.where_sql.empty()) return false;
   for (int c : idx.columns) {
-    if (c < 0) return false;
+    if (c < 0 || idx.table->columns[static_cast<size_t>(c)].is_virtual()) return false;
   }
   return true;
+}
+
+// Whether a field of serial type `type` suits STRICT column type `decl`
+// (one of INT, INTEGER, REAL, TEXT, BLOB, ANY). NULL always does; REAL
+// columns may hold integers (SQLite stores integral reals that way).
+bool FitsStrict(std::string_view decl, uint32_t type) {
+  const bool is_int = (type >= 1 && type <= 6) || type == 8 || type == 9;
+  if (type == 0 || decl.empty()) return true;
+  switch (decl[0]) {
+    case 'I':
+      return is_int;
+    case 'R':
+      return is_int || type == 7;
+    case 'T':
+      return type >= 13 && (type & 1) == 1;
+    case 'B':
+      return type >= 12 && (type & 1) == 0;
+    default:
+      return true;
+  }
 }
 
 }  // namespace
@@ -40,13 +62,15 @@ void CheckTableRows(Database* db, const Table& t, bool full, size_t max_errors,
       if (idx->root > 1 && PlainIndex(*idx)) idxs.push_back(idx);
     }
   }
-  std::vector<int> not_null;
+  // Columns to check: NOT NULL ones, and all of a STRICT table.
+  std::vector<int> checked;
   for (size_t c = 0; c < t.columns.size(); ++c) {
-    if (t.columns[c].not_null && static_cast<int>(c) != t.rowid_alias) {
-      not_null.push_back(static_cast<int>(c));
+    const Column& col = t.columns[c];
+    if ((col.not_null || t.strict) && static_cast<int>(c) != t.rowid_alias && !col.is_virtual()) {
+      checked.push_back(static_cast<int>(c));
     }
   }
-  if ((idxs.empty() && not_null.empty()) || t.root <= 1) return;
+  if ((idxs.empty() && checked.empty()) || t.root <= 1) return;
   BtCursor cur;
   if (!db->bt->OpenCursor(t.root, false, &cur).ok()) return;
   std::vector<std::unique_ptr<BtCursor>> icur;
@@ -74,9 +98,14 @@ void CheckTableRows(Database* db, const Table& t, bool full, size_t max_errors,
     const auto* data = reinterpret_cast<const uint8_t*>(rec.data());
     Result<int> nf = ParseRecordHeader(data, len, &types, &offsets);
     if (!nf.ok()) return;
-    for (int c : not_null) {
-      if (c < *nf && types[static_cast<size_t>(c)] == 0 &&
-          report("NULL value in " + t.name + "." + t.columns[static_cast<size_t>(c)].name)) {
+    for (int c : checked) {
+      const Column& col = t.columns[static_cast<size_t>(c)];
+      const int f = t.StorageColumn(c);
+      if (f >= *nf) continue;
+      const uint32_t type = types[static_cast<size_t>(f)];
+      if (col.not_null && type == 0 && report("NULL value in " + t.name + "." + col.name)) return;
+      if (t.strict && !FitsStrict(col.decl_type, type) &&
+          report("non-" + col.decl_type + " value in " + t.name + "." + col.name)) {
         return;
       }
     }
@@ -88,9 +117,9 @@ void CheckTableRows(Database* db, const Table& t, bool full, size_t max_errors,
         int c = idx.columns[k];
         if (c == t.rowid_alias) {
           key[k].SetInt(cur.rowid());
-        } else if (c < *nf) {
-          DecodeSerialEnc(data + offsets[static_cast<size_t>(c)], types[static_cast<size_t>(c)],
-                          &key[k], db->enc);
+        } else if (t.StorageColumn(c) < *nf) {
+          const auto f = static_cast<size_t>(t.StorageColumn(c));
+          DecodeSerialEnc(data + offsets[f], types[f], &key[k], db->enc);
         } else {
           complete = false;  // a short record: the column has its default
         }

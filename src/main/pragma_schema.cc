@@ -102,8 +102,9 @@ Status CheckTableInfo(PragmaCall* call) {
   return ViewColumns(call->conn, *found, &names, &types);
 }
 
-// table_info skips hidden columns (those of virtual tables); table_xinfo
-// shows them with hidden = 1.
+// table_info skips hidden columns (those of virtual tables) and generated
+// columns; table_xinfo shows them with hidden = 1 (hidden), 2 (VIRTUAL) or
+// 3 (STORED).
 Status RunTableInfo(PragmaCall* call) {
   if (!call->set) return Status();
   const bool extended = std::string_view(call->def->name) == "table_xinfo";
@@ -129,12 +130,14 @@ Status RunTableInfo(PragmaCall* call) {
   int cid = 0;
   for (size_t i = 0; i < t->columns.size(); ++i) {
     const Column& c = t->columns[i];
-    if (c.hidden && !extended) continue;
+    if ((c.hidden || c.is_generated()) && !extended) continue;
     std::vector<Value> row = {
         Value::Int(cid++),         Value::Text(c.name),
         Value::Text(c.decl_type),  Value::Int(c.not_null ? 1 : 0),
         TextOrNull(c.default_sql), Value::Int(PrimaryKeyPosition(*t, static_cast<int>(i)))};
-    if (extended) row.push_back(Value::Int(c.hidden ? 1 : 0));
+    if (extended) {
+      row.push_back(Value::Int(c.hidden ? 1 : c.is_virtual() ? 2 : c.is_generated() ? 3 : 0));
+    }
     call->AddRow(std::move(row));
   }
   return Status();

@@ -134,6 +134,8 @@ class TableBuilder {
   // Finishes the table: the rowid alias or primary-key index, and the
   // automatic indexes of PRIMARY KEY and UNIQUE.
   Status Finish(BuiltTable* out) {
+    if (t_->strict) TRY(ApplyStrictTypes(t_.get()));
+    TRY(CheckGeneratedColumns(*t_));
     TRY(ResolvePrimaryKey());
     TRY(MakeAutoIndexes(out));
     out->table = std::move(t_);
@@ -191,7 +193,9 @@ class TableBuilder {
       case ast::ConstraintKind::kGenerated:
         col.generated_sql = std::string(cc->expr->span);
         col.generated_stored = cc->stored;
-        return Status(kError, "generated columns are not supported yet");
+        t_->has_generated = true;
+        if (!cc->stored) ++t_->n_virtual;
+        return Status();
       default:
         return Status();
     }
@@ -201,7 +205,13 @@ class TableBuilder {
   Status ResolvePrimaryKey() {
     if (pk_spec_ < 0) return Status();
     KeySpec& pk = keys_[static_cast<size_t>(pk_spec_)];
-    for (int c : pk.cols) t_->columns[static_cast<size_t>(c)].primary_key = true;
+    for (int c : pk.cols) {
+      Column& col = t_->columns[static_cast<size_t>(c)];
+      if (col.is_generated()) {
+        return Status(kError, "generated columns cannot be part of the PRIMARY KEY");
+      }
+      col.primary_key = true;
+    }
     bool alias = pk.cols.size() == 1 &&
                  IsIntegerType(t_->columns[static_cast<size_t>(pk.cols[0])].decl_type) &&
                  !(pk_from_column_ && pk_col_order_ == ast::SortOrder::kDesc);
@@ -212,6 +222,13 @@ class TableBuilder {
       keys_.erase(keys_.begin() + pk_spec_);
     } else if (pk_autoinc_) {
       return Status(kError, "AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY");
+    } else if (t_->strict) {
+      // A STRICT table's PRIMARY KEY columns (other than the rowid alias)
+      // are NOT NULL.
+      for (int c : pk.cols) {
+        Column& col = t_->columns[static_cast<size_t>(c)];
+        if (!col.not_null) col.not_null = true;
+      }
     }
     return Status();
   }
@@ -264,6 +281,7 @@ Status BuildTable(const ast::CreateTableStmt* st, std::string sql, BuiltTable* o
   auto t = std::make_unique<Table>();
   t->name = std::string(st->name);
   t->sql = std::move(sql);
+  t->strict = st->strict;
   if (st->without_rowid) return Status(kError, "WITHOUT ROWID tables are not supported yet");
   TableBuilder b(std::move(t));
   for (const ast::ColumnDef* cd : st->columns) TRY(b.AddColumn(cd));

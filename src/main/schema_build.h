@@ -22,6 +22,13 @@ Status BuildTable(const ast::CreateTableStmt* st, std::string sql, BuiltTable* o
 // On "no such column" *bad_column (if given) is set to the column's text.
 Status BuildIndex(const ast::CreateIndexStmt* st, Table* table, std::string sql,
                   std::unique_ptr<Index>* out, std::string_view* bad_column = nullptr);
+// STRICT tables (table_strict.cc): every column must have one of the types
+// INT, INTEGER, REAL, TEXT, BLOB, ANY; ANY columns take no affinity.
+Status ApplyStrictTypes(Table* t);
+// Generated columns (table_strict.cc): at least one column must not be
+// generated.
+Status CheckGeneratedColumns(const Table& t);
+
 std::unique_ptr<Table> BuildView(const ast::CreateViewStmt* st, std::string sql);
 // temp: the trigger belongs to the TEMP database (its ON clause may then
 // name a table of another database).

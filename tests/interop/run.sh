@@ -136,7 +136,8 @@ done | tee "$tmp/log"
 
 # ---- 3. integrity_check finds what sqlite3 finds in files whose schema was
 # edited under them (NOT NULL added over NULLs, index definitions and root
-# pages swapped), message for message (table order aside).
+# pages swapped, STRICT types changed), message for message (table order
+# aside).
 d="$tmp/ic"
 mkdir -p "$d"
 sqlite3 "$d/a.db" "CREATE TABLE t(a, b); INSERT INTO t VALUES(1,NULL),(2,3),(NULL,4);
@@ -154,7 +155,16 @@ sqlite3 "$d/b.db" "CREATE TABLE t(a); INSERT INTO t VALUES(1),(2),(3); CREATE IN
     WHERE name IN ('i', 'k');"
 test "$(sqlite3 "$d/b.db" "SELECT group_concat(rootpage) FROM sqlite_schema")" = "2,5,4,3" ||
   echo "FAIL damaged file b: unexpected root pages" | tee -a "$tmp/log"
-for f in a b; do
+# STRICT column types changed under their rows; generated columns with an
+# index on a VIRTUAL one (intact).
+sqlite3 "$d/e.db" "CREATE TABLE e(a INT, b TEXT, c REAL, d BLOB, g INT AS (a) STORED, n ANY) STRICT;
+  INSERT INTO e(a, b, c, d, n) VALUES(1, 'x', 2.5, x'00', 1), (2, 'y', 3, NULL, 'z'), (NULL, '4', 5, x'01', x'02');
+  CREATE TABLE h(a, v AS (a * 2), s AS (a + 1) STORED); CREATE INDEX hv ON h(v); CREATE INDEX hs ON h(s, v);
+  INSERT INTO h(a) VALUES(1), (2), (NULL);
+  PRAGMA writable_schema=ON;
+  UPDATE sqlite_schema SET sql='CREATE TABLE e(a TEXT, b INT, c BLOB, d REAL, g TEXT AS (a) STORED, n INTEGER NOT NULL) STRICT'
+    WHERE name='e';"
+for f in a b e; do
   for c in integrity_check quick_check; do
     sqlite3 "$d/$f.db" "PRAGMA $c" | sort >"$d/s.ic"
     echo "PRAGMA $c;" | "$basalt" "$d/$f.db" 2>&1 | sort >"$d/b.ic"

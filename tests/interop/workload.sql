@@ -31,3 +31,20 @@ INSERT INTO words(w, n, note) SELECT w || '-' || id, upper(n) || id, length(w) F
 SELECT id, w, n, length(w), length(n), typeof(note) FROM words ORDER BY w, id;
 SELECT id FROM words WHERE n = 'CAFÉ' ORDER BY id;
 SELECT w FROM words WHERE w > 'naïve' ORDER BY w LIMIT 4;
+CREATE TABLE gen(id INTEGER PRIMARY KEY, a INT, b TEXT, v AS (a * 2 + length(b)) VIRTUAL,
+  s TEXT AS (upper(b) || a) STORED, w AS (v + 1), r REAL AS (a / 3) STORED);
+CREATE INDEX gen_v ON gen(v);
+CREATE INDEX gen_s ON gen(s, w);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400)
+INSERT INTO gen(a, b) SELECT i, 'g' || (i % 37) FROM n;
+UPDATE gen SET a = a + 1000, b = b || 'x' WHERE id % 5 = 0;
+DELETE FROM gen WHERE v BETWEEN 100 AND 200;
+CREATE TABLE st(id INTEGER PRIMARY KEY, i INTEGER, n INT NOT NULL, r REAL, t TEXT, b BLOB, x ANY,
+  g INT AS (i + n) STORED) STRICT;
+CREATE INDEX st_r ON st(r);
+INSERT INTO st(i, n, r, t, b, x) VALUES('12', 1, 3, 4.5, x'00ff', '07'), (NULL, '2', '2.5', 'x', NULL, 1.0),
+  (-9, 3, 1e300, 'y', zeroblob(3), x'41');
+UPDATE st SET r = r * 2, t = t || id WHERE id > 1;
+SELECT id, a, b, v, s, w, r FROM gen WHERE id % 50 = 1 ORDER BY id;
+SELECT count(*), sum(v), sum(w) FROM gen WHERE v > 500;
+SELECT id, typeof(i), i, n, typeof(r), r, t, hex(b), typeof(x), quote(x), g FROM st ORDER BY id;
