@@ -15,18 +15,14 @@ int ActionCode(OnConflict a) { return static_cast<int>(a); }
 void Codegen::OpenDmlTarget(const Table* tab, DmlTarget* t, int cursor) {
   t->table = tab;
   t->cursor = cursor;
-  CursorInfo* ci = prog_->arena.New<CursorInfo>();
-  ci->n_columns = static_cast<int>(tab->columns.size());
-  ci->table = tab;
-  int a = Op(Opcode::kOpenWrite, cursor, static_cast<int>(tab->root), tab->db());
-  prog_->SetP4(a, ci);
+  OpenTableCursor(Opcode::kOpenWrite, tab, cursor);
   t->index_cursors.clear();
   for (const Index* idx : tab->indexes) {
     int c = ctx_->AllocCursor();
     CursorInfo* ici = prog_->arena.New<CursorInfo>();
     ici->key_info = &idx->key_info;
-    ici->n_columns = idx->n_key_columns() + 1;
-    a = Op(Opcode::kOpenWrite, c, static_cast<int>(idx->root), tab->db());
+    ici->n_columns = idx->n_fields();
+    int a = Op(Opcode::kOpenWrite, c, static_cast<int>(idx->root), tab->db());
     prog_->SetP4(a, ici);
     t->index_cursors.push_back(c);
   }
@@ -92,7 +88,15 @@ void Codegen::CodeIndexKey(const Index* idx, int base, int key_regs) {
       Op(Opcode::kSCopy, base + 1 + col, dst);
     }
   }
-  Op(Opcode::kSCopy, base, key_regs + static_cast<int>(idx->columns.size()));
+  const int n = static_cast<int>(idx->columns.size());
+  if (!idx->without_rowid()) {
+    Op(Opcode::kSCopy, base, key_regs + n);
+    return;
+  }
+  // WITHOUT ROWID: the primary-key columns the key lacks stand for the rowid.
+  for (size_t k = 0; k < idx->suffix.size(); ++k) {
+    Op(Opcode::kSCopy, base + 1 + idx->suffix[k], key_regs + n + static_cast<int>(k));
+  }
 }
 
 int Codegen::CodePartialIndexGuard(const Index* idx, int base) {
@@ -107,7 +111,11 @@ int Codegen::CodePartialIndexGuard(const Index* idx, int base) {
 
 void Codegen::CodeReadRow(DmlTarget* t, int base) {
   const Table* tab = t->table;
-  Op(Opcode::kRowid, t->cursor, base);
+  if (tab->without_rowid) {
+    Op(Opcode::kNull, 0, base);  // no rowid
+  } else {
+    Op(Opcode::kRowid, t->cursor, base);
+  }
   for (size_t i = 0; i < tab->columns.size(); ++i) {
     if (static_cast<int>(i) == tab->rowid_alias) {
       Op(Opcode::kSCopy, base, base + 1 + static_cast<int>(i));
@@ -121,7 +129,7 @@ void Codegen::CodeDeleteRow(DmlTarget* t, int base, bool count_change, bool coun
   const Table* tab = t->table;
   for (size_t i = 0; i < tab->indexes.size(); ++i) {
     const Index* idx = tab->indexes[i];
-    int n = static_cast<int>(idx->columns.size()) + 1;
+    int n = idx->n_fields();
     int keys = AllocReg(n);
     int skip = CodePartialIndexGuard(idx, base);
     CodeIndexKey(idx, base, keys);
@@ -134,33 +142,15 @@ void Codegen::CodeDeleteRow(DmlTarget* t, int base, bool count_change, bool coun
 
 void Codegen::CodeInsertRow(DmlTarget* t, int base, bool count_change, bool is_update) {
   const Table* tab = t->table;
-  int n = static_cast<int>(tab->columns.size());
-  int rec = AllocReg();
-  if (tab->rowid_alias >= 0) {
-    // The INTEGER PRIMARY KEY is stored as NULL in the record.
-    int tmp = AllocReg(n);
-    for (int i = 0; i < n; ++i) {
-      if (i == tab->rowid_alias) {
-        Op(Opcode::kNull, 0, tmp + i);
-      } else {
-        Op(Opcode::kSCopy, base + 1 + i, tmp + i);
-      }
-    }
-    Op(Opcode::kMakeRecord, tmp, n, rec);
-  } else {
-    Op(Opcode::kMakeRecord, base + 1, n, rec);
-  }
-  int a = Op(Opcode::kInsert, t->cursor, rec, base);
   uint8_t p5 = 0;
   if (count_change) p5 |= kInsNChange | kInsTotal;
   if (in_trigger_ > 0) p5 |= kInsTotal;
   if (!is_update && count_change) p5 |= kInsLastRowid;
   if (is_update) p5 |= kInsIsUpdate;
-  prog_->at(a).p5 = p5;
-  prog_->SetP4(a, tab);
+  CodeWriteTableRow(t, base, p5);
   for (size_t i = 0; i < tab->indexes.size(); ++i) {
     const Index* idx = tab->indexes[i];
-    int nk = static_cast<int>(idx->columns.size()) + 1;
+    int nk = idx->n_fields();
     int keys = AllocReg(nk + 1);
     int skip = CodePartialIndexGuard(idx, base);
     CodeIndexKey(idx, base, keys);
@@ -189,6 +179,7 @@ void Codegen::CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool r
   if (!CodeCheckConstraints(t->table, base, on_conflict, skip_label)) return;
   if (upsert_ == nullptr) {
     if (rowid_changed) CodeRowidUniqueCheck(t, base, old_rowid, on_conflict, skip_label);
+    rowid_changed &= t->table->HasRowid();  // a primary key is no rowid
     CodeUniqueIndexChecks(t, base, old_rowid, rowid_changed, on_conflict, skip_label, changed_cols);
     return;
   }
@@ -266,6 +257,10 @@ bool Codegen::CodeCheckConstraints(const Table* tab, int base, OnConflict on_con
 void Codegen::CodeRowidUniqueCheck(DmlTarget* t, int base, int old_rowid, OnConflict on_conflict,
                                    int skip_label) {
   const Table* tab = t->table;
+  if (tab->without_rowid) {
+    CodePkUniqueCheck(t, base, old_rowid, on_conflict, skip_label);
+    return;
+  }
   int ok = MakeLabel();
   if (old_rowid) {
     int a = Op(Opcode::kEq, base, ok, old_rowid);
@@ -336,16 +331,23 @@ void Codegen::CodeUniqueIndexCheck(DmlTarget* t, size_t i, int base, int old_row
   const Table* tab = t->table;
   const Index* idx = tab->indexes[i];
   int n = static_cast<int>(idx->columns.size());
-  int keys = AllocReg(n + 1);
+  int keys = AllocReg(idx->n_fields());
   int ok = MakeLabel();
   int outside = CodePartialIndexGuard(idx, base);  // cannot conflict in the index
   CodeIndexKey(idx, base, keys);
   int ic = t->index_cursors[i];
   int a = Op(Opcode::kNoConflict, ic, ok, keys);
   prog_->SetP4Int(a, n);
-  int conflict_rowid = AllocReg();
-  Op(Opcode::kIdxRowid, ic, conflict_rowid);
-  if (old_rowid) Op(Opcode::kEq, conflict_rowid, ok, old_rowid);
+  int conflict_rowid = AllocReg(RowKeySize(tab));
+  CodeRowKeyFromIndex(idx, ic, conflict_rowid);
+  if (old_rowid) {
+    int old_key = old_rowid;
+    if (tab->without_rowid) {
+      old_key = AllocReg(RowKeySize(tab));
+      CodeRowKeyFromRow(tab, old_rowid, old_key);
+    }
+    CodeJumpIfSameRowKey(tab, conflict_rowid, old_key, ok);
+  }
   OnConflict act = ResolveAction(on_conflict, idx->on_conflict);
   if (const UpsertClause* uc = UpsertFor(static_cast<int>(i))) {
     CodeUpsertAction(t, *uc, conflict_rowid, skip_label);
@@ -365,12 +367,8 @@ void Codegen::CodeUniqueIndexCheck(DmlTarget* t, size_t i, int base, int old_row
       break;
     case OnConflict::kReplace: {
       int probe = ctx_->AllocCursor();
-      CursorInfo* ci = prog_->arena.New<CursorInfo>();
-      ci->n_columns = static_cast<int>(tab->columns.size());
-      ci->table = tab;
-      a = Op(Opcode::kOpenWrite, probe, static_cast<int>(tab->root), tab->db());
-      prog_->SetP4(a, ci);
-      Op(Opcode::kNotExists, probe, ok, conflict_rowid);
+      OpenTableCursor(Opcode::kOpenWrite, tab, probe);
+      CodeSeekRowKey(tab, probe, ok, conflict_rowid);
       int old = AllocReg(static_cast<int>(tab->columns.size()) + 1);
       DmlTarget pt = *t;
       pt.cursor = probe;

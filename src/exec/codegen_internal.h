@@ -191,7 +191,7 @@ class Codegen {
   void CodeSubquerySourceLoop(const Source& src, LevelState* lv);
   void OpenLevelCursors(const LoopPlan& lp, const Source& src, LevelState* lv);
   void CodeFullScan(const LoopPlan& lp, const Source& src, LevelState* lv);
-  void SeekTableRow(const Source& src, LevelState* lv);
+  void SeekTableRow(const Index* idx, const Source& src, LevelState* lv);
   void CodeRowidLookup(const LoopPlan& lp, const Source& src, LevelState* lv);
   void CodeRowidRange(const LoopPlan& lp, const Source& src, LevelState* lv);
   // Virtual tables as DML targets (codegen_vtab_dml.cc).
@@ -282,11 +282,33 @@ class Codegen {
     std::vector<int> index_cursors;  // parallel to table->indexes
   };
   void OpenDmlTarget(const Table* tab, DmlTarget* t, int cursor);
+  // Row keys (codegen_rowkey.cc): a row's rowid, or for a WITHOUT ROWID
+  // table its primary-key values (RowKeySize registers).
+  // Opens `cursor` on the table's B-tree with `op` (OpenRead/OpenWrite).
+  int OpenTableCursor(Opcode op, const Table* tab, int cursor);
+  static int RowKeySize(const Table* tab);
+  void CodeRowKeyFromRow(const Table* tab, int base, int key);
+  void CodeRowKeyFromIndex(const Index* idx, int icur, int key);
+  void CodeRowKeyFromTable(const Table* tab, int cur, int key);
+  // Moves cursor `cur` to the row with the key; jumps to `fail` if absent.
+  void CodeSeekRowKey(const Table* tab, int cur, int fail, int key);
+  void CodeJumpIfSameRowKey(const Table* tab, int a, int b, int label);
+  // Writes the row at `base` into the table B-tree (Insert P5 flags).
+  void CodeWriteTableRow(DmlTarget* t, int base, uint8_t flags);
+  // The keys of the rows a DELETE/UPDATE changes, collected first: a
+  // temporary table of rowids, or an index of primary keys.
+  int OpenRowKeySet(const Table* tab);
+  void CodeAddRowKey(const Table* tab, int cursor, int set);
+  void CodeRowKeyFromSet(const Table* tab, int set, int key);
+  // Primary-key uniqueness of a WITHOUT ROWID table's new row.
+  void CodePkUniqueCheck(DmlTarget* t, int base, int old_base, OnConflict on_conflict,
+                         int skip_label);
   // The steps of CodeUpdateBody (codegen_update.cc).
   struct UpdateSets {           // what an UPDATE's SET list assigns
     std::vector<int> set_col;   // column of each SET (-1 = rowid)
     std::vector<bool> changed;  // per column
     bool rowid_set = false;
+    bool key_set = false;  // the row key changes (rowid, or a WITHOUT ROWID primary-key column)
   };
   bool ResolveUpdateSets(ast::ExprList* set_list, const Table* tab, Scope* scope, UpdateSets* sets);
   bool CodeCollectRowids(ast::Expr* where, const Table* tab, std::vector<Source>* srcs, int rowids);

@@ -134,7 +134,24 @@ class TableBuilder {
   // Finishes the table: the rowid alias or primary-key index, and the
   // automatic indexes of PRIMARY KEY and UNIQUE.
   Status Finish(BuiltTable* out) {
-    TRY(ResolvePrimaryKey());
+    if (t_->without_rowid) {
+      if (pk_spec_ < 0) return Status(kError, "PRIMARY KEY missing on table " + t_->name);
+      if (pk_autoinc_) {
+        const KeySpec& pk = keys_[static_cast<size_t>(pk_spec_)];
+        if (pk.cols.size() != 1 ||
+            !IsIntegerType(t_->columns[static_cast<size_t>(pk.cols[0])].decl_type)) {
+          return Status(kError, "AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY");
+        }
+        return Status(kError, "AUTOINCREMENT not allowed on WITHOUT ROWID tables");
+      }
+      for (int c : keys_[static_cast<size_t>(pk_spec_)].cols) {
+        Column& col = t_->columns[static_cast<size_t>(c)];
+        col.primary_key = true;
+        col.not_null = true;  // implicit NOT NULL (its ON CONFLICT stays if declared)
+      }
+    } else {
+      TRY(ResolvePrimaryKey());
+    }
     TRY(MakeAutoIndexes(out));
     out->table = std::move(t_);
     return Status();
@@ -217,36 +234,94 @@ class TableBuilder {
   }
 
   // One index per key, skipping a key that repeats an earlier one (a
-  // PRIMARY KEY repeating an earlier UNIQUE shares its index).
+  // PRIMARY KEY repeating an earlier UNIQUE shares its index). For a
+  // WITHOUT ROWID table the primary key's index is the table's own B-tree
+  // (Table::pk_index), built first: the other indexes end with its columns.
   Status MakeAutoIndexes(BuiltTable* out) {
+    std::vector<int> number(keys_.size(), 0);
     int n = 0;
+    int pk_rep = -1;  // the key whose index serves as the primary key
     for (size_t i = 0; i < keys_.size(); ++i) {
-      bool dup = false;
-      for (size_t j = 0; j < i && !dup; ++j) {
-        dup = keys_[j].cols == keys_[i].cols && keys_[j].colls == keys_[i].colls;
-      }
-      if (dup) continue;
-      const KeySpec& key = keys_[i];
-      auto idx = std::make_unique<Index>();
-      idx->name = "sqlite_autoindex_" + t_->name + "_" + std::to_string(++n);
-      idx->table = t_.get();
-      idx->columns = key.cols;
-      for (size_t k = 0; k < key.cols.size(); ++k) {
-        std::string coll = key.colls[k];
-        if (coll.empty()) coll = t_->columns[static_cast<size_t>(key.cols[k])].collation;
-        const Collation* c = coll.empty() ? nullptr : FindBuiltinCollation(coll);
-        if (!coll.empty() && c == nullptr) {
-          return Status(kError, "no such collation sequence: " + coll);
+      int first = static_cast<int>(i);
+      for (size_t j = 0; j < i && first == static_cast<int>(i); ++j) {
+        if (keys_[j].cols == keys_[i].cols && keys_[j].colls == keys_[i].colls) {
+          first = static_cast<int>(j);
         }
-        idx->collations.push_back(c);
       }
-      idx->desc = key.desc;
-      idx->unique = true;
-      idx->on_conflict = key.conflict;
-      idx->origin = key.primary ? 'p' : 'u';
+      if (first == static_cast<int>(i)) number[i] = ++n;
+      if (static_cast<int>(i) == pk_spec_) pk_rep = first;
+    }
+    if (t_->without_rowid) TRY(MakePrimaryKeyIndex(number[static_cast<size_t>(pk_rep)]));
+    for (size_t i = 0; i < keys_.size(); ++i) {
+      if (number[i] == 0 || (t_->without_rowid && static_cast<int>(i) == pk_rep)) continue;
+      std::unique_ptr<Index> idx;
+      TRY(MakeKeyIndex(keys_[i], number[i], &idx));
       idx->BuildKeyInfo();
       out->auto_indexes.push_back(std::move(idx));
     }
+    return Status();
+  }
+
+  // The index of one PRIMARY KEY or UNIQUE key (its key_info not built).
+  Status MakeKeyIndex(const KeySpec& key, int number, std::unique_ptr<Index>* out) {
+    auto idx = std::make_unique<Index>();
+    idx->name = "sqlite_autoindex_" + t_->name + "_" + std::to_string(number);
+    idx->table = t_.get();
+    for (size_t k = 0; k < key.cols.size(); ++k) {
+      std::string coll = key.colls[k];
+      if (coll.empty()) coll = t_->columns[static_cast<size_t>(key.cols[k])].collation;
+      const Collation* c = coll.empty() ? nullptr : FindBuiltinCollation(coll);
+      if (!coll.empty() && c == nullptr) {
+        return Status(kError, "no such collation sequence: " + coll);
+      }
+      idx->columns.push_back(key.cols[k]);
+      idx->collations.push_back(c);
+      idx->desc.push_back(key.desc[k]);
+    }
+    idx->unique = true;
+    idx->on_conflict = key.conflict;
+    idx->origin = key.primary ? 'p' : 'u';
+    *out = std::move(idx);
+    return Status();
+  }
+
+  // WITHOUT ROWID: the primary-key index holds the rows. A column repeated
+  // in the key with the same collation counts once; the other columns
+  // follow the key in table order.
+  Status MakePrimaryKeyIndex(int number) {
+    const KeySpec& pk = keys_[static_cast<size_t>(pk_spec_)];
+    std::unique_ptr<Index> idx;
+    TRY(MakeKeyIndex(pk, number, &idx));
+    idx->origin = 'p';
+    for (size_t k = 0; k < idx->columns.size();) {
+      bool dup = false;
+      for (size_t j = 0; j < k && !dup; ++j) {
+        dup = idx->columns[j] == idx->columns[k] && idx->collations[j] == idx->collations[k];
+      }
+      if (dup) {
+        idx->columns.erase(idx->columns.begin() + static_cast<std::ptrdiff_t>(k));
+        idx->collations.erase(idx->collations.begin() + static_cast<std::ptrdiff_t>(k));
+        idx->desc.erase(idx->desc.begin() + static_cast<std::ptrdiff_t>(k));
+      } else {
+        ++k;
+      }
+    }
+    const size_t ncol = t_->columns.size();
+    t_->storage_field.assign(ncol, -1);
+    for (size_t k = idx->columns.size(); k-- > 0;) {
+      t_->storage_field[static_cast<size_t>(idx->columns[k])] = static_cast<int>(k);
+    }
+    for (size_t c = 0; c < ncol; ++c) {
+      if (t_->storage_field[c] >= 0) continue;
+      t_->storage_field[c] = static_cast<int>(idx->columns.size() + idx->suffix.size());
+      idx->suffix.push_back(static_cast<int>(c));
+      const std::string& coll = t_->columns[c].collation;
+      idx->collations.push_back(coll.empty() ? nullptr : FindBuiltinCollation(coll));
+      idx->desc.push_back(0);
+    }
+    t_->pk_conflict = pk.conflict;
+    t_->pk_index = std::move(idx);
+    t_->pk_index->BuildKeyInfo();
     return Status();
   }
 
@@ -264,7 +339,7 @@ Status BuildTable(const ast::CreateTableStmt* st, std::string sql, BuiltTable* o
   auto t = std::make_unique<Table>();
   t->name = std::string(st->name);
   t->sql = std::move(sql);
-  if (st->without_rowid) return Status(kError, "WITHOUT ROWID tables are not supported yet");
+  t->without_rowid = st->without_rowid;
   TableBuilder b(std::move(t));
   for (const ast::ColumnDef* cd : st->columns) TRY(b.AddColumn(cd));
   for (const ast::TableConstraint* tc : st->constraints) TRY(b.AddTableConstraint(tc));

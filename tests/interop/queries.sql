@@ -12,3 +12,8 @@ SELECT id FROM words WHERE n = 'crème' OR n = 'abc' ORDER BY id;
 SELECT w FROM words WHERE w BETWEEN 'h' AND 'zz' ORDER BY w DESC;
 SELECT count(*), max(length(w)), min(id) FROM words;
 SELECT upper(w), lower(n), instr(w, 'ü'), w LIKE '%ß%' FROM words ORDER BY id;
+SELECT count(*), sum(n), sum(length(pad)), total(note) FROM wr;
+SELECT k, n, length(pad), note FROM wr WHERE k = 'k7' AND n < 300;
+SELECT k, n FROM wr WHERE note = 8 ORDER BY k, n DESC LIMIT 7;
+SELECT count(*), sum(id), sum(length(big)) FROM wr2;
+SELECT id, v FROM wr2 WHERE v = 'v18k18' OR id BETWEEN 10500 AND 10540;
