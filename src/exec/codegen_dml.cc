@@ -178,8 +178,6 @@ void Codegen::CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool r
   CodeNotNullChecks(t->table, base, on_conflict, skip_label, changed_cols);
   if (!CodeCheckConstraints(t->table, base, on_conflict, skip_label)) return;
   if (upsert_ == nullptr) {
-    if (rowid_changed) CodeRowidUniqueCheck(t, base, old_rowid, on_conflict, skip_label);
-    rowid_changed &= t->table->HasRowid();  // a primary key is no rowid
     CodeUniqueIndexChecks(t, base, old_rowid, rowid_changed, on_conflict, skip_label, changed_cols);
     return;
   }
@@ -305,15 +303,43 @@ void Codegen::CodeRowidUniqueCheck(DmlTarget* t, int base, int old_rowid, OnConf
   ResolveLabel(ok);
 }
 
-// UNIQUE indexes whose key the statement may change; REPLACE deletes the
-// conflicting row.
+// The uniqueness constraints in the order SQLite checks them: the rowid
+// first, then the UNIQUE indexes newest first, those whose own conflict
+// action is REPLACE last. A WITHOUT ROWID table's primary key (-1 too)
+// comes where its index was made.
+std::vector<int> Codegen::UniqueCheckOrder(const Table* tab) {
+  std::vector<int> order;
+  if (tab->HasRowid()) order.push_back(-1);
+  const std::vector<const Index*> all = tab->IndexesInCreationOrder();
+  for (bool replace : {false, true}) {
+    for (size_t k = all.size(); k-- > 0;) {
+      const Index* idx = all[k];
+      if (!idx->unique || (idx->on_conflict == OnConflict::kReplace) != replace) continue;
+      if (idx->is_table_store()) {
+        order.push_back(-1);
+        continue;
+      }
+      for (size_t i = 0; i < tab->indexes.size(); ++i) {
+        if (tab->indexes[i] == idx) order.push_back(static_cast<int>(i));
+      }
+    }
+  }
+  return order;
+}
+
+// The rowid or primary key (if it may change) and the UNIQUE indexes whose
+// key the statement may change; REPLACE deletes the conflicting row.
 void Codegen::CodeUniqueIndexChecks(DmlTarget* t, int base, int old_rowid, bool rowid_changed,
                                     OnConflict on_conflict, int skip_label,
                                     const std::vector<bool>* changed_cols) {
   const Table* tab = t->table;
-  for (size_t i = 0; i < tab->indexes.size(); ++i) {
+  for (int c : UniqueCheckOrder(tab)) {
+    if (c < 0) {
+      if (rowid_changed) CodeRowidUniqueCheck(t, base, old_rowid, on_conflict, skip_label);
+      continue;
+    }
+    const size_t i = static_cast<size_t>(c);
     const Index* idx = tab->indexes[i];
-    if (!idx->unique) continue;
     if (changed_cols != nullptr && !rowid_changed && idx->where_sql.empty()) {
       bool touched = false;
       for (int col : idx->columns) {

@@ -345,6 +345,9 @@ class Codegen {
                      UpsertPlan* plan);
   const UpsertClause* UpsertFor(int constraint) const;
   std::vector<int> UpsertCheckOrder(const Table* tab) const;
+  // Uniqueness constraints in SQLite's checking order (-1: rowid or
+  // WITHOUT ROWID primary key, else the position in table->indexes).
+  static std::vector<int> UniqueCheckOrder(const Table* tab);
   // The DO action for a conflict with the row whose rowid is in
   // `conflict_rowid`; ends by jumping to `skip_label` (the row is not
   // inserted).

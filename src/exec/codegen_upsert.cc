@@ -8,8 +8,8 @@
 //      constraint is an error. SET and WHERE are resolved against the target
 //      table (through a fake cursor) and `excluded` (the row being inserted).
 //   2. The INSERT's uniqueness checks run in UpsertCheckOrder: the clauses'
-//      constraints first, in clause order, then the rowid, then the other
-//      UNIQUE indexes. A conflict on a constraint some clause covers runs
+//      constraints first, in clause order, then the others in
+//      UniqueCheckOrder. A conflict on a constraint some clause covers runs
 //      that clause's action (CodeUpsertAction) instead of the constraint's
 //      own ON CONFLICT algorithm; the first clause that covers it wins.
 //   3. DO NOTHING skips the row. DO UPDATE reads the conflicting row, skips
@@ -167,10 +167,7 @@ std::vector<int> Codegen::UpsertCheckOrder(const Table* tab) const {
   for (const UpsertClause& uc : upsert_->clauses) {
     if (uc.constraint >= -1) add(uc.constraint);
   }
-  add(-1);
-  for (size_t i = 0; i < tab->indexes.size(); ++i) {
-    if (tab->indexes[i]->unique) add(static_cast<int>(i));
-  }
+  for (int c : UniqueCheckOrder(tab)) add(c);
   return order;
 }
 

@@ -137,12 +137,9 @@ class TableBuilder {
     if (t_->without_rowid) {
       if (pk_spec_ < 0) return Status(kError, "PRIMARY KEY missing on table " + t_->name);
       if (pk_autoinc_) {
-        const KeySpec& pk = keys_[static_cast<size_t>(pk_spec_)];
-        if (pk.cols.size() != 1 ||
-            !IsIntegerType(t_->columns[static_cast<size_t>(pk.cols[0])].decl_type)) {
-          return Status(kError, "AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY");
-        }
-        return Status(kError, "AUTOINCREMENT not allowed on WITHOUT ROWID tables");
+        return Status(kError, IntegerKey()
+                                  ? "AUTOINCREMENT not allowed on WITHOUT ROWID tables"
+                                  : "AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY");
       }
       for (int c : keys_[static_cast<size_t>(pk_spec_)].cols) {
         Column& col = t_->columns[static_cast<size_t>(c)];
@@ -214,19 +211,26 @@ class TableBuilder {
     }
   }
 
+  // Whether the PRIMARY KEY is one INTEGER column (not declared DESC on
+  // the column): in a rowid table an alias for the rowid.
+  bool IntegerKey() const {
+    const KeySpec& pk = keys_[static_cast<size_t>(pk_spec_)];
+    return pk.cols.size() == 1 &&
+           IsIntegerType(t_->columns[static_cast<size_t>(pk.cols[0])].decl_type) &&
+           !(pk_from_column_ && pk_col_order_ == ast::SortOrder::kDesc);
+  }
+
   // INTEGER PRIMARY KEY: an alias for the rowid rather than an index.
   Status ResolvePrimaryKey() {
     if (pk_spec_ < 0) return Status();
     KeySpec& pk = keys_[static_cast<size_t>(pk_spec_)];
     for (int c : pk.cols) t_->columns[static_cast<size_t>(c)].primary_key = true;
-    bool alias = pk.cols.size() == 1 &&
-                 IsIntegerType(t_->columns[static_cast<size_t>(pk.cols[0])].decl_type) &&
-                 !(pk_from_column_ && pk_col_order_ == ast::SortOrder::kDesc);
-    if (alias) {
+    if (IntegerKey()) {
       t_->rowid_alias = pk.cols[0];
       t_->pk_conflict = pk.conflict;
       t_->autoincrement = pk_autoinc_;
       keys_.erase(keys_.begin() + pk_spec_);
+      pk_spec_ = -1;  // no index: the rowid is the key
     } else if (pk_autoinc_) {
       return Status(kError, "AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY");
     }
@@ -238,20 +242,29 @@ class TableBuilder {
   // WITHOUT ROWID table the primary key's index is the table's own B-tree
   // (Table::pk_index), built first: the other indexes end with its columns.
   Status MakeAutoIndexes(BuiltTable* out) {
-    std::vector<int> number(keys_.size(), 0);
+    std::vector<int> number(keys_.size(), 0);  // sqlite_autoindex number, 0 for a repeat
+    std::vector<int> rep(keys_.size(), -1);    // the key whose index serves it
     int n = 0;
-    int pk_rep = -1;  // the key whose index serves as the primary key
-    for (size_t i = 0; i < keys_.size(); ++i) {
-      int first = static_cast<int>(i);
-      for (size_t j = 0; j < i && first == static_cast<int>(i); ++j) {
-        if (keys_[j].cols == keys_[i].cols && keys_[j].colls == keys_[i].colls) {
-          first = static_cast<int>(j);
+    auto assign = [&](size_t i) {
+      for (size_t j = 0; j < keys_.size(); ++j) {
+        if (number[j] > 0 && keys_[j].cols == keys_[i].cols && keys_[j].colls == keys_[i].colls) {
+          rep[i] = static_cast<int>(j);
+          return;
         }
       }
-      if (first == static_cast<int>(i)) number[i] = ++n;
-      if (static_cast<int>(i) == pk_spec_) pk_rep = first;
+      number[i] = ++n;
+      rep[i] = static_cast<int>(i);
+    };
+    // A WITHOUT ROWID table's key that would be an INTEGER PRIMARY KEY of a
+    // rowid table gets its index last (SQLite makes it when the table is
+    // complete, not where the key is declared).
+    const bool pk_last = t_->without_rowid && IntegerKey();
+    for (size_t i = 0; i < keys_.size(); ++i) {
+      if (!(pk_last && static_cast<int>(i) == pk_spec_)) assign(i);
     }
-    if (t_->without_rowid) TRY(MakePrimaryKeyIndex(number[static_cast<size_t>(pk_rep)]));
+    if (pk_last) assign(static_cast<size_t>(pk_spec_));
+    const int pk_rep = pk_spec_ >= 0 ? rep[static_cast<size_t>(pk_spec_)] : -1;
+    if (t_->without_rowid) TRY(MakePrimaryKeyIndex(pk_rep, number[static_cast<size_t>(pk_rep)]));
     for (size_t i = 0; i < keys_.size(); ++i) {
       if (number[i] == 0 || (t_->without_rowid && static_cast<int>(i) == pk_rep)) continue;
       std::unique_ptr<Index> idx;
@@ -287,12 +300,14 @@ class TableBuilder {
 
   // WITHOUT ROWID: the primary-key index holds the rows. A column repeated
   // in the key with the same collation counts once; the other columns
-  // follow the key in table order.
-  Status MakePrimaryKeyIndex(int number) {
+  // follow the key in table order. When a UNIQUE key (rep) repeats the
+  // primary key its index, column order and all, is the one kept.
+  Status MakePrimaryKeyIndex(int rep, int number) {
     const KeySpec& pk = keys_[static_cast<size_t>(pk_spec_)];
     std::unique_ptr<Index> idx;
-    TRY(MakeKeyIndex(pk, number, &idx));
+    TRY(MakeKeyIndex(keys_[static_cast<size_t>(rep)], number, &idx));
     idx->origin = 'p';
+    if (idx->on_conflict == OnConflict::kDefault) idx->on_conflict = pk.conflict;
     for (size_t k = 0; k < idx->columns.size();) {
       bool dup = false;
       for (size_t j = 0; j < k && !dup; ++j) {
@@ -319,7 +334,7 @@ class TableBuilder {
       idx->collations.push_back(coll.empty() ? nullptr : FindBuiltinCollation(coll));
       idx->desc.push_back(0);
     }
-    t_->pk_conflict = pk.conflict;
+    t_->pk_conflict = idx->on_conflict;
     t_->pk_index = std::move(idx);
     t_->pk_index->BuildKeyInfo();
     return Status();

@@ -51,13 +51,17 @@ struct AccessScope {
   bool Covers(const Index* idx) const {
     if (idx->is_table_store()) return true;  // a WITHOUT ROWID table's own rows
     if (used == nullptr || used->empty() || !covering_on) return false;
+    // The primary-key columns ending an index of a WITHOUT ROWID table count
+    // for indexes made by CREATE INDEX. SQLite does not count them for
+    // those of UNIQUE constraints (built before the key was known).
+    const bool suffix_counts = idx->origin == 'c';
     for (size_t c = 0; c < table->columns.size(); ++c) {
       if (!(*used)[c]) continue;
       if (static_cast<int>(c) == table->rowid_alias) continue;
       if (std::find(idx->columns.begin(), idx->columns.end(), static_cast<int>(c)) ==
               idx->columns.end() &&
-          std::find(idx->suffix.begin(), idx->suffix.end(), static_cast<int>(c)) ==
-              idx->suffix.end()) {
+          (!suffix_counts || std::find(idx->suffix.begin(), idx->suffix.end(),
+                                       static_cast<int>(c)) == idx->suffix.end())) {
         return false;
       }
     }
