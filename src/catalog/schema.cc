@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/assert.h"
+
 namespace basalt {
 
 namespace {
@@ -25,13 +27,63 @@ int Table::FindColumn(std::string_view name) const {
   return -1;
 }
 
+std::vector<const Index*> Table::IndexesInCreationOrder() const {
+  std::vector<const Index*> out(indexes.begin(), indexes.end());
+  if (!pk_index) return out;
+  // sqlite_autoindex_<table>_<n>: n - 1 automatic indexes came before it.
+  const std::string& name = pk_index->name;
+  size_t pos = 0;
+  size_t us = name.rfind('_');
+  if (us != std::string::npos) {
+    for (size_t i = us + 1; i < name.size(); ++i) {
+      pos = pos * 10 + static_cast<size_t>(name[i] - '0');
+    }
+  }
+  pos = pos > 0 ? pos - 1 : 0;
+  if (pos > out.size()) pos = out.size();
+  out.insert(out.begin() + static_cast<std::ptrdiff_t>(pos), pk_index.get());
+  return out;
+}
+
 void Index::BuildKeyInfo() {
-  // The key is the indexed columns followed by the rowid.
-  collations.resize(columns.size() + 1, nullptr);
-  desc.resize(columns.size() + 1, 0);
-  collations[columns.size()] = nullptr;
-  desc[columns.size()] = 0;
-  key_info.n_fields = static_cast<int>(columns.size() + 1);
+  const size_t n = columns.size();
+  if (!without_rowid()) {
+    // The key is the indexed columns followed by the rowid.
+    collations.resize(n + 1, nullptr);
+    desc.resize(n + 1, 0);
+    collations[n] = nullptr;
+    desc[n] = 0;
+  } else if (!is_table_store()) {
+    // The key columns, then the primary-key columns the key lacks (a key
+    // column with the same collation stands for its primary-key column).
+    const Index* pk = table->pk_index.get();
+    collations.resize(n);
+    desc.resize(n);
+    suffix.clear();
+    pk_fields.clear();
+    for (size_t j = 0; j < pk->columns.size(); ++j) {
+      int field = -1;
+      for (size_t k = 0; k < n && field < 0; ++k) {
+        if (columns[k] == pk->columns[j] && collations[k] == pk->collations[j]) {
+          field = static_cast<int>(k);
+        }
+      }
+      if (field < 0) {
+        field = static_cast<int>(n + suffix.size());
+        suffix.push_back(pk->columns[j]);
+        collations.push_back(pk->collations[j]);
+        desc.push_back(pk->desc[j]);
+      }
+      pk_fields.push_back(field);
+    }
+  } else {
+    // The table's own records: collations and desc are given for the key
+    // columns and the suffix (schema_build.cc).
+    BASALT_DCHECK(collations.size() == n + suffix.size());
+    pk_fields.clear();
+    for (size_t j = 0; j < n; ++j) pk_fields.push_back(static_cast<int>(j));
+  }
+  key_info.n_fields = static_cast<int>(collations.size());
   key_info.colls = collations.data();
   key_info.desc = desc.data();
 }
@@ -78,7 +130,15 @@ bool Schema::IsSystemTableName(std::string_view lower, bool temp) {
 
 Index* Schema::FindIndex(std::string_view name) const {
   auto it = indexes_.find(LowerAscii(name));
-  return it == indexes_.end() ? nullptr : it->second.get();
+  if (it != indexes_.end()) return it->second.get();
+  // The primary-key index of a WITHOUT ROWID table has no sqlite_schema row
+  // and is kept by its table.
+  if (name.size() > 17 && EqualsIgnoreCase(name.substr(0, 17), "sqlite_autoindex_")) {
+    for (const auto& [k, t] : tables_) {
+      if (t->pk_index && EqualsIgnoreCase(t->pk_index->name, name)) return t->pk_index.get();
+    }
+  }
+  return nullptr;
 }
 
 Trigger* Schema::FindTrigger(std::string_view name) const {

@@ -92,6 +92,13 @@ struct Table {
   std::string module;
   std::vector<std::string> module_args;
   std::unique_ptr<Vtab> vtab;
+  // WITHOUT ROWID tables: the PRIMARY KEY index, whose B-tree is the table
+  // itself (pk_index->root == root; it has no sqlite_schema row), and the
+  // record field each column is stored in (primary-key columns first, in
+  // key order, then the others in table order). Null / empty otherwise.
+  // Invariant: without_rowid == (pk_index != nullptr) once built.
+  std::unique_ptr<Index> pk_index;
+  std::vector<int> storage_field;
 
   // Index of the column called `name` (case-insensitive) or -1.
   int FindColumn(std::string_view name) const;
@@ -106,6 +113,17 @@ struct Table {
   }
   // Fields of a record: the columns that are not VIRTUAL.
   int n_stored() const { return static_cast<int>(columns.size()) - n_virtual; }
+  // The record field column `col` (not VIRTUAL) is stored in.
+  int Field(int col) const {
+    return without_rowid ? storage_field[static_cast<size_t>(col)] : StorageColumn(col);
+  }
+  // Number of primary-key fields of a WITHOUT ROWID table (0 otherwise).
+  inline int n_pk() const;
+  // The indexes, oldest first, with a WITHOUT ROWID table's primary-key
+  // index where its sqlite_autoindex number puts it among the others.
+  std::vector<const Index*> IndexesInCreationOrder() const;
+  // Sets the root page of the table (and of its primary-key index).
+  inline void SetRoot(uint32_t r);
   // Index of the owning database (P3 of the cursors that open its trees).
   inline int db() const;
 };
@@ -128,11 +146,35 @@ struct Index {
   OnConflict on_conflict = OnConflict::kDefault;
   char origin = 'c';      // 'c' CREATE INDEX, 'u' UNIQUE, 'pk' → 'p'
   std::string where_sql;  // partial index WHERE text
-  // KeyInfo over columns + rowid, for comparing index records.
+  // WITHOUT ROWID tables: the table columns stored after the key columns
+  // in place of the rowid. For the primary-key index every other column in
+  // table order; for other indexes the primary-key columns the key lacks
+  // (with the key's collation and order). Empty for rowid tables.
+  std::vector<int> suffix;
+  // WITHOUT ROWID tables: the record field of each primary-key column.
+  std::vector<int> pk_fields;
+  // KeyInfo over columns + rowid (or + suffix), for comparing index records.
   KeyInfo key_info;
   int n_key_columns() const { return static_cast<int>(columns.size()); }
+  // Fields of each record: the key columns, then the rowid or the suffix.
+  int n_fields() const {
+    return static_cast<int>(columns.size() +
+                            (suffix.empty() && !without_rowid() ? 1 : suffix.size()));
+  }
+  bool without_rowid() const { return table != nullptr && table->without_rowid; }
+  // The primary-key index of a WITHOUT ROWID table (its records are the rows).
+  bool is_table_store() const { return table != nullptr && table->pk_index.get() == this; }
+  // Builds key_info (and for a WITHOUT ROWID table's other indexes the
+  // suffix and pk_fields, from the table's primary-key index).
   void BuildKeyInfo();
 };
+
+inline int Table::n_pk() const { return pk_index ? static_cast<int>(pk_index->columns.size()) : 0; }
+
+inline void Table::SetRoot(uint32_t r) {
+  root = r;
+  if (pk_index) pk_index->root = r;
+}
 
 struct Trigger {
   std::string name;

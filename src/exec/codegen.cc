@@ -156,15 +156,11 @@ Result<std::unique_ptr<Program>> CompileIndexBuild(const Index* idx, CompileCont
   int ncol = static_cast<int>(tab->columns.size());
   int tc = ctx->AllocCursor();
   int ic = ctx->AllocCursor();
-  CursorInfo* ci = prog->arena.New<CursorInfo>();
-  ci->n_columns = ncol;
-  ci->table = tab;
-  int a = cg.Op(Opcode::kOpenRead, tc, static_cast<int>(tab->root), tab->db());
-  prog->SetP4(a, ci);
+  cg.OpenTableCursor(Opcode::kOpenRead, tab, tc);
   CursorInfo* ici = prog->arena.New<CursorInfo>();
   ici->key_info = &idx->key_info;
-  ici->n_columns = idx->n_key_columns() + 1;
-  a = cg.Op(Opcode::kOpenWrite, ic, static_cast<int>(idx->root), tab->db());
+  ici->n_columns = idx->n_fields();
+  int a = cg.Op(Opcode::kOpenWrite, ic, static_cast<int>(idx->root), tab->db());
   prog->SetP4(a, ici);
   int done = cg.MakeLabel();
   cg.Op(Opcode::kRewind, tc, done);
@@ -183,7 +179,8 @@ Result<std::unique_ptr<Program>> CompileIndexBuild(const Index* idx, CompileCont
     cg.redirects_.resize(mark);
   }
   int n = static_cast<int>(idx->columns.size());
-  int keys = cg.AllocReg(n + 2);
+  const int nf = idx->n_fields();
+  int keys = cg.AllocReg(nf + 1);
   cg.CodeIndexKey(idx, base, keys);
   if (idx->unique) {
     int ok = cg.MakeLabel();
@@ -198,8 +195,8 @@ Result<std::unique_ptr<Program>> CompileIndexBuild(const Index* idx, CompileCont
     cg.OpP4Str(Opcode::kHalt, kConstraintUnique, 2, 0, "UNIQUE constraint failed: " + cols);
     cg.ResolveLabel(ok);
   }
-  cg.Op(Opcode::kMakeRecord, keys, n + 1, keys + n + 1);
-  cg.Op(Opcode::kIdxInsert, ic, keys + n + 1);
+  cg.Op(Opcode::kMakeRecord, keys, nf, keys + nf);
+  cg.Op(Opcode::kIdxInsert, ic, keys + nf);
   cg.ResolveLabel(next);
   cg.Op(Opcode::kNext, tc, top);
   cg.ResolveLabel(done);

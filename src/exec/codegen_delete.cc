@@ -36,8 +36,7 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
     return false;
   }
 
-  int rowids = ctx_->AllocCursor();
-  Op(Opcode::kOpenEphemeral, rowids, 0);
+  int rowids = OpenRowKeySet(tab);
   {
     WhereLoops w;
     std::vector<std::vector<bool>> used(1);
@@ -45,10 +44,7 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
     MarkUsedColumns(where, &srcs, &used);
     if (!PlanLoops(&w, &srcs, where, nullptr, nullptr, &used)) return false;
     if (!WhereBegin(&w)) return false;
-    int r = AllocReg(2);
-    CodeColumn(cursor, -1, tab, r);
-    Op(Opcode::kNull, 0, r + 1);
-    Op(Opcode::kInsert, rowids, r + 1, r);
+    CodeAddRowKey(tab, cursor, rowids);
     WhereEnd(&w);
   }
   DmlTarget t;
@@ -58,16 +54,16 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
   Op(Opcode::kRewind, rowids, done);
   int top = prog_->pc();
   int next = MakeLabel();
-  int rid = AllocReg();
-  Op(Opcode::kRowid, rowids, rid);
-  Op(Opcode::kNotExists, cursor, next, rid);
+  int rid = AllocReg(RowKeySize(tab));
+  CodeRowKeyFromSet(tab, rowids, rid);
+  CodeSeekRowKey(tab, cursor, next, rid);
   CodeReadRow(&t, old_base);
   if (HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kDelete),
                   static_cast<int>(ast::TriggerTime::kBefore), nullptr)) {
     CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kDelete),
                  static_cast<int>(ast::TriggerTime::kBefore), old_base, 0, next, nullptr,
                  OnConflict::kDefault);
-    Op(Opcode::kNotExists, cursor, next, rid);
+    CodeSeekRowKey(tab, cursor, next, rid);
   }
   CodeDeleteRow(&t, old_base, in_trigger_ == 0, true);
   if (ret.list != nullptr) CodeReturningRow(ret, old_base);  // before the AFTER triggers

@@ -15,18 +15,14 @@ int ActionCode(OnConflict a) { return static_cast<int>(a); }
 void Codegen::OpenDmlTarget(const Table* tab, DmlTarget* t, int cursor) {
   t->table = tab;
   t->cursor = cursor;
-  CursorInfo* ci = prog_->arena.New<CursorInfo>();
-  ci->n_columns = static_cast<int>(tab->columns.size());
-  ci->table = tab;
-  int a = Op(Opcode::kOpenWrite, cursor, static_cast<int>(tab->root), tab->db());
-  prog_->SetP4(a, ci);
+  OpenTableCursor(Opcode::kOpenWrite, tab, cursor);
   t->index_cursors.clear();
   for (const Index* idx : tab->indexes) {
     int c = ctx_->AllocCursor();
     CursorInfo* ici = prog_->arena.New<CursorInfo>();
     ici->key_info = &idx->key_info;
-    ici->n_columns = idx->n_key_columns() + 1;
-    a = Op(Opcode::kOpenWrite, c, static_cast<int>(idx->root), tab->db());
+    ici->n_columns = idx->n_fields();
+    int a = Op(Opcode::kOpenWrite, c, static_cast<int>(idx->root), tab->db());
     prog_->SetP4(a, ici);
     t->index_cursors.push_back(c);
   }
@@ -92,7 +88,15 @@ void Codegen::CodeIndexKey(const Index* idx, int base, int key_regs) {
       Op(Opcode::kSCopy, base + 1 + col, dst);
     }
   }
-  Op(Opcode::kSCopy, base, key_regs + static_cast<int>(idx->columns.size()));
+  const int n = static_cast<int>(idx->columns.size());
+  if (!idx->without_rowid()) {
+    Op(Opcode::kSCopy, base, key_regs + n);
+    return;
+  }
+  // WITHOUT ROWID: the primary-key columns the key lacks stand for the rowid.
+  for (size_t k = 0; k < idx->suffix.size(); ++k) {
+    Op(Opcode::kSCopy, base + 1 + idx->suffix[k], key_regs + n + static_cast<int>(k));
+  }
 }
 
 int Codegen::CodePartialIndexGuard(const Index* idx, int base) {
@@ -107,7 +111,11 @@ int Codegen::CodePartialIndexGuard(const Index* idx, int base) {
 
 void Codegen::CodeReadRow(DmlTarget* t, int base) {
   const Table* tab = t->table;
-  Op(Opcode::kRowid, t->cursor, base);
+  if (tab->without_rowid) {
+    Op(Opcode::kNull, 0, base);  // no rowid
+  } else {
+    Op(Opcode::kRowid, t->cursor, base);
+  }
   for (size_t i = 0; i < tab->columns.size(); ++i) {
     if (static_cast<int>(i) == tab->rowid_alias) {
       Op(Opcode::kSCopy, base, base + 1 + static_cast<int>(i));
@@ -121,7 +129,7 @@ void Codegen::CodeDeleteRow(DmlTarget* t, int base, bool count_change, bool coun
   const Table* tab = t->table;
   for (size_t i = 0; i < tab->indexes.size(); ++i) {
     const Index* idx = tab->indexes[i];
-    int n = static_cast<int>(idx->columns.size()) + 1;
+    int n = idx->n_fields();
     int keys = AllocReg(n);
     int skip = CodePartialIndexGuard(idx, base);
     CodeIndexKey(idx, base, keys);
@@ -134,18 +142,15 @@ void Codegen::CodeDeleteRow(DmlTarget* t, int base, bool count_change, bool coun
 
 void Codegen::CodeInsertRow(DmlTarget* t, int base, bool count_change, bool is_update) {
   const Table* tab = t->table;
-  int rec = CodeTableRecord(tab, base);
-  int a = Op(Opcode::kInsert, t->cursor, rec, base);
   uint8_t p5 = 0;
   if (count_change) p5 |= kInsNChange | kInsTotal;
   if (in_trigger_ > 0) p5 |= kInsTotal;
   if (!is_update && count_change) p5 |= kInsLastRowid;
   if (is_update) p5 |= kInsIsUpdate;
-  prog_->at(a).p5 = p5;
-  prog_->SetP4(a, tab);
+  CodeWriteTableRow(t, base, p5);
   for (size_t i = 0; i < tab->indexes.size(); ++i) {
     const Index* idx = tab->indexes[i];
-    int nk = static_cast<int>(idx->columns.size()) + 1;
+    int nk = idx->n_fields();
     int keys = AllocReg(nk + 1);
     int skip = CodePartialIndexGuard(idx, base);
     CodeIndexKey(idx, base, keys);
@@ -174,7 +179,6 @@ void Codegen::CodeConstraintChecks(DmlTarget* t, int base, int old_rowid, bool r
   CodeStrictTypeCheck(t->table, base);
   if (!CodeCheckConstraints(t->table, base, on_conflict, skip_label)) return;
   if (upsert_ == nullptr) {
-    if (rowid_changed) CodeRowidUniqueCheck(t, base, old_rowid, on_conflict, skip_label);
     CodeUniqueIndexChecks(t, base, old_rowid, rowid_changed, on_conflict, skip_label, changed_cols);
     return;
   }
@@ -254,6 +258,10 @@ bool Codegen::CodeCheckConstraints(const Table* tab, int base, OnConflict on_con
 void Codegen::CodeRowidUniqueCheck(DmlTarget* t, int base, int old_rowid, OnConflict on_conflict,
                                    int skip_label) {
   const Table* tab = t->table;
+  if (tab->without_rowid) {
+    CodePkUniqueCheck(t, base, old_rowid, on_conflict, skip_label);
+    return;
+  }
   int ok = MakeLabel();
   if (old_rowid) {
     int a = Op(Opcode::kEq, base, ok, old_rowid);
@@ -296,15 +304,43 @@ void Codegen::CodeRowidUniqueCheck(DmlTarget* t, int base, int old_rowid, OnConf
   ResolveLabel(ok);
 }
 
-// UNIQUE indexes whose key the statement may change; REPLACE deletes the
-// conflicting row.
+// The uniqueness constraints in the order SQLite checks them: the rowid
+// first, then the UNIQUE indexes newest first, those whose own conflict
+// action is REPLACE last. A WITHOUT ROWID table's primary key (-1 too)
+// comes where its index was made.
+std::vector<int> Codegen::UniqueCheckOrder(const Table* tab) {
+  std::vector<int> order;
+  if (tab->HasRowid()) order.push_back(-1);
+  const std::vector<const Index*> all = tab->IndexesInCreationOrder();
+  for (bool replace : {false, true}) {
+    for (size_t k = all.size(); k-- > 0;) {
+      const Index* idx = all[k];
+      if (!idx->unique || (idx->on_conflict == OnConflict::kReplace) != replace) continue;
+      if (idx->is_table_store()) {
+        order.push_back(-1);
+        continue;
+      }
+      for (size_t i = 0; i < tab->indexes.size(); ++i) {
+        if (tab->indexes[i] == idx) order.push_back(static_cast<int>(i));
+      }
+    }
+  }
+  return order;
+}
+
+// The rowid or primary key (if it may change) and the UNIQUE indexes whose
+// key the statement may change; REPLACE deletes the conflicting row.
 void Codegen::CodeUniqueIndexChecks(DmlTarget* t, int base, int old_rowid, bool rowid_changed,
                                     OnConflict on_conflict, int skip_label,
                                     const std::vector<bool>* changed_cols) {
   const Table* tab = t->table;
-  for (size_t i = 0; i < tab->indexes.size(); ++i) {
+  for (int c : UniqueCheckOrder(tab)) {
+    if (c < 0) {
+      if (rowid_changed) CodeRowidUniqueCheck(t, base, old_rowid, on_conflict, skip_label);
+      continue;
+    }
+    const size_t i = static_cast<size_t>(c);
     const Index* idx = tab->indexes[i];
-    if (!idx->unique) continue;
     if (changed_cols != nullptr && !rowid_changed && idx->where_sql.empty()) {
       bool touched = false;
       for (int col : idx->columns) {
@@ -325,16 +361,23 @@ void Codegen::CodeUniqueIndexCheck(DmlTarget* t, size_t i, int base, int old_row
   const Table* tab = t->table;
   const Index* idx = tab->indexes[i];
   int n = static_cast<int>(idx->columns.size());
-  int keys = AllocReg(n + 1);
+  int keys = AllocReg(idx->n_fields());
   int ok = MakeLabel();
   int outside = CodePartialIndexGuard(idx, base);  // cannot conflict in the index
   CodeIndexKey(idx, base, keys);
   int ic = t->index_cursors[i];
   int a = Op(Opcode::kNoConflict, ic, ok, keys);
   prog_->SetP4Int(a, n);
-  int conflict_rowid = AllocReg();
-  Op(Opcode::kIdxRowid, ic, conflict_rowid);
-  if (old_rowid) Op(Opcode::kEq, conflict_rowid, ok, old_rowid);
+  int conflict_rowid = AllocReg(RowKeySize(tab));
+  CodeRowKeyFromIndex(idx, ic, conflict_rowid);
+  if (old_rowid) {
+    int old_key = old_rowid;
+    if (tab->without_rowid) {
+      old_key = AllocReg(RowKeySize(tab));
+      CodeRowKeyFromRow(tab, old_rowid, old_key);
+    }
+    CodeJumpIfSameRowKey(tab, conflict_rowid, old_key, ok);
+  }
   OnConflict act = ResolveAction(on_conflict, idx->on_conflict);
   if (const UpsertClause* uc = UpsertFor(static_cast<int>(i))) {
     CodeUpsertAction(t, *uc, conflict_rowid, skip_label);
@@ -354,12 +397,8 @@ void Codegen::CodeUniqueIndexCheck(DmlTarget* t, size_t i, int base, int old_row
       break;
     case OnConflict::kReplace: {
       int probe = ctx_->AllocCursor();
-      CursorInfo* ci = prog_->arena.New<CursorInfo>();
-      ci->n_columns = static_cast<int>(tab->columns.size());
-      ci->table = tab;
-      a = Op(Opcode::kOpenWrite, probe, static_cast<int>(tab->root), tab->db());
-      prog_->SetP4(a, ci);
-      Op(Opcode::kNotExists, probe, ok, conflict_rowid);
+      OpenTableCursor(Opcode::kOpenWrite, tab, probe);
+      CodeSeekRowKey(tab, probe, ok, conflict_rowid);
       int old = AllocReg(static_cast<int>(tab->columns.size()) + 1);
       DmlTarget pt = *t;
       pt.cursor = probe;

@@ -60,6 +60,30 @@ Expr* Codegen::RowidRef(const ast::FromItem* target, const Table* tab) {
   return e;
 }
 
+// What identifies a row of `tab`: its rowid, or a WITHOUT ROWID table's
+// primary-key columns (a vector when there are several).
+Expr* Codegen::RowKeyRef(const ast::FromItem* target, const Table* tab) {
+  if (!tab->without_rowid) return RowidRef(target, tab);
+  const std::vector<int>& pk = tab->pk_index->columns;
+  auto column = [&](int c) {
+    Expr* e = ctx_->arena->New<Expr>();
+    e->kind = ExprKind::kColumn;
+    e->text = tab->columns[static_cast<size_t>(c)].name;
+    e->table = EffectiveName(target);
+    return e;
+  };
+  if (pk.size() == 1) return column(pk[0]);
+  Expr* v = ctx_->arena->New<Expr>();
+  v->kind = ExprKind::kVector;
+  v->list = ctx_->arena->New<ast::ExprList>();
+  for (int c : pk) {
+    ast::ExprItem item;
+    item.expr = column(c);
+    v->list->items.push_back(*ctx_->arena, item);
+  }
+  return v;
+}
+
 // The WHERE that applies ORDER BY / LIMIT / OFFSET of an UPDATE or DELETE
 // (see the top of the file); `where` itself when there is no LIMIT. Null
 // after an error (ORDER BY without LIMIT).
@@ -75,8 +99,12 @@ Expr* Codegen::LimitedDmlWhere(const DmlLimit& lim, const ast::FromItem* target,
   ast::Select* sel = ctx_->arena->New<ast::Select>();
   sel->columns = ctx_->arena->New<ast::ExprList>();
   ast::ExprItem item;
-  item.expr = RowidRef(target, tab);
-  sel->columns->items.push_back(*ctx_->arena, item);
+  item.expr = RowKeyRef(target, tab);
+  if (item.expr->kind == ExprKind::kVector) {
+    sel->columns = item.expr->list;  // (a, b) IN (SELECT a, b ...)
+  } else {
+    sel->columns->items.push_back(*ctx_->arena, item);
+  }
   sel->from = ctx_->arena->New<ast::FromList>();
   sel->from->items.push_back(*ctx_->arena, TargetFromItem(target, tab));
   sel->where = where;
@@ -85,7 +113,7 @@ Expr* Codegen::LimitedDmlWhere(const DmlLimit& lim, const ast::FromItem* target,
   sel->offset = lim.offset;
   Expr* in = ctx_->arena->New<Expr>();
   in->kind = ExprKind::kIn;
-  in->left = RowidRef(target, tab);
+  in->left = RowKeyRef(target, tab);
   in->select = sel;
   return in;
 }
@@ -94,6 +122,9 @@ Expr* Codegen::LimitedDmlWhere(const DmlLimit& lim, const ast::FromItem* target,
 // with the SET values computed in the join, into temporary table `eph`
 // (rowid → record of the values in SET order).
 bool Codegen::CodeUpdateFromRows(ast::UpdateStmt* st, const Table* tab, Scope* outer, int eph) {
+  if (tab->without_rowid) {
+    return ctx_->Error("UPDATE ... FROM on a WITHOUT ROWID table is not supported yet");
+  }
   // The target may appear in FROM only under another name (or alias).
   for (const ast::FromItem* fi : st->from->items) {
     if (fi->subquery != nullptr || fi->nested != nullptr) continue;

@@ -37,6 +37,16 @@ void Codegen::CodeColumn(int cursor, int column, const Table* tab, int target) {
         return;
       }
     }
+    // A WITHOUT ROWID table's index also holds the primary-key columns.
+    for (size_t k = 0; k < s.index->suffix.size(); ++k) {
+      if (s.index->suffix[k] == column) {
+        Op(Opcode::kColumn, s.index_cursor, static_cast<int>(s.index->columns.size() + k), target);
+        if (tab && tab->columns[static_cast<size_t>(column)].affinity == Affinity::kReal) {
+          Op(Opcode::kRealAffinity, target);
+        }
+        return;
+      }
+    }
     break;  // not covered (should not happen): read the table
   }
   if (tab != nullptr && tab->is_virtual) {
@@ -55,7 +65,7 @@ void Codegen::CodeColumn(int cursor, int column, const Table* tab, int target) {
     CodeVirtualColumn(cursor, column, tab, target);
     return;
   }
-  int a = Op(Opcode::kColumn, cursor, tab != nullptr ? tab->StorageColumn(column) : column, target);
+  int a = Op(Opcode::kColumn, cursor, tab != nullptr ? tab->Field(column) : column, target);
   if (tab != nullptr) {
     const Column& col = tab->columns[static_cast<size_t>(column)];
     if (!col.default_sql.empty()) {

@@ -137,6 +137,17 @@ void Codegen::CodeStrictTypeCheck(const Table* tab, int base) {
 int Codegen::CodeTableRecord(const Table* tab, int base) {
   const int n = static_cast<int>(tab->columns.size());
   int rec = AllocReg();
+  if (tab->without_rowid) {
+    // Primary-key columns first, then the other stored ones (Table::Field).
+    const int stored = tab->n_stored();
+    int tmp = AllocReg(stored);
+    for (int i = 0; i < n; ++i) {
+      if (tab->columns[static_cast<size_t>(i)].is_virtual()) continue;
+      Op(Opcode::kSCopy, base + 1 + i, tmp + tab->Field(i));
+    }
+    Op(Opcode::kMakeRecord, tmp, stored, rec);
+    return rec;
+  }
   if (tab->rowid_alias < 0 && tab->n_virtual == 0) {
     Op(Opcode::kMakeRecord, base + 1, n, rec);
     return rec;

@@ -126,10 +126,16 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   int rowid_from = AssembleInsertRow(tab, targets, vals, base);
   // BEFORE INSERT triggers see NEW.rowid = -1 when the rowid is chosen
   // automatically; it is assigned after them.
-  bool before = HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
-                            static_cast<int>(ast::TriggerTime::kBefore), nullptr);
+  bool before =
+      tab->HasRowid() && HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
+                                     static_cast<int>(ast::TriggerTime::kBefore), nullptr);
   int auto_rowid = before ? AllocReg() : 0;
-  CodeInsertRowid(tab, t.cursor, base, vals, rowid_from, seq.reg, auto_rowid);
+  if (tab->HasRowid()) {
+    CodeInsertRowid(tab, t.cursor, base, vals, rowid_from, seq.reg, auto_rowid);
+  } else {
+    Op(Opcode::kNull, 0, base);  // no rowid; the primary key is checked below
+    rowid_from = 0;
+  }
   ApplyColumnAffinity(tab, base);
   CodeComputedColumns(tab, base, before);
   CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),
@@ -179,7 +185,7 @@ bool Codegen::InsertTargets(ast::InsertStmt* st, const Table* tab, std::vector<i
     std::string_view name = st->columns->names[i];
     int c = tab->FindColumn(name);
     if (c < 0) {
-      if (!IsRowidName(name)) {
+      if (!IsRowidName(name) || !tab->HasRowid()) {
         return ctx_->Error("table " + tab->name + " has no column named " + std::string(name));
       }
       c = -1;

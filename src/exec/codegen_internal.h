@@ -193,7 +193,7 @@ class Codegen {
   void CodeSubquerySourceLoop(const Source& src, LevelState* lv);
   void OpenLevelCursors(const LoopPlan& lp, const Source& src, LevelState* lv);
   void CodeFullScan(const LoopPlan& lp, const Source& src, LevelState* lv);
-  void SeekTableRow(const Source& src, LevelState* lv);
+  void SeekTableRow(const Index* idx, const Source& src, LevelState* lv);
   void CodeRowidLookup(const LoopPlan& lp, const Source& src, LevelState* lv);
   void CodeRowidRange(const LoopPlan& lp, const Source& src, LevelState* lv);
   // Virtual tables as DML targets (codegen_vtab_dml.cc).
@@ -284,11 +284,33 @@ class Codegen {
     std::vector<int> index_cursors;  // parallel to table->indexes
   };
   void OpenDmlTarget(const Table* tab, DmlTarget* t, int cursor);
+  // Row keys (codegen_rowkey.cc): a row's rowid, or for a WITHOUT ROWID
+  // table its primary-key values (RowKeySize registers).
+  // Opens `cursor` on the table's B-tree with `op` (OpenRead/OpenWrite).
+  int OpenTableCursor(Opcode op, const Table* tab, int cursor);
+  static int RowKeySize(const Table* tab);
+  void CodeRowKeyFromRow(const Table* tab, int base, int key);
+  void CodeRowKeyFromIndex(const Index* idx, int icur, int key);
+  void CodeRowKeyFromTable(const Table* tab, int cur, int key);
+  // Moves cursor `cur` to the row with the key; jumps to `fail` if absent.
+  void CodeSeekRowKey(const Table* tab, int cur, int fail, int key);
+  void CodeJumpIfSameRowKey(const Table* tab, int a, int b, int label);
+  // Writes the row at `base` into the table B-tree (Insert P5 flags).
+  void CodeWriteTableRow(DmlTarget* t, int base, uint8_t flags);
+  // The keys of the rows a DELETE/UPDATE changes, collected first: a
+  // temporary table of rowids, or an index of primary keys.
+  int OpenRowKeySet(const Table* tab);
+  void CodeAddRowKey(const Table* tab, int cursor, int set);
+  void CodeRowKeyFromSet(const Table* tab, int set, int key);
+  // Primary-key uniqueness of a WITHOUT ROWID table's new row.
+  void CodePkUniqueCheck(DmlTarget* t, int base, int old_base, OnConflict on_conflict,
+                         int skip_label);
   // The steps of CodeUpdateBody (codegen_update.cc).
   struct UpdateSets {           // what an UPDATE's SET list assigns
     std::vector<int> set_col;   // column of each SET (-1 = rowid)
     std::vector<bool> changed;  // per column
     bool rowid_set = false;
+    bool key_set = false;  // the row key changes (rowid, or a WITHOUT ROWID primary-key column)
   };
   // scope null: the SET expressions are resolved elsewhere (UPDATE ... FROM).
   bool ResolveUpdateSets(ast::ExprList* set_list, const Table* tab, Scope* scope, UpdateSets* sets);
@@ -300,6 +322,7 @@ class Codegen {
   };
   ast::FromItem* TargetFromItem(const ast::FromItem* target, const Table* tab);
   ast::Expr* RowidRef(const ast::FromItem* target, const Table* tab);
+  ast::Expr* RowKeyRef(const ast::FromItem* target, const Table* tab);
   ast::Expr* LimitedDmlWhere(const DmlLimit& lim, const ast::FromItem* target, const Table* tab,
                              ast::Expr* where, const char* verb);
   bool CodeUpdateFromRows(ast::UpdateStmt* st, const Table* tab, Scope* outer, int eph);
@@ -348,6 +371,9 @@ class Codegen {
                      UpsertPlan* plan);
   const UpsertClause* UpsertFor(int constraint) const;
   std::vector<int> UpsertCheckOrder(const Table* tab) const;
+  // Uniqueness constraints in SQLite's checking order (-1: rowid or
+  // WITHOUT ROWID primary key, else the position in table->indexes).
+  static std::vector<int> UniqueCheckOrder(const Table* tab);
   // The DO action for a conflict with the row whose rowid is in
   // `conflict_rowid`; ends by jumping to `skip_label` (the row is not
   // inserted).

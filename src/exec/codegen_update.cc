@@ -56,14 +56,15 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   if (st->returning && !PrepareReturning(st->returning, tab, outer, &ret)) {
     return false;
   }
-  // Pass 1: rowids of the rows to change, in rowid order (with the new values
-  // for UPDATE ... FROM).
-  int rowids = ctx_->AllocCursor();
+  // Pass 1: keys of the rows to change, in key order (rowids with the new
+  // values for UPDATE ... FROM).
+  int rowids;
   if (from) {
+    rowids = ctx_->AllocCursor();
     Op(Opcode::kOpenEphemeral, rowids, static_cast<int>(st->sets->size()));
     if (!CodeUpdateFromRows(st, tab, outer, rowids)) return false;
   } else {
-    Op(Opcode::kOpenEphemeral, rowids, 0);
+    rowids = OpenRowKeySet(tab);
     if (!CodeCollectRowids(where, tab, &srcs, rowids)) return false;
   }
   // Pass 2.
@@ -75,9 +76,9 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   Op(Opcode::kRewind, rowids, done);
   int top = prog_->pc();
   int next = MakeLabel();
-  int rid = AllocReg();
-  Op(Opcode::kRowid, rowids, rid);
-  Op(Opcode::kNotExists, cursor, next, rid);
+  int rid = AllocReg(RowKeySize(tab));
+  CodeRowKeyFromSet(tab, rowids, rid);
+  CodeSeekRowKey(tab, cursor, next, rid);
   CodeReadRow(&t, old_base);
   CodeUpdatedRow(st->sets, tab, sets, old_base, new_base, from ? rowids : -1);
   std::vector<bool>* changed = &sets.changed;
@@ -88,9 +89,9 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
                  static_cast<int>(ast::TriggerTime::kBefore), old_base, new_base, next, changed,
                  on_conflict);
     // The trigger may have deleted the row.
-    Op(Opcode::kNotExists, cursor, next, rid);
+    CodeSeekRowKey(tab, cursor, next, rid);
   }
-  CodeConstraintChecks(&t, new_base, old_base, sets.rowid_set, on_conflict, next, changed);
+  CodeConstraintChecks(&t, new_base, old_base, sets.key_set, on_conflict, next, changed);
   CodeReplaceRow(&t, old_base, new_base, sets.rowid_set, before ? nullptr : changed);
   if (ret.list != nullptr) CodeReturningRow(ret, new_base);  // before the AFTER triggers
   CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
@@ -111,7 +112,9 @@ bool Codegen::ResolveUpdateSets(ast::ExprList* set_list, const Table* tab, Scope
     std::string_view name = set_list->items[i].name;
     int c = tab->FindColumn(name);
     if (c < 0) {
-      if (!IsRowidName(name)) return ctx_->Error("no such column: " + std::string(name));
+      if (!IsRowidName(name) || !tab->HasRowid()) {
+        return ctx_->Error("no such column: " + std::string(name));
+      }
       c = -1;
     }
     if (c == tab->rowid_alias && c >= 0) c = -1;
@@ -121,6 +124,9 @@ bool Codegen::ResolveUpdateSets(ast::ExprList* set_list, const Table* tab, Scope
       if (tab->rowid_alias >= 0) sets->changed[static_cast<size_t>(tab->rowid_alias)] = true;
     } else {
       sets->changed[static_cast<size_t>(c)] = true;
+    }
+    if (c < 0 || (tab->without_rowid && tab->columns[static_cast<size_t>(c)].primary_key)) {
+      sets->key_set = true;
     }
     sets->set_col.push_back(c);
     if (scope != nullptr && !resolver_.ResolveExpr(set_list->items[i].expr, scope)) return false;
@@ -139,10 +145,7 @@ bool Codegen::CodeCollectRowids(Expr* where, const Table* tab, std::vector<Sourc
   MarkUsedColumns(where, srcs, &used);
   if (!PlanLoops(&w, srcs, where, nullptr, nullptr, &used)) return false;
   if (!WhereBegin(&w)) return false;
-  int r = AllocReg(2);
-  CodeColumn(cursor, -1, tab, r);
-  Op(Opcode::kNull, 0, r + 1);
-  Op(Opcode::kInsert, rowids, r + 1, r);
+  CodeAddRowKey(tab, cursor, rowids);
   WhereEnd(&w);
   return true;
 }
@@ -189,7 +192,7 @@ void Codegen::CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowi
   // partial-index WHERE might read a changed column (nor a generated
   // column, which may depend on one).
   std::vector<bool> keep(tab->indexes.size(), false);
-  if (changed != nullptr && !rowid_set) {
+  if (changed != nullptr && !rowid_set && !tab->without_rowid) {
     for (size_t i = 0; i < tab->indexes.size(); ++i) {
       const Index* idx = tab->indexes[i];
       bool same = idx->where_sql.empty();
@@ -205,28 +208,35 @@ void Codegen::CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowi
   for (size_t i = 0; i < tab->indexes.size(); ++i) {
     const Index* idx = tab->indexes[i];
     if (keep[i]) continue;
-    int n = static_cast<int>(idx->columns.size()) + 1;
+    int n = idx->n_fields();
     int keys = AllocReg(n);
     int skip = CodePartialIndexGuard(idx, old_base);
     CodeIndexKey(idx, old_base, keys);
     Op(Opcode::kIdxDelete, t->index_cursors[i], keys, n);
     if (skip) ResolveLabel(skip);
   }
-  if (rowid_set) {
+  if (tab->without_rowid) {
+    // The entry of the old row goes; the new one is written below.
+    int old_key = AllocReg(RowKeySize(tab));
+    int gone = MakeLabel();
+    CodeRowKeyFromRow(tab, old_base, old_key);
+    CodeSeekRowKey(tab, t->cursor, gone, old_key);
+    Op(Opcode::kDelete, t->cursor);
+    ResolveLabel(gone);
+  } else if (rowid_set) {
     int same = MakeLabel();
     Op(Opcode::kEq, new_base, same, old_base);
     Op(Opcode::kNotExists, t->cursor, same, old_base);
     Op(Opcode::kDelete, t->cursor);
     ResolveLabel(same);
   }
-  int rec = CodeTableRecord(tab, new_base);
-  int a = Op(Opcode::kInsert, t->cursor, rec, new_base);
-  prog_->at(a).p5 = (in_trigger_ == 0 ? kInsNChange : 0) | kInsIsUpdate | kInsTotal;
-  prog_->SetP4(a, tab);
+  CodeWriteTableRow(
+      t, new_base,
+      static_cast<uint8_t>((in_trigger_ == 0 ? kInsNChange : 0) | kInsIsUpdate | kInsTotal));
   for (size_t i = 0; i < tab->indexes.size(); ++i) {
     const Index* idx = tab->indexes[i];
     if (keep[i]) continue;
-    int nk = static_cast<int>(idx->columns.size()) + 1;
+    int nk = idx->n_fields();
     int keys = AllocReg(nk + 1);
     int skip = CodePartialIndexGuard(idx, new_base);
     CodeIndexKey(idx, new_base, keys);

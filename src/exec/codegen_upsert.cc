@@ -8,8 +8,8 @@
 //      constraint is an error. SET and WHERE are resolved against the target
 //      table (through a fake cursor) and `excluded` (the row being inserted).
 //   2. The INSERT's uniqueness checks run in UpsertCheckOrder: the clauses'
-//      constraints first, in clause order, then the rowid, then the other
-//      UNIQUE indexes. A conflict on a constraint some clause covers runs
+//      constraints first, in clause order, then the others in
+//      UniqueCheckOrder. A conflict on a constraint some clause covers runs
 //      that clause's action (CodeUpsertAction) instead of the constraint's
 //      own ON CONFLICT algorithm; the first clause that covers it wins.
 //   3. DO NOTHING skips the row. DO UPDATE reads the conflicting row, skips
@@ -52,6 +52,28 @@ struct TargetTerm {
 bool SameCollation(const TargetTerm& term, const Collation* index_coll) {
   std::string_view name = index_coll != nullptr ? index_coll->name : "BINARY";
   return EqualsIgnoreCase(term.collation, name);
+}
+
+// Whether a conflict target names the UNIQUE index idx: the same key
+// columns (any order) with the same collations, and for a partial index
+// the same WHERE.
+bool TargetMatches(const std::vector<TargetTerm>& terms, const Index& idx, Expr* target_where) {
+  if (!idx.unique || idx.columns.size() != terms.size()) return false;
+  if (!idx.where_sql.empty() &&
+      (target_where == nullptr || Squeeze(target_where->span) != Squeeze(idx.where_sql))) {
+    return false;
+  }
+  for (size_t k = 0; k < idx.columns.size(); ++k) {
+    bool found = false;
+    for (const TargetTerm& term : terms) {
+      if (term.column != idx.columns[k]) continue;
+      if (term.column == kExprColumn && term.text != Squeeze(idx.column_exprs[k])) continue;
+      if (!SameCollation(term, idx.collations[k])) continue;
+      found = true;
+    }
+    if (!found) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -103,26 +125,14 @@ bool Codegen::PrepareUpsert(ast::InsertStmt* st, const Table* tab, Scope* outer,
       if (terms.size() == 1 && terms[0].column == tab->rowid_alias && terms[0].text.empty()) {
         uc.constraint = -1;
       }
+      // A WITHOUT ROWID table's primary key is the row key (-1) too.
+      if (tab->pk_index && TargetMatches(terms, *tab->pk_index, u->target_where)) {
+        uc.constraint = -1;
+      }
       for (size_t i = 0; uc.constraint == -3 && i < tab->indexes.size(); ++i) {
-        const Index* idx = tab->indexes[i];
-        if (!idx->unique || idx->columns.size() != terms.size()) continue;
-        if (!idx->where_sql.empty() &&
-            (u->target_where == nullptr ||
-             Squeeze(u->target_where->span) != Squeeze(idx->where_sql))) {
-          continue;
+        if (TargetMatches(terms, *tab->indexes[i], u->target_where)) {
+          uc.constraint = static_cast<int>(i);
         }
-        bool all = true;
-        for (size_t k = 0; k < idx->columns.size() && all; ++k) {
-          bool found = false;
-          for (const TargetTerm& term : terms) {
-            if (term.column != idx->columns[k]) continue;
-            if (term.column == kExprColumn && term.text != Squeeze(idx->column_exprs[k])) continue;
-            if (!SameCollation(term, idx->collations[k])) continue;
-            found = true;
-          }
-          all = found;
-        }
-        if (all) uc.constraint = static_cast<int>(i);
       }
       if (uc.constraint == -3) return ctx_->Error(no_match);
     }
@@ -157,10 +167,7 @@ std::vector<int> Codegen::UpsertCheckOrder(const Table* tab) const {
   for (const UpsertClause& uc : upsert_->clauses) {
     if (uc.constraint >= -1) add(uc.constraint);
   }
-  add(-1);
-  for (size_t i = 0; i < tab->indexes.size(); ++i) {
-    if (tab->indexes[i]->unique) add(static_cast<int>(i));
-  }
+  for (int c : UniqueCheckOrder(tab)) add(c);
   return order;
 }
 
@@ -176,7 +183,7 @@ void Codegen::CodeUpsertAction(DmlTarget* t, const UpsertClause& uc, int conflic
   int ncol = static_cast<int>(tab->columns.size());
   int old_base = AllocReg(ncol + 1);
   int new_base = AllocReg(ncol + 1);
-  Op(Opcode::kNotExists, t->cursor, skip_label, conflict_rowid);
+  CodeSeekRowKey(tab, t->cursor, skip_label, conflict_rowid);
   CodeReadRow(t, old_base);
   size_t mark = redirects_.size();
   redirects_.push_back({plan->cursor, -1, old_base});
@@ -190,9 +197,11 @@ void Codegen::CodeUpsertAction(DmlTarget* t, const UpsertClause& uc, int conflic
   if (before) {
     CodeTriggers(tab, update, static_cast<int>(ast::TriggerTime::kBefore), old_base, new_base,
                  skip_label, changed, OnConflict::kAbort);
-    Op(Opcode::kNotExists, t->cursor, skip_label, old_base);
+    int old_key = AllocReg(RowKeySize(tab));
+    CodeRowKeyFromRow(tab, old_base, old_key);
+    CodeSeekRowKey(tab, t->cursor, skip_label, old_key);
   }
-  CodeConstraintChecks(t, new_base, old_base, uc.sets.rowid_set, OnConflict::kAbort, skip_label,
+  CodeConstraintChecks(t, new_base, old_base, uc.sets.key_set, OnConflict::kAbort, skip_label,
                        changed);
   CodeReplaceRow(t, old_base, new_base, uc.sets.rowid_set, before ? nullptr : changed);
   if (plan->ret != nullptr) CodeReturningRow(*plan->ret, new_base);  // before AFTER triggers

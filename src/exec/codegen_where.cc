@@ -179,7 +179,7 @@ std::string Codegen::LoopDetail(const LoopPlan& lp, const Source& src) {
   switch (lp.access) {
     case AccessKind::kFullScan:
       d = "SCAN " + name;
-      if (lp.index)
+      if (lp.index && !lp.index->is_table_store())
         d += std::string(lp.covering ? " USING COVERING INDEX " : " USING INDEX ") + lp.index->name;
       return d;
     case AccessKind::kRowidEq:
@@ -195,12 +195,16 @@ std::string Codegen::LoopDetail(const LoopPlan& lp, const Source& src) {
       return "SCAN " + name + " VIRTUAL TABLE INDEX " + std::to_string(lp.vtab->idx_num) + ":" +
              std::string(lp.vtab->idx_str);
     case AccessKind::kIndex: {
+      const bool pk = lp.index->is_table_store();
       if (lp.eq.empty() && !lp.lower && !lp.upper) {
+        if (pk) return "SCAN " + name;
         return "SCAN " + name + (lp.covering ? " USING COVERING INDEX " : " USING INDEX ") +
                lp.index->name;
       }
-      d = "SEARCH " + name + (lp.covering ? " USING COVERING INDEX " : " USING INDEX ") +
-          lp.index->name + " (";
+      d = "SEARCH " + name +
+          (pk ? std::string(" USING PRIMARY KEY")
+              : (lp.covering ? " USING COVERING INDEX " : " USING INDEX ") + lp.index->name) +
+          " (";
       std::string terms;
       for (size_t i = 0; i < lp.eq.size(); ++i) {
         if (!terms.empty()) terms += " AND ";
@@ -320,20 +324,21 @@ void Codegen::CodeSubquerySourceLoop(const Source& src, LevelState* lv) {
 // index cursor of the level's plan.
 void Codegen::OpenLevelCursors(const LoopPlan& lp, const Source& src, LevelState* lv) {
   const Table* tab = src.table;
-  CursorInfo* ci = prog_->arena.New<CursorInfo>();
-  ci->n_columns = static_cast<int>(tab->columns.size());
-  ci->table = tab;
-  bool need_table = !(lp.index != nullptr && lp.covering);
-  if (need_table) {
-    int a = Op(Opcode::kOpenRead, src.cursor, static_cast<int>(tab->root), tab->db());
-    prog_->SetP4(a, ci);
+  if (lp.index != nullptr && lp.index->is_table_store()) {
+    // A WITHOUT ROWID table read through its primary key: the table cursor
+    // is the index cursor.
+    OpenTableCursor(Opcode::kOpenRead, tab, src.cursor);
+    lv->index_cursor = src.cursor;
+    return;
   }
+  bool need_table = !(lp.index != nullptr && lp.covering);
+  if (need_table) OpenTableCursor(Opcode::kOpenRead, tab, src.cursor);
   if (lp.index != nullptr) {
     lv->index_cursor = ctx_->AllocCursor();
     prog_->n_cursors = std::max(prog_->n_cursors, ctx_->n_cursors);
     CursorInfo* ici = prog_->arena.New<CursorInfo>();
     ici->key_info = &lp.index->key_info;
-    ici->n_columns = lp.index->n_key_columns() + 1;
+    ici->n_columns = lp.index->n_fields();
     int a = Op(Opcode::kOpenRead, lv->index_cursor, static_cast<int>(lp.index->root),
                lp.index->table->db());
     prog_->SetP4(a, ici);
@@ -351,12 +356,21 @@ void Codegen::CodeFullScan(const LoopPlan& lp, const Source& src, LevelState* lv
   lv->top = prog_->pc();
   lv->next_op = lp.reverse ? Opcode::kPrev : Opcode::kNext;
   lv->next_cursor = cursor;
-  if (lp.index != nullptr && !lp.covering) SeekTableRow(src, lv);
+  if (lp.index != nullptr && !lp.covering) SeekTableRow(lp.index, src, lv);
 }
 
 // Moves the table cursor to the row of the index entry the index cursor is
 // on. P5 = 1: that row must exist (else the file is corrupt).
-void Codegen::SeekTableRow(const Source& src, LevelState* lv) {
+void Codegen::SeekTableRow(const Index* idx, const Source& src, LevelState* lv) {
+  const Table* tab = src.table;
+  if (tab->without_rowid) {
+    // The primary key stored in the entry leads to the row.
+    int key = AllocReg(tab->n_pk());
+    CodeRowKeyFromIndex(idx, lv->index_cursor, key);
+    int a = Op(Opcode::kNotFound, src.cursor, lv->cont, key);
+    prog_->SetP4Int(a, tab->n_pk());
+    return;
+  }
   int r = AllocReg();
   Op(Opcode::kIdxRowid, lv->index_cursor, r);
   prog_->at(Op(Opcode::kSeekRowid, src.cursor, lv->cont, r)).p5 = 1;

@@ -73,7 +73,7 @@ void Codegen::CodeIndexRange(const LoopPlan& lp, const Source& src, LevelState* 
   PlanIndexBounds(lp, &x);
   CodeIndexStart(lp, &x, lv);
   CodeIndexEnd(lp, &x, lv);
-  if (!lp.covering) SeekTableRow(src, lv);
+  if (!lp.covering) SeekTableRow(lp.index, src, lv);
   if (lp.lower) lp.lower->coded = !lp.lower->from_between;
   if (lp.upper) lp.upper->coded = !lp.upper->from_between;
   lv->next_op = lp.reverse ? Opcode::kPrev : Opcode::kNext;

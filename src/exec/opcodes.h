@@ -189,7 +189,8 @@
     "r[P2] = a new rowid for table cursor P1 (P3: AUTOINCREMENT max, 0 none)")                     \
   X(Insert,        Cur,  Reg,  Reg,  TableOpt,                                                     \
     "write record r[P2] with rowid r[P3] via cursor P1 (P5 flags)")                                \
-  X(IdxInsert,     Cur,  Reg,  No,   None,         "insert index record r[P2] via cursor P1")      \
+  X(IdxInsert,     Cur,  Reg,  No,   None,                                                         \
+    "insert index record r[P2] via cursor P1 (P5 flags)")                                          \
   X(Delete,        Cur,  No,   No,   TableOpt,                                                     \
     "delete the current entry of cursor P1 (P5 flags)")                                            \
   X(IdxDelete,     Cur,  Regs, Cnt,  None,                                                         \

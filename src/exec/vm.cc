@@ -594,6 +594,9 @@ StepResult Vm::Run() {
       case Opcode::kIdxInsert:
         VM_TRY(cursors_[static_cast<size_t>(in.p1)]->InsertKey(r[in.p2]));
         ++write_gen_;
+        // A WITHOUT ROWID table's row counts as a change (P5 as Insert's).
+        if (in.p5 & kInsNChange) ++n_change_;
+        if (in.p5 & kInsTotal) ++n_total_change_;
         break;
       case Opcode::kDelete:
         VM_TRY(cursors_[static_cast<size_t>(in.p1)]->Delete());

@@ -78,6 +78,7 @@ class DdlExecutor {
   Status AddColumn(ast::AlterTableStmt* st, Table* t, Arena* arena);
   Status DropColumn(ast::AlterTableStmt* st, Table* t);
   Status DropColumnRows(Database* db, const Table* t, int col);
+  Status DropColumnKeyedRows(Database* db, const Table* t, int field);
   Status CheckRowsAfterAdd(int dbi, std::string_view table);
   Status CheckAddedTable(const std::string& table_sql, const std::string& name, Arena* arena);
   // "table sqlite_master may not be altered" for system tables.

@@ -13,6 +13,7 @@
 //   5. the schema cookie is bumped and the schemas are read again from the
 //      edited rows, as SQLite reloads them (so the hash order of names is
 //      the one a fresh load gives).
+#include "common/assert.h"
 #include "common/coding.h"
 #include "exec/codegen.h"
 #include "main/alter_rows.h"
@@ -350,9 +351,6 @@ Status DdlExecutor::DropColumn(ast::AlterTableStmt* st, Table* t) {
   if (t->columns.size() <= 1) {
     return Status(kError, "cannot drop column \"" + c.name + "\": no other columns exist");
   }
-  if (t->without_rowid) {
-    return Status(kError, "DROP COLUMN of a WITHOUT ROWID table is not supported yet");
-  }
   if (dry_run_) return Status();
   const int dbi = t->db();
   Database* db = store_->at(dbi);
@@ -397,6 +395,7 @@ Status DdlExecutor::DropColumn(ast::AlterTableStmt* st, Table* t) {
 
 // Step 4 of DROP COLUMN: each row of the table without the column's field.
 Status DdlExecutor::DropColumnRows(Database* db, const Table* t, int col) {
+  if (t->without_rowid) return DropColumnKeyedRows(db, t, t->Field(col));
   int field = 0;
   for (int i = 0; i < col; ++i) {
     if (!IsVirtualColumn(t->columns[static_cast<size_t>(i)])) ++field;
@@ -412,6 +411,60 @@ Status DdlExecutor::DropColumnRows(Database* db, const Table* t, int col) {
     if (DropField(rec, field, &out)) {
       TRY(cur.InsertRow(cur.rowid(), reinterpret_cast<const uint8_t*>(out.data()),
                         static_cast<uint32_t>(out.size())));
+    }
+    TRY(cur.Next());
+  }
+  return Status();
+}
+
+namespace {
+
+// Finds the entry of a WITHOUT ROWID table whose primary key is `vals`.
+struct PkSearch {
+  const Value* vals;
+  int n;
+  const KeyInfo* ki;
+  Status* status;
+};
+
+int ComparePk(void* ctx, const uint8_t* key, uint32_t n) {
+  auto* s = static_cast<PkSearch*>(ctx);
+  return CompareRecordWithKey(key, n, s->vals, s->n, *s->ki, 0, s->status);
+}
+
+}  // namespace
+
+// DROP COLUMN of a WITHOUT ROWID table: each entry is rewritten in place
+// without the field (a non-key field: the entry keeps its position).
+Status DdlExecutor::DropColumnKeyedRows(Database* db, const Table* t, int field) {
+  const int npk = t->n_pk();
+  BASALT_DCHECK(field >= npk);
+  KeyInfo ki = t->pk_index->key_info;
+  ki.enc = db->enc;
+  BtCursor cur;
+  TRY(db->bt->OpenCursor(t->root, true, &cur));
+  TRY(cur.First());
+  std::string rec, out;
+  std::vector<uint32_t> types, offsets;
+  std::vector<Value> key(static_cast<size_t>(npk));
+  while (!cur.eof()) {
+    const uint32_t len = cur.payload_size();
+    rec.assign(len, '\0');
+    TRY(cur.ReadPayload(0, len, reinterpret_cast<uint8_t*>(rec.data())));
+    if (DropField(rec, field, &out)) {
+      const auto* data = reinterpret_cast<const uint8_t*>(rec.data());
+      Result<int> nf = ParseRecordHeader(data, len, &types, &offsets);
+      if (!nf.ok() || *nf < npk) return CORRUPT();
+      for (int k = 0; k < npk; ++k) {
+        DecodeSerialEnc(data + offsets[static_cast<size_t>(k)], types[static_cast<size_t>(k)],
+                        &key[static_cast<size_t>(k)], db->enc);
+      }
+      PrepareKeyForEncoding(key.data(), npk, ki);
+      Status cmp_st;
+      PkSearch ks{key.data(), npk, &ki, &cmp_st};
+      TRY(cur.InsertKey(reinterpret_cast<const uint8_t*>(out.data()),
+                        static_cast<uint32_t>(out.size()), ComparePk, &ks));
+      TRY(cmp_st);
     }
     TRY(cur.Next());
   }

@@ -105,7 +105,10 @@ Status DdlExecutor::AnalyzeTable(Database* db, const Table& t) {
                   (idx.empty() ? std::string("NULL") : QuoteSql(idx, '\'')) + "," +
                   QuoteSql(stat, '\'') + ")");
   };
-  if (t.indexes.empty()) {
+  // A WITHOUT ROWID table's rows are counted through its primary-key index
+  // (whose sqlite_stat1 row carries the table's name, as in SQLite).
+  const std::vector<const Index*> indexes = t.IndexesInCreationOrder();
+  if (indexes.empty()) {
     BtCursor c;
     TRY(db->bt->OpenCursor(t.root, false, &c));
     int64_t n = 0;
@@ -114,11 +117,11 @@ Status DdlExecutor::AnalyzeTable(Database* db, const Table& t) {
     if (n > 0) TRY(insert({}, std::to_string(n)));
     return Status();
   }
-  for (const Index* idx : t.indexes) {
+  for (const Index* idx : indexes) {
     int64_t entries = 0;
     std::string stat;
     TRY(IndexStat(db, *idx, &entries, &stat));
-    if (entries > 0) TRY(insert(idx->name, stat));
+    if (entries > 0) TRY(insert(idx->is_table_store() ? t.name : idx->name, stat));
   }
   return Status();
 }

@@ -97,8 +97,10 @@ Status DdlExecutor::CreateTable(ast::CreateTableStmt* st, Arena* arena) {
   bool need_sequence =
       built.table->autoincrement && db->schema.FindTable("sqlite_sequence") == nullptr;
   Table* t = built.table.get();
-  ASSIGN_OR_RETURN(Pgno root, db->bt->CreateTree(TreeKind::kTable));
-  t->root = root;
+  // A WITHOUT ROWID table's rows live in an index B-tree (its primary key).
+  ASSIGN_OR_RETURN(Pgno root,
+                   db->bt->CreateTree(t->without_rowid ? TreeKind::kIndex : TreeKind::kTable));
+  t->SetRoot(root);
   TRY(db->InsertSchemaRow("table", t->name, t->name, root, t->sql));
   for (auto& idx : built.auto_indexes) {
     ASSIGN_OR_RETURN(Pgno iroot, db->bt->CreateTree(TreeKind::kIndex));

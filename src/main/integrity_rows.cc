@@ -100,7 +100,7 @@ void CheckTableRows(Database* db, const Table& t, bool full, size_t max_errors,
     if (!nf.ok()) return;
     for (int c : checked) {
       const Column& col = t.columns[static_cast<size_t>(c)];
-      const int f = t.StorageColumn(c);
+      const int f = t.Field(c);
       if (f >= *nf) continue;
       const uint32_t type = types[static_cast<size_t>(f)];
       if (col.not_null && type == 0 && report("NULL value in " + t.name + "." + col.name)) return;
@@ -111,21 +111,24 @@ void CheckTableRows(Database* db, const Table& t, bool full, size_t max_errors,
     }
     for (size_t i = 0; i < idxs.size(); ++i) {
       const Index& idx = *idxs[i];
-      key.assign(idx.columns.size() + 1, Value());
+      // The entry: its key columns, then the rowid (or a WITHOUT ROWID
+      // table's primary-key columns the key lacks).
+      const size_t nk = idx.columns.size();
+      key.assign(static_cast<size_t>(idx.n_fields()), Value());
       bool complete = true;
-      for (size_t k = 0; k < idx.columns.size(); ++k) {
-        int c = idx.columns[k];
-        if (c == t.rowid_alias) {
+      for (size_t k = 0; k < key.size(); ++k) {
+        const int c = k < nk ? idx.columns[k] : t.without_rowid ? idx.suffix[k - nk] : kRowidColumn;
+        const int f = c >= 0 ? t.Field(c) : c;
+        if (c == kRowidColumn || c == t.rowid_alias) {
           key[k].SetInt(cur.rowid());
-        } else if (t.StorageColumn(c) < *nf) {
-          const auto f = static_cast<size_t>(t.StorageColumn(c));
-          DecodeSerialEnc(data + offsets[f], types[f], &key[k], db->enc);
+        } else if (f < *nf) {
+          DecodeSerialEnc(data + offsets[static_cast<size_t>(f)], types[static_cast<size_t>(f)],
+                          &key[k], db->enc);
         } else {
           complete = false;  // a short record: the column has its default
         }
       }
       if (!complete) continue;
-      key.back().SetInt(cur.rowid());
       int n = static_cast<int>(key.size());
       PrepareKeyForEncoding(key.data(), n, kis[i]);
       Status cmp_st;

@@ -12,6 +12,7 @@
 // keys in fkid order. A key whose parent columns are neither the parent's
 // PRIMARY KEY nor a UNIQUE index is "foreign key mismatch".
 #include <algorithm>
+#include <optional>
 #include <tuple>
 
 #include "main/connection.h"
@@ -138,14 +139,14 @@ Result<std::string> ParentCondition(Connection* conn, const std::string& db_name
     for (size_t c = 0; c < parent->columns.size(); ++c) {
       if (parent->columns[c].primary_key) cols.push_back(static_cast<int>(c));
     }
-    for (const Index* idx : parent->indexes) {
+    for (const Index* idx : parent->IndexesInCreationOrder()) {
       if (idx->origin == 'p') cols = idx->columns;
     }
   }
   if (cols.size() != fk.from_columns.size()) return mismatch;
   const bool by_rowid = cols.size() == 1 && cols[0] == parent->rowid_alias;
   bool unique = by_rowid;
-  for (const Index* idx : parent->indexes) {
+  for (const Index* idx : parent->IndexesInCreationOrder()) {
     if (unique) break;
     if (!idx->unique || !idx->where_sql.empty() || idx->columns.size() != cols.size()) continue;
     unique = std::is_permutation(cols.begin(), cols.end(), idx->columns.begin());
@@ -162,22 +163,26 @@ Result<std::string> ParentCondition(Connection* conn, const std::string& db_name
   return cond + ")";
 }
 
-// Rowids of t's rows that break foreign key fk, in rowid order.
+// Rowids of t's rows that break foreign key fk, in rowid order (for a
+// WITHOUT ROWID table no rowid per row, in key order: reported as NULL).
 Status Violations(Connection* conn, const std::string& db_name, const Table& t,
                   const std::string& parent_cond, const ForeignKeyDef& fk,
-                  std::vector<int64_t>* out) {
-  std::string sql =
-      "SELECT c._rowid_ FROM " + Quote(db_name) + "." + Quote(t.name) + " AS c WHERE ";
+                  std::vector<std::optional<int64_t>>* out) {
+  std::string sql = std::string(t.HasRowid() ? "SELECT c._rowid_" : "SELECT NULL") + " FROM " +
+                    Quote(db_name) + "." + Quote(t.name) + " AS c WHERE ";
   for (int c : fk.from_columns) {
     sql += "c." + Quote(t.columns[static_cast<size_t>(c)].name) + " IS NOT NULL AND ";
   }
   sql += parent_cond.empty() ? "1" : "NOT " + parent_cond;
-  sql += " ORDER BY 1";
+  if (t.HasRowid()) sql += " ORDER BY 1";
   size_t tail = 0;
   Result<std::unique_ptr<Statement>> st = conn->Prepare(sql, &tail);
   TRY(st.status());
   int rc;
-  while ((rc = (*st)->Step()) == kRow) out->push_back((*st)->column(0)->int_value());
+  while ((rc = (*st)->Step()) == kRow) {
+    const Value* v = (*st)->column(0);
+    out->push_back(v->is_null() ? std::nullopt : std::optional<int64_t>(v->int_value()));
+  }
   if (rc != kDone) return (*st)->status();
   return Status();
 }
@@ -230,19 +235,20 @@ Status RunForeignKeyCheck(PragmaCall* call) {
     if (!HasForeignKeys(t)) continue;
     const std::string& db_name = conn->dbs().at(t->db())->name;
     // (rowid, fkid, parent) of every violation, then in SQLite's order.
-    std::vector<std::tuple<int64_t, int, std::string>> found;
+    std::vector<std::tuple<std::optional<int64_t>, int, std::string>> found;
     const int n = static_cast<int>(t->foreign_keys.size());
     for (int id = 0; id < n; ++id) {
       const ForeignKeyDef& fk = t->foreign_keys[static_cast<size_t>(n - 1 - id)];
       Result<std::string> cond = ParentCondition(conn, db_name, *t, fk);
       TRY(cond.status());
-      std::vector<int64_t> rowids;
+      std::vector<std::optional<int64_t>> rowids;
       TRY(Violations(conn, db_name, *t, *cond, fk, &rowids));
-      for (int64_t r : rowids) found.emplace_back(r, id, fk.parent_table);
+      for (const std::optional<int64_t>& r : rowids) found.emplace_back(r, id, fk.parent_table);
     }
     std::stable_sort(found.begin(), found.end());
     for (auto& [rowid, id, parent] : found) {
-      call->AddRow({Value::Text(t->name), Value::Int(rowid), Value::Text(parent), Value::Int(id)});
+      call->AddRow({Value::Text(t->name), rowid ? Value::Int(*rowid) : Value(), Value::Text(parent),
+                    Value::Int(id)});
     }
   }
   return Status();

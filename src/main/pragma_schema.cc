@@ -60,7 +60,7 @@ Status ViewColumns(Connection* conn, const Table* v, std::vector<std::string>* n
 // The position (1-based) of column c in t's PRIMARY KEY, 0 if not in it.
 int PrimaryKeyPosition(const Table& t, int c) {
   if (!t.columns[static_cast<size_t>(c)].primary_key) return 0;
-  for (const Index* idx : t.indexes) {
+  for (const Index* idx : t.IndexesInCreationOrder()) {
     if (idx->origin != 'p') continue;
     auto it = std::find(idx->columns.begin(), idx->columns.end(), c);
     if (it != idx->columns.end()) return static_cast<int>(it - idx->columns.begin()) + 1;
@@ -151,8 +151,9 @@ Status RunIndexList(PragmaCall* call) {
   const Table* t = *found;
   if (t == nullptr) return Status();
   int seq = 0;
-  for (size_t i = t->indexes.size(); i-- > 0;) {
-    const Index* idx = t->indexes[i];
+  const std::vector<const Index*> all = t->IndexesInCreationOrder();
+  for (size_t i = all.size(); i-- > 0;) {
+    const Index* idx = all[i];
     const char* origin = idx->origin == 'p' ? "pk" : idx->origin == 'u' ? "u" : "c";
     call->AddRow({Value::Int(seq++), Value::Text(idx->name), Value::Int(idx->unique ? 1 : 0),
                   Value::Text(origin), Value::Int(idx->where_sql.empty() ? 0 : 1)});
@@ -168,16 +169,19 @@ Status RunIndexInfo(PragmaCall* call) {
   const Index* idx = call->conn->dbs().catalog().FindIndex(SchemaName(call), call->arg);
   if (idx == nullptr) return Status();
   const size_t keys = idx->columns.size();
-  for (size_t i = 0; i < keys + (extended ? 1 : 0); ++i) {
+  // After the key: the rowid, or a WITHOUT ROWID table's suffix columns.
+  const size_t rest = idx->without_rowid() ? idx->suffix.size() : 1;
+  for (size_t i = 0; i < keys + (extended ? rest : 0); ++i) {
     const bool key = i < keys;
-    const int c = key ? idx->columns[i] : kRowidColumn;
+    const bool stored = key || idx->without_rowid();  // a table column, not the rowid
+    const int c = key ? idx->columns[i] : stored ? idx->suffix[i - keys] : kRowidColumn;
     Value name;
     if (c >= 0) name.SetText(idx->table->columns[static_cast<size_t>(c)].name);
     std::vector<Value> row = {Value::Int(static_cast<int64_t>(i)), Value::Int(c), std::move(name)};
     if (extended) {
-      const bool desc = key && i < idx->desc.size() && idx->desc[i] != 0;
+      const bool desc = stored && i < idx->desc.size() && idx->desc[i] != 0;
       row.push_back(Value::Int(desc ? 1 : 0));
-      row.push_back(Value::Text(key ? CollationName(*idx, i) : "BINARY"));
+      row.push_back(Value::Text(stored ? CollationName(*idx, i) : "BINARY"));
       row.push_back(Value::Int(key ? 1 : 0));
     }
     call->AddRow(std::move(row));

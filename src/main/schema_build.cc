@@ -136,7 +136,24 @@ class TableBuilder {
   Status Finish(BuiltTable* out) {
     if (t_->strict) TRY(ApplyStrictTypes(t_.get()));
     TRY(CheckGeneratedColumns(*t_));
-    TRY(ResolvePrimaryKey());
+    if (t_->without_rowid) {
+      if (pk_spec_ < 0) return Status(kError, "PRIMARY KEY missing on table " + t_->name);
+      if (pk_autoinc_) {
+        return Status(kError, IntegerKey()
+                                  ? "AUTOINCREMENT not allowed on WITHOUT ROWID tables"
+                                  : "AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY");
+      }
+      for (int c : keys_[static_cast<size_t>(pk_spec_)].cols) {
+        Column& col = t_->columns[static_cast<size_t>(c)];
+        if (col.is_generated()) {
+          return Status(kError, "generated columns cannot be part of the PRIMARY KEY");
+        }
+        col.primary_key = true;
+        col.not_null = true;  // implicit NOT NULL (its ON CONFLICT stays if declared)
+      }
+    } else {
+      TRY(ResolvePrimaryKey());
+    }
     TRY(MakeAutoIndexes(out));
     out->table = std::move(t_);
     return Status();
@@ -201,6 +218,15 @@ class TableBuilder {
     }
   }
 
+  // Whether the PRIMARY KEY is one INTEGER column (not declared DESC on
+  // the column): in a rowid table an alias for the rowid.
+  bool IntegerKey() const {
+    const KeySpec& pk = keys_[static_cast<size_t>(pk_spec_)];
+    return pk.cols.size() == 1 &&
+           IsIntegerType(t_->columns[static_cast<size_t>(pk.cols[0])].decl_type) &&
+           !(pk_from_column_ && pk_col_order_ == ast::SortOrder::kDesc);
+  }
+
   // INTEGER PRIMARY KEY: an alias for the rowid rather than an index.
   Status ResolvePrimaryKey() {
     if (pk_spec_ < 0) return Status();
@@ -212,14 +238,12 @@ class TableBuilder {
       }
       col.primary_key = true;
     }
-    bool alias = pk.cols.size() == 1 &&
-                 IsIntegerType(t_->columns[static_cast<size_t>(pk.cols[0])].decl_type) &&
-                 !(pk_from_column_ && pk_col_order_ == ast::SortOrder::kDesc);
-    if (alias) {
+    if (IntegerKey()) {
       t_->rowid_alias = pk.cols[0];
       t_->pk_conflict = pk.conflict;
       t_->autoincrement = pk_autoinc_;
       keys_.erase(keys_.begin() + pk_spec_);
+      pk_spec_ = -1;  // no index: the rowid is the key
     } else if (pk_autoinc_) {
       return Status(kError, "AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY");
     } else if (t_->strict) {
@@ -234,36 +258,106 @@ class TableBuilder {
   }
 
   // One index per key, skipping a key that repeats an earlier one (a
-  // PRIMARY KEY repeating an earlier UNIQUE shares its index).
+  // PRIMARY KEY repeating an earlier UNIQUE shares its index). For a
+  // WITHOUT ROWID table the primary key's index is the table's own B-tree
+  // (Table::pk_index), built first: the other indexes end with its columns.
   Status MakeAutoIndexes(BuiltTable* out) {
+    std::vector<int> number(keys_.size(), 0);  // sqlite_autoindex number, 0 for a repeat
+    std::vector<int> rep(keys_.size(), -1);    // the key whose index serves it
     int n = 0;
-    for (size_t i = 0; i < keys_.size(); ++i) {
-      bool dup = false;
-      for (size_t j = 0; j < i && !dup; ++j) {
-        dup = keys_[j].cols == keys_[i].cols && keys_[j].colls == keys_[i].colls;
-      }
-      if (dup) continue;
-      const KeySpec& key = keys_[i];
-      auto idx = std::make_unique<Index>();
-      idx->name = "sqlite_autoindex_" + t_->name + "_" + std::to_string(++n);
-      idx->table = t_.get();
-      idx->columns = key.cols;
-      for (size_t k = 0; k < key.cols.size(); ++k) {
-        std::string coll = key.colls[k];
-        if (coll.empty()) coll = t_->columns[static_cast<size_t>(key.cols[k])].collation;
-        const Collation* c = coll.empty() ? nullptr : FindBuiltinCollation(coll);
-        if (!coll.empty() && c == nullptr) {
-          return Status(kError, "no such collation sequence: " + coll);
+    auto assign = [&](size_t i) {
+      for (size_t j = 0; j < keys_.size(); ++j) {
+        if (number[j] > 0 && keys_[j].cols == keys_[i].cols && keys_[j].colls == keys_[i].colls) {
+          rep[i] = static_cast<int>(j);
+          return;
         }
-        idx->collations.push_back(c);
       }
-      idx->desc = key.desc;
-      idx->unique = true;
-      idx->on_conflict = key.conflict;
-      idx->origin = key.primary ? 'p' : 'u';
+      number[i] = ++n;
+      rep[i] = static_cast<int>(i);
+    };
+    // A WITHOUT ROWID table's key that would be an INTEGER PRIMARY KEY of a
+    // rowid table gets its index last (SQLite makes it when the table is
+    // complete, not where the key is declared).
+    const bool pk_last = t_->without_rowid && IntegerKey();
+    for (size_t i = 0; i < keys_.size(); ++i) {
+      if (!(pk_last && static_cast<int>(i) == pk_spec_)) assign(i);
+    }
+    if (pk_last) assign(static_cast<size_t>(pk_spec_));
+    const int pk_rep = pk_spec_ >= 0 ? rep[static_cast<size_t>(pk_spec_)] : -1;
+    if (t_->without_rowid) TRY(MakePrimaryKeyIndex(pk_rep, number[static_cast<size_t>(pk_rep)]));
+    for (size_t i = 0; i < keys_.size(); ++i) {
+      if (number[i] == 0 || (t_->without_rowid && static_cast<int>(i) == pk_rep)) continue;
+      std::unique_ptr<Index> idx;
+      TRY(MakeKeyIndex(keys_[i], number[i], &idx));
       idx->BuildKeyInfo();
       out->auto_indexes.push_back(std::move(idx));
     }
+    return Status();
+  }
+
+  // The index of one PRIMARY KEY or UNIQUE key (its key_info not built).
+  Status MakeKeyIndex(const KeySpec& key, int number, std::unique_ptr<Index>* out) {
+    auto idx = std::make_unique<Index>();
+    idx->name = "sqlite_autoindex_" + t_->name + "_" + std::to_string(number);
+    idx->table = t_.get();
+    for (size_t k = 0; k < key.cols.size(); ++k) {
+      std::string coll = key.colls[k];
+      if (coll.empty()) coll = t_->columns[static_cast<size_t>(key.cols[k])].collation;
+      const Collation* c = coll.empty() ? nullptr : FindBuiltinCollation(coll);
+      if (!coll.empty() && c == nullptr) {
+        return Status(kError, "no such collation sequence: " + coll);
+      }
+      idx->columns.push_back(key.cols[k]);
+      idx->collations.push_back(c);
+      idx->desc.push_back(key.desc[k]);
+    }
+    idx->unique = true;
+    idx->on_conflict = key.conflict;
+    idx->origin = key.primary ? 'p' : 'u';
+    *out = std::move(idx);
+    return Status();
+  }
+
+  // WITHOUT ROWID: the primary-key index holds the rows. A column repeated
+  // in the key with the same collation counts once; the other columns
+  // follow the key in table order. When a UNIQUE key (rep) repeats the
+  // primary key its index, column order and all, is the one kept.
+  Status MakePrimaryKeyIndex(int rep, int number) {
+    const KeySpec& pk = keys_[static_cast<size_t>(pk_spec_)];
+    std::unique_ptr<Index> idx;
+    TRY(MakeKeyIndex(keys_[static_cast<size_t>(rep)], number, &idx));
+    idx->origin = 'p';
+    if (idx->on_conflict == OnConflict::kDefault) idx->on_conflict = pk.conflict;
+    for (size_t k = 0; k < idx->columns.size();) {
+      bool dup = false;
+      for (size_t j = 0; j < k && !dup; ++j) {
+        dup = idx->columns[j] == idx->columns[k] && idx->collations[j] == idx->collations[k];
+      }
+      if (dup) {
+        idx->columns.erase(idx->columns.begin() + static_cast<std::ptrdiff_t>(k));
+        idx->collations.erase(idx->collations.begin() + static_cast<std::ptrdiff_t>(k));
+        idx->desc.erase(idx->desc.begin() + static_cast<std::ptrdiff_t>(k));
+      } else {
+        ++k;
+      }
+    }
+    const size_t ncol = t_->columns.size();
+    t_->storage_field.assign(ncol, -1);
+    for (size_t k = idx->columns.size(); k-- > 0;) {
+      t_->storage_field[static_cast<size_t>(idx->columns[k])] = static_cast<int>(k);
+    }
+    for (size_t c = 0; c < ncol; ++c) {
+      if (t_->storage_field[c] >= 0) continue;
+      if (t_->columns[c].is_virtual()) continue;  // not stored: no field
+      t_->storage_field[c] = static_cast<int>(idx->columns.size() + idx->suffix.size());
+      idx->suffix.push_back(static_cast<int>(c));
+      const std::string& coll = t_->columns[c].collation;
+      idx->collations.push_back(coll.empty() ? nullptr : FindBuiltinCollation(coll));
+      idx->desc.push_back(0);
+    }
+    t_->pk_conflict = idx->on_conflict;
+    t_->pk_index = std::move(idx);
+    t_->pk_index->BuildKeyInfo();
     return Status();
   }
 
@@ -282,7 +376,7 @@ Status BuildTable(const ast::CreateTableStmt* st, std::string sql, BuiltTable* o
   t->name = std::string(st->name);
   t->sql = std::move(sql);
   t->strict = st->strict;
-  if (st->without_rowid) return Status(kError, "WITHOUT ROWID tables are not supported yet");
+  t->without_rowid = st->without_rowid;
   TableBuilder b(std::move(t));
   for (const ast::ColumnDef* cd : st->columns) TRY(b.AddColumn(cd));
   for (const ast::TableConstraint* tc : st->constraints) TRY(b.AddTableConstraint(tc));

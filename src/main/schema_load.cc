@@ -178,7 +178,7 @@ Status Database::LoadSchema() {
     if (!EqualsIgnoreCase(built.table->name, row.name) || taken(row.name) || row.root < 2) {
       return MalformedSchema(row.name);
     }
-    built.table->root = static_cast<uint32_t>(row.root);
+    built.table->SetRoot(static_cast<uint32_t>(row.root));
     schema.AddTable(std::move(built.table));
     for (auto& idx : built.auto_indexes) pending_auto.push_back(std::move(idx));
   }

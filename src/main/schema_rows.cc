@@ -142,7 +142,7 @@ Status Database::MoveSchemaRoot(uint32_t from, uint32_t to) {
   }
   cur.Close();
   for (auto& [name, t] : schema.tables()) {
-    if (t->root == from) t->root = to;
+    if (t->root == from) t->SetRoot(to);
   }
   for (auto& [name, idx] : schema.indexes()) {
     if (idx->root == from) idx->root = to;

@@ -367,7 +367,17 @@ bool WherePlanner::OrderSatisfied(const LoopPlan& loop, const ast::ExprList* ord
       if (pos < fixed) continue;
       return false;
     }
-    // After the index columns comes the rowid.
+    // After the index columns comes the rowid, or in an index of a WITHOUT
+    // ROWID table the primary-key columns its key lacks.
+    if (idx->without_rowid()) {
+      size_t k = pos - idx->columns.size();
+      if (idx->is_table_store() || k >= idx->suffix.size()) return false;
+      if (!term_ok(order->items[i], idx->suffix[k], idx->collations[pos], idx->desc[pos] != 0)) {
+        return false;
+      }
+      ++i;
+      continue;
+    }
     if (pos == idx->columns.size()) {
       if (!term_ok(order->items[i], -1, nullptr, false)) return false;
       ++i;

@@ -85,12 +85,19 @@ struct AccessScope {
 
   // Whether `idx` holds every column the query reads from the table.
   bool Covers(const Index* idx) const {
+    if (idx->is_table_store()) return true;  // a WITHOUT ROWID table's own rows
     if (used == nullptr || used->empty() || !covering_on) return false;
+    // The primary-key columns ending an index of a WITHOUT ROWID table count
+    // for indexes made by CREATE INDEX. SQLite does not count them for
+    // those of UNIQUE constraints (built before the key was known).
+    const bool suffix_counts = idx->origin == 'c';
     for (size_t c = 0; c < table->columns.size(); ++c) {
       if (!(*used)[c]) continue;
       if (static_cast<int>(c) == table->rowid_alias) continue;
       if (std::find(idx->columns.begin(), idx->columns.end(), static_cast<int>(c)) ==
-          idx->columns.end()) {
+              idx->columns.end() &&
+          (!suffix_counts || std::find(idx->suffix.begin(), idx->suffix.end(),
+                                       static_cast<int>(c)) == idx->suffix.end())) {
         return false;
       }
     }
@@ -324,6 +331,17 @@ void WherePlanner::AllAccess(int src, SourceMask ready, WherePlan* plan,
                      : nullptr,
                  ctx_->options.PassOn(Pass::kCoveringIndex)};
   AddRowidAccess(as, plan, cands);
+  const Index* pk = s.table->pk_index.get();
+  if (pk != nullptr) {
+    // A WITHOUT ROWID table: the scan reads its primary-key index in key
+    // order, and key terms seek in it like the rowid terms of other tables.
+    scan.index = pk;
+    scan.covering = true;
+    if (!forced) {
+      LoopPlan p = IndexAccess(as, pk, false, plan);
+      if (!p.full_index_scan) cands->push_back(p);
+    }
+  }
   // Indexes: none with NOT INDEXED; only the named one with INDEXED BY.
   if (!forced) cands->push_back(scan);
   if (item == nullptr || !item->not_indexed) {

@@ -18,3 +18,8 @@ SELECT s, w FROM gen WHERE s > 'G3' ORDER BY s, w LIMIT 5;
 SELECT name, type, hidden FROM pragma_table_xinfo('gen');
 SELECT id, typeof(i), i, n, typeof(r), r, t, hex(b), quote(x), g FROM st ORDER BY id;
 SELECT name, strict FROM pragma_table_list WHERE name IN ('st', 'gen') ORDER BY name;
+SELECT count(*), sum(n), sum(length(pad)), total(note) FROM wr;
+SELECT k, n, length(pad), note FROM wr WHERE k = 'k7' AND n < 300;
+SELECT k, n FROM wr WHERE note = 8 ORDER BY k, n DESC LIMIT 7;
+SELECT count(*), sum(id), sum(length(big)) FROM wr2;
+SELECT id, v FROM wr2 WHERE v = 'v18k18' OR id BETWEEN 10500 AND 10540;

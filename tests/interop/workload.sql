@@ -48,3 +48,14 @@ UPDATE st SET r = r * 2, t = t || id WHERE id > 1;
 SELECT id, a, b, v, s, w, r FROM gen WHERE id % 50 = 1 ORDER BY id;
 SELECT count(*), sum(v), sum(w) FROM gen WHERE v > 500;
 SELECT id, typeof(i), i, n, typeof(r), r, t, hex(b), typeof(x), quote(x), g FROM st ORDER BY id;
+CREATE TABLE wr(k TEXT, n INTEGER, pad TEXT, note, PRIMARY KEY(k, n DESC)) WITHOUT ROWID;
+CREATE INDEX wr_note ON wr(note);
+CREATE TABLE wr2(id INTEGER PRIMARY KEY, v TEXT COLLATE NOCASE UNIQUE, big BLOB) WITHOUT ROWID;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2500)
+INSERT INTO wr SELECT 'k' || (i % 40), i, CASE WHEN i % 60 = 0 THEN printf('%.*c', 6000 + i, 'p') ELSE 'p' || i END,
+  i % 13 FROM n;
+INSERT INTO wr2 SELECT n, 'V' || n || k, CASE WHEN n % 25 = 0 THEN zeroblob(3000 + n) ELSE x'0102' END
+  FROM wr WHERE n <= 1200;
+DELETE FROM wr WHERE n % 5 = 0;
+UPDATE wr SET note = note * 2, pad = pad || '+' WHERE n % 7 = 3;
+UPDATE wr2 SET id = id + 10000 WHERE id % 9 = 0;

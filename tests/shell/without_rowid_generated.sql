@@ -1,0 +1,20 @@
+-- WITHOUT ROWID tables with VIRTUAL and STORED generated columns, STRICT
+CREATE TABLE w(k TEXT PRIMARY KEY, a INT, v AS (a * 2) VIRTUAL, s AS (k || a) STORED, b) WITHOUT ROWID;
+CREATE INDEX wv ON w(v);
+CREATE INDEX ws ON w(s, b);
+INSERT INTO w(k, a, b) VALUES('x', 1, 'p'), ('y', 2, 'q'), ('z', 3, NULL);
+UPDATE w SET a = a + 10 WHERE k = 'y';
+INSERT OR REPLACE INTO w(k, a, b) VALUES('x', 5, 'r');
+SELECT * FROM w ORDER BY k;
+SELECT k FROM w WHERE v = 24;
+SELECT k, s FROM w WHERE s > 'x' ORDER BY s;
+DELETE FROM w WHERE v > 20;
+SELECT * FROM w ORDER BY k;
+PRAGMA table_xinfo(w);
+PRAGMA integrity_check;
+CREATE TABLE ws2(id INT PRIMARY KEY, t TEXT, g INT AS (id + 1)) STRICT, WITHOUT ROWID;
+INSERT INTO ws2(id, t) VALUES('7', 'a');
+INSERT INTO ws2(id, t) VALUES('x', 'b');
+SELECT id, typeof(id), t, g FROM ws2;
+DELETE FROM w ORDER BY k LIMIT 1;
+SELECT count(*) FROM w;
