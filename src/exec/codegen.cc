@@ -5,7 +5,10 @@
 
 namespace basalt {
 
-Codegen::Codegen(CompileContext* ctx, Program* prog) : ctx_(ctx), prog_(prog), resolver_(ctx) {}
+Codegen::Codegen(CompileContext* ctx, Program* prog) : ctx_(ctx), prog_(prog), resolver_(ctx) {
+  fk_ignore_errors_ = ctx->fk_drop_delete;
+  no_triggers_ = ctx->fk_drop_delete;
+}
 
 int Codegen::OpP4Str(Opcode op, int p1, int p2, int p3, std::string_view s) {
   int a = Op(op, p1, p2, p3);

@@ -296,7 +296,9 @@ void Codegen::CodeRowidUniqueCheck(DmlTarget* t, int base, int old_rowid, OnConf
       CodeReadRow(&pt, old);
       DmlTarget dt = *t;
       dt.cursor = probe;
+      CodeFkCheck(tab, old, 0, nullptr);  // the replaced row leaves: its keys too
       CodeDeleteRow(&dt, old, false);
+      CodeFkActions(tab, old, 0, nullptr);
       break;
     }
     case OnConflict::kDefault:
@@ -375,7 +377,9 @@ void Codegen::CodeUniqueIndexCheck(DmlTarget* t, size_t i, int base, int old_row
       DmlTarget pt = *t;
       pt.cursor = probe;
       CodeReadRow(&pt, old);
+      CodeFkCheck(tab, old, 0, nullptr);  // the replaced row leaves: its keys too
       CodeDeleteRow(&pt, old, false);
+      CodeFkActions(tab, old, 0, nullptr);
       break;
     }
     case OnConflict::kDefault:

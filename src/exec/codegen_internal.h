@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -14,6 +15,9 @@
 #include "planner/where.h"
 
 namespace basalt {
+
+struct FkParentKey;
+struct FkRef;
 
 // Where a SELECT's rows go.
 struct SelectDest {
@@ -370,6 +374,38 @@ class Codegen {
   bool HasTriggers(const Table* tab, int event, int time, const std::vector<bool>* changed_cols);
   std::vector<const Trigger*> active_triggers_;
   bool top_level_dml_ = true;
+
+  // ---- foreign keys (codegen_fkey.cc) ----
+  // With PRAGMA foreign_keys on: the checks of the keys of `tab` and of the
+  // keys that refer to it for a row leaving (old_base) and / or entering
+  // (new_base) the table (0: none); `changed`: the columns an UPDATE sets
+  // (null: all). False on a compile error.
+  bool CodeFkCheck(const Table* tab, int old_base, int new_base, const std::vector<bool>* changed);
+  // The ON DELETE (new_base 0) / ON UPDATE actions of the keys that refer to
+  // `tab`, after its row at old_base was deleted or updated.
+  bool CodeFkActions(const Table* tab, int old_base, int new_base,
+                     const std::vector<bool>* changed);
+  bool FkEnabled() const;
+  struct FkActionCache;
+  std::shared_ptr<FkActionCache> fk_cache_;
+  bool fk_top_ = true;             // compiling the top-level program (not an action)
+  bool fk_ignore_errors_ = false;  // DROP TABLE's implicit DELETE: missing parents are no error
+  bool no_triggers_ = false;       // DROP TABLE's implicit DELETE fires no triggers
+  bool FkMismatch(const Table* child, const Table* parent);
+  bool FkHaltsAtOnce(const ForeignKeyDef& fk) const;
+  bool CodeFkCheckRow(const Table* tab, int base, int incr, const std::vector<bool>* changed);
+  void CodeFkLookupParent(const Table* child, const ForeignKeyDef& fk, const FkParentKey& pk,
+                          int base, int incr);
+  bool CodeFkChildLoop(const Table* parent, const Table* child, const std::string& where,
+                       int old_base, int new_base, const std::function<void()>& body);
+  bool CodeFkScanChildren(const Table* parent, const FkRef& ref, const FkParentKey& pk, int base,
+                          int incr);
+  std::string FkActionSql(const Table* parent, const FkRef& ref, const FkParentKey& pk, bool update,
+                          int action);
+  const Program* FkActionProgram(const Table* parent, const FkRef& ref, const FkParentKey& pk,
+                                 bool update, int action);
+  bool CodeFkActionBody(const Table* parent, const FkRef& ref, const FkParentKey& pk, bool update,
+                        int action, int old_base, int new_base);
 
   // ---- triggers (codegen_trigger.cc) ----
   void CodeRaise(ast::Expr* e);

@@ -9,6 +9,7 @@ using ast::Expr;
 
 bool Codegen::HasTriggers(const Table* tab, int event, int time,
                           const std::vector<bool>* changed_cols) {
+  if (no_triggers_) return false;
   std::vector<const Trigger*> triggers;
   ctx_->catalog->TriggersOn(tab, &triggers);
   for (const Trigger* trig : triggers) {
@@ -33,6 +34,7 @@ bool Codegen::HasTriggers(const Table* tab, int event, int time,
 void Codegen::CodeTriggers(const Table* tab, int event, int time, int old_base, int new_base,
                            int skip_label, const std::vector<bool>* changed_cols,
                            OnConflict on_conflict) {
+  if (no_triggers_) return;
   // The most recently created trigger fires first.
   std::vector<const Trigger*> triggers;
   ctx_->catalog->TriggersOn(tab, &triggers);

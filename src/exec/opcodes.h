@@ -195,7 +195,12 @@
   X(Sequence,      Cur,  Reg,  No,   None,         "r[P2] = next sequence number of cursor P1")    \
   X(IfNullRow,     Cur,  Jmp,  Reg,  None,                                                         \
     "if cursor P1 is on its null row: r[P3] = NULL, jump to P2")                                   \
-  X(FkCheck,       No,   No,   No,   None,         "reserved")                                     \
+  X(FkCounter,     Int,  No,   Int,  None,                                                         \
+    "add P3 to the foreign key violation counter (P1 1: deferred, 0: statement)")                  \
+  X(FkIfZero,      Int,  Jmp,  No,   None,                                                         \
+    "jump to P2 if the counter P1 names (as FkCounter) is zero")                                   \
+  X(Program,       Regs, Cnt,  No,   Program,                                                      \
+    "run sub-program P4 (a foreign key action) with r[P1..P1+P2-1] as its r[1..P2]")               \
   X(MemMax,        Reg,  Reg,  No,   None,         "r[P1] = max(r[P1], r[P2]) as integers")        \
   X(SetChanges,    Reg,  No,   No,   None,                                                         \
     "add r[P1] (or 1 if P1 == 0) to the change counter")                                           \
@@ -261,6 +266,7 @@ enum class P4Type : uint8_t {
   kInt,
   kConstList,
   kVFilter,
+  kProgram,
 };
 
 // What an opcode accepts in P4: one P4Type, or (kOpt) that type or none.
@@ -287,6 +293,7 @@ BASALT_P4_KIND(Like)
 BASALT_P4_KIND(Int)
 BASALT_P4_KIND(ConstList)
 BASALT_P4_KIND(VFilter)
+BASALT_P4_KIND(Program)
 #undef BASALT_P4_KIND
 }  // namespace opcode_internal
 

@@ -148,6 +148,7 @@ StepResult Vm::Run() {
           CloseCursors();
           return StepResult::kError;
         }
+        if (FkStatementFailed()) return FailWithStatus();
         FinishAggregates();
         CloseCursors();
         return StepResult::kDone;
@@ -223,7 +224,18 @@ StepResult Vm::Run() {
       case Opcode::kNoop:
       case Opcode::kExplain:
       case Opcode::kAbortable:
-      case Opcode::kFkCheck:
+        break;
+      case Opcode::kFkCounter:
+        FkCount(in);
+        break;
+      case Opcode::kFkIfZero:
+        if (FkIsZero(in)) {
+          pc_ = in.p2;
+          continue;
+        }
+        break;
+      case Opcode::kProgram:
+        if (!RunSubprogram(in)) return FailWithStatus();
         break;
 
       // ---- constants and moves ----
@@ -401,13 +413,13 @@ StepResult Vm::Run() {
       case Opcode::kOpenEphemeral: {
         auto& slot = cursors_[static_cast<size_t>(in.p1)];
         const KeyInfo* ki = in.p4_key_info_or_null();
-        auto c = VmCursor::OpenEphemeral(ki, in.p2, &write_gen_);
+        auto c = VmCursor::OpenEphemeral(ki, in.p2, gen_);
         if (!c.ok()) return Fail(std::move(c).status());
         slot = std::move(c).value();
         break;
       }
       case Opcode::kOpenDup: {
-        auto c = VmCursor::OpenDup(cursors_[static_cast<size_t>(in.p2)].get(), &write_gen_);
+        auto c = VmCursor::OpenDup(cursors_[static_cast<size_t>(in.p2)].get(), gen_);
         if (!c.ok()) return Fail(std::move(c).status());
         cursors_[static_cast<size_t>(in.p1)] = std::move(c).value();
         break;
@@ -416,10 +428,10 @@ StepResult Vm::Run() {
         cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenConstList(in.p4_const_list());
         break;
       case Opcode::kOpenPseudo:
-        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenPseudo(&r[in.p2], in.p3, &write_gen_);
+        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenPseudo(&r[in.p2], in.p3, gen_);
         break;
       case Opcode::kSorterOpen:
-        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenSorter(in.p4_key_info(), &write_gen_);
+        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenSorter(in.p4_key_info(), gen_);
         break;
       case Opcode::kClose: {
         auto kept = VmCursor::Recycle(std::move(cursors_[static_cast<size_t>(in.p1)]));
@@ -572,7 +584,7 @@ StepResult Vm::Run() {
         VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
         int64_t rowid = r[in.p3].int_value();
         VM_TRY(c->InsertRow(rowid, r[in.p2], (in.p5 & kInsAppend) != 0));
-        ++write_gen_;
+        ++*gen_;
         if (in.p5 & kInsNChange) ++n_change_;
         if (in.p5 & kInsTotal) ++n_total_change_;
         if (in.p5 & kInsLastRowid) env_->last_insert_rowid = rowid;
@@ -580,11 +592,11 @@ StepResult Vm::Run() {
       }
       case Opcode::kIdxInsert:
         VM_TRY(cursors_[static_cast<size_t>(in.p1)]->InsertKey(r[in.p2]));
-        ++write_gen_;
+        ++*gen_;
         break;
       case Opcode::kDelete:
         VM_TRY(cursors_[static_cast<size_t>(in.p1)]->Delete());
-        ++write_gen_;
+        ++*gen_;
         if (in.p5 & kInsNChange) ++n_change_;
         if (in.p5 & kInsTotal) ++n_total_change_;
         break;
@@ -594,7 +606,7 @@ StepResult Vm::Run() {
         VM_TRY(c->Found(&r[in.p2], in.p3, &found));
         if (found) {
           VM_TRY(c->Delete());
-          ++write_gen_;
+          ++*gen_;
         }
         break;
       }

@@ -75,6 +75,7 @@ void Vm::Reset() {
   halt_action_ = 0;
   n_change_ = 0;
   n_total_change_ = 0;
+  fk_stmt_ = 0;
   status_ = Status();
   done_ = false;
 }

@@ -218,6 +218,7 @@ void Statement::Finish(bool ok, int action) {
   int64_t total = vm_ ? vm_->total_changes() : 0;
   int code = ok ? kOk : (status_.ok() ? kAbort : status_.code());
   const int savepoint = stmt_savepoint_;
+  if (!ok && action != static_cast<int>(OnConflict::kFail)) conn_->env()->fk = fk_at_start_;
   // Over before the connection hears of it: should ending it there run out
   // of memory (std::bad_alloc), the statement is not ended a second time.
   stmt_savepoint_ = -1;
@@ -269,6 +270,7 @@ int Statement::Step() {
       return st.code();
     }
     active_ = true;
+    fk_at_start_ = conn_->env()->fk;
     vm_->Reset();
     std::vector<Value>& p = vm_->params();
     for (size_t i = 1; i < params_.size() && i < p.size(); ++i) p[i].ShallowCopyFrom(params_[i]);
@@ -374,6 +376,7 @@ int Statement::StepDirect() {
         }
         if (st.ok()) {
           active_ = true;
+          fk_at_start_ = conn_->env()->fk;
           conn_->ddl().SetParams(&params_);
           st = conn_->ddl().Exec(ast_, arena_.get());
           conn_->ddl().SetParams(nullptr);
