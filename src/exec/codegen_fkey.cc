@@ -122,6 +122,7 @@ bool Codegen::CodeFkCheckRow(const Table* tab, int base, int incr,
   for (size_t i = tab->foreign_keys.size(); i-- > 0;) {
     const ForeignKeyDef& fk = tab->foreign_keys[i];
     if (!ChildModified(fk, changed)) continue;
+    if (incr < 0 && &fk == fk_cascading_) continue;  // see CascadeSkipsCount
     const Table* parent = FkParentTable(tab, fk);
     FkParentKey pk;
     if (parent == nullptr || !LocateFkParentKey(tab, parent, fk, &pk)) {
@@ -147,6 +148,7 @@ bool Codegen::CodeFkCheckRow(const Table* tab, int base, int incr,
     // A row entering the parent table cannot fix an immediate violation of
     // a statement that writes only that row.
     if (incr > 0 && FkHaltsAtOnce(fk)) continue;
+    if (incr < 0 && changed == nullptr && CascadeSkipsCount(tab, ref)) continue;
     FkParentKey pk;
     if (!LocateFkParentKey(ref.child, tab, fk, &pk)) {
       if (fk_ignore_errors_) continue;
@@ -258,6 +260,19 @@ bool Codegen::CodeFkChildLoop(const Table* parent, const Table* child, const std
   return !ctx_->failed();
 }
 
+// Whether the DELETE of a row of `parent` skips counting the child rows of
+// `ref` (SQLite counts them, then its ON DELETE CASCADE deletes them, each
+// uncounting itself as it finds no parent): when no trigger on the child
+// can run in between and the child is another table, the cascade deletes
+// exactly the rows counted, so both steps are left out (the cascade's
+// DELETE skips the key's lookups: fk_cascading_).
+bool Codegen::CascadeSkipsCount(const Table* parent, const FkRef& ref) const {
+  if (ref.fk->on_delete != kActionCascade || ref.child == parent) return false;
+  std::vector<const Trigger*> triggers;
+  ctx_->catalog->TriggersOn(ref.child, &triggers);
+  return triggers.empty();
+}
+
 // Parent side: adds `incr` to the counter for every child row that refers
 // to the parent row at `base` (when a row leaves, not counting the row
 // itself in a self-referencing table).
@@ -351,6 +366,9 @@ const Program* Codegen::FkActionProgram(const Table* parent, const FkRef& ref,
   cg.no_triggers_ = false;
   cg.fk_ignore_errors_ = false;
   cg.in_trigger_ = 1;  // its changes count as a trigger's
+  if (!update && action == kActionCascade && CascadeSkipsCount(parent, ref)) {
+    cg.fk_cascading_ = ref.fk;
+  }
   const int n = static_cast<int>(parent->columns.size()) + 1;
   const int old_base = cg.AllocReg(n);
   const int new_base = update ? cg.AllocReg(n) : -1;

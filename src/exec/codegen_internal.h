@@ -391,6 +391,10 @@ class Codegen {
   bool fk_top_ = true;             // compiling the top-level program (not an action)
   bool fk_ignore_errors_ = false;  // DROP TABLE's implicit DELETE: missing parents are no error
   bool no_triggers_ = false;       // DROP TABLE's implicit DELETE fires no triggers
+  // An ON DELETE CASCADE action's program: the key whose lookups its DELETE
+  // leaves out (CascadeSkipsCount).
+  const ForeignKeyDef* fk_cascading_ = nullptr;
+  bool CascadeSkipsCount(const Table* parent, const FkRef& ref) const;
   bool FkMismatch(const Table* child, const Table* parent);
   bool FkHaltsAtOnce(const ForeignKeyDef& fk) const;
   bool CodeFkCheckRow(const Table* tab, int base, int incr, const std::vector<bool>* changed);
