@@ -401,6 +401,14 @@ bool Codegen::CodeFkActionBody(const Table* parent, const FkRef& ref, const FkPa
     if (e == nullptr || !resolver_.ResolveExpr(e, &scope)) return false;
     CodeJumpIf(e, end, true, false);
   }
+  if (fk_cascading_ != nullptr && !update && action == kActionCascade) {
+    const Index* idx = CascadeIndex(parent, ref, pk);
+    if (idx != nullptr) {
+      CodeFkCascadeDelete(ref.child, idx, pk, old_base);
+      ResolveLabel(end);
+      return !ctx_->failed();
+    }
+  }
   if (action == kActionRestrict) {
     if (!CodeFkChildLoop(parent, ref.child, MatchSql(pk, ref.child), old_base, new_base, [&]() {
           OpP4Str(Opcode::kHalt, kConstraintForeignKey, kOeAbort, 0, kFkFailed);
@@ -418,6 +426,110 @@ bool Codegen::CodeFkActionBody(const Table* parent, const FkRef& ref, const FkPa
   }
   ResolveLabel(end);
   return !ctx_->failed();
+}
+
+// The child index an ON DELETE CASCADE can walk instead of a DELETE
+// statement (CodeFkCascadeDelete), or null: a full index that starts with
+// the key's child columns under the comparison's collation, the child
+// columns having the parent columns' affinities (so that the index order
+// is the comparison's), and no chain of actions from the child that could
+// reach the child or the parent again while it is walked.
+const Index* Codegen::CascadeIndex(const Table* parent, const FkRef& ref,
+                                   const FkParentKey& pk) const {
+  const Table* child = ref.child;
+  const size_t n = pk.child_cols.size();
+  for (size_t i = 0; i < n; ++i) {
+    const int pc = pk.parent_cols[i] < 0 ? parent->rowid_alias : pk.parent_cols[i];
+    if (pc < 0) return nullptr;
+    const Column& pcol = parent->columns[static_cast<size_t>(pc)];
+    const Column& ccol = child->columns[static_cast<size_t>(pk.child_cols[i])];
+    if (pcol.affinity != ccol.affinity) return nullptr;
+  }
+  // Tables the child's own actions reach.
+  std::vector<const Table*> seen{child};
+  for (size_t k = 0; k < seen.size(); ++k) {
+    for (const FkRef& r : FkReferences(seen[k])) {
+      if (r.child == parent || r.child == child) return nullptr;
+      bool known = false;
+      for (const Table* t : seen) known |= t == r.child;
+      if (!known) seen.push_back(r.child);
+    }
+  }
+  for (const Index* idx : child->indexes) {
+    if (!idx->where_sql.empty() || idx->columns.size() < n) continue;
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; ++i) {
+      // Index column i is the child column of some key column j.
+      size_t j = 0;
+      while (j < n && pk.child_cols[j] != idx->columns[i]) ++j;
+      if (j == n) {
+        ok = false;
+        break;
+      }
+      const int pc = pk.parent_cols[j] < 0 ? parent->rowid_alias : pk.parent_cols[j];
+      const std::string& want = parent->columns[static_cast<size_t>(pc)].collation;
+      const Collation* coll = i < idx->collations.size() ? idx->collations[i] : nullptr;
+      const std::string_view have = coll != nullptr ? std::string_view(coll->name) : "BINARY";
+      ok = EqualsIgnoreCase(want.empty() ? std::string_view("BINARY") : std::string_view(want),
+                            have);
+    }
+    if (ok) return idx;
+  }
+  return nullptr;
+}
+
+// ON DELETE CASCADE through the child index `idx`: each entry whose key is
+// the old parent key is deleted where the index cursor stands (no list of
+// rowids first), its row with it, in index (so rowid) order as SQLite's
+// DELETE would. Its own keys are checked and its own actions run as a
+// DELETE's would; the key being cascaded is left out (CascadeSkipsCount).
+void Codegen::CodeFkCascadeDelete(const Table* child, const Index* idx, const FkParentKey& pk,
+                                  int old_base) {
+  const Table* parent = pk.parent;
+  const int n = static_cast<int>(pk.child_cols.size());
+  DmlTarget t;
+  OpenDmlTarget(child, &t, ctx_->AllocCursor());
+  size_t scan_pos = 0;
+  while (child->indexes[scan_pos] != idx) ++scan_pos;
+  const int scan = t.index_cursors[scan_pos];
+  int keys = AllocReg(n);
+  int done = MakeLabel();
+  for (int i = 0; i < n; ++i) {
+    int j = 0;
+    while (pk.child_cols[static_cast<size_t>(j)] != idx->columns[static_cast<size_t>(i)]) ++j;
+    Op(Opcode::kSCopy, ColumnReg(parent, old_base, pk.parent_cols[static_cast<size_t>(j)]),
+       keys + i);
+    Op(Opcode::kIsNull, keys + i, done);
+  }
+  int a = Op(Opcode::kSeekGE, scan, done, keys);
+  prog_->SetP4Int(a, n);
+  int top = prog_->pc();
+  a = Op(Opcode::kIdxGT, scan, done, keys);
+  prog_->SetP4Int(a, n);
+  int next = MakeLabel();
+  int rid = AllocReg();
+  Op(Opcode::kIdxRowid, scan, rid);
+  Op(Opcode::kNotExists, t.cursor, next, rid);
+  const int row = AllocReg(static_cast<int>(child->columns.size()) + 1);
+  CodeReadRow(&t, row);
+  CodeFkCheck(child, row, 0, nullptr);
+  Op(Opcode::kDelete, scan);  // Next then moves to the entry after it
+  for (size_t i = 0; i < child->indexes.size(); ++i) {
+    if (i == scan_pos) continue;
+    const Index* other = child->indexes[i];
+    int nk = static_cast<int>(other->columns.size()) + 1;
+    int k = AllocReg(nk);
+    int skip = CodePartialIndexGuard(other, row);
+    CodeIndexKey(other, row, k);
+    Op(Opcode::kIdxDelete, t.index_cursors[i], k, nk);
+    if (skip) ResolveLabel(skip);
+  }
+  a = Op(Opcode::kDelete, t.cursor);
+  prog_->at(a).p5 = kInsTotal;
+  CodeFkActions(child, row, 0, nullptr);
+  ResolveLabel(next);
+  Op(Opcode::kNext, scan, top);
+  ResolveLabel(done);
 }
 
 }  // namespace basalt

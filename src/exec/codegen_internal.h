@@ -395,6 +395,9 @@ class Codegen {
   // leaves out (CascadeSkipsCount).
   const ForeignKeyDef* fk_cascading_ = nullptr;
   bool CascadeSkipsCount(const Table* parent, const FkRef& ref) const;
+  const Index* CascadeIndex(const Table* parent, const FkRef& ref, const FkParentKey& pk) const;
+  void CodeFkCascadeDelete(const Table* child, const Index* idx, const FkParentKey& pk,
+                           int old_base);
   bool FkMismatch(const Table* child, const Table* parent);
   bool FkHaltsAtOnce(const ForeignKeyDef& fk) const;
   bool CodeFkCheckRow(const Table* tab, int base, int incr, const std::vector<bool>* changed);

@@ -168,6 +168,10 @@ Status FilePager::Get(Pgno pgno, PageRef* out) {
 
 // ---- The cache --------------------------------------------------------------
 
+namespace {
+constexpr int kSpillSearch = 64;  // dirty frames MakeRoom looks at past the oldest
+}  // namespace
+
 Status FilePager::MakeRoom(CachedPage** reuse) {
   *reuse = nullptr;
   if (cache_.size() < cache_limit_) return Status();
@@ -179,11 +183,12 @@ Status FilePager::MakeRoom(CachedPage** reuse) {
   if (txn_ != PagerTxn::kWrite || !error_.ok()) return Status();
   CachedPage* f = cache_.OldestDirty();
   if (f == nullptr) return Status();  // everything is pinned: grow
-  // As SQLite's cache does: the least recently used dirty page whose
-  // journal record is already durable goes first, so that a spill seals
-  // (syncs) the journal only when no such page is left.
+  // As SQLite's cache does: a less recently used dirty page whose journal
+  // record is already durable goes first (looking a bounded way down the
+  // list), so that spills seal (sync) the journal seldom.
   if (!wal_ && SpillNeedsSeal(f)) {
-    for (CachedPage* g = f->next; g != nullptr; g = g->next) {
+    int budget = kSpillSearch;
+    for (CachedPage* g = f->next; g != nullptr && budget-- > 0; g = g->next) {
       if (!SpillNeedsSeal(g)) {
         f = g;
         break;
