@@ -25,6 +25,13 @@ void ProgramAccess(const Program& p, DbMask* read, DbMask* write) {
     if (in.op == Opcode::kOpenRead || in.op == Opcode::kReopenIdx) *read |= DbBit(in.p3);
     if (in.op == Opcode::kOpenWrite) *write |= DbBit(in.p3);
   }
+  // Foreign key actions (their triggers may write other databases).
+  for (const std::unique_ptr<Program>& sub : p.subprograms) {
+    DbMask r = 0, w = 0;
+    ProgramAccess(*sub, &r, &w);
+    *read |= r;
+    *write |= w;
+  }
 }
 }  // namespace
 
