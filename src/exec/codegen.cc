@@ -5,7 +5,10 @@
 
 namespace basalt {
 
-Codegen::Codegen(CompileContext* ctx, Program* prog) : ctx_(ctx), prog_(prog), resolver_(ctx) {}
+Codegen::Codegen(CompileContext* ctx, Program* prog) : ctx_(ctx), prog_(prog), resolver_(ctx) {
+  fk_ignore_errors_ = ctx->fk_drop_delete;
+  no_triggers_ = ctx->fk_drop_delete;
+}
 
 int Codegen::OpP4Str(Opcode op, int p1, int p2, int p3, std::string_view s) {
   int a = Op(op, p1, p2, p3);
@@ -54,7 +57,9 @@ void Codegen::FixLabels() {
                     InfoOf(in.op).p2 == OperandKind::kDest);
       in.p2 = address(in.p2);
     }
-    if (in.op == Opcode::kInitCoroutine && in.p3 < 0) in.p3 = address(in.p3);
+    if ((in.op == Opcode::kInitCoroutine || in.op == Opcode::kProgram) && in.p3 < 0) {
+      in.p3 = address(in.p3);
+    }
   }
 }
 

@@ -65,7 +65,9 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
                  OnConflict::kDefault);
     CodeSeekRowKey(tab, cursor, next, rid);
   }
+  if (!CodeFkCheck(tab, old_base, 0, nullptr)) return false;
   CodeDeleteRow(&t, old_base, in_trigger_ == 0, true);
+  if (!CodeFkActions(tab, old_base, 0, nullptr)) return false;
   if (ret.list != nullptr) CodeReturningRow(ret, old_base);  // before the AFTER triggers
   CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kDelete),
                static_cast<int>(ast::TriggerTime::kAfter), old_base, 0, next, nullptr,

@@ -423,22 +423,26 @@ void Codegen::CodeUniqueIndexCheck(DmlTarget* t, size_t i, int base, int old_row
 namespace basalt {
 
 // REPLACE deletes the conflicting row (read into `old`; the cursor is on
-// it). Its DELETE triggers fire only with PRAGMA recursive_triggers on, as
-// in SQLite.
+// it), with its foreign key checks and actions. Its DELETE triggers fire
+// only with PRAGMA recursive_triggers on, as in SQLite.
 void Codegen::CodeReplaceDelete(DmlTarget* pt, int old, int skip_label) {
   const Table* tab = pt->table;
   constexpr int kDelete = static_cast<int>(ast::TriggerEvent::kDelete);
   bool fire = ctx_->options.recursive_triggers;
+  int gone = 0;
   if (fire && HasTriggers(tab, kDelete, static_cast<int>(ast::TriggerTime::kBefore), nullptr)) {
     CodeTriggers(tab, kDelete, static_cast<int>(ast::TriggerTime::kBefore), old, 0, skip_label,
                  nullptr, OnConflict::kDefault);
-    int gone = MakeLabel();
-    Op(Opcode::kNotExists, pt->cursor, gone, old);  // the trigger may have moved or deleted it
-    CodeDeleteRow(pt, old, false);
-    ResolveLabel(gone);
-  } else {
-    CodeDeleteRow(pt, old, false);
+    gone = MakeLabel();
+    // The trigger may have moved the cursor or deleted the row.
+    int key = AllocReg(RowKeySize(tab));
+    CodeRowKeyFromRow(tab, old, key);
+    CodeSeekRowKey(tab, pt->cursor, gone, key);
   }
+  CodeFkCheck(tab, old, 0, nullptr);  // the replaced row leaves: its keys too
+  CodeDeleteRow(pt, old, false);
+  CodeFkActions(tab, old, 0, nullptr);
+  if (gone) ResolveLabel(gone);
   if (fire) {
     CodeTriggers(tab, kDelete, static_cast<int>(ast::TriggerTime::kAfter), old, 0, skip_label,
                  nullptr, OnConflict::kDefault);

@@ -152,6 +152,7 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   if (st->upsert != nullptr) upsert_ = &upsert;
   CodeConstraintChecks(&t, base, 0, rowid_from >= 0, on_conflict, next_row, nullptr);
   upsert_ = nullptr;
+  if (!CodeFkCheck(tab, 0, base, nullptr)) return false;
   CodeInsertRow(&t, base, in_trigger_ == 0, false);
   if (ret.list != nullptr) CodeReturningRow(ret, base);  // before the AFTER triggers
   CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kInsert),

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -14,6 +15,9 @@
 #include "planner/where.h"
 
 namespace basalt {
+
+struct FkParentKey;
+struct FkRef;
 
 // Where a SELECT's rows go.
 struct SelectDest {
@@ -446,19 +450,59 @@ class Codegen {
   bool HasTriggers(const Table* tab, int event, int time, const std::vector<bool>* changed_cols);
   bool CodeTriggerBody(const Trigger* trig, const Table* tab, int event, int old_base,
                        int new_base, int skip_label, OnConflict on_conflict);
-  int TriggerSubprogram(const Trigger* trig, const Table* tab, int event, OnConflict on_conflict);
-  struct SubprogramKey {
+  const Program* TriggerSubprogram(const Trigger* trig, const Table* tab, int event,
+                                   OnConflict on_conflict);
+  struct SubprogramEntry {
     const Trigger* trig;
-    const Table* tab;
     int on_conflict;
+    const Program* prog;
   };
-  using SubprogramCache = std::vector<std::pair<SubprogramKey, int>>;
+  using SubprogramCache = std::vector<SubprogramEntry>;
   // Shared by the code generators of one statement and its sub-programs.
   SubprogramCache own_subprogram_cache_;
   SubprogramCache* subprogram_cache_ = &own_subprogram_cache_;
   Program* root_prog_ = nullptr;  // set in a sub-program's code generator
   std::vector<const Trigger*> active_triggers_;
   bool top_level_dml_ = true;
+
+  // ---- foreign keys (codegen_fkey.cc) ----
+  // With PRAGMA foreign_keys on: the checks of the keys of `tab` and of the
+  // keys that refer to it for a row leaving (old_base) and / or entering
+  // (new_base) the table (0: none); `changed`: the columns an UPDATE sets
+  // (null: all). False on a compile error.
+  bool CodeFkCheck(const Table* tab, int old_base, int new_base, const std::vector<bool>* changed);
+  // The ON DELETE (new_base 0) / ON UPDATE actions of the keys that refer to
+  // `tab`, after its row at old_base was deleted or updated.
+  bool CodeFkActions(const Table* tab, int old_base, int new_base,
+                     const std::vector<bool>* changed);
+  bool FkEnabled() const;
+  struct FkActionCache;
+  std::shared_ptr<FkActionCache> fk_cache_;
+  bool fk_top_ = true;             // compiling the top-level program (not an action)
+  bool fk_ignore_errors_ = false;  // DROP TABLE's implicit DELETE: missing parents are no error
+  bool no_triggers_ = false;       // DROP TABLE's implicit DELETE fires no triggers
+  // An ON DELETE CASCADE action's program: the key whose lookups its DELETE
+  // leaves out (CascadeSkipsCount).
+  const ForeignKeyDef* fk_cascading_ = nullptr;
+  bool CascadeSkipsCount(const Table* parent, const FkRef& ref) const;
+  const Index* CascadeIndex(const Table* parent, const FkRef& ref, const FkParentKey& pk) const;
+  void CodeFkCascadeDelete(const Table* child, const Index* idx, const FkParentKey& pk,
+                           int old_base);
+  bool FkMismatch(const Table* child, const Table* parent);
+  bool FkHaltsAtOnce(const ForeignKeyDef& fk) const;
+  bool CodeFkCheckRow(const Table* tab, int base, int incr, const std::vector<bool>* changed);
+  void CodeFkLookupParent(const Table* child, const ForeignKeyDef& fk, const FkParentKey& pk,
+                          int base, int incr);
+  bool CodeFkChildLoop(const Table* parent, const Table* child, const std::string& where,
+                       int old_base, int new_base, const std::function<void()>& body);
+  bool CodeFkScanChildren(const Table* parent, const FkRef& ref, const FkParentKey& pk, int base,
+                          int incr);
+  std::string FkActionSql(const Table* parent, const FkRef& ref, const FkParentKey& pk, bool update,
+                          int action);
+  const Program* FkActionProgram(const Table* parent, const FkRef& ref, const FkParentKey& pk,
+                                 bool update, int action);
+  bool CodeFkActionBody(const Table* parent, const FkRef& ref, const FkParentKey& pk, bool update,
+                        int action, int old_base, int new_base);
 
   // ---- triggers (codegen_trigger.cc) ----
   void CodeRaise(ast::Expr* e);

@@ -9,6 +9,7 @@ using ast::Expr;
 
 bool Codegen::HasTriggers(const Table* tab, int event, int time,
                           const std::vector<bool>* changed_cols) {
+  if (no_triggers_) return false;
   std::vector<const Trigger*> triggers;
   ctx_->catalog->TriggersOn(tab, &triggers);
   for (const Trigger* trig : triggers) {
@@ -33,6 +34,7 @@ bool Codegen::HasTriggers(const Table* tab, int event, int time,
 void Codegen::CodeTriggers(const Table* tab, int event, int time, int old_base, int new_base,
                            int skip_label, const std::vector<bool>* changed_cols,
                            OnConflict on_conflict) {
+  if (no_triggers_) return;
   // The most recently created trigger fires first.
   std::vector<const Trigger*> triggers;
   ctx_->catalog->TriggersOn(tab, &triggers);
@@ -51,14 +53,21 @@ void Codegen::CodeTriggers(const Table* tab, int event, int time, int old_base, 
     bool active = false;
     for (const Trigger* a : active_triggers_) active |= a == trig;
     if (active) {
-      // Recursion: compiled once as a sub-program that can run itself.
+      // Recursion: compiled once as a sub-program that can run itself. Its
+      // arguments: OLD then NEW, rowid first (n = columns + 1 each).
       if (!ctx_->options.recursive_triggers) continue;
-      int index = TriggerSubprogram(trig, tab, event, on_conflict);
-      if (index < 0) return;
-      int a =
-          Op(Opcode::kProgram, event == static_cast<int>(ast::TriggerEvent::kInsert) ? 0 : old_base,
-             skip_label, event == static_cast<int>(ast::TriggerEvent::kDelete) ? 0 : new_base);
-      prog_->SetP4Int(a, index);
+      const Program* sub = TriggerSubprogram(trig, tab, event, on_conflict);
+      if (sub == nullptr) return;
+      int n = static_cast<int>(tab->columns.size()) + 1;
+      int args = AllocReg(2 * n);
+      if (event != static_cast<int>(ast::TriggerEvent::kInsert)) {
+        Op(Opcode::kCopy, old_base, args, n - 1);
+      }
+      if (event != static_cast<int>(ast::TriggerEvent::kDelete)) {
+        Op(Opcode::kCopy, new_base, args + n, n - 1);
+      }
+      int a = Op(Opcode::kProgram, args, 2 * n, skip_label);
+      prog_->SetP4(a, sub);
       continue;
     }
     if (active_triggers_.size() > 32) {
@@ -136,23 +145,20 @@ bool Codegen::CodeTriggerBody(const Trigger* trig, const Table* tab, int event, 
   return true;
 }
 
-// The index in the top-level program's sub-programs of `trig` compiled for
-// `tab`/`on_conflict` (compiled on first use; registered before its body is
-// compiled, so that the body's own recursion finds it). -1 after an error.
-int Codegen::TriggerSubprogram(const Trigger* trig, const Table* tab, int event,
-                               OnConflict on_conflict) {
+// The sub-program of `trig` compiled for `on_conflict` (compiled on first
+// use, owned by the top-level program, and registered before its body is
+// compiled so that the body's own recursion finds it). Null after an error.
+const Program* Codegen::TriggerSubprogram(const Trigger* trig, const Table* tab, int event,
+                                          OnConflict on_conflict) {
   Program* root = root_prog_ != nullptr ? root_prog_ : prog_;
-  SubprogramKey key{trig, tab, static_cast<int>(on_conflict)};
-  for (const auto& [k, index] : *subprogram_cache_) {
-    // (The trigger determines the table; a view's stand-in differs per use.)
-    if (k.trig == key.trig && k.on_conflict == key.on_conflict) return index;
+  // (The trigger determines the table; a view's stand-in differs per use.)
+  for (const SubprogramEntry& e : *subprogram_cache_) {
+    if (e.trig == trig && e.on_conflict == static_cast<int>(on_conflict)) return e.prog;
   }
-  int index = static_cast<int>(root->subprograms.size());
   root->subprograms.push_back(std::make_unique<Program>());
   Program* sub = root->subprograms.back().get();
-  subprogram_cache_->push_back({key, index});
+  subprogram_cache_->push_back({trig, static_cast<int>(on_conflict), sub});
   int ncol = static_cast<int>(tab->columns.size());
-  sub->sub_columns = ncol;
   Codegen cg(ctx_, sub);
   cg.root_prog_ = root;
   cg.subprogram_cache_ = subprogram_cache_;
@@ -161,13 +167,16 @@ int Codegen::TriggerSubprogram(const Trigger* trig, const Table* tab, int event,
   int old_base = cg.AllocReg(ncol + 1);
   int new_base = cg.AllocReg(ncol + 1);
   int ignored = cg.MakeLabel();
-  if (!cg.CodeTriggerBody(trig, tab, event, old_base, new_base, ignored, on_conflict)) return -1;
+  if (!cg.CodeTriggerBody(trig, tab, event, old_base, new_base, ignored, on_conflict)) {
+    return nullptr;
+  }
   cg.Op(Opcode::kHalt, kOk, 0);
   cg.ResolveLabel(ignored);
   cg.Op(Opcode::kHalt, kOk, static_cast<int>(OnConflict::kIgnore));
   cg.FixLabels();
   sub->n_cursors = std::max(sub->n_cursors, ctx_->n_cursors);
-  return index;
+  sub->writes = true;
+  return sub;
 }
 
 void Codegen::CodeRaise(Expr* e) {

@@ -92,7 +92,9 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
     CodeSeekRowKey(tab, cursor, next, rid);
   }
   CodeConstraintChecks(&t, new_base, old_base, sets.key_set, on_conflict, next, changed);
+  if (!CodeFkCheck(tab, old_base, new_base, changed)) return false;
   CodeReplaceRow(&t, old_base, new_base, sets.rowid_set, before ? nullptr : changed);
+  if (!CodeFkActions(tab, old_base, new_base, changed)) return false;
   if (ret.list != nullptr) CodeReturningRow(ret, new_base);  // before the AFTER triggers
   CodeTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
                static_cast<int>(ast::TriggerTime::kAfter), old_base, new_base, next, changed,

@@ -203,7 +203,9 @@ void Codegen::CodeUpsertAction(DmlTarget* t, const UpsertClause& uc, int conflic
   }
   CodeConstraintChecks(t, new_base, old_base, uc.sets.key_set, OnConflict::kAbort, skip_label,
                        changed);
+  CodeFkCheck(tab, old_base, new_base, changed);
   CodeReplaceRow(t, old_base, new_base, uc.sets.rowid_set, before ? nullptr : changed);
+  CodeFkActions(tab, old_base, new_base, changed);
   if (plan->ret != nullptr) CodeReturningRow(*plan->ret, new_base);  // before AFTER triggers
   CodeTriggers(tab, update, static_cast<int>(ast::TriggerTime::kAfter), old_base, new_base,
                skip_label, changed, OnConflict::kAbort);

@@ -44,8 +44,6 @@
   X(EndCoroutine,  Reg,  No,   No,   None,         "return to the caller's Yield, jump to its P2") \
   X(Halt,          Rc,   Oe,   No,   StringOpt,                                                    \
     "end the program: P1 result code, P2 conflict action, P4 message")                             \
-  X(Program,       Reg,  Jmp,  Reg,  Int,                                                          \
-    "run trigger sub-program P4 with OLD r[P1..] and NEW r[P3..] (0: none); P2 if ignored")    \
   X(HaltIfNull,    Rc,   Oe,   Reg,  StringOpt,                                                    \
     "if r[P3] is NULL halt with error P1 (P2, P4 as Halt)")                                        \
   X(If,            Reg,  Jmp,  Int,  None,                                                         \
@@ -200,7 +198,13 @@
   X(Sequence,      Cur,  Reg,  No,   None,         "r[P2] = next sequence number of cursor P1")    \
   X(IfNullRow,     Cur,  Jmp,  Reg,  None,                                                         \
     "if cursor P1 is on its null row: r[P3] = NULL, jump to P2")                                   \
-  X(FkCheck,       No,   No,   No,   None,         "reserved")                                     \
+  X(FkCounter,     Int,  No,   Int,  None,                                                         \
+    "add P3 to the foreign key violation counter (P1 1: deferred, 0: statement)")                  \
+  X(FkIfZero,      Int,  Jmp,  No,   None,                                                         \
+    "jump to P2 if the counter P1 names (as FkCounter) is zero")                                   \
+  X(Program,       Regs, Cnt,  Jmp,  Program,                                                      \
+    "run sub-program P4 with r[P1..P1+P2-1] as its r[1..P2]; if it ended by RAISE(IGNORE), "     \
+    "jump to P3 (if nonzero)")                                                                     \
   X(MemMax,        Reg,  Reg,  No,   None,         "r[P1] = max(r[P1], r[P2]) as integers")        \
   X(SetChanges,    Reg,  No,   No,   None,                                                         \
     "add r[P1] (or 1 if P1 == 0) to the change counter")                                           \
@@ -266,6 +270,7 @@ enum class P4Type : uint8_t {
   kInt,
   kConstList,
   kVFilter,
+  kProgram,
 };
 
 // What an opcode accepts in P4: one P4Type, or (kOpt) that type or none.
@@ -292,6 +297,7 @@ BASALT_P4_KIND(Like)
 BASALT_P4_KIND(Int)
 BASALT_P4_KIND(ConstList)
 BASALT_P4_KIND(VFilter)
+BASALT_P4_KIND(Program)
 #undef BASALT_P4_KIND
 }  // namespace opcode_internal
 

@@ -46,6 +46,8 @@ std::string Program::P4Text(const Instr& in) const {
       return "list(" + std::to_string(in.p4_const_list()->n) + ")";
     case P4Type::kVFilter:
       return in.p4_vfilter()->idx_str;
+    case P4Type::kProgram:
+      return "program";
   }
   return "";
 }

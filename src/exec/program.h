@@ -18,6 +18,7 @@
 namespace basalt {
 
 struct Table;
+class Program;
 
 // A function call site: the definition, its collation and argument count.
 struct FuncCall {
@@ -87,6 +88,7 @@ struct Instr {
   const LikeSpec* p4_like() const { return Get(P4Type::kLike).like; }
   const ConstList* p4_const_list() const { return Get(P4Type::kConstList).const_list; }
   const VFilterInfo* p4_vfilter() const { return Get(P4Type::kVFilter).vfilter; }
+  const Program* p4_program() const { return Get(P4Type::kProgram).program; }
   // Optional P4s: null (0) when absent.
   const char* p4_str_or_null() const { return GetOpt(P4Type::kString).str; }
   const KeyInfo* p4_key_info_or_null() const { return GetOpt(P4Type::kKeyInfo).key_info; }
@@ -109,6 +111,7 @@ struct Instr {
     const LikeSpec* like;
     const ConstList* const_list;
     const VFilterInfo* vfilter;
+    const Program* program;
   };
   const P4& Get(P4Type t) const {
     BASALT_DCHECK(p4type_ == t);
@@ -168,14 +171,11 @@ class Program {
   std::vector<std::string> column_origins;    // origin column ("" if none)
   std::vector<char> column_affinities;        // 'A'..'E' per result column
   std::vector<std::string> param_names;       // index i → name of parameter i+1
-  // Trigger sub-programs, run by Program instructions (recursive triggers).
-  // Only the top-level program holds them; a sub-program's own Program
-  // instructions refer to this list too (by index), so a trigger can run
-  // itself. A sub-program takes the columns of OLD in r[1..n+1] and of NEW
-  // in r[n+2..2n+2] (rowid first), n = sub_columns, and ends with a Halt
-  // whose P2 is OnConflict::kIgnore when RAISE(IGNORE) ended it.
+  // Sub-programs (foreign key actions, recursive triggers), run by Program
+  // instructions, owned by the statement's top-level program; a
+  // sub-program's arguments are in r[1..]. A trigger sub-program ends with a
+  // Halt whose P2 is OnConflict::kIgnore when RAISE(IGNORE) ended it.
   std::vector<std::unique_ptr<Program>> subprograms;
-  int sub_columns = 0;
   Arena arena;  // strings, key infos, function calls and values pointed to by P4
 
   int AddOp(Opcode op, int p1 = 0, int p2 = 0, int p3 = 0) {
@@ -208,6 +208,7 @@ class Program {
   void SetP4(int addr, const LikeSpec* v) { SetP4(addr, P4Type::kLike).like = v; }
   void SetP4(int addr, const ConstList* v) { SetP4(addr, P4Type::kConstList).const_list = v; }
   void SetP4(int addr, const VFilterInfo* v) { SetP4(addr, P4Type::kVFilter).vfilter = v; }
+  void SetP4(int addr, const Program* v) { SetP4(addr, P4Type::kProgram).program = v; }
   Instr& at(int addr) { return ops[static_cast<size_t>(addr)]; }
   void JumpHere(int addr) { ops[static_cast<size_t>(addr)].p2 = pc(); }
 

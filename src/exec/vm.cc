@@ -148,19 +148,11 @@ StepResult Vm::Run() {
           CloseCursors();
           return StepResult::kError;
         }
-        halt_action_ = in.p2;  // kIgnore: a sub-program ended by RAISE(IGNORE)
+        if (FkStatementFailed()) return FailWithStatus();
+        halt_action_ = in.p2;  // kIgnore: a trigger sub-program ended by RAISE(IGNORE)
         FinishAggregates();
         CloseCursors();
         return StepResult::kDone;
-      }
-      case Opcode::kProgram: {
-        bool ignored = false;
-        if (!RunSubprogram(in, &ignored)) return FailWithStatus();
-        if (ignored) {
-          pc_ = in.p2;
-          continue;
-        }
-        break;
       }
       case Opcode::kHaltIfNull:
         if (r[in.p3].is_null()) {
@@ -233,8 +225,25 @@ StepResult Vm::Run() {
       case Opcode::kNoop:
       case Opcode::kExplain:
       case Opcode::kAbortable:
-      case Opcode::kFkCheck:
         break;
+      case Opcode::kFkCounter:
+        FkCount(in);
+        break;
+      case Opcode::kFkIfZero:
+        if (FkIsZero(in)) {
+          pc_ = in.p2;
+          continue;
+        }
+        break;
+      case Opcode::kProgram: {
+        bool ignored = false;
+        if (!RunSubprogram(in, &ignored)) return FailWithStatus();
+        if (ignored && in.p3 != 0) {
+          pc_ = in.p3;
+          continue;
+        }
+        break;
+      }
 
       // ---- constants and moves ----
       case Opcode::kInteger:
@@ -414,13 +423,13 @@ StepResult Vm::Run() {
       case Opcode::kOpenEphemeral: {
         auto& slot = cursors_[static_cast<size_t>(in.p1)];
         const KeyInfo* ki = in.p4_key_info_or_null();
-        auto c = VmCursor::OpenEphemeral(ki, in.p2, &write_gen_);
+        auto c = VmCursor::OpenEphemeral(ki, in.p2, gen_);
         if (!c.ok()) return Fail(std::move(c).status());
         slot = std::move(c).value();
         break;
       }
       case Opcode::kOpenDup: {
-        auto c = VmCursor::OpenDup(cursors_[static_cast<size_t>(in.p2)].get(), &write_gen_);
+        auto c = VmCursor::OpenDup(cursors_[static_cast<size_t>(in.p2)].get(), gen_);
         if (!c.ok()) return Fail(std::move(c).status());
         cursors_[static_cast<size_t>(in.p1)] = std::move(c).value();
         break;
@@ -429,10 +438,10 @@ StepResult Vm::Run() {
         cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenConstList(in.p4_const_list());
         break;
       case Opcode::kOpenPseudo:
-        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenPseudo(&r[in.p2], in.p3, &write_gen_);
+        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenPseudo(&r[in.p2], in.p3, gen_);
         break;
       case Opcode::kSorterOpen:
-        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenSorter(in.p4_key_info(), &write_gen_);
+        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenSorter(in.p4_key_info(), gen_);
         break;
       case Opcode::kClose: {
         auto kept = VmCursor::Recycle(std::move(cursors_[static_cast<size_t>(in.p1)]));
@@ -585,7 +594,7 @@ StepResult Vm::Run() {
         VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
         int64_t rowid = r[in.p3].int_value();
         VM_TRY(c->InsertRow(rowid, r[in.p2], (in.p5 & kInsAppend) != 0));
-        ++write_gen_;
+        ++*gen_;
         if (in.p5 & kInsNChange) ++n_change_;
         if (in.p5 & kInsTotal) ++n_total_change_;
         if (in.p5 & kInsLastRowid) env_->last_insert_rowid = rowid;
@@ -593,14 +602,14 @@ StepResult Vm::Run() {
       }
       case Opcode::kIdxInsert:
         VM_TRY(cursors_[static_cast<size_t>(in.p1)]->InsertKey(r[in.p2]));
-        ++write_gen_;
+        ++*gen_;
         // A WITHOUT ROWID table's row counts as a change (P5 as Insert's).
         if (in.p5 & kInsNChange) ++n_change_;
         if (in.p5 & kInsTotal) ++n_total_change_;
         break;
       case Opcode::kDelete:
         VM_TRY(cursors_[static_cast<size_t>(in.p1)]->Delete());
-        ++write_gen_;
+        ++*gen_;
         if (in.p5 & kInsNChange) ++n_change_;
         if (in.p5 & kInsTotal) ++n_total_change_;
         break;
@@ -610,7 +619,7 @@ StepResult Vm::Run() {
         VM_TRY(c->Found(&r[in.p2], in.p3, &found));
         if (found) {
           VM_TRY(c->Delete());
-          ++write_gen_;
+          ++*gen_;
         }
         break;
       }

@@ -17,6 +17,14 @@ namespace basalt {
 class Btree;
 class VmCursor;
 
+// Foreign key violations that outlive a statement (foreignkeys.html section
+// 4.2): zero outside a transaction; COMMIT fails while either is nonzero.
+struct FkCounters {
+  int64_t deferred = 0;      // by DEFERRABLE INITIALLY DEFERRED keys
+  int64_t deferred_imm = 0;  // by immediate keys while PRAGMA defer_foreign_keys is on
+  int64_t total() const { return deferred + deferred_imm; }
+};
+
 // What the VM needs from its connection.
 struct VmEnv {
   std::vector<Btree*> dbs;    // database index → B-tree (0 main, 1 temp)
@@ -26,6 +34,8 @@ struct VmEnv {
   int64_t last_insert_rowid = 0;  // updated by Insert with kInsLastRowid
   bool case_sensitive_like = false;
   const std::atomic<int>* interrupted = nullptr;  // set by sqlite3_interrupt (any thread)
+  FkCounters fk;
+  const bool* defer_fks = nullptr;  // PRAGMA defer_foreign_keys (null: off)
 };
 
 enum class StepResult { kRow, kDone, kError };
@@ -33,8 +43,6 @@ enum class StepResult { kRow, kDone, kError };
 class Vm {
  public:
   Vm(const Program* program, VmEnv* env);
-  // A trigger sub-program of `root`, `depth` levels below it.
-  Vm(const Program* program, VmEnv* env, const Program* root, int depth);
   ~Vm();
   Vm(const Vm&) = delete;
   Vm& operator=(const Vm&) = delete;
@@ -80,7 +88,6 @@ class Vm {
   void MakeRecord(const Instr& in);
   bool TypeCheck(const Instr& in);  // TypeCheck (vm_typecheck.cc)
   bool NewRowid(const Instr& in);
-  bool RunSubprogram(const Instr& in, bool* ignored);  // Program (vm_program.cc)
   // Virtual tables (vm_vtab.cc).
   bool VtabOpen(const Instr& in);
   bool VtabFilter(const Instr& in, bool* empty);
@@ -89,6 +96,13 @@ class Vm {
   bool VtabRowid(const Instr& in);
   bool VtabUpdate(const Instr& in);
   bool VtabBegin(const Instr& in);
+  // Foreign keys (vm_fkey.cc).
+  void FkCount(const Instr& in);
+  bool FkIsZero(const Instr& in) const;
+  // Program (vm_program.cc); *ignored: the sub-program ended by RAISE(IGNORE).
+  bool RunSubprogram(const Instr& in, bool* ignored);
+  // At a successful Halt of a top-level program: immediate violations left.
+  bool FkStatementFailed();
   bool SetError(Status s) {
     status_ = std::move(s);
     return false;
@@ -97,8 +111,6 @@ class Vm {
   StepResult FailWithStatus();
 
   const Program* prog_;
-  const Program* root_;  // the top-level program (owner of sub-programs)
-  int depth_ = 0;        // sub-program nesting (trigger recursion) depth
   VmEnv* env_;
   std::vector<Value> regs_;
   std::vector<std::unique_ptr<VmCursor>> cursors_;
@@ -116,6 +128,16 @@ class Vm {
   int64_t n_change_ = 0;
   int64_t n_total_change_ = 0;
   uint64_t write_gen_ = 0;  // bumped by every B-tree write (cursor caches check it)
+  // The counter cursors compare: write_gen_ of the top-level VM, which its
+  // sub-programs (foreign key actions) share, as they write the same trees.
+  uint64_t* gen_ = &write_gen_;
+  // Sub-programs: the VM that runs the statement's top-level program
+  // (this one unless it is a sub-program), the nesting depth, and the VMs
+  // this one ran sub-programs in (kept for the next call).
+  Vm* root_ = this;
+  int depth_ = 0;
+  std::vector<std::pair<const Program*, std::unique_ptr<Vm>>> subvms_;
+  int64_t fk_stmt_ = 0;  // immediate foreign key violations of the statement (root only)
   Status status_;
   bool done_ = false;
 };

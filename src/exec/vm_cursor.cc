@@ -2,6 +2,7 @@
 
 #include "catalog/vtab.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -22,7 +23,14 @@ struct SeekCtx {
         ki(info),
         default_rc(rc),
         status(st),
-        cmp(ChooseRecordComparator(k, nk, *info)) {}
+        cmp(ChooseRecordComparator(k, nk, *info)) {
+    while (int_prefix < nk && k[int_prefix].is_int() &&
+           (int_prefix == 0 || info->desc == nullptr || int_prefix >= info->n_fields ||
+            info->desc[int_prefix] == 0)) {
+      ++int_prefix;
+    }
+  }
+  int int_prefix = 0;  // leading key values that are integers compared ascending
   const Value* key;
   int n;
   const KeyInfo* ki;
@@ -41,31 +49,62 @@ int SeekCompareGeneric(void* ctx, const uint8_t* key, uint32_t n) {
   return CompareRecordIntFirst(key, n, c->key, c->n, *c->ki, c->default_rc, c->status);
 }
 
-// An integer first key value: the first field is compared here (no
-// registers saved on this path); anything else goes to the general code.
+// The integer of serial type st (1..6, 8, 9) stored at p.
+inline int64_t DecodeIntField(const uint8_t* p, uint32_t st) {
+  switch (st) {
+    case 1:
+      return static_cast<int8_t>(p[0]);
+    case 2:
+      return static_cast<int16_t>(static_cast<uint16_t>((p[0] << 8) | p[1]));
+    case 3:
+      return static_cast<int32_t>((uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) |
+                                  (uint32_t(p[2]) << 8)) >>
+             8;
+    case 4:
+      return static_cast<int32_t>((uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) |
+                                  (uint32_t(p[2]) << 8) | p[3]);
+    case 5: {
+      uint64_t v = 0;
+      for (int i = 0; i < 6; ++i) v = (v << 8) | p[i];
+      return static_cast<int64_t>(v << 16) >> 16;
+    }
+    case 6: {
+      uint64_t v = 0;
+      for (int i = 0; i < 8; ++i) v = (v << 8) | p[i];
+      return static_cast<int64_t>(v);
+    }
+    default:
+      return st == 9 ? 1 : 0;  // 8: the constant 0, 9: the constant 1
+  }
+}
+
+// Bytes of an integer field of serial type st (1..6, 8, 9).
+inline uint32_t IntFieldSize(uint32_t st) {
+  static constexpr uint8_t kSize[10] = {0, 1, 2, 3, 4, 6, 8, 0, 0, 0};
+  return kSize[st];
+}
+
+inline bool IsIntSerialType(uint32_t st) { return (st >= 1 && st <= 6) || st == 8 || st == 9; }
+
+// An integer first key value: the leading integer fields (ascending ones:
+// an index key and its rowid) are compared here (no registers saved on this
+// path); anything else goes to the general code, which starts over.
 int SeekCompareIntFirst(void* ctx, const uint8_t* key, uint32_t n) {
   auto* c = static_cast<const SeekCtx*>(ctx);
-  if (n >= 2) {
-    uint32_t hdr = key[0];
-    uint32_t st = key[1];
-    if (st - 1u < 4u && hdr - 2u < 126u && hdr + st <= n) {  // 1..4 bytes: st == size
-      const uint8_t* p = key + hdr;
-      int64_t x;
-      if (st == 4) {
-        x = static_cast<int32_t>((uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) |
-                                 (uint32_t(p[2]) << 8) | p[3]);
-      } else if (st == 3) {
-        x = static_cast<int32_t>((uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) |
-                                 (uint32_t(p[2]) << 8)) >>
-            8;
-      } else if (st == 2) {
-        x = static_cast<int16_t>(static_cast<uint16_t>((p[0] << 8) | p[1]));
-      } else {
-        x = static_cast<int8_t>(p[0]);
-      }
-      int64_t y = c->key[0].int_value();
+  const uint32_t hdr = key[0];
+  if (n >= 2 && hdr - 2u < 126u && hdr <= n) {
+    const int fields = std::min<int>(c->int_prefix, static_cast<int>(hdr) - 1);
+    uint32_t off = hdr;
+    for (int i = 0; i < fields; ++i) {
+      const uint32_t st = key[1 + i];
+      if (!IsIntSerialType(st)) break;
+      const uint32_t size = IntFieldSize(st);
+      if (off + size > n) break;
+      const int64_t x = DecodeIntField(key + off, st);
+      const int64_t y = c->key[i].int_value();
       if (x != y) return x < y ? -1 : 1;
-      if (c->n == 1) return c->default_rc;
+      off += size;
+      if (i + 1 == c->n) return c->default_rc;
     }
   }
   return SeekCompareIntSlow(ctx, key, n);
@@ -424,6 +463,20 @@ Status VmCursor::CompareKey(const Value* key, int n, int* cmp) {
 }
 
 Status VmCursor::Found(const Value* key, int n, bool* found) {
+  if (!is_table()) {
+    // One descent that stops at an entry whose leading fields equal the
+    // key (the comparator's default result 0 says "equal").
+    Moved();
+    Status st;
+    if (IsUtf16(enc_)) key = EncodedKey(key, n);
+    SeekCtx ctx(key, n, key_info_, 0, &st);
+    int res = 0;
+    TRY(cur_->SeekIndex(SeekCompare(ctx), &ctx, &res));
+    TRY(st);
+    eof_ = cur_->eof();
+    *found = !eof_ && res == 0;
+    return Status();
+  }
   bool any;
   TRY(Seek(SeekOp::kGE, key, n, &any));
   if (!any) {

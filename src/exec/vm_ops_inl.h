@@ -130,7 +130,7 @@ inline bool Vm::OpenBtreeCursor(const Instr& in) {
   }
   uint8_t enc = db < env_->encs.size() ? env_->encs[db] : uint8_t{kUtf8};
   auto c = VmCursor::OpenBtree(bt, static_cast<uint32_t>(in.p2), in.op == Opcode::kOpenWrite,
-                               in.p4_cursor(), &write_gen_, std::move(reuse), enc);
+                               in.p4_cursor(), gen_, std::move(reuse), enc);
   if (!c.ok()) return SetError(std::move(c).status());
   slot = std::move(c).value();
   return true;

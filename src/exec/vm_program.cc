@@ -1,6 +1,10 @@
-// The Program instruction: a trigger sub-program run by a nested Vm with its
-// own registers and cursors (recursive triggers; see Program::subprograms).
+// The Program instruction: a sub-program (a foreign key action, a trigger
+// that fires itself under PRAGMA recursive_triggers) run to its end by a
+// nested Vm with its own registers and cursors. Each Vm keeps the Vms it ran
+// sub-programs in, so a row-by-row action does not build one per row; a
+// recursion nests one Vm per level.
 #include "catalog/schema.h"
+#include "common/assert.h"
 #include "common/result_code.h"
 #include "common/stack.h"
 #include "exec/vm.h"
@@ -9,40 +13,48 @@ namespace basalt {
 
 namespace {
 
-// SQLite's default SQLITE_MAX_TRIGGER_DEPTH.
-constexpr int kMaxTriggerDepth = 1000;
-// Each level of nesting runs a Vm on the C++ stack: a thread with a small
-// stack stops early, with the same error, rather than overflow it.
+// SQLite's default SQLITE_MAX_TRIGGER_DEPTH: nested sub-programs allowed.
+constexpr int kMaxSubprogramDepth = 1000;
+// Each level runs a Vm on the C++ stack: a thread with a small stack stops
+// early, with the same error, rather than overflow it.
 constexpr size_t kStackReserve = 128 * 1024;
 
 }  // namespace
 
+// Runs sub-program P4 with arguments r[P1..P1+P2-1] in its r[1..P2]. Its
+// changes count towards total_changes() only; its error is this program's.
 bool Vm::RunSubprogram(const Instr& in, bool* ignored) {
-  size_t index = static_cast<size_t>(in.p4_int());
-  BASALT_DCHECK(index < root_->subprograms.size());
-  const Program* sub = root_->subprograms[index].get();
-  if (depth_ + 1 >= kMaxTriggerDepth || StackRemaining() < kStackReserve) {
+  const Program* sub = in.p4_program();
+  if (depth_ + 1 > kMaxSubprogramDepth || StackRemaining() < kStackReserve) {
     return SetError(Status(kError, "too many levels of trigger recursion"));
   }
-  auto child = std::make_unique<Vm>(sub, env_, root_, depth_ + 1);
-  const Value* r = regs_.data();
-  int n = sub->sub_columns + 1;  // rowid and columns
-  for (int i = 0; i < n; ++i) {
-    if (in.p1) child->regs_[static_cast<size_t>(1 + i)].CopyFrom(r[in.p1 + i]);
-    if (in.p3) child->regs_[static_cast<size_t>(1 + n + i)].CopyFrom(r[in.p3 + i]);
+  Vm* vm = nullptr;
+  for (auto& [p, v] : subvms_) {
+    if (p == sub) vm = v.get();
   }
-  StepResult res;
+  if (vm == nullptr) {
+    auto made = std::make_unique<Vm>(sub, env_);
+    made->root_ = root_;
+    made->gen_ = gen_;
+    made->depth_ = depth_ + 1;
+    vm = made.get();
+    subvms_.emplace_back(sub, std::move(made));
+  }
+  vm->Reset();
+  BASALT_DCHECK(in.p2 < static_cast<int>(vm->regs_.size()));
+  for (int i = 0; i < in.p2; ++i) {
+    vm->regs_[static_cast<size_t>(1 + i)].CopyFrom(regs_[static_cast<size_t>(in.p1 + i)]);
+  }
+  StepResult r;
   do {
-    res = child->Step();
-  } while (res == StepResult::kRow);  // a trigger program returns no rows
-  ++write_gen_;                       // the sub-program may have written through other cursors
-  n_change_ += child->n_change_;
-  n_total_change_ += child->n_total_change_;
-  if (res == StepResult::kError) {
-    halt_action_ = child->halt_action_;
-    return SetError(child->status_);
+    r = vm->Step();
+  } while (r == StepResult::kRow);
+  n_total_change_ += vm->n_total_change_;
+  if (r == StepResult::kError) {
+    halt_action_ = vm->halt_action_;
+    return SetError(vm->status_);
   }
-  *ignored = child->halt_action_ == static_cast<int>(OnConflict::kIgnore);
+  *ignored = vm->halt_action_ == static_cast<int>(OnConflict::kIgnore);
   return true;
 }
 

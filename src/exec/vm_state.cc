@@ -10,10 +10,7 @@
 
 namespace basalt {
 
-Vm::Vm(const Program* program, VmEnv* env) : Vm(program, env, program, 0) {}
-
-Vm::Vm(const Program* program, VmEnv* env, const Program* root, int depth)
-    : prog_(program), root_(root), depth_(depth), env_(env) {
+Vm::Vm(const Program* program, VmEnv* env) : prog_(program), env_(env) {
 #if BASALT_DCHECK_ENABLED
   // Every program is checked against the opcode declarations before it runs.
   Status verified = VerifyProgram(*program);
@@ -78,6 +75,7 @@ void Vm::Reset() {
   halt_action_ = 0;
   n_change_ = 0;
   n_total_change_ = 0;
+  fk_stmt_ = 0;
   status_ = Status();
   done_ = false;
 }

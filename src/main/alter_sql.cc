@@ -231,7 +231,7 @@ void Scan::TablePositions() {
         MarkTable(i + 1, true, false);
         break;
       case Tk::kReferences:
-        MarkTable(i + 1, true, !t_.legacy);
+        MarkTable(i + 1, true, !t_.legacy || t_.legacy_references);
         break;
       case Tk::kUpdate:
         if (Is(i + 1, Tk::kOf)) break;

@@ -33,6 +33,9 @@ struct Target {
   bool unqualified_ok = true;
   std::string db_name;
   bool legacy = false;  // PRAGMA legacy_alter_table (RENAME TO only)
+  // In legacy mode: REFERENCES clauses are renamed too (as SQLite does
+  // while foreign keys are enforced).
+  bool legacy_references = false;
 };
 
 // sqlite_schema.sql of a table, index, view or trigger with every reference

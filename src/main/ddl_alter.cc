@@ -235,6 +235,7 @@ Status DdlExecutor::RenameTable(ast::AlterTableStmt* st, Table* t) {
   target.table = old_name;
   target.db_name = db->name;
   target.legacy = options_->legacy_alter_table;
+  target.legacy_references = options_->foreign_keys;
   // SQLite renames the parent of a foreign key in legacy mode only while
   // foreign keys are enforced.
   const bool keep_references = target.legacy && !options_->foreign_keys;

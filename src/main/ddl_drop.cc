@@ -1,6 +1,9 @@
 // DROP TABLE / VIEW / INDEX / TRIGGER (lang_droptable, lang_dropindex,
 // lang_dropview, lang_droptrigger) and REINDEX.
+#include "catalog/fkey.h"
+#include "exec/codegen.h"
 #include "main/ddl.h"
+#include "parser/parser.h"
 
 namespace basalt {
 
@@ -75,6 +78,7 @@ Status DdlExecutor::DropTable(ast::DropStmt* st) {
   if (t->is_view && !want_view) return Status(kError, "use DROP VIEW to delete view " + t->name);
   if (!t->is_view && want_view) return Status(kError, "use DROP TABLE to delete table " + t->name);
   if (dry_run_) return Status();
+  if (options_->foreign_keys && !t->is_view && !t->is_virtual) TRY(DeleteBeforeDrop(t));
   Database* db = store_->at(t->db());
   // TEMP triggers on this table go with it.
   std::vector<const Trigger*> triggers;
@@ -108,6 +112,28 @@ Status DdlExecutor::DropTable(ast::DropStmt* st) {
   TRY(db->BumpSchemaCookie());
   db->schema.RemoveTable(t->name);
   return Status();
+}
+
+// As SQLite: nothing to do for a table no key refers to, unless its own
+// deferred keys may have counted violations that its rows' removal undoes.
+// The DELETE fires no triggers (foreign key actions do run).
+Status DdlExecutor::DeleteBeforeDrop(const Table* t) {
+  if (FkReferences(t).empty()) {
+    bool deferred = options_->defer_foreign_keys;
+    for (const ForeignKeyDef& fk : t->foreign_keys) deferred |= fk.deferred;
+    if (!deferred || env_->fk.total() == 0) return Status();
+  }
+  Arena arena;
+  const std::string sql =
+      "DELETE FROM " + IdentQuote(store_->at(t->db())->name) + "." + IdentQuote(t->name);
+  Parser parser(&arena, arena.CopyString(sql));
+  Result<ast::Stmt*> r = parser.ParseStatement();
+  if (!r.ok()) return r.status();
+  CompileContext ctx;
+  InitContext(&ctx, &arena);
+  ctx.fk_drop_delete = true;
+  ASSIGN_OR_RETURN(std::unique_ptr<Program> prog, CompileStatement(*r, &ctx));
+  return Run(prog.get());
 }
 
 Status DdlExecutor::Reindex(ast::ReindexStmt* st) {

@@ -37,6 +37,8 @@ Result<std::unique_ptr<Connection>> Connection::Open(std::string_view filename, 
   // Built-in modules registered up front (PRAGMA module_list lists them).
   c->vtabs_.modules().Set("dbstat", MakeDbstatModule(conn));
   c->txn_.WatchQueryOnly(&c->options_.query_only);
+  c->env_.defer_fks = &c->options_.defer_foreign_keys;
+  c->txn_.WatchForeignKeys(&c->env_.fk);
   return c;
 }
 

@@ -25,6 +25,13 @@ void ProgramAccess(const Program& p, DbMask* read, DbMask* write) {
     if (in.op == Opcode::kOpenRead || in.op == Opcode::kReopenIdx) *read |= DbBit(in.p3);
     if (in.op == Opcode::kOpenWrite) *write |= DbBit(in.p3);
   }
+  // Foreign key actions (their triggers may write other databases).
+  for (const std::unique_ptr<Program>& sub : p.subprograms) {
+    DbMask r = 0, w = 0;
+    ProgramAccess(*sub, &r, &w);
+    *read |= r;
+    *write |= w;
+  }
 }
 }  // namespace
 
@@ -218,6 +225,7 @@ void Statement::Finish(bool ok, int action) {
   int64_t total = vm_ ? vm_->total_changes() : 0;
   int code = ok ? kOk : (status_.ok() ? kAbort : status_.code());
   const int savepoint = stmt_savepoint_;
+  if (!ok && action != static_cast<int>(OnConflict::kFail)) conn_->env()->fk = fk_at_start_;
   // Over before the connection hears of it: should ending it there run out
   // of memory (std::bad_alloc), the statement is not ended a second time.
   stmt_savepoint_ = -1;
@@ -269,6 +277,7 @@ int Statement::Step() {
       return st.code();
     }
     active_ = true;
+    fk_at_start_ = conn_->env()->fk;
     vm_->Reset();
     std::vector<Value>& p = vm_->params();
     for (size_t i = 1; i < params_.size() && i < p.size(); ++i) p[i].ShallowCopyFrom(params_[i]);
@@ -374,6 +383,7 @@ int Statement::StepDirect() {
         }
         if (st.ok()) {
           active_ = true;
+          fk_at_start_ = conn_->env()->fk;
           conn_->ddl().SetParams(&params_);
           st = conn_->ddl().Exec(ast_, arena_.get());
           conn_->ddl().SetParams(nullptr);

@@ -94,6 +94,9 @@ class Statement {
   bool has_row_ = false;
   bool done_ = false;
   int stmt_savepoint_ = -1;
+  // The deferred foreign key counters when the statement began: a failed
+  // statement puts them back (unless its conflict action is FAIL).
+  FkCounters fk_at_start_;
 };
 
 }  // namespace basalt

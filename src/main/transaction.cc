@@ -97,6 +97,10 @@ Status TransactionController::EndStatement(DbMask write_mask, int stmt_savepoint
         }
       }
     }
+    if (autocommit_ && active_ == 0 && FkViolated()) {
+      (void)RollbackAll();
+      return Status(kConstraintForeignKey, "FOREIGN KEY constraint failed");
+    }
     return CommitIfAutocommit();
   }
   // Failure. Conflict actions: ROLLBACK ends the transaction, FAIL keeps
@@ -173,6 +177,7 @@ bool NeedsSuperJournal(const Database& db) {
 // rollback journal changed, as one atomic unit (CommitWithSuperJournal). A
 // failure rolls back every database still in its transaction.
 Status TransactionController::CommitAll() {
+  ClearFk();
   Status result;
   // Virtual tables first make their changes durable (xSync); a failure
   // there rolls everything back.
@@ -295,6 +300,8 @@ Status TransactionController::ReloadChangedSchemas() {
 }
 
 Status TransactionController::RollbackAll() {
+  ClearFk();
+  savepoint_fk_.clear();
   vtabs_->RollbackAll();
   Status st;
   for (int i = 0; i < store_->size(); ++i) {
@@ -337,6 +344,8 @@ Status TransactionController::RollbackTo(std::string_view name) {
   for (size_t i = savepoints_.size(); i-- > 0;) {
     if (!EqualsIgnoreCase(savepoints_[i], name)) continue;
     savepoints_.resize(i + 1);
+    savepoint_fk_.resize(i + 1);
+    if (fk_ != nullptr) *fk_ = savepoint_fk_[i];
     const int level = static_cast<int>(i);
     TRY(vtabs_->Savepoint(2, level));
     for (int d = 0; d < store_->size(); ++d) {
@@ -353,12 +362,17 @@ Status TransactionController::Release(std::string_view name) {
   for (size_t i = savepoints_.size(); i-- > 0;) {
     if (!EqualsIgnoreCase(savepoints_[i], name)) continue;
     const int level = static_cast<int>(i);
+    // Releasing the savepoint that began the transaction commits it.
+    if (i == 0 && savepoint_txn_ && FkViolated()) {
+      return Status(kConstraintForeignKey, "FOREIGN KEY constraint failed");
+    }
     TRY(vtabs_->Savepoint(1, level));
     for (int d = 0; d < store_->size(); ++d) {
       Btree* bt = store_->at(d)->bt.get();
       if (bt != nullptr && bt->savepoint_count() > level) TRY(bt->ReleaseSavepoint(level));
     }
     savepoints_.resize(i);
+    savepoint_fk_.resize(std::min(savepoint_fk_.size(), i));
     if (i == 0 && savepoint_txn_) {
       savepoint_txn_ = false;
       autocommit_ = true;
@@ -378,8 +392,10 @@ Status TransactionController::Exec(ast::Stmt* st) {
       if (active_ > 0) {
         return Status(kBusy, "cannot commit transaction - SQL statements in progress");
       }
+      if (FkViolated()) return Status(kConstraintForeignKey, "FOREIGN KEY constraint failed");
       autocommit_ = true;
       savepoints_.clear();
+      savepoint_fk_.clear();
       savepoint_txn_ = false;
       return CommitIfAutocommit();
     case ast::StmtKind::kRollback: {
@@ -394,6 +410,8 @@ Status TransactionController::Exec(ast::Stmt* st) {
         savepoint_txn_ = true;
       }
       savepoints_.emplace_back(st->As<ast::SavepointStmt>()->name);
+      savepoint_fk_.resize(savepoints_.size() - 1);
+      savepoint_fk_.push_back(fk_ != nullptr ? *fk_ : FkCounters());
       return vtabs_->Savepoint(0, static_cast<int>(savepoints_.size()) - 1);
     case ast::StmtKind::kRelease:
       return Release(st->As<ast::ReleaseStmt>()->name);

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "exec/vm.h"
 #include "main/schema_store.h"
 #include "main/vtab_manager.h"
 #include "parser/ast.h"
@@ -45,6 +46,12 @@ class TransactionController {
   // PRAGMA query_only: while *flag is set, starting to write any database
   // fails with SQLITE_READONLY.
   void WatchQueryOnly(const bool* flag) { query_only_ = flag; }
+  // The connection's deferred foreign key violations (exec/vm.h): a
+  // transaction may not commit while there are any (COMMIT fails and the
+  // transaction stays open; a statement in autocommit mode fails and is
+  // rolled back). Savepoints keep them as they were; the end of the
+  // transaction clears them.
+  void WatchForeignKeys(FkCounters* fk) { fk_ = fk; }
   // Statements between their first step and their end.
   int active() const { return active_; }
 
@@ -101,6 +108,12 @@ class TransactionController {
   bool savepoint_txn_ = false;           // the transaction was started by SAVEPOINT
   int stmt_levels_ = 0;                  // statement savepoints open now
   const bool* query_only_ = nullptr;
+  FkCounters* fk_ = nullptr;
+  std::vector<FkCounters> savepoint_fk_;  // fk_ at each open SAVEPOINT (parallel to savepoints_)
+  bool FkViolated() const { return fk_ != nullptr && fk_->total() > 0; }
+  void ClearFk() {
+    if (fk_ != nullptr) *fk_ = FkCounters();
+  }
 };
 
 }  // namespace basalt

@@ -168,6 +168,10 @@ Status FilePager::Get(Pgno pgno, PageRef* out) {
 
 // ---- The cache --------------------------------------------------------------
 
+namespace {
+constexpr int kSpillSearch = 64;  // dirty frames MakeRoom looks at past the oldest
+}  // namespace
+
 Status FilePager::MakeRoom(CachedPage** reuse) {
   *reuse = nullptr;
   if (cache_.size() < cache_limit_) return Status();
@@ -179,6 +183,18 @@ Status FilePager::MakeRoom(CachedPage** reuse) {
   if (txn_ != PagerTxn::kWrite || !error_.ok()) return Status();
   CachedPage* f = cache_.OldestDirty();
   if (f == nullptr) return Status();  // everything is pinned: grow
+  // As SQLite's cache does: a less recently used dirty page whose journal
+  // record is already durable goes first (looking a bounded way down the
+  // list), so that spills seal (sync) the journal seldom.
+  if (!wal_ && SpillNeedsSeal(f)) {
+    int budget = kSpillSearch;
+    for (CachedPage* g = f->next; g != nullptr && budget-- > 0; g = g->next) {
+      if (!SpillNeedsSeal(g)) {
+        f = g;
+        break;
+      }
+    }
+  }
   Status st = Spill(f);
   if (st.primary() == kBusy) return Status();  // cannot write now: grow
   TRY(st);
@@ -192,6 +208,11 @@ Status FilePager::MakeRoom(CachedPage** reuse) {
 Status FilePager::WritePageToDb(CachedPage* f) {
   ++stats_.pages_written;
   return db_->Write(f->data, page_size_, uint64_t(f->pgno - 1) * page_size_);
+}
+
+bool FilePager::SpillNeedsSeal(const CachedPage* f) const {
+  bool unsealed = f->pgno <= orig_size_ && in_journal_[f->pgno] == kUnsealed;
+  return journal_open_ && (unsealed || !journal_.sealed_once());
 }
 
 Status FilePager::Spill(CachedPage* f) {
@@ -210,8 +231,7 @@ Status FilePager::Spill(CachedPage* f) {
   // The journal must be durable before the page it protects is overwritten
   // (and its first header before the file grows); sealing it covers every
   // record so far.
-  bool unsealed = f->pgno <= orig_size_ && in_journal_[f->pgno] == kUnsealed;
-  if (journal_open_ && (unsealed || !journal_.sealed_once())) {
+  if (SpillNeedsSeal(f)) {
     Status st = journal_.Seal(sync_ >= Synchronous::kFull, true);
     if (!st.ok()) {
       error_ = st;

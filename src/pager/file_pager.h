@@ -142,6 +142,8 @@ class FilePager final : public Pager {
   Status ReadPage(Pgno pgno, uint8_t* buf);
   Status MakeRoom(CachedPage** reuse);
   Status Spill(CachedPage* f);
+  // Whether spilling f must first seal (sync) the rollback journal.
+  bool SpillNeedsSeal(const CachedPage* f) const;
   Status WritePageToDb(CachedPage* f);
   void DropFrame(CachedPage* f);  // unpinned: freed; pinned: reloaded
   void ResetCache();              // every page: dropped or reloaded

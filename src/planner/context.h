@@ -66,7 +66,10 @@ struct CompileContext {
 
   int n_cursors = 0;
   bool explain_plan = false;  // collect EXPLAIN QUERY PLAN lines
-  Status error;               // first error seen
+  // Compiling the DELETE that DROP TABLE runs first when foreign keys are
+  // on: no triggers fire, and keys whose parent is missing are no error.
+  bool fk_drop_delete = false;
+  Status error;  // first error seen
 
   int AllocCursor() { return n_cursors++; }
   bool failed() const { return !error.ok(); }
