@@ -106,13 +106,13 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   bool single_row = src != nullptr && src->prior == nullptr && src->values.size() == 1 &&
                     src->order_by == nullptr && src->limit == nullptr;
   // (An upsert's DO UPDATE also checks before it writes; only its triggers
-  // could fail after a write.)
+  // and foreign key actions could fail after a write.)
   bool upsert_triggers =
-      st->upsert != nullptr &&
-      (HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
-                   static_cast<int>(ast::TriggerTime::kBefore), nullptr) ||
-       HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
-                   static_cast<int>(ast::TriggerTime::kAfter), nullptr));
+      st->upsert != nullptr && (FkEnabled() ||
+                                HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
+                                            static_cast<int>(ast::TriggerTime::kBefore), nullptr) ||
+                                HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
+                                            static_cast<int>(ast::TriggerTime::kAfter), nullptr));
   if ((src == nullptr || single_row) && !upsert_triggers && !InsertNeedsJournal(tab, on_conflict)) {
     prog_->stmt_journal = false;
   }

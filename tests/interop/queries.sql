@@ -23,3 +23,5 @@ SELECT k, n, length(pad), note FROM wr WHERE k = 'k7' AND n < 300;
 SELECT k, n FROM wr WHERE note = 8 ORDER BY k, n DESC LIMIT 7;
 SELECT count(*), sum(id), sum(length(big)) FROM wr2;
 SELECT id, v FROM wr2 WHERE v = 'v18k18' OR id BETWEEN 10500 AND 10540;
+SELECT * FROM alt2 ORDER BY a;
+SELECT name, sql FROM sqlite_schema WHERE name LIKE 'alt%' ORDER BY name;

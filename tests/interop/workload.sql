@@ -59,3 +59,15 @@ INSERT INTO wr2 SELECT n, 'V' || n || k, CASE WHEN n % 25 = 0 THEN zeroblob(3000
 DELETE FROM wr WHERE n % 5 = 0;
 UPDATE wr SET note = note * 2, pad = pad || '+' WHERE n % 7 = 3;
 UPDATE wr2 SET id = id + 10000 WHERE id % 9 = 0;
+CREATE TABLE alt(a INTEGER PRIMARY KEY, b TEXT, c, d, g AS (c + 1));
+CREATE INDEX alt_b ON alt(b);
+CREATE VIEW alt_v AS SELECT a, b FROM alt WHERE c > 0;
+CREATE TRIGGER alt_t AFTER UPDATE OF b ON alt BEGIN UPDATE alt SET c = length(new.b) WHERE a = new.a; END;
+INSERT INTO alt(b, c, d) VALUES('x', 1, 2), ('yy', 3, 4);
+ALTER TABLE alt RENAME TO alt2;
+ALTER TABLE alt2 RENAME COLUMN b TO bee;
+ALTER TABLE alt2 ADD COLUMN e INT DEFAULT 5;
+ALTER TABLE alt2 DROP COLUMN d;
+UPDATE alt2 SET bee = 'zzz' WHERE a = 1;
+SELECT * FROM alt2 ORDER BY a;
+SELECT * FROM alt_v ORDER BY a;
