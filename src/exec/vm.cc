@@ -148,7 +148,7 @@ StepResult Vm::Run() {
           CloseCursors();
           return StepResult::kError;
         }
-        if (FkStatementFailed()) return FailWithStatus();
+        if (fk_stmt_ != 0 && FkStatementFailed()) return FailWithStatus();
         halt_action_ = in.p2;  // kIgnore: a trigger sub-program ended by RAISE(IGNORE)
         FinishAggregates();
         CloseCursors();
