@@ -22,18 +22,18 @@ struct FkRef;
 // Where a SELECT's rows go.
 struct SelectDest {
   enum Kind {
-    kOutput,     // ResultRow
-    kCoroutine,  // copy into regs, Yield to the consumer
-    kTable,      // append to temporary table `cursor` (rowid = sequence)
-    kSet,        // insert as keys into temporary index `cursor` (dedup)
-    kExcept,     // delete matching keys from temporary index `cursor`
-    kIntersect,  // insert into index `cursor` if present in index `cursor2`
-    kScalar,     // first column of the first row into `reg`, then jump to `label`
-    kExists,     // set `reg` to 1 and jump to `label`
-    kRegs,       // copy into regs (no yield): used for single-row INSERT ... SELECT
-    kDiscard,    // evaluate and drop (SELECT in a trigger body)
-    kKeyedTable, // into temporary table `cursor`: rowid = first column, record =
-                 // the others; a row with the same rowid is replaced
+    kOutput,      // ResultRow
+    kCoroutine,   // copy into regs, Yield to the consumer
+    kTable,       // append to temporary table `cursor` (rowid = sequence)
+    kSet,         // insert as keys into temporary index `cursor` (dedup)
+    kExcept,      // delete matching keys from temporary index `cursor`
+    kIntersect,   // insert into index `cursor` if present in index `cursor2`
+    kScalar,      // first column of the first row into `reg`, then jump to `label`
+    kExists,      // set `reg` to 1 and jump to `label`
+    kRegs,        // copy into regs (no yield): used for single-row INSERT ... SELECT
+    kDiscard,     // evaluate and drop (SELECT in a trigger body)
+    kKeyedTable,  // into temporary table `cursor`: rowid = first column, record =
+                  // the others; a row with the same rowid is replaced
   };
   Kind kind = kOutput;
   int cursor = -1;
@@ -448,8 +448,8 @@ class Codegen {
   void CodeTriggers(const Table* tab, int event, int time, int old_base, int new_base,
                     int skip_label, const std::vector<bool>* changed_cols, OnConflict on_conflict);
   bool HasTriggers(const Table* tab, int event, int time, const std::vector<bool>* changed_cols);
-  bool CodeTriggerBody(const Trigger* trig, const Table* tab, int event, int old_base,
-                       int new_base, int skip_label, OnConflict on_conflict);
+  bool CodeTriggerBody(const Trigger* trig, const Table* tab, int event, int old_base, int new_base,
+                       int skip_label, OnConflict on_conflict);
   const Program* TriggerSubprogram(const Trigger* trig, const Table* tab, int event,
                                    OnConflict on_conflict);
   struct SubprogramEntry {

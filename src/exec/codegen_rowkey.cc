@@ -172,7 +172,7 @@ void Codegen::CodePkUniqueCheck(DmlTarget* t, int base, int old_base, OnConflict
       DmlTarget pt = *t;
       pt.cursor = probe;
       CodeReadRow(&pt, old);
-      CodeDeleteRow(&pt, old, false);
+      CodeReplaceDelete(&pt, old, skip_label);
       break;
     }
     case OnConflict::kDefault:
