@@ -393,6 +393,7 @@ class BtCursor {
   // modify.cc
   Status DoInsertRow(int64_t rowid, const uint8_t* data, uint32_t n);
   Status DoInsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx);
+  Status InsertPointNearby(SearchComparator cmp, void* ctx, bool* near);
   Status DoAppendKey(const uint8_t* key, uint32_t n);
   Status DoDelete();
   Status AfterFailure(Status st);

@@ -158,12 +158,18 @@ Status BtCursor::DoInsertKey(const uint8_t* key, uint32_t n, SearchComparator cm
   TRY(SaveOtherCursors());
   hint_valid_ = false;
   int res;
-  Status st = SeekIndexInternal(cmp, ctx, &res);
-  if (!st.ok()) {
-    state_ = State::kInvalid;
-    return st;
+  bool near;
+  TRY(InsertPointNearby(cmp, ctx, &near));
+  if (near) {
+    res = 1;  // path_[depth_].idx is where the key goes, before that cell
+  } else {
+    Status st = SeekIndexInternal(cmp, ctx, &res);
+    if (!st.ok()) {
+      state_ = State::kInvalid;
+      return st;
+    }
+    if (depth_ < 0) return CORRUPT();
   }
-  if (depth_ < 0) return CORRUPT();
   // Built after a 4-byte slot so it can become an interior cell in place.
   uint8_t* buf = bt_->CellBuf();
   uint32_t len;
@@ -183,6 +189,52 @@ Status BtCursor::DoInsertKey(const uint8_t* key, uint32_t n, SearchComparator cm
     lv.idx = 0;
   }
   return InsertCellAtLeaf(buf + 4, std::max<uint32_t>(len, kMinCellSize), false);
+}
+
+// When the cursor rests on a leaf next to where the key belongs (an earlier
+// seek for the same key, such as a UNIQUE check, or the previous insert of
+// an ascending run), finds that slot with one or two comparisons instead of
+// a descent from the root. *near is true when path_[depth_].idx is then the
+// slot to insert at (the key sorts strictly between its neighbours there).
+// A slot at the leaf's edge counts only on the tree's outermost path: other
+// edges border an interior separator the leaf cannot see.
+Status BtCursor::InsertPointNearby(SearchComparator cmp, void* ctx, bool* near) {
+  *near = false;
+  if (state_ != State::kValid || skip_next_ != 0 || depth_ < 0) return Status();
+  Level& lv = path_[depth_];
+  const Node& n = lv.node;
+  if (!n.leaf || n.ncell == 0 || lv.idx < 0 || lv.idx >= n.ncell) return Status();
+  auto compare_at = [&](int i, int* c) -> Status {
+    uint8_t* cell = nullptr;
+    TRY(CellAt(*bt_, n, i, &cell));
+    return CompareCell(n, cell, cmp, ctx, c);
+  };
+  auto outer_path = [&](bool right) {
+    for (int i = 0; i < depth_; ++i) {
+      if (path_[i].idx != (right ? path_[i].node.ncell : 0)) return false;
+    }
+    return true;
+  };
+  int i = lv.idx, c;
+  TRY(compare_at(i, &c));
+  if (c == 0) return Status();
+  if (c < 0) {  // the cell sorts before the key: the slot is after it
+    ++i;
+    if (i == n.ncell) {
+      if (!outer_path(true)) return Status();
+    } else {
+      TRY(compare_at(i, &c));
+      if (c <= 0) return Status();
+    }
+  } else if (i == 0) {
+    if (!outer_path(false)) return Status();
+  } else {
+    TRY(compare_at(i - 1, &c));
+    if (c >= 0) return Status();
+  }
+  lv.idx = i;
+  *near = true;
+  return Status();
 }
 
 Status BtCursor::DoAppendKey(const uint8_t* key, uint32_t n) {

@@ -68,6 +68,11 @@ bool LocateFkParentKey(const Table* child, const Table* parent, const ForeignKey
       return true;
     }
   }
+  // A WITHOUT ROWID table's PRIMARY KEY is the table's own B-tree, which
+  // is probed like any unique index on the key columns.
+  if (parent->pk_index != nullptr && MatchIndex(parent, parent->pk_index.get(), fk, out)) {
+    return true;
+  }
   for (const Index* idx : parent->indexes) {
     if (fk.parent_columns.empty() && idx->origin != 'p') continue;
     if (MatchIndex(parent, idx, fk, out)) return true;

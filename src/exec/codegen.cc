@@ -101,6 +101,7 @@ Result<std::unique_ptr<Program>> CompileStatement(ast::Stmt* stmt, CompileContex
   prog->ops.reserve(64);
   ctx->explain_plan = stmt->explain == 2;
   Codegen cg(ctx, prog.get());
+  cg.BeginHoisting();
   switch (stmt->kind) {
     case ast::StmtKind::kSelect: {
       ast::Select* s = stmt->As<ast::SelectStmt>()->select;
@@ -144,6 +145,7 @@ Result<std::unique_ptr<Program>> CompileStatement(ast::Stmt* stmt, CompileContex
   }
   if (ctx->failed()) return ctx->error;
   cg.Op(Opcode::kHalt, 0, 0);
+  cg.EmitHoisted();
   cg.FixLabels();
   prog->n_cursors = ctx->n_cursors;
   prog->n_aggs = std::max(prog->n_aggs, 0);

@@ -130,12 +130,16 @@ bool Codegen::CodeSingleGroup(Select* s, SelectInfo* info, SelectDest* dest, Row
   SetupSink(s, info, dest, sink, true);
   if (plan.n_accs > 0) Op(Opcode::kAggReset, plan.first_acc, plan.n_accs);
   for (int r : plan.out_regs) Op(Opcode::kNull, 0, r);
+  // The first-row flag matters only to bare columns.
+  const bool bare = !agg->columns.empty();
   int first = AllocReg();
-  Op(Opcode::kInteger, 1, first);
+  if (bare) Op(Opcode::kInteger, 1, first);
   if (!WhereBegin(w)) return false;
   UpdateAccumulators(agg);
-  CodeBareColumns(plan, first, true);
-  Op(Opcode::kInteger, 0, first);
+  if (bare) {
+    CodeBareColumns(plan, first, true);
+    Op(Opcode::kInteger, 0, first);
+  }
   WhereEnd(w);
   std::vector<int> results;
   FinalizeAccumulators(agg, &results);

@@ -158,9 +158,38 @@ int Codegen::CodeExprTemp(Expr* e) {
   if (e->kind == ExprKind::kFunction && e->agg >= 0) {
     if (const int* r = AggResultReg(e)) return *r;
   }
+  if (int h = HoistedConstant(e)) return h;
   int r = AllocReg();
   CodeExpr(e, r);
   return r;
+}
+
+void Codegen::BeginHoisting() {
+  BASALT_DCHECK(prog_->ops.empty());
+  if (ctx_->options.PassOn(Pass::kHoistConst)) init_addr_ = Op(Opcode::kInit, 0, 0);
+}
+
+int Codegen::HoistedConstant(Expr* e) {
+  if (init_addr_ < 0) return 0;
+  switch (e->kind) {
+    case ExprKind::kInteger:
+    case ExprKind::kReal:
+    case ExprKind::kString:
+    case ExprKind::kBlob:
+      break;
+    default:
+      return 0;
+  }
+  int r = AllocReg();
+  hoisted_.emplace_back(e, r);
+  return r;
+}
+
+void Codegen::EmitHoisted() {
+  if (init_addr_ < 0 || hoisted_.empty()) return;
+  prog_->at(init_addr_).p2 = static_cast<int>(prog_->ops.size());
+  for (const auto& [e, r] : hoisted_) CodeLiteralValue(e, r);
+  Op(Opcode::kGoto, 0, init_addr_ + 1);
 }
 
 // Constant folding: an operator tree over literals is evaluated while

@@ -90,6 +90,13 @@ class Codegen {
   // Evaluates e; returns a register holding the value (maybe not `target`
   // when the value already lives in a register). Caller must not modify it.
   int CodeExprTemp(ast::Expr* e);
+  // Pass hoist_const: a literal operand gets a register of its own, loaded
+  // once per run by a block after the program's Halt that the Init at pc 0
+  // jumps to (BeginHoisting emits the Init, EmitHoisted the block). Only a
+  // top-level statement hoists; sub-programs never call BeginHoisting.
+  void BeginHoisting();
+  void EmitHoisted();
+  int HoistedConstant(ast::Expr* e);
   // Jumps to `label` if e is true (jump_if_true) / false; NULL goes with
   // `jump_if_null` (i.e. jumps when jump_if_null is set).
   void CodeJumpIf(ast::Expr* e, int label, bool jump_if_true, bool jump_if_null);
@@ -568,6 +575,8 @@ class Codegen {
   Program* prog_;
   Resolver resolver_;
   std::vector<int> labels_;
+  int init_addr_ = -1;  // the Init at pc 0 when hoisting, else -1
+  std::vector<std::pair<ast::Expr*, int>> hoisted_;
 };
 
 OnConflict ToOnConflict(ast::ConflictAction a);

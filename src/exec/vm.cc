@@ -368,7 +368,13 @@ StepResult Vm::Run() {
       case Opcode::kGe: {
         int cmp = 0;
         int res;  // 1 true, 0 false, -1 NULL
-        if (!Compare(in, &cmp)) {
+        const Value& x = r[in.p1];
+        const Value& y = r[in.p3];
+        // Two integers compare as integers under every affinity but TEXT.
+        if (x.is_int() && y.is_int() && (in.p5 & kCmpAffinityMask) != 'B') {
+          int64_t a = x.int_value(), b = y.int_value();
+          res = CompareHolds(in.op, a < b ? -1 : (a > b ? 1 : 0));
+        } else if (!Compare(in, &cmp)) {
           if (in.p5 & kCmpNullEq) {
             bool both = r[in.p1].is_null() && r[in.p3].is_null();
             res = (in.op == Opcode::kEq) ? both : !both;

@@ -3,6 +3,7 @@
 #include "catalog/vtab.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
 
@@ -223,11 +224,8 @@ Status VmCursor::Rowid(int64_t* out) {
   // Index (or sorter/pseudo) record: the rowid is the last field.
   TRY(LoadRow());
   Value v;
+  if (payload_len_ > 0) TRY(ParseHeaderThrough(INT_MAX - 1));
   int n = static_cast<int>(n_parsed_);
-  // Parse the whole header.
-  Status st = Column(1 << 30, &v, nullptr);
-  (void)st;
-  n = static_cast<int>(n_parsed_);
   if (n == 0) {
     *out = 0;
     return Status();
@@ -468,6 +466,23 @@ Status VmCursor::LoadRow() {
   return Status();
 }
 
+// Parses the loaded record's header up to field i (or its end).
+Status VmCursor::ParseHeaderThrough(int i) {
+  uint32_t body = n_parsed_ == 0 ? header_len_ : offsets_.back() + SerialTypeLen(types_.back());
+  while (static_cast<int>(n_parsed_) <= i && header_pos_ < header_len_) {
+    uint32_t st;
+    header_pos_ += static_cast<uint32_t>(GetVarint32(payload_ + header_pos_, &st));
+    if (header_pos_ > header_len_) return CORRUPT();
+    uint32_t sz = SerialTypeLen(st);
+    if (body + sz > payload_len_) return CORRUPT();
+    types_.push_back(st);
+    offsets_.push_back(body);
+    body += sz;
+    ++n_parsed_;
+  }
+  return Status();
+}
+
 Status VmCursor::Column(int i, Value* out, const Value* dflt) {
   if (kind_ == Kind::kConstList) {
     if (i == 0 && const_pos_ < const_list_->n) {
@@ -490,18 +505,18 @@ Status VmCursor::Column(int i, Value* out, const Value* dflt) {
     }
     return Status();
   }
-  uint32_t body = n_parsed_ == 0 ? header_len_ : offsets_.back() + SerialTypeLen(types_.back());
-  while (static_cast<int>(n_parsed_) <= i && header_pos_ < header_len_) {
-    uint32_t st;
-    header_pos_ += static_cast<uint32_t>(GetVarint32(payload_ + header_pos_, &st));
-    if (header_pos_ > header_len_) return CORRUPT();
-    uint32_t sz = SerialTypeLen(st);
-    if (body + sz > payload_len_) return CORRUPT();
-    types_.push_back(st);
-    offsets_.push_back(body);
-    body += sz;
-    ++n_parsed_;
+  // Every field takes at least one header byte: a column past what the
+  // unparsed rest of the header could describe is absent from this record
+  // (a row written before ALTER TABLE ADD COLUMN) without parsing further.
+  if (static_cast<uint32_t>(i) >= n_parsed_ + (header_len_ - header_pos_)) {
+    if (dflt) {
+      out->CopyFrom(*dflt);
+    } else {
+      out->SetNull();
+    }
+    return Status();
   }
+  TRY(ParseHeaderThrough(i));
   if (i >= static_cast<int>(n_parsed_)) {
     if (dflt) {
       out->CopyFrom(*dflt);

@@ -103,7 +103,8 @@ class VmCursor {
 
  private:
   VmCursor() = default;
-  Status LoadRow();  // fills payload_/types_/offsets_ for the current entry
+  Status LoadRow();
+  Status ParseHeaderThrough(int i);  // fills payload_/types_/offsets_ for the current entry
   // Decodes a record into unpacked_ (borrowing its bytes); field count or -1.
   int Unpack(const Value& record);
   std::vector<Value> unpacked_;

@@ -14,15 +14,16 @@
 #include "common/status.h"
 
 // X(Name, "name", "what it does")
-#define BASALT_PASSES(X)                                                                       \
-  X(Flatten, "flatten", "a FROM subquery or view that is a plain join merges into the query")  \
-  X(OrToIn, "or_to_in", "col = a OR col = b ... becomes col IN (a, b, ...) for index lookups") \
-  X(ConstFold, "const_fold", "constant operator trees are evaluated while compiling")          \
+#define BASALT_PASSES(X)                                                                        \
+  X(Flatten, "flatten", "a FROM subquery or view that is a plain join merges into the query")   \
+  X(OrToIn, "or_to_in", "col = a OR col = b ... becomes col IN (a, b, ...) for index lookups")  \
+  X(ConstFold, "const_fold", "constant operator trees are evaluated while compiling")           \
   X(SubqueryOnce, "subquery_once", "an uncorrelated subquery or IN list is built once per run") \
   X(Coroutine, "coroutine", "the outermost FROM subquery yields rows instead of materializing") \
-  X(IndexLookup, "index_lookup", "WHERE terms are served by index and rowid lookups")          \
+  X(IndexLookup, "index_lookup", "WHERE terms are served by index and rowid lookups")           \
   X(CoveringIndex, "covering_index", "an index holding every needed column replaces the table") \
-  X(OrderByIndex, "order_by_index", "ORDER BY / GROUP BY follow index order instead of a sort")
+  X(OrderByIndex, "order_by_index", "ORDER BY / GROUP BY follow index order instead of a sort") \
+  X(HoistConst, "hoist_const", "constant operands are loaded once per run, not once per row")
 
 namespace basalt {
 
