@@ -163,6 +163,11 @@ Status BtCursor::First() {
 
 Status BtCursor::Last() {
   if (bt_ == nullptr) return Status(kMisuse);
+  // Already there (an append-only ephemeral table, say): no descent.
+  if (skip_next_ == 0 && AtLastEntry()) {
+    hint_valid_ = false;
+    return Status();
+  }
   TRY(MoveToRoot());
   if (depth_ < 0 || (path_[0].node.leaf && path_[0].node.ncell == 0)) {
     state_ = State::kInvalid;

@@ -111,6 +111,17 @@ Status BtCursor::SeekInLeaf(int64_t rowid, int* res, bool* done) {
   const Node& n = lv.node;
   if (!n.leaf || n.ncell == 0) return Status();
   uint8_t* cell = nullptr;
+  // Rows visited in rowid order: the wanted one is usually the next cell.
+  const int next = lv.idx + 1;
+  if (lv.idx >= 0 && next < n.ncell) {
+    TRY(CellAt(*bt_, n, next, &cell));
+    if (CellRowid(n, cell) == rowid) {
+      lv.idx = next;
+      *res = 0;
+      *done = true;
+      return Status();
+    }
+  }
   TRY(CellAt(*bt_, n, 0, &cell));
   if (rowid < CellRowid(n, cell)) return Status();
   TRY(CellAt(*bt_, n, n.ncell - 1, &cell));

@@ -152,6 +152,15 @@ int Codegen::CodeTableRecord(const Table* tab, int base) {
     Op(Opcode::kMakeRecord, base + 1, n, rec);
     return rec;
   }
+  if (tab->n_virtual == 0) {
+    // The INTEGER PRIMARY KEY is stored as NULL: its slot is NULL for the
+    // record only, then holds the rowid (at base) again.
+    const int alias = base + 1 + tab->rowid_alias;
+    Op(Opcode::kNull, 0, alias);
+    Op(Opcode::kMakeRecord, base + 1, n, rec);
+    Op(Opcode::kSCopy, base, alias);
+    return rec;
+  }
   // The INTEGER PRIMARY KEY is stored as NULL; VIRTUAL columns not at all.
   const int stored = tab->n_stored();
   int tmp = AllocReg(stored);

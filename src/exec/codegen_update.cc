@@ -80,7 +80,12 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   CodeRowKeyFromSet(tab, rowids, rid);
   CodeSeekRowKey(tab, cursor, next, rid);
   CodeReadRow(&t, old_base);
+  // The SET expressions read the old row from its registers.
+  size_t mark = redirects_.size();
+  redirects_.push_back({cursor, -1, old_base});
+  for (int c = 0; c < ncol; ++c) redirects_.push_back({cursor, c, old_base + 1 + c});
   CodeUpdatedRow(st->sets, tab, sets, old_base, new_base, from ? rowids : -1);
+  redirects_.resize(mark);
   std::vector<bool>* changed = &sets.changed;
   bool before = HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
                             static_cast<int>(ast::TriggerTime::kBefore), changed);
@@ -157,23 +162,21 @@ bool Codegen::CodeCollectRowids(Expr* where, const Table* tab, std::vector<Sourc
 void Codegen::CodeUpdatedRow(ast::ExprList* set_list, const Table* tab, const UpdateSets& sets,
                              int old_base, int new_base, int values_cursor) {
   int ncol = static_cast<int>(tab->columns.size());
+  // The SET values go straight to their slots: they read the old row (its
+  // cursor or old_base), never new_base. A column set twice takes the last.
   for (int c = 0; c < ncol; ++c) {
-    if (c == tab->rowid_alias) continue;
+    if (c == tab->rowid_alias || sets.changed[static_cast<size_t>(c)]) continue;
     Op(Opcode::kSCopy, old_base + 1 + c, new_base + 1 + c);
   }
-  Op(Opcode::kSCopy, old_base, new_base);
-  std::vector<int> tmp(sets.set_col.size());
-  for (size_t i = 0; i < sets.set_col.size(); ++i) {
-    tmp[i] = AllocReg();
-    if (values_cursor >= 0) {
-      Op(Opcode::kColumn, values_cursor, static_cast<int>(i), tmp[i]);
-    } else {
-      CodeExpr(set_list->items[i].expr, tmp[i]);
-    }
-  }
+  if (!sets.rowid_set) Op(Opcode::kSCopy, old_base, new_base);
   for (size_t i = 0; i < sets.set_col.size(); ++i) {
     int c = sets.set_col[i];
-    Op(Opcode::kCopy, tmp[i], c < 0 ? new_base : new_base + 1 + c, 0);
+    int slot = c < 0 ? new_base : new_base + 1 + c;
+    if (values_cursor >= 0) {
+      Op(Opcode::kColumn, values_cursor, static_cast<int>(i), slot);
+    } else {
+      CodeExpr(set_list->items[i].expr, slot);
+    }
   }
   if (sets.rowid_set) Op(Opcode::kMustBeInt, new_base, 0);
   if (tab->rowid_alias >= 0) Op(Opcode::kSCopy, new_base, new_base + 1 + tab->rowid_alias);

@@ -162,9 +162,13 @@ inline void Vm::MakeRecord(const Instr& in) {
       if (aff[i] != 'A') ApplyAffinity(&r[in.p1 + i], static_cast<Affinity>(aff[i]));
     }
   }
-  std::string buf;
-  EncodeRecord(&r[in.p1], in.p2, &buf);
-  r[in.p3].SetBlob(buf.data(), buf.size());
+  if (in.p3 >= in.p1 && in.p3 < in.p1 + in.p2) {
+    std::string buf;  // the record replaces one of its own fields
+    EncodeRecord(&r[in.p1], in.p2, &buf);
+    r[in.p3].SetBlob(buf.data(), buf.size());
+    return;
+  }
+  EncodeRecordInto(&r[in.p1], in.p2, &r[in.p3]);
 }
 
 inline bool Vm::NewRowid(const Instr& in) {

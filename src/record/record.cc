@@ -10,7 +10,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <vector>
 
+#include "common/assert.h"
 #include "common/coding.h"
 #include "record/value_ops.h"
 
@@ -198,22 +200,17 @@ void DecodeSerial(const uint8_t* p, uint32_t st, Value* out, bool borrow) {
   out->SetBlob(p, n);
 }
 
-void EncodeRecord(const Value* vals, int n, std::string* out) {
-  // Pass 1: serial types and sizes.
+namespace {
+
+// Pass 1 of encoding: the serial types (into types[0..n)) and the header
+// length (which counts its own varint); returns the record's total size.
+uint64_t RecordLayout(const Value* vals, int n, uint32_t* types, uint64_t* hdr_out) {
   uint64_t hdr = 0, body = 0;
-  uint32_t small_types[32];
-  std::string big_types;
-  uint32_t* types = small_types;
-  if (n > 32) {
-    big_types.resize(sizeof(uint32_t) * static_cast<size_t>(n));
-    types = reinterpret_cast<uint32_t*>(big_types.data());
-  }
   for (int i = 0; i < n; ++i) {
     types[i] = SerialTypeOf(vals[i]);
     hdr += static_cast<uint64_t>(VarintLen(types[i]));
     body += SerialTypeLen(types[i]);
   }
-  // The header size counts its own varint.
   if (hdr <= 126) {
     hdr += 1;
   } else {
@@ -221,9 +218,12 @@ void EncodeRecord(const Value* vals, int n, std::string* out) {
     hdr += static_cast<uint64_t>(k);
     if (k < VarintLen(hdr)) ++hdr;
   }
-  size_t start = out->size();
-  out->resize(start + hdr + body);
-  uint8_t* base = reinterpret_cast<uint8_t*>(out->data()) + start;
+  *hdr_out = hdr;
+  return hdr + body;
+}
+
+// Pass 2: writes the record laid out by RecordLayout at base.
+void WriteRecord(const Value* vals, int n, const uint32_t* types, uint64_t hdr, uint8_t* base) {
   uint8_t* h = base;
   uint8_t* b = base + hdr;
   h += PutVarint(h, hdr);
@@ -261,6 +261,40 @@ void EncodeRecord(const Value* vals, int n, std::string* out) {
         break;
     }
   }
+}
+
+// Serial-type scratch: on the stack for up to 32 fields.
+class TypeBuffer {
+ public:
+  explicit TypeBuffer(int n) {
+    if (n > kSmall) big_.resize(static_cast<size_t>(n));
+  }
+  uint32_t* get() { return big_.empty() ? small_ : big_.data(); }
+
+ private:
+  static constexpr int kSmall = 32;
+  uint32_t small_[kSmall];
+  std::vector<uint32_t> big_;
+};
+
+}  // namespace
+
+void EncodeRecord(const Value* vals, int n, std::string* out) {
+  TypeBuffer types(n);
+  uint64_t hdr;
+  uint64_t size = RecordLayout(vals, n, types.get(), &hdr);
+  size_t start = out->size();
+  out->resize(start + size);
+  WriteRecord(vals, n, types.get(), hdr, reinterpret_cast<uint8_t*>(out->data()) + start);
+}
+
+void EncodeRecordInto(const Value* vals, int n, Value* out) {
+  BASALT_DCHECK(out < vals || out >= vals + n);
+  TypeBuffer types(n);
+  uint64_t hdr;
+  uint64_t size = RecordLayout(vals, n, types.get(), &hdr);
+  uint8_t* base = reinterpret_cast<uint8_t*>(out->Reserve(Type::kBlob, size));
+  WriteRecord(vals, n, types.get(), hdr, base);
 }
 
 namespace {

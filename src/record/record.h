@@ -46,6 +46,9 @@ Status TranscodeRecord(const uint8_t* rec, uint32_t len, uint8_t from, uint8_t t
 
 // Encodes n values as a record, appending to *out.
 void EncodeRecord(const Value* vals, int n, std::string* out);
+// The same, as the blob value *out (in its own buffer, reused when large
+// enough). out must not be one of vals[0..n).
+void EncodeRecordInto(const Value* vals, int n, Value* out);
 
 // A database's text encoding (header offset 56). Values in the VM are
 // always UTF-8; records of a UTF-16 database hold UTF-16 text.
