@@ -82,7 +82,8 @@ void Inverse(FuncContext* ctx, int, Value**) {
   s.erase(1, i < s.size() ? i : s.size() - 1);
 }
 
-constexpr uint32_t kGroup = kFuncDeterministic;
+// As SQLite registers them: deterministic, reading the JSON subtype.
+constexpr uint32_t kGroup = kFuncDeterministic | kFuncSubtype;
 
 constexpr BuiltinSpec kGroups[] = {
     Aggregate("json_group_array", 1, kGroup, ArrayStep, ArrayFinal, ArrayValue, Inverse),

@@ -14,7 +14,9 @@
 //   - labels are compared with their JSON text, escapes not decoded
 //     ('$.ab' does not find "a\u0062"); the first of duplicate labels wins;
 //   - removed array elements are not counted; removed object members are
-//     still found; a replaced value cannot be stepped into;
+//     still found; a replaced value cannot be stepped into; an index into
+//     an array that an earlier path of the same call appended to ends in
+//     the last appended part (FindElement);
 //   - json_set/json_insert create what is missing only when every missing
 //     step is a label or [0] (or [#] / the index just past the end for the
 //     first missing step).
@@ -45,16 +47,23 @@ uint32_t JsonDoc::FindMember(uint32_t* obj, const char* key, size_t klen) const 
   }
 }
 
+// Counts *index live elements down through the whole append chain; the
+// element found is taken in the chain's last array (SQLite 3.40 walks on
+// to the end of the chain even once the count has reached zero, so after
+// json_set(.., '$[#]', ..) a later '$[0]' of the same call names the
+// element that was appended).
 uint32_t JsonDoc::FindElement(uint32_t* arr, uint32_t* index) const {
   for (uint32_t c = *arr;;) {
     const Node& a = at(c);
-    for (uint32_t j = c + 1; j <= c + a.n; j += Size(j)) {
-      if (at(j).flags & kRemoved) continue;
-      if (*index == 0) return j;
-      --*index;
+    uint32_t j = c + 1;
+    while (j <= c + a.n && (*index > 0 || (at(j).flags & kRemoved))) {
+      if (!(at(j).flags & kRemoved)) --*index;
+      j += Size(j);
     }
-    *arr = c;
-    if (!(a.flags & kAppended)) return kNone;
+    if (!(a.flags & kAppended)) {
+      *arr = c;
+      return j <= c + a.n ? j : kNone;
+    }
     c = a.append;
   }
 }
