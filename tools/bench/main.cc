@@ -360,23 +360,12 @@ double JsonExtract(const Api& a, const Options& o, const std::string& path) {
   RemoveDb(path);
   Db db(a, path);
   db.Exec("CREATE TABLE docs(id INTEGER PRIMARY KEY, doc TEXT)");
-  db.Exec("BEGIN");
-  sqlite3_stmt* ins = db.Prepare("INSERT INTO docs(doc) VALUES(?)");
-  Rng rng(7);
-  char text[200];
-  for (int64_t i = 0; i < o.rows; ++i) {
-    uint64_t r = rng.Next();
-    int n = std::snprintf(text, sizeof text,
-                          "{\"a\":%llu,\"b\":{\"c\":%llu,\"d\":\"row-%llu\"},"
-                          "\"e\":[1,2.5,true,null],\"f\":\"x\"}",
-                          static_cast<unsigned long long>(r % 1000),
-                          static_cast<unsigned long long>((r >> 10) % 100000 + 1),
-                          static_cast<unsigned long long>(r >> 40));
-    a.bind_text(ins, 1, text, n, SQLITE_TRANSIENT);
-    db.StepDone(ins);
-  }
-  a.finalize(ins);
-  db.Exec("COMMIT");
+  std::string fill =
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " +
+      std::to_string(o.rows) +
+      ") INSERT INTO docs(doc) SELECT printf('{\"a\":%d,\"b\":{\"c\":%d,\"d\":\"row-%d\"},"
+      "\"e\":[1,2.5,true,null],\"f\":\"x\"}', i % 1000, i * 7919 % 100000 + 1, i) FROM n";
+  db.Exec(fill.c_str());
   double t0 = Now();
   sqlite3_stmt* q = db.Prepare("SELECT json_extract(doc, '$.b.c') FROM docs");
   int64_t rows = 0, sum = 0;
