@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/assert.h"
@@ -117,11 +118,12 @@ class JsonDoc {
  private:
   uint32_t FindMember(uint32_t* obj, const char* key, size_t klen) const;
   uint32_t FindElement(uint32_t* arr, uint32_t* index) const;
-  uint32_t AppendRest(const char* rest, const char* end, bool* appended, const char** err);
+  uint32_t AppendStep(const char* rest, const char* end, bool* appended);
   void Link(uint32_t container, uint32_t start);
 
   std::vector<Node> nodes_;
   std::vector<uint32_t> up_;
+  std::vector<std::pair<uint32_t, uint32_t>> links_;  // Lookup's pending links
   // Copies of the documents (json_patch has two); a fixed array, so that
   // nodes pointing into a short string's inline bytes never move.
   std::string texts_[2];

@@ -90,8 +90,14 @@ uint32_t JsonDoc::LookupFrom(uint32_t root, const char* p, const char* end, bool
   auto at_ = [&](size_t k) -> unsigned char {
     return p + k < end ? static_cast<unsigned char>(p[k]) : 0;
   };
+  // What json_set/json_insert add is linked in only once the whole rest of
+  // the path could be created (links_: container, added part).
+  links_.clear();
   for (;;) {
-    if (p == end) return root;
+    if (p == end) {
+      for (const auto& [container, start] : links_) Link(container, start);
+      return root;
+    }
     if (at(root).flags & kReplaced) return kNone;
     if (*p == '.') {
       if (at(root).type != JType::kObject) return kNone;
@@ -121,20 +127,19 @@ uint32_t JsonDoc::LookupFrom(uint32_t root, const char* p, const char* end, bool
       }
       uint32_t obj = root;
       uint32_t found = FindMember(&obj, key, klen);
+      p = next;
       if (found != kNone) {
         root = found;
-        p = next;
         continue;
       }
       if (appended == nullptr) return kNone;
       uint32_t start = Add(JType::kObject, 2, nullptr);
       uint32_t label = Add(JType::kString, static_cast<uint32_t>(klen), key);
-      uint32_t leaf = AppendRest(next, end, appended, err);
-      if (leaf != kNone) {
-        Link(obj, start);
-        at(label).flags |= kRaw | kLabel;
-      }
-      return leaf;
+      at(label).flags |= kRaw | kLabel;
+      links_.emplace_back(obj, start);
+      root = AppendStep(p, end, appended);
+      if (root == kNone) return kNone;
+      continue;
     }
     if (*p != '[') {
       *err = p;
@@ -175,26 +180,23 @@ uint32_t JsonDoc::LookupFrom(uint32_t root, const char* p, const char* end, bool
     }
     if (index != 0 || appended == nullptr) return kNone;
     uint32_t start = Add(JType::kArray, 1, nullptr);
-    uint32_t leaf = AppendRest(p, end, appended, err);
-    if (leaf != kNone) Link(arr, start);
-    return leaf;
+    links_.emplace_back(arr, start);
+    root = AppendStep(p, end, appended);
+    if (root == kNone) return kNone;
   }
 }
 
-// What json_set/json_insert add for the missing rest of a path: the leaf (a
-// null, replaced by the caller) under empty containers, one per step.
-uint32_t JsonDoc::AppendRest(const char* rest, const char* end, bool* appended, const char** err) {
+// The single node json_set/json_insert add after a label or element they
+// created, for the rest of the path: the leaf (a null, replaced by the
+// caller) when nothing follows, else an empty object or array for the next
+// step to add to. kNone when the next step cannot be created (only a
+// label or [0] can).
+uint32_t JsonDoc::AppendStep(const char* rest, const char* end, bool* appended) {
   *appended = true;
   if (rest == end) return Add(JType::kNull, 0, nullptr);
-  uint32_t c;
-  if (*rest == '.') {
-    c = Add(JType::kObject, 0, nullptr);
-  } else if (end - rest >= 3 && std::memcmp(rest, "[0]", 3) == 0) {
-    c = Add(JType::kArray, 0, nullptr);
-  } else {
-    return kNone;
-  }
-  return LookupFrom(c, rest, end, appended, err);
+  if (*rest == '.') return Add(JType::kObject, 0, nullptr);
+  if (end - rest >= 3 && std::memcmp(rest, "[0]", 3) == 0) return Add(JType::kArray, 0, nullptr);
+  return kNone;
 }
 
 void PathError(FuncContext* ctx, const char* at, size_t n) {

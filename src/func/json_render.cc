@@ -5,6 +5,7 @@
 // SQL values become JSON the way SQLite 3.40 writes them (reals through
 // "%!.15g": 1.0, 1.0e+100, Inf; text escaped byte by byte).
 #include <cstring>
+#include <vector>
 
 #include "func/json_internal.h"
 #include "record/numeric_text.h"
@@ -170,7 +171,19 @@ void JsonOut::SetResult(FuncContext* ctx) const {
   ctx->result->set_subtype(kJsonSubtype);
 }
 
-void Render(const JsonDoc& doc, uint32_t i, JsonOut* out, FuncContext* ctx, Value** argv) {
+namespace {
+
+// A container being rendered: the part of its append chain (c) and the
+// next child there (j).
+struct RenderFrame {
+  uint32_t c;
+  uint32_t j;
+  bool object;
+};
+
+// Writes a value, or the opening bracket of a container and pushes it.
+void RenderOpen(const JsonDoc& doc, uint32_t i, JsonOut* out, FuncContext* ctx, Value** argv,
+                std::vector<RenderFrame>* stack) {
   const Node* nd = &doc.at(i);
   if (nd->flags & kReplaced) {
     out->SqlValue(ctx, *argv[nd->aux]);
@@ -202,29 +215,47 @@ void Render(const JsonDoc& doc, uint32_t i, JsonOut* out, FuncContext* ctx, Valu
       }
       return;
     case JType::kArray:
-    case JType::kObject:
-      break;
-  }
-  const bool object = nd->type == JType::kObject;
-  out->Char(object ? '{' : '[');
-  for (uint32_t c = i;;) {
-    const Node& cn = doc.at(c);
-    for (uint32_t j = c + 1; j <= c + cn.n;) {
-      uint32_t value = object ? j + 1 : j;
-      if (!(doc.at(value).flags & kRemoved)) {
-        out->Separator();
-        if (object) {
-          Render(doc, j, out, ctx, argv);
-          out->Char(':');
-        }
-        Render(doc, value, out, ctx, argv);
-      }
-      j = value + doc.Size(value);
+    case JType::kObject: {
+      const bool object = nd->type == JType::kObject;
+      out->Char(object ? '{' : '[');
+      stack->push_back(RenderFrame{i, i + 1, object});
+      return;
     }
-    if (!(cn.flags & kAppended)) break;
-    c = cn.append;
   }
-  out->Char(object ? '}' : ']');
+}
+
+}  // namespace
+
+// Iterative: what edits append can nest deeper than parsed documents.
+void Render(const JsonDoc& doc, uint32_t i, JsonOut* out, FuncContext* ctx, Value** argv) {
+  thread_local std::vector<RenderFrame> stack;
+  const size_t base = stack.size();
+  RenderOpen(doc, i, out, ctx, argv, &stack);
+  while (stack.size() > base) {
+    RenderFrame& f = stack.back();
+    const Node& cn = doc.at(f.c);
+    if (f.j > f.c + cn.n) {
+      if (cn.flags & kAppended) {
+        f.c = cn.append;
+        f.j = f.c + 1;
+        continue;
+      }
+      out->Char(f.object ? '}' : ']');
+      stack.pop_back();
+      continue;
+    }
+    const uint32_t label = f.j;
+    const uint32_t value = f.object ? f.j + 1 : f.j;
+    const bool object = f.object;
+    f.j = value + doc.Size(value);
+    if (doc.at(value).flags & kRemoved) continue;
+    out->Separator();
+    if (object) {
+      RenderOpen(doc, label, out, ctx, argv, &stack);
+      out->Char(':');
+    }
+    RenderOpen(doc, value, out, ctx, argv, &stack);
+  }
 }
 
 void ReturnJson(const JsonDoc& doc, uint32_t i, FuncContext* ctx, Value** argv) {
