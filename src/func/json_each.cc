@@ -74,14 +74,25 @@ class EachCursor : public VtabCursor {
 
   bool tree_;
   JsonDoc doc_;
-  std::vector<uint32_t> up_;    // json_tree: parents
-  std::vector<uint32_t> keys_;  // json_tree: the array counters (protocol 4)
-  std::string root_;            // the path argument; empty: none
+  uint32_t parent(uint32_t i) const { return (*parents_)[i]; }
+  const std::vector<uint32_t>* parents_ = nullptr;  // json_tree: kept by doc_
+  std::vector<uint32_t> keys_;                      // json_tree: the array counters (protocol 4)
+  std::string root_;                                // the path argument; empty: none
   uint32_t i_ = 0, begin_ = 0, end_ = 0;
   JType type_ = JType::kNull;  // the container of the current row (or its own type)
   int64_t rowid_ = 0;
   std::vector<uint32_t> chain_;  // scratch for AppendPath
+  std::string text_;             // scratch for fullkey and path
 };
+
+// "[N]".
+void AppendIndex(uint64_t n, std::string* out) {
+  char buf[24];
+  int len = IntToText(static_cast<int64_t>(n), buf);
+  out->push_back('[');
+  out->append(buf, static_cast<size_t>(len));
+  out->push_back(']');
+}
 
 Status EachCursor::Filter(int idx_num, const std::string&, int argc, Value** argv) {
   doc_.Clear();
@@ -92,7 +103,7 @@ Status EachCursor::Filter(int idx_num, const std::string&, int argc, Value** arg
   func::TextOf text(*argv[0]);
   if (!doc_.ParseCopy(text.data(), text.c_size())) return Status(kError, "malformed JSON");
   if (tree_) {
-    up_ = doc_.parents();
+    parents_ = &doc_.parents();
     keys_.assign(doc_.size(), 0);
   }
   uint32_t node = 0;
@@ -128,7 +139,7 @@ Status EachCursor::Filter(int idx_num, const std::string&, int argc, Value** arg
   if (!tree_) {
     ++i_;
   } else {
-    type_ = doc_.at(up_[i_]).type;
+    type_ = doc_.at(parent(i_)).type;
     if (i_ > 0 && is_label(i_ - 1)) --i_;
   }
   return Status();
@@ -154,7 +165,7 @@ Status EachCursor::Next() {
   ++i_;
   ++rowid_;
   if (i_ < end_) {
-    uint32_t up = up_[i_];
+    uint32_t up = parent(i_);
     type_ = doc_.at(up).type;
     if (type_ == JType::kArray) keys_[up] = (up == i_ - 1) ? 0 : keys_[up] + 1;
   }
@@ -182,13 +193,13 @@ void EachCursor::AppendLabel(const Node& label, std::string* out) const {
 // The path of node i from the document's root (json_tree).
 void EachCursor::AppendPath(uint32_t i, std::string* out) {
   chain_.clear();
-  for (; i != 0; i = up_[i]) chain_.push_back(i);
+  for (; i != 0; i = parent(i)) chain_.push_back(i);
   out->push_back('$');
   for (size_t k = chain_.size(); k-- > 0;) {
     uint32_t node = chain_[k];
-    uint32_t up = up_[node];
+    uint32_t up = parent(node);
     if (doc_.at(up).type == JType::kArray) {
-      out->append("[").append(std::to_string(keys_[up])).append("]");
+      AppendIndex(keys_[up], out);
     } else {
       AppendLabel(doc_.at(is_label(node) ? node : node - 1), out);
     }
@@ -206,7 +217,7 @@ Status EachCursor::Column(FuncContext* ctx, int col) {
         if (!tree_) {
           ctx->result->SetInt(rowid_);
         } else if (rowid_ != 0) {
-          ctx->result->SetInt(keys_[up_[i_]]);
+          ctx->result->SetInt(keys_[parent(i_)]);
         }
       }
       break;
@@ -223,16 +234,17 @@ Status EachCursor::Column(FuncContext* ctx, int col) {
       ctx->result->SetInt(value);
       break;
     case kParent:
-      if (tree_ && i_ > begin_) ctx->result->SetInt(up_[i_]);
+      if (tree_ && i_ > begin_) ctx->result->SetInt(parent(i_));
       break;
     case kFullkey: {
-      std::string s;
+      std::string& s = text_;
+      s.clear();
       if (tree_) {
         AppendPath(i_, &s);
       } else {
         s = root_.empty() ? "$" : root_;
         if (type_ == JType::kArray) {
-          s.append("[").append(std::to_string(rowid_)).append("]");
+          AppendIndex(static_cast<uint64_t>(rowid_), &s);
         } else if (type_ == JType::kObject) {
           AppendLabel(doc_.at(i_), &s);
         }
@@ -242,9 +254,9 @@ Status EachCursor::Column(FuncContext* ctx, int col) {
     }
     case kPath:
       if (tree_) {
-        std::string s;
-        AppendPath(up_[i_], &s);
-        ctx->result->SetText(s);
+        text_.clear();
+        AppendPath(parent(i_), &text_);
+        ctx->result->SetText(text_);
         break;
       }
       [[fallthrough]];
