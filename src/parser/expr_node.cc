@@ -104,18 +104,6 @@ bool Parser::Impl::SetHeight(Expr* e) {
 }
 
 Expr* Parser::Impl::MakeBinary(Op op, Expr* l, Expr* r, const char* start) {
-  if (op == Op::kJsonArrow || op == Op::kJsonArrow2) {
-    // As in SQLite, `x -> p` is the call "->"(x, p) (and ->> likewise): the
-    // JSON functions register those names.
-    Expr* f = NewExpr(ExprKind::kFunction, start);
-    f->text = op == Op::kJsonArrow ? "->" : "->>";
-    f->list = arena_->New<ExprList>();
-    f->list->items.push_back(*arena_, Item(l));
-    f->list->items.push_back(*arena_, Item(r));
-    SetHeight(f);
-    Finish(f, start);
-    return f;
-  }
   ExprKind kind = ExprKind::kBinary;
   if (r->kind == ExprKind::kNull && (op == Op::kIs || op == Op::kIsNot)) {
     // `x IS NULL` / `x IS NOT NULL` become the unary tests.
