@@ -36,7 +36,13 @@ namespace {
 
 using func::IsAsciiAlpha;
 using func::IsAsciiDigit;
-using namespace func::json;  // NOLINT(build/namespaces): the JSON node vocabulary
+using func::json::JsonDoc;
+using func::json::JType;
+using func::json::kLabel;
+using func::json::kNone;
+using func::json::Node;
+using func::json::ReturnNode;
+using func::json::TypeName;
 
 enum Column : int {
   kKey = 0,

@@ -93,7 +93,8 @@ void Arrow(FuncContext* ctx, Value** argv, bool as_json) {
   TextOf t(*argv[1]);
   if (t.is_null()) return;
   std::string_view p(t.data(), t.c_size());
-  std::string path;
+  thread_local std::string path;  // kept: no allocation per row
+  path.clear();
   if (p.empty() || p[0] != '$') {
     if (!p.empty() && IsAsciiDigit(static_cast<unsigned char>(p[0]))) {
       path.append("$[").append(p).append("]");
