@@ -144,6 +144,66 @@ TEST(Json, Rules) {
             "{\"a\":1,:2}");
 }
 
+// The window-frame entry points (value, inverse) of the group functions,
+// called the way a frame moves: the first member is dropped by scanning to
+// the first comma outside strings and nested containers.
+TEST(Json, GroupValueAndInverse) {
+  FuncHarness h;
+  for (const char* name : {"json_group_array", "json_group_object"}) {
+    const bool object = name[11] == 'o';
+    const FunctionDef* def = h.registry().Find(name, object ? 2 : 1);
+    ASSERT_TRUE(def != nullptr && def->value != nullptr && def->inverse != nullptr);
+    FuncContext ctx;
+    ctx.def = def;
+    Value scratch;
+    Value args[2];
+    Value* argv[2] = {&args[0], &args[1]};
+    auto step = [&](const char* label, Value v) {
+      args[0] = object ? T(label) : v;
+      args[1] = v;
+      ctx.result = &scratch;
+      def->step(&ctx, object ? 2 : 1, argv);
+    };
+    auto inverse = [&]() {
+      ctx.result = &scratch;
+      def->inverse(&ctx, object ? 2 : 1, argv);
+    };
+    auto value = [&]() {
+      Value r;
+      ctx.result = &r;
+      def->value(&ctx);
+      EXPECT_EQ(r.subtype(), kJsonSubtype);
+      return std::string(r.text());
+    };
+    Value nested = h.Call("json", {T("[1,{\"k\":\"]\"}]")}).value;
+    step("a", T("a,b"));
+    step("b,c", nested);
+    step("d", T("x\"y,"));
+    if (object) {
+      EXPECT_EQ(value(), R"({"a":"a,b","b,c":[1,{"k":"]"}],"d":"x\"y,"})");
+      inverse();
+      EXPECT_EQ(value(), R"({"b,c":[1,{"k":"]"}],"d":"x\"y,"})");
+      inverse();
+      EXPECT_EQ(value(), R"({"d":"x\"y,"})");
+    } else {
+      EXPECT_EQ(value(), R"(["a,b",[1,{"k":"]"}],"x\"y,"])");
+      inverse();
+      EXPECT_EQ(value(), R"([[1,{"k":"]"}],"x\"y,"])");
+      inverse();
+      EXPECT_EQ(value(), R"(["x\"y,"])");
+    }
+    inverse();
+    EXPECT_EQ(value(), object ? "{}" : "[]");
+    step("e", I(5));
+    EXPECT_EQ(value(), object ? R"({"e":5})" : "[5]");
+    Value final_value;
+    ctx.result = &final_value;
+    def->final(&ctx);
+    EXPECT_EQ(final_value.text(), object ? R"({"e":5})" : "[5]");
+    FreeAggregateContext(&ctx);
+  }
+}
+
 TEST(Json, Differential) {
   if (SharedOracle() == nullptr) GTEST_SKIP() << "libsqlite3 not available";
   FuncHarness h;
