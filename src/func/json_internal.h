@@ -42,6 +42,8 @@ inline constexpr uint8_t kJsonSubtype = 74;
 // Nesting limit of the parser: deeper documents are malformed.
 inline constexpr int kMaxDepth = 2000;
 inline constexpr uint32_t kNone = UINT32_MAX;
+// Scratch buffers larger than this are released rather than kept.
+inline constexpr size_t kKeepBytes = size_t{1} << 20;
 
 enum class JType : uint8_t { kNull, kTrue, kFalse, kInt, kReal, kString, kArray, kObject };
 
@@ -84,9 +86,15 @@ class JsonDoc {
     return texts_[k];
   }
   size_t texts() const { return texts_used_; }
+  // Forgets the documents. Buffers are kept for the next one, unless a
+  // huge document made them big: a thread keeps ~1 MiB at most between calls.
   void Clear() {
     nodes_.clear();
     texts_used_ = 0;
+    if (nodes_.capacity() > kKeepBytes / sizeof(Node)) std::vector<Node>().swap(nodes_);
+    for (std::string& t : texts_) {
+      if (t.capacity() > kKeepBytes) std::string().swap(t);
+    }
   }
 
   size_t size() const { return nodes_.size(); }
@@ -136,6 +144,7 @@ class JsonOut {
  public:
   void Reset() {
     buf_.clear();
+    if (buf_.capacity() > kKeepBytes) std::string().swap(buf_);
     failed_ = false;
   }
   void Char(char c) { buf_.push_back(c); }
