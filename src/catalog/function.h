@@ -33,6 +33,7 @@ enum FuncFlags : uint32_t {
   kFuncWindowOnly = 1 << 5,  // row_number, rank, ...: only with OVER
   kFuncCountStar = 1 << 6,   // count(*) fast path allowed
   kFuncMinMax = 1 << 7,      // min/max aggregate (index optimisation candidate)
+  kFuncSubtype = 1 << 8,     // reads its arguments' subtypes (SQLITE_SUBTYPE)
 };
 
 // Connection services some functions need (changes(), last_insert_rowid(),

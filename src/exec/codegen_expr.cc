@@ -408,6 +408,25 @@ void Codegen::CodeBinary(Expr* e, int target) {
     }
     return;
   }
+  if (e->op == Op::kJsonArrow || e->op == Op::kJsonArrow2) {
+    // As in SQLite, x -> p and x ->> p are calls of the functions named
+    // "->" and "->>" (func/json_funcs.cc).
+    const char* fname = e->op == Op::kJsonArrow ? "->" : "->>";
+    const FunctionDef* def = ctx_->funcs->Find(fname, 2);
+    if (def == nullptr) {
+      ctx_->Error(std::string("no such function: ") + fname);
+      return;
+    }
+    int args = AllocReg(2);
+    CodeExpr(e->left, args);
+    CodeExpr(e->right, args + 1);
+    FuncCall* call = prog_->arena.New<FuncCall>();
+    call->def = def;
+    call->nargs = 2;
+    int a = Op(Opcode::kFunction, args, 2, target);
+    prog_->SetP4(a, call);
+    return;
+  }
   Opcode op = OpcodeOf(e->op);
   if (op == Opcode::kNoop || op == Opcode::kFunction) {
     ctx_->Error("unsupported operator");

@@ -61,6 +61,7 @@ std::span<const BuiltinSpec> AggregateFunctions();
 std::span<const BuiltinSpec> DateTimeFunctions();
 std::span<const BuiltinSpec> OptionFunctions();
 std::span<const BuiltinSpec> PatternFunctions();  // glob (like is registered apart)
+std::span<const BuiltinSpec> JsonFunctions();     // json_*.cc, -> and ->>
 // like(2) and like(3) for the chosen case sensitivity.
 std::span<const BuiltinSpec> LikeFunctions(bool case_sensitive);
 

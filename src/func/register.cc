@@ -55,6 +55,7 @@ void RegisterBuiltinFunctions(FunctionRegistry* reg, bool case_sensitive_like) {
   AddTable(reg, func::OptionFunctions());
   AddTable(reg, func::PatternFunctions());
   AddTable(reg, func::LikeFunctions(case_sensitive_like));
+  AddTable(reg, func::JsonFunctions());
 }
 
 namespace {

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "func/builtins.h"
+#include "func/json_each.h"
 #include "main/connection.h"
 #include "main/dbstat_vtab.h"
 #include "os/vfs.h"
@@ -36,6 +37,8 @@ Result<std::unique_ptr<Connection>> Connection::Open(std::string_view filename, 
       [conn](std::string_view name) { return MakePragmaModule(conn, name); });
   // Built-in modules registered up front (PRAGMA module_list lists them).
   c->vtabs_.modules().Set("dbstat", MakeDbstatModule(conn));
+  c->vtabs_.modules().Set("json_each", MakeJsonEachModule(false));
+  c->vtabs_.modules().Set("json_tree", MakeJsonEachModule(true));
   c->txn_.WatchQueryOnly(&c->options_.query_only);
   c->env_.defer_fks = &c->options_.defer_foreign_keys;
   c->txn_.WatchForeignKeys(&c->env_.fk);

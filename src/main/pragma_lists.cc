@@ -15,6 +15,7 @@ namespace {
 constexpr int64_t kApiDeterministic = 0x800;
 constexpr int64_t kApiDirectOnly = 0x80000;
 constexpr int64_t kApiInnocuous = 0x200000;
+constexpr int64_t kApiSubtype = 0x100000;
 
 const char* EncodingName(int text_rep) {
   switch (text_rep) {
@@ -75,6 +76,7 @@ Status RunFunctionList(PragmaCall* call) {
     if ((d->flags & kFuncDeterministic) != 0) flags |= kApiDeterministic;
     if ((d->flags & kFuncDirectOnly) != 0) flags |= kApiDirectOnly;
     if ((d->flags & kFuncInnocuous) != 0) flags |= kApiInnocuous;
+    if ((d->flags & kFuncSubtype) != 0) flags |= kApiSubtype;
     call->AddRow({Value::Text(d->name), Value::Int(builtin ? 1 : 0),
                   Value::Text(window      ? "w"
                               : aggregate ? "a"

@@ -58,8 +58,10 @@ const Collation* Resolver::ExprCollation(const Expr* e, bool* explicit_coll) {
     const Collation* Find(const Expr* x) {
       if (x == nullptr) return nullptr;
       if (x->kind == ExprKind::kCollate) return static_cast<const Collation*>(x->aux);
+      // A function call takes the COLLATE of its arguments too (SQLite's
+      // EP_Collate propagates through the argument list).
       if (x->kind == ExprKind::kSubquery || x->kind == ExprKind::kExists ||
-          x->kind == ExprKind::kResolvedColumn || x->kind == ExprKind::kFunction) {
+          x->kind == ExprKind::kResolvedColumn) {
         return nullptr;
       }
       if (const Collation* c = Find(x->left)) return c;

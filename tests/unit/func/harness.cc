@@ -26,6 +26,7 @@ class ArgRegisters {
         if (n) std::memcpy(bytes_.back().get(), a.data(), n);
         if (a.is_text()) {
           regs_[k].SetTextStatic(std::string_view(bytes_.back().get(), n));
+          regs_[k].set_subtype(a.subtype());  // JSON text stays JSON
         } else {
           regs_[k].SetBlobStatic(bytes_.back().get(), n);
         }
