@@ -124,6 +124,7 @@ class Vm {
   const Value* row_ = nullptr;
   int row_size_ = 0;
   int pc_ = 0;
+  bool reset_clean_ = false;  // nothing has run since the last Reset
   int halt_action_ = 0;
   int64_t n_change_ = 0;
   int64_t n_total_change_ = 0;

@@ -65,6 +65,9 @@ void Vm::FinishAggregates() {
 }
 
 void Vm::Reset() {
+  // A statement reset at its end (Halt) and again by sqlite3_reset: the
+  // second finds nothing to undo.
+  if (reset_clean_) return;
   FinishAggregates();
   CloseCursors();
   std::fill(once_.begin(), once_.end(), 0);
@@ -78,10 +81,12 @@ void Vm::Reset() {
   fk_stmt_ = 0;
   status_ = Status();
   done_ = false;
+  reset_clean_ = true;
 }
 
 StepResult Vm::Step() {
   if (done_) return status_.ok() ? StepResult::kDone : StepResult::kError;
+  reset_clean_ = false;
   // Every step looks at the interrupt flag first, as SQLite's does.
   if (env_->interrupted && env_->interrupted->load(std::memory_order_relaxed)) {
     return Fail(Status(kInterrupt));
