@@ -46,6 +46,13 @@ void StepTrampoline(FuncContext* ctx, int argc, Value** argv) {
 void FinalTrampoline(FuncContext* ctx) {
   reinterpret_cast<XFinal>(ctx->def->api_final)(reinterpret_cast<sqlite3_context*>(ctx));
 }
+void ValueTrampoline(FuncContext* ctx) {
+  reinterpret_cast<XFinal>(ctx->def->api_value)(reinterpret_cast<sqlite3_context*>(ctx));
+}
+void InverseTrampoline(FuncContext* ctx, int argc, Value** argv) {
+  reinterpret_cast<XFunc>(ctx->def->api_inverse)(reinterpret_cast<sqlite3_context*>(ctx), argc,
+                                                 reinterpret_cast<sqlite3_value**>(argv));
+}
 
 }  // namespace
 
@@ -286,6 +293,55 @@ int sqlite3_create_function(sqlite3* db, const char* name, int nargs, int rep, v
                             void (*xStep)(sqlite3_context*, int, sqlite3_value**),
                             void (*xFinal)(sqlite3_context*)) {
   return sqlite3_create_function_v2(db, name, nargs, rep, user, xFunc, xStep, xFinal, nullptr);
+}
+
+// A window function: xStep, xFinal, xValue and xInverse all set; with
+// xValue and xInverse both NULL an ordinary aggregate; all four NULL
+// removes the function. Any other combination is SQLITE_MISUSE.
+int sqlite3_create_window_function(sqlite3* db, const char* name, int nargs, int rep, void* user,
+                                   void (*xStep)(sqlite3_context*, int, sqlite3_value**),
+                                   void (*xFinal)(sqlite3_context*),
+                                   void (*xValue)(sqlite3_context*),
+                                   void (*xInverse)(sqlite3_context*, int, sqlite3_value**),
+                                   void (*xDestroy)(void*)) {
+  if (!basalt::api::HasConnection(db)) return SQLITE_MISUSE;
+  bool owned = false;
+  int rc = Guard(db, kCodeOnThrow, [&] {
+    if (name == nullptr || nargs < -1 || nargs > 127 || (xStep == nullptr) != (xFinal == nullptr) ||
+        (xValue == nullptr) != (xInverse == nullptr)) {
+      return SQLITE_MISUSE;
+    }
+    if (xStep == nullptr) {
+      if (xValue != nullptr) return SQLITE_MISUSE;
+      db->conn->funcs().Remove(name, nargs);
+      db->conn->schema().Touch();
+      return SQLITE_OK;
+    }
+    auto def = std::make_unique<FunctionDef>();
+    def->user_data = user;
+    def->destroy = xDestroy;
+    owned = true;
+    def->name = name;
+    def->nargs = nargs;
+    def->text_rep = rep & 7;
+    if (rep & SQLITE_DETERMINISTIC) def->flags |= basalt::kFuncDeterministic;
+    def->flags |= basalt::kFuncAggregate;
+    def->api_step = reinterpret_cast<void*>(xStep);
+    def->api_final = reinterpret_cast<void*>(xFinal);
+    def->step = StepTrampoline;
+    def->final = FinalTrampoline;
+    if (xValue != nullptr) {
+      def->api_value = reinterpret_cast<void*>(xValue);
+      def->api_inverse = reinterpret_cast<void*>(xInverse);
+      def->value = ValueTrampoline;
+      def->inverse = InverseTrampoline;
+    }
+    db->conn->funcs().Add(std::move(def));
+    db->conn->schema().Touch();
+    return SQLITE_OK;
+  });
+  if (!owned && xDestroy != nullptr) xDestroy(user);
+  return rc;
 }
 
 }  // extern "C"

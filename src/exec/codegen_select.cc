@@ -252,6 +252,7 @@ void Codegen::SinkRow(RowSink* sink, int regs, const std::vector<int>& order_reg
 
 // Computes the result columns and ORDER BY keys of one row and sinks it.
 void Codegen::ProduceRow(RowSink* sink, SelectInfo* info, ast::ExprList* order_by) {
+  if (WindowFeedRow(info)) return;  // window functions: the rows go through their stages
   int n = sink->n_result;
   int regs = AllocReg(n);
   for (int i = 0; i < n; ++i) CodeExpr((*info->result)[static_cast<size_t>(i)], regs + i);
@@ -307,6 +308,7 @@ bool Codegen::SetupSink(Select* s, SelectInfo* info, SelectDest* dest, RowSink* 
   sink->n_result = static_cast<int>(info->result->size());
   sink->end_label = MakeLabel();
   CodeLimit(s, &sink->limit_reg, &sink->offset_reg, sink->end_label);
+  if (info->win != nullptr) PrepareWindows(s, info);
   if (s->distinct) {
     Eqp("USE TEMP B-TREE FOR DISTINCT");
     sink->distinct_cursor = ctx_->AllocCursor();
@@ -344,10 +346,12 @@ bool Codegen::CodeSimpleSelect(Select* s, SelectDest* dest) {
     return CodeAggregateSelect(s, info, dest, &sink, &w);
   }
   RowSink sink;
-  SetupSink(s, info, dest, &sink, w.plan.order_by_satisfied && !s->distinct);
+  SetupSink(s, info, dest, &sink,
+            w.plan.order_by_satisfied && !s->distinct && info->win == nullptr);
   if (!WhereBegin(&w)) return false;
   ProduceRow(&sink, info, s->order_by);
   WhereEnd(&w);
+  CodeWindowStages(&sink, info, s->order_by);
   if (sink.sorter_cursor >= 0) DrainSorter(&sink);
   ResolveLabel(sink.end_label);
   return !ctx_->failed();

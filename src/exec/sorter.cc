@@ -150,7 +150,13 @@ int Sorter::CompareEntries(const Entry& a, const Entry& b, Status* st) const {
 Status Sorter::Sort() {
   Status st;
   const KeyInfo& ki = *key_info_;
-  (void)ki;
+  // No key (a window without PARTITION BY or ORDER BY): input order. Input
+  // already in order (a scan in key order) needs no sort.
+  auto less = [&](const Entry& x, const Entry& y) { return CompareEntries(x, y, &st) < 0; };
+  if (ki.n_fields == 0 || std::is_sorted(entries_.begin(), entries_.end(), less)) {
+    pos_ = 0;
+    return st;
+  }
   std::stable_sort(entries_.begin(), entries_.end(),
                    [&](const Entry& x, const Entry& y) { return CompareEntries(x, y, &st) < 0; });
   pos_ = 0;

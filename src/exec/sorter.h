@@ -23,6 +23,10 @@ class Sorter {
   void Rewind() { pos_ = 0; }
   const uint8_t* data() const { return entries_[pos_].data; }
   uint32_t size() const { return entries_[pos_].size; }
+  // Random access to the sorted records (window frames).
+  size_t count() const { return entries_.size(); }
+  const uint8_t* data_at(size_t i) const { return entries_[i].data; }
+  uint32_t size_at(size_t i) const { return entries_[i].size; }
 
  private:
   // The first key field is decoded once, when the record is added, so most

@@ -24,7 +24,9 @@ namespace basalt::apitest {
                                   X(mutex_leave) X(threadsafe) X(config) X(initialize) X(shutdown) \
                                       X(create_function_v2) X(sql) X(stmt_busy) X(stmt_readonly)   \
                                           X(stmt_isexplain) X(bind_parameter_name) X(expanded_sql) \
-                                              X(free) X(sleep) X(libversion)
+                                              X(free) X(sleep) X(libversion)                          \
+                                                  X(create_window_function) X(aggregate_context) \
+                                                      X(value_int64) X(result_int64)
 
 struct Api {
   const char* name = "";
