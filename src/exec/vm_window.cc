@@ -49,25 +49,41 @@ Status FuncError(const FuncContext& ctx) {
   return Status(ctx.error_code ? ctx.error_code : kError, ctx.error_msg);
 }
 
+// v as a number: integers and reals as they are, text that is a whole
+// numeric literal converted (as SQLite's numeric affinity does); false for
+// anything else.
+bool AsNumber(const Value& v, Value* out) {
+  if (v.is_numeric()) {
+    out->CopyFrom(v);
+    return true;
+  }
+  if (!v.is_text()) return false;
+  int64_t i = 0;
+  double r = 0;
+  switch (ParseNumericText(v.data(), v.size(), &i, &r)) {
+    case 1:
+      out->SetInt(i);
+      return true;
+    case 2:
+      out->SetReal(r);
+      return true;
+    default:
+      return false;
+  }
+}
+
 // The integer v exactly is (text converted as a number), as OP_MustBeInt.
 bool ExactInteger(const Value& v, int64_t* out) {
   Value n;
-  const Value* p = &v;
-  if (v.is_string_like()) {
-    ToNumericForArith(v, &n);
-    p = &n;
-    if (v.is_blob()) return false;
-  }
-  if (p->is_int()) {
-    *out = p->int_value();
+  if (!AsNumber(v, &n)) return false;
+  if (n.is_int()) {
+    *out = n.int_value();
     return true;
   }
-  if (p->is_real()) {
-    double r = p->real_value();
-    if (r >= -9.2e18 && r <= 9.2e18 && static_cast<double>(static_cast<int64_t>(r)) == r) {
-      *out = static_cast<int64_t>(r);
-      return true;
-    }
+  double r = n.real_value();
+  if (r >= -9.2e18 && r <= 9.2e18 && static_cast<double>(static_cast<int64_t>(r)) == r) {
+    *out = static_cast<int64_t>(r);
+    return true;
   }
   return false;
 }
@@ -119,8 +135,7 @@ Status WindowRun::CheckOffset(const Value& v, bool range, bool start, int64_t* n
                               Value* out) const {
   bool ok;
   if (range) {
-    ok = v.is_numeric() && (v.is_int() ? v.int_value() >= 0 : v.real_value() >= 0.0);
-    if (ok) out->CopyFrom(v);
+    ok = AsNumber(v, out) && (out->is_int() ? out->int_value() >= 0 : out->real_value() >= 0.0);
   } else {
     ok = ExactInteger(v, n) && *n >= 0;
   }

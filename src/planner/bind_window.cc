@@ -72,13 +72,16 @@ bool Resolver::ResolveWindowExprs(Window* w, Scope* scope) {
     if (!ResolveList(w->order, scope)) return false;
     w->order = ExpandNullsOrder(w->order);
   }
-  // Frame offsets are constants; one that reads a column is NULL here (the
-  // run-time check then rejects it, as SQLite does).
+  // Frame offsets are constants; one that reads a column or a subquery is
+  // NULL here (the run-time check then rejects it, as SQLite does).
   for (Expr** p : {&w->start_expr, &w->end_expr}) {
     if (*p == nullptr) continue;
     bool has_column = false;
     auto find_column = [&](Expr* x) {
-      if (x->kind == ExprKind::kColumn) has_column = true;
+      if (x->kind == ExprKind::kColumn || x->kind == ExprKind::kSubquery ||
+          x->kind == ExprKind::kExists) {
+        has_column = true;
+      }
       return true;
     };
     WalkExpr(*p, find_column);
