@@ -35,12 +35,14 @@ class Sorter {
     const uint8_t* data;
     uint32_t size;
     uint8_t type;  // Type of the first field
+    bool has_i2;   // the second key field is the integer i2
     uint32_t len;  // text/blob length
     union {
       int64_t i;
       double r;
       const char* z;
     };
+    int64_t i2;
   };
   int CompareEntries(const Entry& a, const Entry& b, Status* st) const;
   const KeyInfo* key_info_;
