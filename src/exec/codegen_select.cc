@@ -337,7 +337,9 @@ bool Codegen::CodeSimpleSelect(Select* s, SelectDest* dest) {
   WhereLoops w;
   std::vector<std::vector<bool>> used;
   UsedColumns(s, &info->sources, &used);
-  ast::ExprList* plan_order = info->agg != nullptr ? nullptr : s->order_by;
+  // With aggregates or window functions, ORDER BY sorts rows made later:
+  // the scan keeps its natural order (window ties keep the input order).
+  ast::ExprList* plan_order = info->agg != nullptr || info->win != nullptr ? nullptr : s->order_by;
   if (!PlanLoops(&w, &info->sources, s->where, plan_order, nullptr, &used)) return false;
   int coroutine_src = w.plan.loops.empty() ? -1 : w.plan.loops[0].src;
   if (!MaterializeSources(info, coroutine_src)) return false;

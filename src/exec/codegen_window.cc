@@ -15,9 +15,12 @@
 //     the row pipeline (result columns, DISTINCT, ORDER BY, LIMIT) with the
 //     leaves and window values read from registers.
 //
-// Stages run in the reverse order of their first function in the SELECT,
-// so that without ORDER BY the rows come out in the order of the first
-// window, as in SQLite (which nests a subquery per window).
+// SQLite computes the functions of one window (partition, order and frame
+// alike) in one pass and nests a subquery for each other window; the one of
+// the first function is the outermost. The stages here are those passes in
+// the same order, innermost first: rows that tie on a window's keys keep the
+// order the previous pass gave them, so lag(), row_number(), frames by ROWS
+// and the order of the final rows come out as in SQLite.
 #include <algorithm>
 #include <memory>
 
@@ -66,6 +69,72 @@ bool SameList(const ExprList* a, const ExprList* b) {
 
 size_t ListSize(const ExprList* l) { return l ? l->size() : 0; }
 
+// The frame a function runs with, as SQLite records it: the built-in
+// ranking and offset functions have fixed frames (whatever the OVER clause
+// says), the others the one given, or the default.
+struct Frame {
+  ast::FrameUnit unit = ast::FrameUnit::kRange;
+  ast::FrameBound start = ast::FrameBound::kUnboundedPreceding;
+  ast::FrameBound end = ast::FrameBound::kCurrentRow;
+  ast::FrameExclude exclude = ast::FrameExclude::kNoOthers;
+  const Expr* start_expr = nullptr;
+  const Expr* end_expr = nullptr;
+};
+
+Frame FrameOf(const WinFunc& f) {
+  using ast::FrameBound;
+  using ast::FrameUnit;
+  Frame r;
+  auto fixed = [&](FrameUnit u, FrameBound s, FrameBound e) {
+    r.unit = u;
+    r.start = s;
+    r.end = e;
+    return r;
+  };
+  switch (WinKindOf(f.def)) {
+    case WinKind::kRowNumber:
+    case WinKind::kLag:
+      return fixed(FrameUnit::kRows, FrameBound::kUnboundedPreceding, FrameBound::kCurrentRow);
+    case WinKind::kRank:
+    case WinKind::kDenseRank:
+      return fixed(FrameUnit::kRange, FrameBound::kUnboundedPreceding, FrameBound::kCurrentRow);
+    case WinKind::kPercentRank:
+      return fixed(FrameUnit::kGroups, FrameBound::kCurrentRow, FrameBound::kUnboundedFollowing);
+    case WinKind::kCumeDist:
+      return fixed(FrameUnit::kGroups, FrameBound::kFollowing, FrameBound::kUnboundedFollowing);
+    case WinKind::kNtile:
+      return fixed(FrameUnit::kRows, FrameBound::kCurrentRow, FrameBound::kUnboundedFollowing);
+    case WinKind::kLead:
+      return fixed(FrameUnit::kRows, FrameBound::kUnboundedPreceding,
+                   FrameBound::kUnboundedFollowing);
+    default:
+      break;
+  }
+  if (f.win->unit != FrameUnit::kNone) {
+    r.unit = f.win->unit;
+    r.start = f.win->start;
+    r.end = f.win->end;
+    r.exclude = f.win->exclude;
+    r.start_expr = f.win->start_expr;
+    r.end_expr = f.win->end_expr;
+  }
+  return r;
+}
+
+bool SameExpr(const Expr* a, const Expr* b) {
+  return a == nullptr || b == nullptr ? a == b : ExprEqual(a, b);
+}
+
+// Whether SQLite computes two window functions in one pass: same
+// partition, order and frame (see CodeWindowStages for why it matters).
+bool SameWindow(const WinFunc& a, const WinFunc& b) {
+  Frame fa = FrameOf(a), fb = FrameOf(b);
+  return SameList(a.win->partition, b.win->partition) && SameList(a.win->order, b.win->order) &&
+         fa.unit == fb.unit && fa.start == fb.start && fa.end == fb.end &&
+         fa.exclude == fb.exclude && SameExpr(fa.start_expr, fb.start_expr) &&
+         SameExpr(fa.end_expr, fb.end_expr);
+}
+
 }  // namespace
 
 void Codegen::CollectWindowLeaves(ast::Select* s, SelectInfo* info, WindowPlan* plan) {
@@ -107,14 +176,11 @@ void Codegen::PrepareWindows(ast::Select* s, SelectInfo* info) {
   plan->n_leaves = static_cast<int>(plan->leaves.size());
   plan->n_funcs = static_cast<int>(funcs.size());
   plan->row = AllocReg(plan->n_leaves + plan->n_funcs);
-  // Stages: functions with the same PARTITION BY and ORDER BY share one.
+  // Stages: functions with the same window (frame included) share one.
   for (size_t k = 0; k < funcs.size(); ++k) {
     WindowStage* st = nullptr;
     for (WindowStage& c : plan->stages) {
-      if (SameList(c.win->partition, funcs[k].win->partition) &&
-          SameList(c.win->order, funcs[k].win->order)) {
-        st = &c;
-      }
+      if (SameWindow(funcs[c.funcs[0]], funcs[k])) st = &c;
     }
     if (st == nullptr) {
       plan->stages.emplace_back();
