@@ -12,7 +12,8 @@ namespace basalt::func {
 namespace {
 
 constexpr BuiltinSpec Window(const char* name, int nargs) {
-  return BuiltinSpec{name, nargs, 0, kFuncWindowOnly, nullptr, nullptr, nullptr, nullptr, nullptr};
+  return BuiltinSpec{name,    nargs,   0,      kFuncWindowOnly | kImpure, nullptr, nullptr,
+                     nullptr, nullptr, nullptr};
 }
 
 constexpr BuiltinSpec kTable[] = {
