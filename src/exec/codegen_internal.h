@@ -260,7 +260,8 @@ class Codegen {
   bool WindowFeedRow(SelectInfo* info);  // from ProduceRow
   // After the core's loops: the stages, then the rows into `sink`.
   void CodeWindowStages(struct RowSink* sink, SelectInfo* info, ast::ExprList* order_by);
-  void CodeWindowValue(ast::Expr* e, int target);  // a window call's value
+  void CodeWindowValue(ast::Expr* e, int target);    // a window call's value
+  ast::ExprList* WindowScanOrder(SelectInfo* info);  // the order asked of the scan
   void CollectWindowLeaves(ast::Select* s, SelectInfo* info, WindowPlan* plan);
   void BuildWindowStage(SelectInfo* info, WindowPlan* plan, WindowStage* st);
   void CodeWindowFeed(WindowPlan* plan, size_t k);

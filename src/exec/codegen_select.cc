@@ -337,9 +337,12 @@ bool Codegen::CodeSimpleSelect(Select* s, SelectDest* dest) {
   WhereLoops w;
   std::vector<std::vector<bool>> used;
   UsedColumns(s, &info->sources, &used);
-  // With aggregates or window functions, ORDER BY sorts rows made later:
-  // the scan keeps its natural order (window ties keep the input order).
-  ast::ExprList* plan_order = info->agg != nullptr || info->win != nullptr ? nullptr : s->order_by;
+  // With aggregates ORDER BY sorts rows made later; with window functions
+  // the scan is asked for the order of the first window computed, as
+  // SQLite's planner is (the order of rows tied on that window's keys).
+  ast::ExprList* plan_order = info->agg != nullptr   ? nullptr
+                              : info->win != nullptr ? WindowScanOrder(info)
+                                                     : s->order_by;
   if (!PlanLoops(&w, &info->sources, s->where, plan_order, nullptr, &used)) return false;
   int coroutine_src = w.plan.loops.empty() ? -1 : w.plan.loops[0].src;
   if (!MaterializeSources(info, coroutine_src)) return false;

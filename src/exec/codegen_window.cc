@@ -135,7 +135,35 @@ bool SameWindow(const WinFunc& a, const WinFunc& b) {
          SameExpr(fa.end_expr, fb.end_expr);
 }
 
+// The functions grouped by window (SameWindow), in the order of each
+// window's first function.
+std::vector<std::vector<size_t>> GroupByWindow(const WindowInfo& info) {
+  std::vector<std::vector<size_t>> groups;
+  for (size_t k = 0; k < info.funcs.size(); ++k) {
+    std::vector<size_t>* g = nullptr;
+    for (std::vector<size_t>& c : groups) {
+      if (SameWindow(info.funcs[c[0]], info.funcs[k])) g = &c;
+    }
+    if (g == nullptr) g = &groups.emplace_back();
+    g->push_back(k);
+  }
+  return groups;
+}
+
 }  // namespace
+
+// The order SQLite's innermost window subquery asks of its scan: the
+// PARTITION BY then ORDER BY terms of the window computed first.
+ExprList* Codegen::WindowScanOrder(SelectInfo* info) {
+  std::vector<std::vector<size_t>> groups = GroupByWindow(*info->win);
+  const ast::Window* w = info->win->funcs[groups.back()[0]].win;
+  if (ListSize(w->partition) + ListSize(w->order) == 0) return nullptr;
+  auto* list = ctx_->arena->New<ExprList>();
+  for (const ExprList* l : {w->partition, w->order}) {
+    for (size_t i = 0; i < ListSize(l); ++i) list->items.push_back(*ctx_->arena, l->items[i]);
+  }
+  return list;
+}
 
 void Codegen::CollectWindowLeaves(ast::Select* s, SelectInfo* info, WindowPlan* plan) {
   const AggInfo* agg = info->agg;
@@ -177,19 +205,12 @@ void Codegen::PrepareWindows(ast::Select* s, SelectInfo* info) {
   plan->n_funcs = static_cast<int>(funcs.size());
   plan->row = AllocReg(plan->n_leaves + plan->n_funcs);
   // Stages: functions with the same window (frame included) share one.
-  for (size_t k = 0; k < funcs.size(); ++k) {
-    WindowStage* st = nullptr;
-    for (WindowStage& c : plan->stages) {
-      if (SameWindow(funcs[c.funcs[0]], funcs[k])) st = &c;
-    }
-    if (st == nullptr) {
-      plan->stages.emplace_back();
-      st = &plan->stages.back();
-      st->win = funcs[k].win;
-    }
-    st->funcs.push_back(k);
+  std::vector<std::vector<size_t>> groups = GroupByWindow(*info->win);
+  for (size_t g = groups.size(); g-- > 0;) {
+    WindowStage& st = plan->stages.emplace_back();
+    st.win = funcs[groups[g][0]].win;
+    st.funcs = groups[g];
   }
-  std::reverse(plan->stages.begin(), plan->stages.end());
   for (WindowStage& st : plan->stages) BuildWindowStage(info, plan, &st);
 }
 
