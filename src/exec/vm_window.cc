@@ -102,7 +102,7 @@ WindowRun::~WindowRun() {
   for (FnState& s : fns_) ResetAcc(&s.acc);
 }
 
-void WindowRun::Field(size_t i, int f, Value* out) const {
+void WindowRun::Field(size_t i, int f, Value* out, bool borrow) const {
   const uint8_t* r = rec(i);
   uint32_t n = len(i);
   uint32_t hdr;
@@ -114,7 +114,7 @@ void WindowRun::Field(size_t i, int f, Value* out) const {
     uint32_t sz = SerialTypeLen(st);
     if (k == f) {
       if (off + sz > n) break;
-      DecodeSerial(r + off, st, out, /*borrow=*/true);
+      DecodeSerial(r + off, st, out, borrow);
       return;
     }
     off += sz;
@@ -468,24 +468,21 @@ Status WindowRun::ComputeValueAt(const WinFuncSpec& f, FnState* s, Value* out) {
   if (f.kind == WinKind::kLastValue) {
     for (size_t j = fe; j-- > fs;) {
       if (Excluded(f, j)) continue;
-      Field(j, f.arg, out);
-      out->MakeOwned();
+      Field(j, f.arg, out, /*borrow=*/false);
       break;
     }
     return Status();
   }
   if (f.exclude == FrameExclude::kNoOthers) {  // straight to the row
     if (static_cast<uint64_t>(nth) <= fe - fs) {
-      Field(fs + static_cast<size_t>(nth) - 1, f.arg, out);
-      out->MakeOwned();
+      Field(fs + static_cast<size_t>(nth) - 1, f.arg, out, /*borrow=*/false);
     }
     return Status();
   }
   int64_t seen = 0;
   for (size_t j = fs; j < fe; ++j) {
     if (Excluded(f, j) || ++seen != nth) continue;
-    Field(j, f.arg, out);
-    out->MakeOwned();
+    Field(j, f.arg, out, /*borrow=*/false);
     break;
   }
   return Status();
@@ -523,14 +520,12 @@ void WindowRun::ComputeOffsetRow(const WinFuncSpec& f, Value* out) {
   if (found) {
     int64_t pos = static_cast<int64_t>(cur_) + (f.kind == WinKind::kLag ? -off : off);
     if (pos >= static_cast<int64_t>(ps_) && pos < static_cast<int64_t>(pe_)) {
-      Field(static_cast<size_t>(pos), f.arg, out);
-      out->MakeOwned();
+      Field(static_cast<size_t>(pos), f.arg, out, /*borrow=*/false);
       return;
     }
   }
   if (f.nargs >= 3) {
-    Field(cur_, f.arg + 2, out);
-    out->MakeOwned();
+    Field(cur_, f.arg + 2, out, /*borrow=*/false);
   } else {
     out->SetNull();
   }

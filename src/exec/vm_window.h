@@ -52,7 +52,8 @@ class WindowRun {
   // Record access.
   const uint8_t* rec(size_t i) const { return sorter_->data_at(i); }
   uint32_t len(size_t i) const { return sorter_->size_at(i); }
-  void Field(size_t i, int f, Value* out) const;
+  // Field f of row i; text and blobs point into the sorter unless !borrow.
+  void Field(size_t i, int f, Value* out, bool borrow = true) const;
   bool FilterPasses(const WinFuncSpec& f, size_t j) const;
 
   Status CheckOffset(const Value& v, bool range, bool start, int64_t* n, Value* out) const;
