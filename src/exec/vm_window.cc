@@ -453,6 +453,46 @@ Status WindowRun::ComputeAggregate(const WinFuncSpec& f, FnState* s, Value* out)
   return st;
 }
 
+// min() and max() have no inverse(): for frames whose start moves (and
+// that exclude no rows) a monotonic queue of candidate rows stands in for
+// one, so each row is added and dropped once. This is where SQLite keeps
+// the frame's values in a temporary index, and its results follow from
+// that: among equal values the latest row wins, and FILTER is not applied.
+void WindowRun::ComputeMinMax(const WinFuncSpec& f, FnState* s, Value* out) {
+  size_t fs, fe;
+  Frame(f, *s, &fs, &fe);
+  if (!s->live || fs < s->fs || fe < s->fe) {
+    s->dq.clear();
+    s->head = 0;
+    s->fe = fs;
+  }
+  bool is_max = f.def->name == "max";
+  for (size_t j = std::max(s->fe, fs); j < fe; ++j) {
+    Field(j, f.arg, &key_);
+    if (key_.is_null()) continue;
+    while (s->dq.size() > s->head) {
+      Field(s->dq.back(), f.arg, &scratch_);
+      int c = CompareValues(scratch_, key_, f.coll);
+      if (is_max ? c > 0 : c < 0) break;
+      s->dq.pop_back();
+    }
+    s->dq.push_back(j);
+  }
+  while (s->head < s->dq.size() && s->dq[s->head] < fs) ++s->head;
+  if (s->head > 1024 && s->head * 2 > s->dq.size()) {
+    s->dq.erase(s->dq.begin(), s->dq.begin() + static_cast<std::ptrdiff_t>(s->head));
+    s->head = 0;
+  }
+  s->fs = fs;
+  s->fe = fe;
+  s->live = true;
+  if (s->head < s->dq.size()) {
+    Field(s->dq[s->head], f.arg, out, /*borrow=*/false);
+  } else {
+    out->SetNull();
+  }
+}
+
 // first_value, last_value, nth_value: one row of the frame.
 Status WindowRun::ComputeValueAt(const WinFuncSpec& f, FnState* s, Value* out) {
   int64_t nth = 1;
@@ -535,6 +575,11 @@ Status WindowRun::Compute(const WinFuncSpec& f, FnState* s, Value* out) {
   int64_t n = static_cast<int64_t>(pe_ - ps_);
   switch (f.kind) {
     case WinKind::kAggregate:
+      if ((f.def->flags & kFuncMinMax) != 0 && f.def->inverse == nullptr && f.nargs == 1 &&
+          f.exclude == FrameExclude::kNoOthers && f.start != FrameBound::kUnboundedPreceding) {
+        ComputeMinMax(f, s, out);
+        return Status();
+      }
       return ComputeAggregate(f, s, out);
     case WinKind::kRowNumber:
       out->SetInt(static_cast<int64_t>(cur_ - ps_) + 1);

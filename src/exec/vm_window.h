@@ -45,6 +45,11 @@ class WindowRun {
     size_t fs = 0, fe = 0;  // rows in acc (invariant 3)
     bool live = false;
     int64_t ntile = 0;
+    // min() / max() over a moving frame: the rows of [fs, fe) that may still
+    // become the result, from dq[head] on, their values in order (the front
+    // is the result).
+    std::vector<size_t> dq;
+    size_t head = 0;
     int64_t start_off = 0, end_off = 0;  // ROWS / GROUPS offsets
     Value start_val, end_val;            // RANGE offsets
   };
@@ -64,6 +69,7 @@ class WindowRun {
   bool Excluded(const WinFuncSpec& f, size_t j) const;
   Status Compute(const WinFuncSpec& f, FnState* s, Value* out);
   Status ComputeAggregate(const WinFuncSpec& f, FnState* s, Value* out);
+  void ComputeMinMax(const WinFuncSpec& f, FnState* s, Value* out);
   Status ComputeValueAt(const WinFuncSpec& f, FnState* s, Value* out);
   Status ComputeNtile(FnState* s, Value* out);
   void ComputeOffsetRow(const WinFuncSpec& f, Value* out);
