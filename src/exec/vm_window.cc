@@ -294,8 +294,11 @@ size_t WindowRun::RangeBound(const WinFuncSpec& f, const FnState& s, bool is_sta
   const Value& off = is_start ? s.start_val : s.end_val;
   bool desc = spec_->order_desc;
   // PRECEDING moves toward the start of the partition: smaller keys when
-  // ascending, larger when descending.
-  if ((b == FrameBound::kPreceding) != desc) {
+  // ascending, larger when descending. A text or blob key is its own bound
+  // (SQLite adds the offset only to numbers).
+  if (key_.is_string_like()) {
+    bound_.CopyFrom(key_);
+  } else if ((b == FrameBound::kPreceding) != desc) {
     Subtract(key_, off, &bound_);
   } else {
     Add(key_, off, &bound_);
