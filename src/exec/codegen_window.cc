@@ -173,7 +173,19 @@ void Codegen::CollectWindowLeaves(ast::Select* s, SelectInfo* info, WindowPlan* 
     }
     return false;
   };
+  // The arguments and keys of the first stage's functions are computed
+  // from the core's rows directly: what only they read is no leaf.
+  const std::vector<WinFunc>& funcs = info->win->funcs;
+  const std::vector<size_t>& first = plan->stages.front().funcs;
+  auto in_first_stage = [&](const Expr* e) {
+    if (e->kind != ExprKind::kFunction || e->over == nullptr || e->column < 0 ||
+        static_cast<size_t>(e->column) >= funcs.size() || funcs[e->column].call != e) {
+      return false;
+    }
+    return std::find(first.begin(), first.end(), static_cast<size_t>(e->column)) != first.end();
+  };
   auto visit = [&](Expr* e) {
+    if (in_first_stage(e)) return false;
     bool column = e->kind == ExprKind::kResolvedColumn && owns(e->cursor);
     bool aggregate =
         e->kind == ExprKind::kFunction && e->agg >= 0 && agg != nullptr && e->reg == agg->id;
@@ -199,11 +211,7 @@ void Codegen::PrepareWindows(ast::Select* s, SelectInfo* info) {
   WindowPlan* plan = owned.get();
   plan->info = info->win;
   win_plans_[info] = std::move(owned);
-  CollectWindowLeaves(s, info, plan);
   const std::vector<WinFunc>& funcs = info->win->funcs;
-  plan->n_leaves = static_cast<int>(plan->leaves.size());
-  plan->n_funcs = static_cast<int>(funcs.size());
-  plan->row = AllocReg(plan->n_leaves + plan->n_funcs);
   // Stages: functions with the same window (frame included) share one.
   std::vector<std::vector<size_t>> groups = GroupByWindow(*info->win);
   for (size_t g = groups.size(); g-- > 0;) {
@@ -211,6 +219,10 @@ void Codegen::PrepareWindows(ast::Select* s, SelectInfo* info) {
     st.win = funcs[groups[g][0]].win;
     st.funcs = groups[g];
   }
+  CollectWindowLeaves(s, info, plan);
+  plan->n_leaves = static_cast<int>(plan->leaves.size());
+  plan->n_funcs = static_cast<int>(funcs.size());
+  plan->row = AllocReg(plan->n_leaves + plan->n_funcs);
   for (WindowStage& st : plan->stages) BuildWindowStage(info, plan, &st);
 }
 
