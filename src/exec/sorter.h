@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/big_alloc.h"
 #include "common/status.h"
 #include "record/record.h"
 
@@ -49,7 +50,7 @@ class Sorter {
   std::vector<std::unique_ptr<uint8_t[]>> chunks_;
   size_t chunk_used_ = 0;
   size_t chunk_cap_ = 0;
-  std::vector<Entry> entries_;
+  std::vector<Entry, BigAllocator<Entry>> entries_;
   size_t pos_ = 0;
 };
 
