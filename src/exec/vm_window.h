@@ -24,6 +24,13 @@
 
 namespace basalt {
 
+namespace window_internal {
+// The integer v exactly is (numeric text converted), as OP_MustBeInt.
+bool ExactInteger(const Value& v, int64_t* out);
+// The error a function call raised.
+Status FuncError(const FuncContext& ctx);
+}  // namespace window_internal
+
 class WindowRun {
  public:
   WindowRun() = default;
