@@ -46,6 +46,76 @@ void StepTrampoline(FuncContext* ctx, int argc, Value** argv) {
 void FinalTrampoline(FuncContext* ctx) {
   reinterpret_cast<XFinal>(ctx->def->api_final)(reinterpret_cast<sqlite3_context*>(ctx));
 }
+void ValueTrampoline(FuncContext* ctx) {
+  reinterpret_cast<XFinal>(ctx->def->api_value)(reinterpret_cast<sqlite3_context*>(ctx));
+}
+void InverseTrampoline(FuncContext* ctx, int argc, Value** argv) {
+  reinterpret_cast<XFunc>(ctx->def->api_inverse)(reinterpret_cast<sqlite3_context*>(ctx), argc,
+                                                 reinterpret_cast<sqlite3_value**>(argv));
+}
+
+// The callbacks of a user function (sqlite3_create_function_v2,
+// sqlite3_create_window_function).
+struct Callbacks {
+  XFunc func;
+  XFunc step;
+  XFinal final;
+  XFinal value;
+  XFunc inverse;
+};
+
+// Registers (or with no callback at all removes) a user function, with
+// SQLite's rules: a scalar xFunc alone, or xStep with xFinal, plus xValue
+// with xInverse for a window function; anything else is SQLITE_MISUSE.
+// When the function is not registered, xDestroy runs at once (as SQLite).
+int CreateFunction(sqlite3* db, const char* name, int nargs, int rep, void* user,
+                   const Callbacks& cb, void (*xDestroy)(void*)) {
+  if (!basalt::api::HasConnection(db)) return SQLITE_MISUSE;
+  bool owned = false;  // the FunctionDef has taken user (its destructor calls xDestroy)
+  int rc = Guard(db, kCodeOnThrow, [&] {
+    bool bad = name == nullptr || nargs < -1 || nargs > 127 ||
+               (cb.func != nullptr && (cb.step != nullptr || cb.final != nullptr)) ||
+               (cb.step == nullptr) != (cb.final == nullptr) ||
+               (cb.value == nullptr) != (cb.inverse == nullptr) ||
+               (cb.value != nullptr && cb.step == nullptr);
+    if (bad || !basalt::api::HasConnection(db)) return SQLITE_MISUSE;
+    if (cb.func == nullptr && cb.step == nullptr) {
+      // All callbacks NULL: removes the function.
+      db->conn->funcs().Remove(name, nargs);
+      db->conn->schema().Touch();
+      return SQLITE_OK;
+    }
+    auto def = std::make_unique<FunctionDef>();
+    def->user_data = user;
+    def->destroy = xDestroy;
+    owned = true;
+    def->name = name;
+    def->nargs = nargs;
+    def->text_rep = rep & 7;
+    if (rep & SQLITE_DETERMINISTIC) def->flags |= basalt::kFuncDeterministic;
+    if (cb.func != nullptr) {
+      def->api_func = reinterpret_cast<void*>(cb.func);
+      def->scalar = ScalarTrampoline;
+    } else {
+      def->flags |= basalt::kFuncAggregate;
+      def->api_step = reinterpret_cast<void*>(cb.step);
+      def->api_final = reinterpret_cast<void*>(cb.final);
+      def->step = StepTrampoline;
+      def->final = FinalTrampoline;
+    }
+    if (cb.value != nullptr) {
+      def->api_value = reinterpret_cast<void*>(cb.value);
+      def->api_inverse = reinterpret_cast<void*>(cb.inverse);
+      def->value = ValueTrampoline;
+      def->inverse = InverseTrampoline;
+    }
+    db->conn->funcs().Add(std::move(def));
+    db->conn->schema().Touch();
+    return SQLITE_OK;
+  });
+  if (!owned && xDestroy != nullptr) xDestroy(user);
+  return rc;
+}
 
 }  // namespace
 
@@ -238,47 +308,8 @@ int sqlite3_create_function_v2(sqlite3* db, const char* name, int nargs, int rep
                                void (*xFunc)(sqlite3_context*, int, sqlite3_value**),
                                void (*xStep)(sqlite3_context*, int, sqlite3_value**),
                                void (*xFinal)(sqlite3_context*), void (*xDestroy)(void*)) {
-  if (!basalt::api::HasConnection(db)) return SQLITE_MISUSE;
-  bool owned = false;  // the FunctionDef has taken user (its destructor calls xDestroy)
-  int rc = Guard(db, kCodeOnThrow, [&] {
-    if (!basalt::api::HasConnection(db) || name == nullptr || nargs < -1 || nargs > 127) {
-      return SQLITE_MISUSE;
-    }
-    bool has_agg = xStep != nullptr || xFinal != nullptr;
-    if (xFunc == nullptr && !has_agg) {
-      // All callbacks NULL: removes the function.
-      db->conn->funcs().Remove(name, nargs);
-      db->conn->schema().Touch();
-      return SQLITE_OK;
-    }
-    if (xFunc != nullptr && has_agg) return SQLITE_MISUSE;
-    if (xFunc == nullptr && (xStep == nullptr || xFinal == nullptr)) return SQLITE_MISUSE;
-    auto def = std::make_unique<FunctionDef>();
-    def->user_data = user;
-    def->destroy = xDestroy;
-    owned = true;
-    def->name = name;
-    def->nargs = nargs;
-    def->text_rep = rep & 7;
-    if (rep & SQLITE_DETERMINISTIC) def->flags |= basalt::kFuncDeterministic;
-    if (xFunc) {
-      def->api_func = reinterpret_cast<void*>(xFunc);
-      def->scalar = ScalarTrampoline;
-    } else {
-      def->flags |= basalt::kFuncAggregate;
-      def->api_step = reinterpret_cast<void*>(xStep);
-      def->api_final = reinterpret_cast<void*>(xFinal);
-      def->step = StepTrampoline;
-      def->final = FinalTrampoline;
-    }
-    db->conn->funcs().Add(std::move(def));
-    db->conn->schema().Touch();
-    return SQLITE_OK;
-  });
-  // As SQLite: when the function was not registered (or was removed), the
-  // destructor runs at once.
-  if (!owned && xDestroy != nullptr) xDestroy(user);
-  return rc;
+  return CreateFunction(db, name, nargs, rep, user, {xFunc, xStep, xFinal, nullptr, nullptr},
+                        xDestroy);
 }
 
 int sqlite3_create_function(sqlite3* db, const char* name, int nargs, int rep, void* user,
@@ -286,6 +317,19 @@ int sqlite3_create_function(sqlite3* db, const char* name, int nargs, int rep, v
                             void (*xStep)(sqlite3_context*, int, sqlite3_value**),
                             void (*xFinal)(sqlite3_context*)) {
   return sqlite3_create_function_v2(db, name, nargs, rep, user, xFunc, xStep, xFinal, nullptr);
+}
+
+// A window function: xStep, xFinal, xValue and xInverse all set; with
+// xValue and xInverse both NULL an ordinary aggregate; all four NULL
+// removes the function. Any other combination is SQLITE_MISUSE.
+int sqlite3_create_window_function(sqlite3* db, const char* name, int nargs, int rep, void* user,
+                                   void (*xStep)(sqlite3_context*, int, sqlite3_value**),
+                                   void (*xFinal)(sqlite3_context*),
+                                   void (*xValue)(sqlite3_context*),
+                                   void (*xInverse)(sqlite3_context*, int, sqlite3_value**),
+                                   void (*xDestroy)(void*)) {
+  return CreateFunction(db, name, nargs, rep, user, {nullptr, xStep, xFinal, xValue, xInverse},
+                        xDestroy);
 }
 
 }  // extern "C"

@@ -149,6 +149,7 @@ bool Codegen::CodeSingleGroup(Select* s, SelectInfo* info, SelectDest* dest, Row
   ProduceRow(sink, info, nullptr);
   redirects_.resize(mark);
   agg_results_.erase(agg->id);
+  CodeWindowStages(sink, info, nullptr);
   ResolveLabel(sink->end_label);
   return !ctx_->failed();
 }
@@ -201,6 +202,7 @@ bool Codegen::CodeGroupBy(Select* s, SelectInfo* info, SelectDest* dest, RowSink
   redirects_.resize(mark);
   agg_results_.erase(agg->id);
   ResolveLabel(done);
+  CodeWindowStages(sink, info, s->order_by);
   if (sink->sorter_cursor >= 0) DrainSorter(sink);
   ResolveLabel(sink->end_label);
   return !ctx_->failed();

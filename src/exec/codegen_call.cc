@@ -44,6 +44,10 @@ void Codegen::CodeCase(Expr* e, int target) {
 }
 
 void Codegen::CodeFunction(Expr* e, int target) {
+  if (e->over != nullptr) {  // a window function: its value for the current row
+    CodeWindowValue(e, target);
+    return;
+  }
   const FunctionDef* def = static_cast<const FunctionDef*>(e->aux);
   std::string_view name = def->name;
   int nargs = e->list ? static_cast<int>(e->list->size()) : 0;

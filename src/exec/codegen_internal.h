@@ -17,6 +17,8 @@
 namespace basalt {
 
 struct FkParentKey;
+struct WindowPlan;
+struct WindowStage;
 struct FkRef;
 
 // Where a SELECT's rows go.
@@ -258,6 +260,23 @@ class Codegen {
   void CodeGroupLoop(const AggPlan& plan, int sorter, const KeyInfo* gki, int out_ret, int out_sub,
                      int done);
   void FinalizeAccumulators(AggInfo* agg, std::vector<int>* results);
+
+  // ---- window functions (codegen_window.cc) ----
+  void PrepareWindows(ast::Select* s, SelectInfo* info);  // from SetupSink
+  // A row of a core with window functions goes to the first stage (true).
+  bool WindowFeedRow(SelectInfo* info);  // from ProduceRow
+  // After the core's loops: the stages, then the rows into `sink`.
+  void CodeWindowStages(struct RowSink* sink, SelectInfo* info, ast::ExprList* order_by);
+  void CodeWindowValue(ast::Expr* e, int target);    // a window call's value
+  ast::ExprList* WindowScanOrder(SelectInfo* info);  // the order asked of the scan
+  void CollectWindowLeaves(ast::Select* s, SelectInfo* info, WindowPlan* plan);
+  void BuildWindowStage(SelectInfo* info, WindowPlan* plan, WindowStage* st);
+  void CodeWindowFeed(WindowPlan* plan, size_t k);
+  // shared_ptr: WindowPlan is complete only in codegen_window.cc.
+  std::unordered_map<const SelectInfo*, std::shared_ptr<WindowPlan>> win_plans_;
+  const SelectInfo* win_emitting_ = nullptr;  // the core whose final rows are coded now
+  int win_out_base_ = -1;                     // registers of its window values
+  int n_window_specs_ = 0;
 
   // ---- DML (codegen_dml.cc, codegen_insert.cc, codegen_update.cc, codegen_delete.cc) ----
   bool CodeInsert(ast::InsertStmt* st, Scope* outer);

@@ -252,6 +252,7 @@ void Codegen::SinkRow(RowSink* sink, int regs, const std::vector<int>& order_reg
 
 // Computes the result columns and ORDER BY keys of one row and sinks it.
 void Codegen::ProduceRow(RowSink* sink, SelectInfo* info, ast::ExprList* order_by) {
+  if (WindowFeedRow(info)) return;  // window functions: the rows go through their stages
   int n = sink->n_result;
   int regs = AllocReg(n);
   for (int i = 0; i < n; ++i) CodeExpr((*info->result)[static_cast<size_t>(i)], regs + i);
@@ -307,6 +308,7 @@ bool Codegen::SetupSink(Select* s, SelectInfo* info, SelectDest* dest, RowSink* 
   sink->n_result = static_cast<int>(info->result->size());
   sink->end_label = MakeLabel();
   CodeLimit(s, &sink->limit_reg, &sink->offset_reg, sink->end_label);
+  if (info->win != nullptr) PrepareWindows(s, info);
   if (s->distinct) {
     Eqp("USE TEMP B-TREE FOR DISTINCT");
     sink->distinct_cursor = ctx_->AllocCursor();
@@ -335,7 +337,12 @@ bool Codegen::CodeSimpleSelect(Select* s, SelectDest* dest) {
   WhereLoops w;
   std::vector<std::vector<bool>> used;
   UsedColumns(s, &info->sources, &used);
-  ast::ExprList* plan_order = info->agg != nullptr ? nullptr : s->order_by;
+  // With aggregates ORDER BY sorts rows made later; with window functions
+  // the scan is asked for the order of the first window computed, as
+  // SQLite's planner is (the order of rows tied on that window's keys).
+  ast::ExprList* plan_order = info->agg != nullptr   ? nullptr
+                              : info->win != nullptr ? WindowScanOrder(info)
+                                                     : s->order_by;
   if (!PlanLoops(&w, &info->sources, s->where, plan_order, nullptr, &used)) return false;
   int coroutine_src = w.plan.loops.empty() ? -1 : w.plan.loops[0].src;
   if (!MaterializeSources(info, coroutine_src)) return false;
@@ -344,10 +351,12 @@ bool Codegen::CodeSimpleSelect(Select* s, SelectDest* dest) {
     return CodeAggregateSelect(s, info, dest, &sink, &w);
   }
   RowSink sink;
-  SetupSink(s, info, dest, &sink, w.plan.order_by_satisfied && !s->distinct);
+  SetupSink(s, info, dest, &sink,
+            w.plan.order_by_satisfied && !s->distinct && info->win == nullptr);
   if (!WhereBegin(&w)) return false;
   ProduceRow(&sink, info, s->order_by);
   WhereEnd(&w);
+  CodeWindowStages(&sink, info, s->order_by);
   if (sink.sorter_cursor >= 0) DrainSorter(&sink);
   ResolveLabel(sink.end_label);
   return !ctx_->failed();

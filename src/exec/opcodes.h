@@ -151,6 +151,10 @@
     "advance sorter P1; jump to P2 if there is a row")                                             \
   X(SorterData,    Cur,  Reg,  No,   None,         "r[P2] = current record of sorter P1")          \
   X(SorterInsert,  Cur,  Reg,  No,   None,         "add the record r[P2] to sorter P1")            \
+  X(WinInit,       Cur,  No,   No,   Window,                                                       \
+    "start window stage P4 over the sorted rows of sorter P1 (checks frame offsets)")              \
+  X(WinNext,       Cur,  Jmp,  Reg,  Window,                                                       \
+    "next row of window stage P4 into r[P3..] (payload, function values); at the end jump to P2")  \
   X(NullRow,       Cur,  No,   No,   None,                                                         \
     "cursor P1 yields NULL for every column until it moves")                                       \
   X(Column,        Cur,  Int,  Reg,  ValueOpt,                                                     \
@@ -271,6 +275,7 @@ enum class P4Type : uint8_t {
   kConstList,
   kVFilter,
   kProgram,
+  kWindow,
 };
 
 // What an opcode accepts in P4: one P4Type, or (kOpt) that type or none.
@@ -298,6 +303,7 @@ BASALT_P4_KIND(Int)
 BASALT_P4_KIND(ConstList)
 BASALT_P4_KIND(VFilter)
 BASALT_P4_KIND(Program)
+BASALT_P4_KIND(Window)
 #undef BASALT_P4_KIND
 }  // namespace opcode_internal
 

@@ -48,6 +48,8 @@ std::string Program::P4Text(const Instr& in) const {
       return in.p4_vfilter()->idx_str;
     case P4Type::kProgram:
       return "program";
+    case P4Type::kWindow:
+      return "window";
   }
   return "";
 }

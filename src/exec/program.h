@@ -19,6 +19,7 @@ namespace basalt {
 
 struct Table;
 class Program;
+struct WindowSpec;
 
 // A function call site: the definition, its collation and argument count.
 struct FuncCall {
@@ -89,6 +90,7 @@ struct Instr {
   const ConstList* p4_const_list() const { return Get(P4Type::kConstList).const_list; }
   const VFilterInfo* p4_vfilter() const { return Get(P4Type::kVFilter).vfilter; }
   const Program* p4_program() const { return Get(P4Type::kProgram).program; }
+  const WindowSpec* p4_window() const { return Get(P4Type::kWindow).window; }
   // Optional P4s: null (0) when absent.
   const char* p4_str_or_null() const { return GetOpt(P4Type::kString).str; }
   const KeyInfo* p4_key_info_or_null() const { return GetOpt(P4Type::kKeyInfo).key_info; }
@@ -112,6 +114,7 @@ struct Instr {
     const ConstList* const_list;
     const VFilterInfo* vfilter;
     const Program* program;
+    const WindowSpec* window;
   };
   const P4& Get(P4Type t) const {
     BASALT_DCHECK(p4type_ == t);
@@ -209,6 +212,7 @@ class Program {
   void SetP4(int addr, const ConstList* v) { SetP4(addr, P4Type::kConstList).const_list = v; }
   void SetP4(int addr, const VFilterInfo* v) { SetP4(addr, P4Type::kVFilter).vfilter = v; }
   void SetP4(int addr, const Program* v) { SetP4(addr, P4Type::kProgram).program = v; }
+  void SetP4(int addr, const WindowSpec* v) { SetP4(addr, P4Type::kWindow).window = v; }
   Instr& at(int addr) { return ops[static_cast<size_t>(addr)]; }
   void JumpHere(int addr) { ops[static_cast<size_t>(addr)].p2 = pc(); }
 

@@ -39,22 +39,46 @@ struct FieldReader {
     body += sz;
     return true;
   }
+  // The next field's integer value when it is an integer (serial types
+  // 1..6, 8, 9), without consuming it.
+  bool PeekInt(int64_t* out) const {
+    if (hdr_pos >= hdr_end) return false;
+    uint8_t st = rec[hdr_pos];  // a one-byte varint for these types
+    if (st == 0 || st == 7 || st > 9) return false;
+    uint32_t sz = SerialTypeLen(st);
+    if (body + sz > len) return false;
+    const uint8_t* p = rec + body;
+    if (st >= 8) {
+      *out = st - 8;
+      return true;
+    }
+    uint64_t v = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int8_t>(p[0])));
+    for (uint32_t k = 1; k < sz; ++k) v = (v << 8) | p[k];
+    *out = static_cast<int64_t>(v);
+    return true;
+  }
+  // Steps over the next field; false at the end or on corruption.
+  bool Skip() {
+    if (hdr_pos >= hdr_end) return false;
+    uint32_t st;
+    hdr_pos += static_cast<uint32_t>(GetVarint32(rec + hdr_pos, &st));
+    body += SerialTypeLen(st);
+    return hdr_pos <= hdr_end && body <= len;
+  }
 };
 
 }  // namespace
 
-int CompareRecordPrefix(const uint8_t* a, uint32_t na, const uint8_t* b, uint32_t nb,
-                        const KeyInfo& ki, Status* status) {
-  FieldReader ra{a, na}, rb{b, nb};
-  if (!ra.Init() || !rb.Init()) {
-    *status = CORRUPT();
-    return 0;
-  }
+namespace {
+
+// Fields i.. of two records whose earlier fields compared equal, with
+// Values (any types).
+int CompareFieldsSlow(FieldReader* ra, FieldReader* rb, const KeyInfo& ki, int i, Status* status) {
   Value fa, fb;
   bool bad = false;
-  for (int i = 0; i < ki.n_fields; ++i) {
-    bool ha = ra.Next(&fa, &bad);
-    bool hb = rb.Next(&fb, &bad);
+  for (; i < ki.n_fields; ++i) {
+    bool ha = ra->Next(&fa, &bad);
+    bool hb = rb->Next(&fb, &bad);
     if (!ha || !hb) break;
     const Collation* coll = ki.colls ? ki.colls[i] : nullptr;
     int c = CompareValues(fa, fb, coll);
@@ -62,6 +86,35 @@ int CompareRecordPrefix(const uint8_t* a, uint32_t na, const uint8_t* b, uint32_
   }
   if (bad) *status = CORRUPT();
   return 0;
+}
+
+// Compares fields start.. of the key (the fields before are known equal);
+// integer fields are compared straight from the record bytes.
+int CompareFieldsFrom(const uint8_t* a, uint32_t na, const uint8_t* b, uint32_t nb,
+                      const KeyInfo& ki, int start, Status* status) {
+  FieldReader ra{a, na}, rb{b, nb};
+  if (!ra.Init() || !rb.Init()) {
+    *status = CORRUPT();
+    return 0;
+  }
+  for (int i = 0; i < start; ++i) {
+    if (!ra.Skip() || !rb.Skip()) return CompareFieldsSlow(&ra, &rb, ki, ki.n_fields, status);
+  }
+  for (int i = start; i < ki.n_fields; ++i) {
+    int64_t ia, ib;
+    if (!ra.PeekInt(&ia) || !rb.PeekInt(&ib)) return CompareFieldsSlow(&ra, &rb, ki, i, status);
+    if (ia != ib) return ((ia < ib) != (ki.desc && ki.desc[i])) ? -1 : 1;
+    ra.Skip();
+    rb.Skip();
+  }
+  return 0;
+}
+
+}  // namespace
+
+int CompareRecordPrefix(const uint8_t* a, uint32_t na, const uint8_t* b, uint32_t nb,
+                        const KeyInfo& ki, Status* status) {
+  return CompareFieldsFrom(a, na, b, nb, ki, 0, status);
 }
 
 void Sorter::Add(const uint8_t* rec, uint32_t n) {
@@ -82,6 +135,8 @@ void Sorter::Add(const uint8_t* rec, uint32_t n) {
   e.type = static_cast<uint8_t>(Type::kNull);
   e.len = 0;
   e.i = 0;
+  e.has_i2 = false;
+  e.i2 = 0;
   FieldReader r{dst, n};
   Value v;
   bool bad = false;
@@ -102,6 +157,8 @@ void Sorter::Add(const uint8_t* rec, uint32_t n) {
       case Type::kNull:
         break;
     }
+    // An integer second key field is kept too (window and multi-key sorts).
+    e.has_i2 = key_info_->n_fields >= 2 && r.PeekInt(&e.i2);
   }
   entries_.push_back(e);
 }
@@ -144,13 +201,24 @@ int Sorter::CompareEntries(const Entry& a, const Entry& b, Status* st) const {
   }
   if (c != 0) return (ki.desc && ki.desc[0]) ? (c < 0 ? 1 : -1) : c;
   if (ki.n_fields <= 1) return 0;
-  return CompareRecordPrefix(a.data, a.size, b.data, b.size, ki, st);
+  if (a.has_i2 && b.has_i2) {
+    if (a.i2 != b.i2) return ((a.i2 < b.i2) != (ki.desc && ki.desc[1])) ? -1 : 1;
+    if (ki.n_fields == 2) return 0;
+    return CompareFieldsFrom(a.data, a.size, b.data, b.size, ki, 2, st);
+  }
+  return CompareFieldsFrom(a.data, a.size, b.data, b.size, ki, 1, st);
 }
 
 Status Sorter::Sort() {
   Status st;
   const KeyInfo& ki = *key_info_;
-  (void)ki;
+  // No key (a window without PARTITION BY or ORDER BY): input order. Input
+  // already in order (a scan in key order) needs no sort.
+  auto less = [&](const Entry& x, const Entry& y) { return CompareEntries(x, y, &st) < 0; };
+  if (ki.n_fields == 0 || std::is_sorted(entries_.begin(), entries_.end(), less)) {
+    pos_ = 0;
+    return st;
+  }
   std::stable_sort(entries_.begin(), entries_.end(),
                    [&](const Entry& x, const Entry& y) { return CompareEntries(x, y, &st) < 0; });
   pos_ = 0;

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/big_alloc.h"
 #include "common/status.h"
 #include "record/record.h"
 
@@ -23,6 +24,10 @@ class Sorter {
   void Rewind() { pos_ = 0; }
   const uint8_t* data() const { return entries_[pos_].data; }
   uint32_t size() const { return entries_[pos_].size; }
+  // Random access to the sorted records (window frames).
+  size_t count() const { return entries_.size(); }
+  const uint8_t* data_at(size_t i) const { return entries_[i].data; }
+  uint32_t size_at(size_t i) const { return entries_[i].size; }
 
  private:
   // The first key field is decoded once, when the record is added, so most
@@ -31,19 +36,21 @@ class Sorter {
     const uint8_t* data;
     uint32_t size;
     uint8_t type;  // Type of the first field
+    bool has_i2;   // the second key field is the integer i2
     uint32_t len;  // text/blob length
     union {
       int64_t i;
       double r;
       const char* z;
     };
+    int64_t i2;
   };
   int CompareEntries(const Entry& a, const Entry& b, Status* st) const;
   const KeyInfo* key_info_;
   std::vector<std::unique_ptr<uint8_t[]>> chunks_;
   size_t chunk_used_ = 0;
   size_t chunk_cap_ = 0;
-  std::vector<Entry> entries_;
+  std::vector<Entry, BigAllocator<Entry>> entries_;
   size_t pos_ = 0;
 };
 

@@ -495,6 +495,18 @@ StepResult Vm::Run() {
         }
         break;
       }
+      case Opcode::kWinInit:
+        if (!WindowInit(in)) return FailWithStatus();
+        break;
+      case Opcode::kWinNext: {
+        bool more = false;
+        if (!WindowNext(in, &more)) return FailWithStatus();
+        if (!more) {
+          pc_ = in.p2;
+          continue;
+        }
+        break;
+      }
       case Opcode::kSorterData:
         VM_TRY(cursors_[static_cast<size_t>(in.p1)]->RecordData(&r[in.p2]));
         break;

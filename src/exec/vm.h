@@ -16,6 +16,7 @@ namespace basalt {
 
 class Btree;
 class VmCursor;
+class WindowRun;
 
 // Foreign key violations that outlive a statement (foreignkeys.html section
 // 4.2): zero outside a transaction; COMMIT fails while either is nonzero.
@@ -101,6 +102,9 @@ class Vm {
   bool FkIsZero(const Instr& in) const;
   // Program (vm_program.cc); *ignored: the sub-program ended by RAISE(IGNORE).
   bool RunSubprogram(const Instr& in, bool* ignored);
+  // Window stages (vm_window.cc): WinInit, and WinNext (*more: a row).
+  bool WindowInit(const Instr& in);
+  bool WindowNext(const Instr& in, bool* more);
   // At a successful Halt of a top-level program: immediate violations left.
   bool FkStatementFailed();
   bool SetError(Status s) {
@@ -117,6 +121,7 @@ class Vm {
   // Closed B-tree cursors kept for the next execution (see VmCursor::Recycle).
   std::vector<std::unique_ptr<VmCursor>> spare_;
   std::vector<FuncContext> aggs_;
+  std::vector<std::unique_ptr<WindowRun>> wins_;  // by WindowSpec::id
   std::vector<uint8_t> once_;
   std::vector<Value> params_;
   std::vector<Value*> vtab_args_;  // argv of VFilter / VUpdate

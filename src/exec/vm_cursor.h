@@ -90,6 +90,7 @@ class VmCursor {
 
   // Sorter.
   Status SorterInsert(const Value& record);
+  Sorter* sorter() const { return sorter_.get(); }  // null unless a sorter
   Status SorterSort(bool* empty);
   Status SorterNext(bool* more);
 

@@ -7,6 +7,7 @@
 #include "exec/program_verify.h"
 #include "exec/vm.h"
 #include "exec/vm_cursor.h"
+#include "exec/vm_window.h"
 
 namespace basalt {
 
@@ -50,6 +51,7 @@ void Vm::FinishAggregates() {
   // only their final function knows how to free. (Runs in the destructor:
   // a final that runs out of memory computing the discarded result must
   // not escape.)
+  wins_.clear();  // their accumulators too
   Value discard;
   for (FuncContext& a : aggs_) {
     if (a.agg_mem != nullptr && a.def != nullptr && a.def->final != nullptr) {

@@ -58,6 +58,7 @@ std::span<const BuiltinSpec> NumericFunctions();
 std::span<const BuiltinSpec> MiscFunctions();
 std::span<const BuiltinSpec> MathFunctions();
 std::span<const BuiltinSpec> AggregateFunctions();
+std::span<const BuiltinSpec> WindowFunctions();  // window.cc
 std::span<const BuiltinSpec> DateTimeFunctions();
 std::span<const BuiltinSpec> OptionFunctions();
 std::span<const BuiltinSpec> PatternFunctions();  // glob (like is registered apart)

@@ -51,6 +51,7 @@ void RegisterBuiltinFunctions(FunctionRegistry* reg, bool case_sensitive_like) {
   AddTable(reg, func::MiscFunctions());
   AddTable(reg, func::MathFunctions());
   AddTable(reg, func::AggregateFunctions());
+  AddTable(reg, func::WindowFunctions());
   AddTable(reg, func::DateTimeFunctions());
   AddTable(reg, func::OptionFunctions());
   AddTable(reg, func::PatternFunctions());

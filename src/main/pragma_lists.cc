@@ -70,7 +70,7 @@ Status RunFunctionList(PragmaCall* call) {
       }
     }
     const bool aggregate = (d->flags & kFuncAggregate) != 0;
-    const bool window = aggregate && d->value != nullptr && d->inverse != nullptr;
+    const bool window = (aggregate && d->value != nullptr) || (d->flags & kFuncWindowOnly) != 0;
     const bool builtin = d->api_func == nullptr && d->api_step == nullptr;
     int64_t flags = 0;
     if ((d->flags & kFuncDeterministic) != 0) flags |= kApiDeterministic;

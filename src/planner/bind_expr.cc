@@ -184,6 +184,10 @@ Resolver::Lookup Resolver::BindResultAlias(Expr* e, Scope* scope, Scope* sc, int
       ctx_->Error("misuse of aliased aggregate " + std::string(e->text));
       return Lookup::kFailed;
     }
+    if (sc->win == nullptr && target->kind == ExprKind::kFunction && target->over != nullptr) {
+      ctx_->Error("misuse of aliased window function " + std::string(e->text));
+      return Lookup::kFailed;
+    }
     std::string_view span = e->span;
     *e = *target;
     e->span = span;
@@ -226,10 +230,10 @@ bool Resolver::ResolveFunction(Expr* e, Scope* scope) {
     return ctx_->ErrorAt(e->span, "no such function: " + std::string(e->text));
   }
   e->aux = def;
-  bool is_agg = (def->flags & kFuncAggregate) != 0 && e->over == nullptr;
-  if (e->over != nullptr) {
-    return ctx_->Error("window functions are not supported yet");
+  if (e->over != nullptr || (def->flags & kFuncWindowOnly) != 0) {
+    return ResolveWindowCall(e, scope, def);  // bind_window.cc
   }
+  bool is_agg = (def->flags & kFuncAggregate) != 0;
   if (e->has(ast::kStarArg) && !(is_agg && nargs == 0)) {
     return ctx_->Error("wrong number of arguments to function " + std::string(e->text) + "()");
   }

@@ -6,6 +6,7 @@
 #include "planner/bind_internal.h"
 #include "planner/resolve.h"
 #include "planner/walk.h"
+#include "planner/window_info.h"
 
 namespace basalt {
 
@@ -309,9 +310,13 @@ bool Resolver::ResolveCore(Select* s, Scope* outer) {
   AggInfo* agg = ctx_->arena->New<AggInfo>();
   agg->id = ++agg_counter_;
   scope.agg = agg;
+  WindowInfo* win = ctx_->arena->New<WindowInfo>();
+  win->select = s;
+  scope.win = win;
   if (!ResolveList(info->result, &scope)) return false;
   bool result_has_agg = scope.has_agg;
 
+  scope.win = nullptr;
   scope.agg = nullptr;
   scope.has_agg = false;
   scope.result = info->result;
@@ -335,10 +340,12 @@ bool Resolver::ResolveCore(Select* s, Scope* outer) {
   }
   if (s->order_by && !(s->prior != nullptr)) {
     scope.clause = "ORDER BY";
+    scope.win = win;
     // A core of a compound never gets here with ORDER BY (it is on the last).
     if (!ResolveOrderBy(s, s->order_by, &scope, info, "ORDER BY")) return false;
     s->order_by = ExpandNullsOrder(s->order_by);
   }
+  if (!win->funcs.empty()) info->win = win;
   bool is_agg = scope.has_agg || s->group_by != nullptr;
   if (is_agg) {
     agg->group_by = s->group_by;
@@ -463,6 +470,13 @@ bool Resolver::AnalyzeAggregates(Select* s, SelectInfo* info) {
     }
   } walker{agg, owns};
   for (size_t i = 0; i < info->result->size(); ++i) walker.Walk((*info->result)[i]);
+  if (info->win != nullptr) {
+    for (const WinFunc& f : info->win->funcs) {
+      for (ast::ExprList* l : {f.win->partition, f.win->order}) {
+        for (size_t i = 0; l != nullptr && i < l->size(); ++i) walker.Walk((*l)[i]);
+      }
+    }
+  }
   walker.Walk(s->having);
   if (s->order_by) {
     for (size_t i = 0; i < s->order_by->size(); ++i) walker.Walk((*s->order_by)[i]);

@@ -29,7 +29,7 @@ bool Resolver::CanFlatten(Select* sub, const ast::FromItem* item) {
   }
   if ((item->join & (ast::kJoinLeft | ast::kJoinRight)) != 0) return false;
   SelectInfo* si = InfoOf(sub);
-  if (si == nullptr || si->agg != nullptr || si->correlated || si->sources.empty()) return false;
+  if (si == nullptr || si->agg != nullptr || si->win != nullptr || si->correlated || si->sources.empty()) return false;
   for (const Source& ss : si->sources) {
     if (ss.outer_nullable || (ss.join & (ast::kJoinLeft | ast::kJoinRight | ast::kJoinCross))) {
       return false;

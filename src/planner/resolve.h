@@ -92,6 +92,10 @@ class Resolver {
   // A name no scope knows: a string ("x"), TRUE/FALSE, or an error.
   bool BindUnknownName(ast::Expr* e);
   bool ResolveFunction(ast::Expr* e, Scope* scope);
+  // Window function calls (bind_window.cc).
+  bool ResolveWindowCall(ast::Expr* e, Scope* scope, const FunctionDef* def);
+  ast::Window* MergeWindow(const ast::Window* w, ast::Select* s, int depth);
+  bool ResolveWindowExprs(ast::Window* w, Scope* scope);
   bool ResolveSubquery(ast::Select* s, Scope* scope);
   bool AnalyzeAggregates(ast::Select* s, SelectInfo* info);
   CteEntry* FindCte(std::string_view name);
@@ -114,6 +118,7 @@ class Resolver {
   std::vector<CteEntry*> ctes_;      // visible CTEs, innermost last
   std::vector<CteEntry*> all_ctes_;  // every CTE seen in the statement
   int agg_depth_ = 0;                // > 0 inside aggregate arguments
+  int win_depth_ = 0;                // > 0 inside a window call's arguments or window
   int agg_counter_ = 0;              // ids of AggInfos
 };
 

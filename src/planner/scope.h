@@ -15,6 +15,7 @@
 namespace basalt {
 
 struct SelectInfo;
+struct WindowInfo;
 
 
 // One column of a source as name resolution sees it.
@@ -101,6 +102,8 @@ struct Scope {
   int excluded_base = -1;
   // Where an error message names a clause ("a GROUP BY clause" ...).
   const char* clause = nullptr;
+  // Non-null where window functions are allowed (result columns, ORDER BY).
+  WindowInfo* win = nullptr;
 };
 
 struct SelectInfo {
@@ -110,6 +113,7 @@ struct SelectInfo {
   std::vector<std::string> names;           // result column names
   AggInfo* agg = nullptr;                   // null unless aggregate or GROUP BY
   bool correlated = false;                  // refers to an enclosing query
+  WindowInfo* win = nullptr;                // null unless it has window functions
   bool resolved = false;
   int depth = 0;
 };

@@ -53,6 +53,11 @@ void WalkExpr(ast::Expr* e, F& f) {
     for (size_t i = 0; i < e->list->size(); ++i) WalkExpr((*e->list)[i], f);
   }
   if (e->select) WalkSelectExprs(e->select, f);
+  if (e->over != nullptr) {  // a window call's PARTITION BY and ORDER BY
+    for (ast::ExprList* l : {e->over->partition, e->over->order}) {
+      for (size_t i = 0; l != nullptr && i < l->size(); ++i) WalkExpr((*l)[i], f);
+    }
+  }
 }
 
 }  // namespace basalt

@@ -390,6 +390,55 @@ double AlterAddColumn(const Api& a, const Options& o, const std::string& path) {
   return Now() - t0;
 }
 
+// The table of the window benchmarks: o.rows rows, x random, g in 1000
+// groups.
+void FillWindowTable(const Api& a, const Options& o, const std::string& path, Db* db) {
+  (void)path;
+  db->Exec("CREATE TABLE w(id INTEGER PRIMARY KEY, g INTEGER, x INTEGER)");
+  db->Exec("BEGIN");
+  sqlite3_stmt* ins = db->Prepare("INSERT INTO w(g, x) VALUES(?, ?)");
+  Rng rng(11);
+  for (int64_t i = 0; i < o.rows; ++i) {
+    a.bind_int64(ins, 1, static_cast<int64_t>(rng.Next() % 1000));
+    a.bind_int64(ins, 2, static_cast<int64_t>(rng.Next() % 1000000));
+    db->StepDone(ins);
+  }
+  a.finalize(ins);
+  db->Exec("COMMIT");
+}
+
+// Reads every row of a one-column window query; returns the time.
+double TimeWindowQuery(const Api& a, const Options& o, Db* db, const char* sql) {
+  double t0 = Now();
+  sqlite3_stmt* q = db->Prepare(sql);
+  int64_t rows = 0, sum = 0;
+  while (a.step(q) == SQLITE_ROW) {
+    ++rows;
+    sum += a.column_int64(q, 0);
+  }
+  a.finalize(q);
+  if (rows != o.rows || sum <= 0) Die(std::string("window query gave wrong rows: ") + sql);
+  return Now() - t0;
+}
+
+// A sliding frame of 21 rows over every row.
+double WindowSum(const Api& a, const Options& o, const std::string& path) {
+  RemoveDb(path);
+  Db db(a, path);
+  FillWindowTable(a, o, path, &db);
+  return TimeWindowQuery(
+      a, o, &db,
+      "SELECT sum(x) OVER (ORDER BY id ROWS BETWEEN 10 PRECEDING AND 10 FOLLOWING) FROM w");
+}
+
+// rank() in 1000 partitions (a sort by g, x).
+double WindowRank(const Api& a, const Options& o, const std::string& path) {
+  RemoveDb(path);
+  Db db(a, path);
+  FillWindowTable(a, o, path, &db);
+  return TimeWindowQuery(a, o, &db, "SELECT rank() OVER (PARTITION BY g ORDER BY x) FROM w");
+}
+
 // A cascading delete: 1000 parent rows, 100 children each (100k rows, an
 // index on the child key); the time is that of `DELETE FROM parent`, which
 // deletes every child through ON DELETE CASCADE.
@@ -526,6 +575,9 @@ int Main(int argc, char** argv) {
       {"alter_add", "ALTER TABLE ADD COLUMN, then scan the new column", AlterAddColumn, true,
        false},
       {"json_extract", "json_extract(doc, '$.b.c') over rows JSON documents", JsonExtract, false,
+       false},
+      {"window_sum", "sum() OVER a sliding 21-row ROWS frame, every row", WindowSum, false, false},
+      {"window_rank", "rank() OVER (PARTITION BY g ORDER BY x), 1k groups", WindowRank, false,
        false},
   };
   std::string fixture = o.dir + "/fixture-" + std::to_string(o.rows) + ".db";
