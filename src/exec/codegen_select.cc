@@ -162,10 +162,16 @@ bool Codegen::MaterializeSources(SelectInfo* info, int coroutine_src) {
       if (cte_done_regs_.size() <= static_cast<size_t>(src.cte)) {
         cte_done_regs_.resize(static_cast<size_t>(src.cte) + 1, 0);
       }
+      // A body that reads an outer query's columns is rebuilt at each use;
+      // any other is built once per run.
+      bool correlated = false;
+      for (Select* p = ce->cte->select; p; p = p->prior) {
+        if (SelectInfo* si = InfoOf(p)) correlated |= si->correlated;
+      }
       int& done_reg = cte_done_regs_[static_cast<size_t>(src.cte)];
       if (done_reg == 0) done_reg = AllocReg();
       int skip = MakeLabel();
-      Op(Opcode::kIfPos, done_reg, skip, 0);
+      if (!correlated) Op(Opcode::kIfPos, done_reg, skip, 0);
       {
         EqpScope eqp_scope(this, Eqp("MATERIALIZE " + std::string(ce->cte->name)));
         if (!CodeCte(ce, nullptr)) return false;

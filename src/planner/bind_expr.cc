@@ -230,6 +230,14 @@ bool Resolver::ResolveFunction(Expr* e, Scope* scope) {
     return ctx_->ErrorAt(e->span, "no such function: " + std::string(e->text));
   }
   e->aux = def;
+  if (nargs == 2 && EqualsIgnoreCase(e->text, "likelihood")) {
+    // The probability must be written as a real literal in [0.0, 1.0].
+    const Expr* p = (*e->list)[1];
+    if (p->kind != ExprKind::kReal || !(p->rval >= 0.0 && p->rval <= 1.0)) {
+      return ctx_->ErrorAt(
+          e->span, "second argument to likelihood() must be a constant between 0.0 and 1.0");
+    }
+  }
   if (e->over != nullptr || (def->flags & kFuncWindowOnly) != 0) {
     return ResolveWindowCall(e, scope, def);  // bind_window.cc
   }

@@ -1,5 +1,6 @@
 // Binding FROM clauses: tables, views, CTEs, subqueries and virtual tables
 // become Sources; join conditions (ON, USING, NATURAL) and `*` expansion.
+#include <algorithm>
 #include <cstring>
 
 #include "parser/parser.h"
@@ -147,6 +148,11 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
         src.cursor = ctx_->AllocCursor();
         src.cte = cte->id;
         ++cte->refs;
+        // A body reading an outer query's columns makes its reader
+        // correlated too (as a FROM subquery would).
+        for (Select* p = cte->cte->select; p; p = p->prior) {
+          if (InfoOf(p) != nullptr && InfoOf(p)->correlated) info->correlated = true;
+        }
       }
     } else {
       Table* t = item->tab != nullptr ? const_cast<Table*>(item->tab)
@@ -155,10 +161,15 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
       if (t != nullptr && t->is_virtual && !ConnectVirtual(t)) return false;
       if (t == nullptr) return ctx_->NoSuchTable(item->schema, item->name);
       if (t->is_view) {
+        const auto& open = ctx_->expanding_views;
+        if (std::find(open.begin(), open.end(), t) != open.end()) {
+          return ctx_->Error("view " + t->name + " is circularly defined");
+        }
         Select* body = ctx_->ParseSelect(t->view_sql);
         if (body == nullptr) return false;
         // A view's body sees no outer query, and its unqualified names bind
         // to the view's own database.
+        CompileContext::ViewExpansion expansion(ctx_, t);
         CompileContext::FixedDbScope fixed(ctx_, t->owner);
         if (!ResolveSelect(body, nullptr)) return false;
         src.subquery = body;

@@ -108,6 +108,22 @@ struct CompileContext {
     }
     return Error("no such table: " + shown + std::string(name));
   }
+  // The views whose bodies are being resolved, innermost last: a view met
+  // again inside its own expansion is circularly defined.
+  std::vector<const Table*> expanding_views;
+  class ViewExpansion {
+   public:
+    ViewExpansion(CompileContext* ctx, const Table* view) : ctx_(ctx) {
+      ctx->expanding_views.push_back(view);
+    }
+    ~ViewExpansion() { ctx_->expanding_views.pop_back(); }
+    ViewExpansion(const ViewExpansion&) = delete;
+    ViewExpansion& operator=(const ViewExpansion&) = delete;
+
+   private:
+    CompileContext* ctx_;
+  };
+
   // Makes unqualified names bind to the database of a view or trigger
   // (owner) while the guard lives; a TEMP owner keeps the search order.
   class FixedDbScope {
