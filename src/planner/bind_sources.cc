@@ -111,7 +111,10 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
     for (size_t i = 0; i < item->nested->size(); ++i) {
       if (!AddSource((*item->nested)[i], info, outer)) return false;
     }
-    if (info->sources.size() > first) info->sources[first].join = item->join;
+    if (info->sources.size() > first) {
+      info->sources[first].join = item->join;
+      info->sources[first].groups.emplace_back(item, info->sources.size() - first);
+    }
     return true;
   }
   Source src;
@@ -447,21 +450,47 @@ bool Resolver::ApplyJoinConditions(SelectInfo* info, Scope* scope) {
       }
     }
     if (!s.table_args.empty() && !AddTableArgs(&s, scope, &cond)) return false;
-    if (item->on) {
-      if (!ResolveExpr(item->on, scope)) return false;
-      if (cond == nullptr) {
-        cond = item->on;
-      } else {
-        Expr* a = ctx_->arena->New<Expr>();
-        a->kind = ExprKind::kBinary;
-        a->op = ast::Op::kAnd;
-        a->left = cond;
-        a->right = item->on;
-        a->pflags |= kResolvedFlag;
-        cond = a;
-      }
-    }
+    if (item->on && !AndJoinCondition(item->on, scope, &cond)) return false;
     s.on = cond;
+  }
+  return ApplyGroupConditions(info, scope);
+}
+
+bool Resolver::AndJoinCondition(Expr* on, Scope* scope, Expr** cond) {
+  if (!ResolveExpr(on, scope)) return false;
+  if (*cond == nullptr) {
+    *cond = on;
+    return true;
+  }
+  Expr* a = ctx_->arena->New<Expr>();
+  a->kind = ExprKind::kBinary;
+  a->op = ast::Op::kAnd;
+  a->left = *cond;
+  a->right = on;
+  a->pflags |= kResolvedFlag;
+  *cond = a;
+  return true;
+}
+
+// The ON of a parenthesised join goes to the group's first source, whose
+// join type it took: as a filter after an inner join, as the join condition
+// of a LEFT JOIN onto a single source. A LEFT JOIN onto several sources
+// would need them NULL-extended together, which the loops cannot do yet.
+bool Resolver::ApplyGroupConditions(SelectInfo* info, Scope* scope) {
+  std::vector<Source>& srcs = info->sources;
+  for (size_t i = 0; i < srcs.size(); ++i) {
+    Source& s = srcs[i];
+    for (const auto& [group, n] : s.groups) {
+      if (group->using_cols != nullptr || (group->join & ast::kJoinNatural) != 0) {
+        return ctx_->Error("USING or NATURAL with a parenthesised join is not supported yet");
+      }
+      if (group->on == nullptr) continue;
+      if (i == 0) return ctx_->Error("a JOIN clause is required before ON");
+      if ((s.join & ast::kJoinLeft) != 0 && n > 1) {
+        return ctx_->Error("LEFT JOIN onto a parenthesised join is not supported yet");
+      }
+      if (!AndJoinCondition(group->on, scope, &s.on)) return false;
+    }
   }
   return true;
 }

@@ -75,6 +75,8 @@ class Resolver {
   bool AddSources(ast::FromList* from, SelectInfo* info, Scope* outer);
   bool AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer);
   bool ApplyJoinConditions(SelectInfo* info, Scope* scope);
+  bool AndJoinCondition(ast::Expr* on, Scope* scope, ast::Expr** cond);
+  bool ApplyGroupConditions(SelectInfo* info, Scope* scope);
   bool ExpandResultColumns(ast::Select* s, SelectInfo* info);
   bool ResolveOrderBy(ast::Select* s, ast::ExprList* order, Scope* scope, SelectInfo* info,
                       const char* kind);

@@ -17,7 +17,6 @@ namespace basalt {
 struct SelectInfo;
 struct WindowInfo;
 
-
 // One column of a source as name resolution sees it.
 struct SourceColumn {
   std::string_view name;
@@ -42,6 +41,9 @@ struct Source {
   uint8_t join = 0;             // ast::JoinType with the previous source
   bool outer_nullable = false;  // right side of a LEFT JOIN: may be the null row
   ast::Expr* on = nullptr;      // ON / USING / NATURAL condition (resolved)
+  // Parenthesised joins this source opens (outermost last), with how many
+  // sources each spans: their own ON conditions apply here.
+  std::vector<std::pair<ast::FromItem*, size_t>> groups;
   // USING/NATURAL: for each column of this source that is merged with a
   // column of an earlier source, the (source index, column) it merges with.
   std::vector<std::pair<int, int>> merged_with;  // per column; (-1,-1) if none
