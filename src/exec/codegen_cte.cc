@@ -50,9 +50,12 @@ bool Codegen::CodeCte(CteEntry* ce, SelectDest* out) {
   feed.kind = SelectDest::kRegs;
   feed.reg = feed_reg;
   auto code_arm = [&](Select* arm) {
+    // Another recursive CTE materialized inside this arm (its FROM, a
+    // subquery) sets its own feed and gives this one back.
+    const auto saved = pending_gosub_;
     pending_gosub_ = {feed_ret, feed_sub};
     bool ok = CodeSimpleSelectArm(arm, &feed);
-    pending_gosub_ = {0, 0};
+    pending_gosub_ = saved;
     return ok;
   };
   for (size_t i = 0; i < first_rec; ++i) {
