@@ -105,11 +105,34 @@ double RealLiteral(std::string_view text) {
   double d = 0;
   auto r = std::from_chars(text.data(), text.data() + text.size(), d);
   if (r.ec == std::errc::result_out_of_range) {
-    // Overflow gives infinity, underflow zero: tell them apart by the sign of
-    // the exponent (a literal out of range always has a large exponent).
+    // Overflow gives infinity, underflow zero: tell them apart by the
+    // decimal magnitude, the place of the first nonzero digit plus the
+    // exponent ("0.<400 zeros>1" underflows though it has no exponent).
     size_t e = text.find_first_of("eE");
-    bool negative_exp = e != std::string_view::npos && e + 1 < text.size() && text[e + 1] == '-';
-    return negative_exp ? 0.0 : std::numeric_limits<double>::infinity();
+    std::string_view mant = text.substr(0, e);
+    int64_t mag = 0;
+    bool nonzero = false;
+    size_t dot = mant.find('.');
+    size_t int_len = dot == std::string_view::npos ? mant.size() : dot;
+    for (size_t i = 0; i < mant.size() && !nonzero; ++i) {
+      if (mant[i] >= '1' && mant[i] <= '9') {
+        nonzero = true;
+        mag = i < int_len ? static_cast<int64_t>(int_len - i) - 1
+                          : -static_cast<int64_t>(i - int_len);
+      }
+    }
+    if (!nonzero) return 0.0;
+    if (e != std::string_view::npos) {
+      size_t i = e + 1;
+      bool neg = i < text.size() && text[i] == '-';
+      if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+      int64_t x = 0;
+      for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+        if (x < 1000000) x = x * 10 + (text[i] - '0');
+      }
+      mag += neg ? -x : x;
+    }
+    return mag < 0 ? 0.0 : std::numeric_limits<double>::infinity();
   }
   return d;
 }
