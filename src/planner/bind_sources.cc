@@ -303,17 +303,7 @@ bool Resolver::AddTableArgs(Source* s, Scope* scope, Expr** cond) {
     eq->span = arg->span;
     eq->pflags |= kResolvedFlag;
     eq->flags |= ast::kFromJoinOn;
-    if (*cond == nullptr) {
-      *cond = eq;
-      continue;
-    }
-    Expr* a = ctx_->arena->New<Expr>();
-    a->kind = ExprKind::kBinary;
-    a->op = ast::Op::kAnd;
-    a->left = *cond;
-    a->right = eq;
-    a->pflags |= kResolvedFlag;
-    *cond = a;
+    *cond = Conjoin(*cond, eq);
   }
   return true;
 }
@@ -437,17 +427,7 @@ bool Resolver::ApplyJoinConditions(SelectInfo* info, Scope* scope) {
       eq->right = NewColumnRef(s, rcol, {});
       eq->pflags |= kResolvedFlag;
       eq->flags |= ast::kFromJoinOn;
-      if (cond == nullptr) {
-        cond = eq;
-      } else {
-        Expr* a = ctx_->arena->New<Expr>();
-        a->kind = ExprKind::kBinary;
-        a->op = ast::Op::kAnd;
-        a->left = cond;
-        a->right = eq;
-        a->pflags |= kResolvedFlag;
-        cond = a;
-      }
+      cond = Conjoin(cond, eq);
     }
     if (!s.table_args.empty() && !AddTableArgs(&s, scope, &cond)) return false;
     if (item->on && !AndJoinCondition(item->on, scope, &cond)) return false;
@@ -458,18 +438,20 @@ bool Resolver::ApplyJoinConditions(SelectInfo* info, Scope* scope) {
 
 bool Resolver::AndJoinCondition(Expr* on, Scope* scope, Expr** cond) {
   if (!ResolveExpr(on, scope)) return false;
-  if (*cond == nullptr) {
-    *cond = on;
-    return true;
-  }
-  Expr* a = ctx_->arena->New<Expr>();
-  a->kind = ExprKind::kBinary;
-  a->op = ast::Op::kAnd;
-  a->left = *cond;
-  a->right = on;
-  a->pflags |= kResolvedFlag;
-  *cond = a;
+  *cond = Conjoin(*cond, on);
   return true;
+}
+
+Expr* Resolver::Conjoin(Expr* a, Expr* b) {
+  if (a == nullptr) return b;
+  if (b == nullptr) return a;
+  Expr* x = ctx_->arena->New<Expr>();
+  x->kind = ExprKind::kBinary;
+  x->op = ast::Op::kAnd;
+  x->left = a;
+  x->right = b;
+  x->pflags |= kResolvedFlag;
+  return x;
 }
 
 // The ON of a parenthesised join goes to the group's first source, whose

@@ -29,7 +29,9 @@ bool Resolver::CanFlatten(Select* sub, const ast::FromItem* item) {
   }
   if ((item->join & (ast::kJoinLeft | ast::kJoinRight)) != 0) return false;
   SelectInfo* si = InfoOf(sub);
-  if (si == nullptr || si->agg != nullptr || si->win != nullptr || si->correlated || si->sources.empty()) return false;
+  if (si == nullptr || si->agg != nullptr || si->win != nullptr || si->correlated ||
+      si->sources.empty())
+    return false;
   for (const Source& ss : si->sources) {
     if (ss.outer_nullable || (ss.join & (ast::kJoinLeft | ast::kJoinRight | ast::kJoinCross))) {
       return false;
@@ -55,17 +57,7 @@ void Resolver::FinishFlattening(Select* s, SelectInfo* info) {
   bool any = !info->flattened_where.empty();
   for (const Source& src : info->sources) any |= src.flattened;
   if (!any) return;
-  auto conj = [&](Expr* a, Expr* b) -> Expr* {
-    if (a == nullptr) return b;
-    if (b == nullptr) return a;
-    Expr* x = ctx_->arena->New<Expr>();
-    x->kind = ExprKind::kBinary;
-    x->op = ast::Op::kAnd;
-    x->left = a;
-    x->right = b;
-    x->pflags |= kResolvedFlag;
-    return x;
-  };
+  auto conj = [&](Expr* a, Expr* b) { return Conjoin(a, b); };
   std::vector<Source> kept;
   Expr* carried_on = nullptr;
   for (Source& src : info->sources) {

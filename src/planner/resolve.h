@@ -76,6 +76,8 @@ class Resolver {
   bool AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer);
   bool ApplyJoinConditions(SelectInfo* info, Scope* scope);
   bool AndJoinCondition(ast::Expr* on, Scope* scope, ast::Expr** cond);
+  // a AND b, resolved (either may be null: the other is the result).
+  ast::Expr* Conjoin(ast::Expr* a, ast::Expr* b);
   bool ApplyGroupConditions(SelectInfo* info, Scope* scope);
   bool ExpandResultColumns(ast::Select* s, SelectInfo* info);
   bool ResolveOrderBy(ast::Select* s, ast::ExprList* order, Scope* scope, SelectInfo* info,

@@ -14,7 +14,8 @@ namespace basalt::apitest {
   X(open_v2)                                                                                       \
   X(close)                                                                                         \
   X(close_v2)                                                                                      \
-  X(exec) X(prepare_v2) X(step) X(reset) X(finalize) X(bind_int) X(bind_text) X(bind_null)         \
+  X(exec)                                                                                          \
+  X(prepare_v2) X(step) X(reset) X(finalize) X(bind_int) X(bind_text) X(bind_null)                 \
       X(bind_parameter_count) X(clear_bindings) X(column_count) X(column_int) X(column_int64)      \
           X(column_text) X(column_type) X(column_bytes) X(column_name) X(column_decltype)          \
               X(column_value) X(data_count) X(errmsg) X(errcode) X(extended_errcode)               \
