@@ -184,6 +184,14 @@ class Codegen {
     std::vector<int> in_cursors;  // IN lists driving equality lookups (outermost first)
     std::vector<int> in_tops;
     std::vector<int> in_nexts;  // labels
+    // RIGHT/FULL JOIN onto this level: the keys of the rows that matched
+    // (ephemeral index), and the subroutine that runs the inner levels and
+    // the body, entered in line by the main loops and by Gosub for each
+    // unmatched row afterwards.
+    int rj_match = -1;
+    int rj_return = 0;     // register: return address, NULL in line
+    int rj_subr = 0;       // address of the subroutine's first instruction
+    int rj_outer_cont = 0;  // label: the level's own next row
   };
   struct WhereLoops {
     WherePlan plan;
@@ -192,6 +200,9 @@ class Codegen {
     int break_label = 0;     // after the loops
     int continue_label = 0;  // next row of the innermost loop
     size_t subst_mark = 0;
+    int last_rj = -1;     // innermost level joined by RIGHT/FULL JOIN, -1 if none
+    int loops_end = 0;    // label: the main loops are done (unmatched rows next)
+    std::vector<int> rj_sets;  // per level: its RIGHT JOIN's match index, or -1
   };
   // Plans loops over `sources` filtered by `where` (and tries to satisfy
   // order_by / group_by by index order).
@@ -223,8 +234,15 @@ class Codegen {
                        const std::function<void(int argv)>& row, int n, int rows);
   void CodeVtabApply(const Table* tab, int rows, int n, OnConflict on_conflict);
   void CodeVtabLoop(WhereLoops* w, const LoopPlan& lp, const Source& src, LevelState* lv);
-  void CodeLevelTerms(WhereLoops* w, const LoopPlan& lp, const Source& src, SourceMask ready,
+  void CodeLevelTerms(WhereLoops* w, size_t li, const Source& src, SourceMask ready,
                       LevelState* lv);
+  // RIGHT and FULL JOIN (codegen_right_join.cc).
+  void OpenRightJoinSets(WhereLoops* w);
+  int RightJoinKeySize(const Source& src);
+  void CodeRightJoinKey(const Source& src, int reg);
+  void RecordRightJoinMatch(const Source& src, LevelState* lv);
+  void EndRightJoinSubroutine(LevelState* lv);
+  void CodeUnmatchedRows(WhereLoops* w, size_t li);
   // Index lookups and ranges (codegen_where_index.cc).
   void CodeIndexRange(const LoopPlan& lp, const Source& src, LevelState* lv);
   void CodeInDrivers(const LoopPlan& lp, struct IndexScan* x, LevelState* lv);

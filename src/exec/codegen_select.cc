@@ -351,6 +351,11 @@ bool Codegen::CodeSimpleSelect(Select* s, SelectDest* dest) {
                                                      : s->order_by;
   if (!PlanLoops(&w, &info->sources, s->where, plan_order, nullptr, &used)) return false;
   int coroutine_src = w.plan.loops.empty() ? -1 : w.plan.loops[0].src;
+  // The unmatched rows of a RIGHT JOIN need the left sources' null rows,
+  // which a co-routine does not have.
+  for (const Source& src : info->sources) {
+    if ((src.join & ast::kJoinRight) != 0) coroutine_src = -1;
+  }
   if (!MaterializeSources(info, coroutine_src)) return false;
   if (info->agg != nullptr) {
     RowSink sink;

@@ -248,6 +248,7 @@ bool Codegen::WhereBegin(WhereLoops* w) {
     CodeJumpIf(t.expr, w->break_label, false, true);
     t.coded = true;
   }
+  OpenRightJoinSets(w);
   SourceMask ready = 0;
   for (size_t li = 0; li < plan.loops.size(); ++li) {
     LoopPlan& lp = plan.loops[li];
@@ -255,7 +256,8 @@ bool Codegen::WhereBegin(WhereLoops* w) {
     LevelState lv;
     lv.src = lp.src;
     lv.cursor = src.cursor;
-    lv.brk = li == 0 ? w->break_label : MakeLabel();
+    lv.brk = li > 0 ? MakeLabel() : w->last_rj >= 0 ? w->loops_end : w->break_label;
+    if (!w->rj_sets.empty()) lv.rj_match = w->rj_sets[li];
     lv.cont = MakeLabel();
     if (src.outer_nullable) {
       lv.match_reg = AllocReg();
@@ -285,7 +287,7 @@ bool Codegen::WhereBegin(WhereLoops* w) {
       }
     }
     ready |= SourceMask(1) << lp.src;
-    CodeLevelTerms(w, lp, src, ready, &lv);
+    CodeLevelTerms(w, li, src, ready, &lv);
     w->levels.push_back(lv);
   }
   // Anything left (should not happen) is tested in the innermost loop.
@@ -493,24 +495,41 @@ void Codegen::CodeVtabLoop(WhereLoops* w, const LoopPlan& lp, const Source& src,
 }
 
 // The terms that become testable at this level: for an outer join's inner
-// source its ON terms first, then the match flag; then the WHERE terms whose
-// sources are all ready.
-void Codegen::CodeLevelTerms(WhereLoops* w, const LoopPlan& lp, const Source& src, SourceMask ready,
+// source its ON terms first, then (RIGHT JOIN) the record of the match and
+// (LEFT JOIN) the match flag; then the WHERE terms whose sources are all
+// ready. Left of a RIGHT JOIN's level, WHERE terms wait for it: they apply
+// to the joined rows, matched or not.
+void Codegen::CodeLevelTerms(WhereLoops* w, size_t li, const Source& src, SourceMask ready,
                              LevelState* lv) {
   std::vector<WhereTerm>& terms = w->plan.terms;
-  if (src.outer_nullable) {
+  const int self = w->plan.loops[li].src;
+  const bool right = lv->rj_match >= 0;
+  if (src.outer_nullable || right) {
     for (WhereTerm& t : terms) {
-      if (t.disabled || t.coded || t.on_source != lp.src) continue;
+      if (t.disabled || t.coded || t.on_source != self) continue;
       CodeJumpIf(t.expr, lv->cont, false, true);
       t.coded = true;
     }
+  }
+  if (right) RecordRightJoinMatch(src, lv);
+  if (src.outer_nullable) {
     lv->first_addr = prog_->pc();
     Op(Opcode::kInteger, 1, lv->match_reg);
   }
+  if (right) {
+    // The subroutine starts here; its end (WhereEnd) is the level's
+    // continue point.
+    Op(Opcode::kNull, 0, lv->rj_return);
+    lv->rj_subr = prog_->pc();
+    lv->rj_outer_cont = lv->cont;
+    lv->cont = MakeLabel();
+  }
+  const bool defer_where = static_cast<int>(li) < w->last_rj;
   for (WhereTerm& t : terms) {
     if (t.disabled || t.coded) continue;
     if ((t.prereq & ~ready) != 0) continue;
-    if (t.on_source >= 0 && t.on_source != lp.src) continue;
+    if (t.on_source >= 0 && t.on_source != self) continue;
+    if (t.on_source < 0 && defer_where) continue;
     CodeJumpIf(t.expr, lv->cont, false, true);
     t.coded = true;
   }
@@ -521,6 +540,7 @@ void Codegen::WhereEnd(WhereLoops* w) {
   for (size_t li = w->levels.size(); li-- > 0;) {
     LevelState& lv = w->levels[li];
     const Source& src = srcs[static_cast<size_t>(lv.src)];
+    if (lv.rj_match >= 0) EndRightJoinSubroutine(&lv);
     if (lv.in_cursors.empty()) ResolveLabel(lv.cont);
     if (lv.next_op != Opcode::kNoop) {
       if (!lv.in_cursors.empty()) ResolveLabel(lv.cont);
@@ -539,6 +559,13 @@ void Codegen::WhereEnd(WhereLoops* w) {
       if (lv.index_cursor >= 0) Op(Opcode::kNullRow, lv.index_cursor);
       Op(Opcode::kGoto, 0, lv.first_addr);
       ResolveLabel(done);
+    }
+  }
+  if (w->last_rj >= 0) {
+    // The rows of each RIGHT JOIN's table that nothing matched, outermost
+    // first (each pass may add matches for the inner ones).
+    for (size_t li = 0; li < w->levels.size(); ++li) {
+      if (w->levels[li].rj_match >= 0) CodeUnmatchedRows(w, li);
     }
   }
   ResolveLabel(w->break_label);

@@ -111,24 +111,55 @@ Resolver::Lookup Resolver::BindSourceColumn(Expr* e, Scope* scope, Scope* sc, in
   int mcol = -1;
   int table_matches = 0;
   const Source* tsrc = nullptr;
+  // Unqualified USING/NATURAL columns merged by FULL JOINs: the columns the
+  // value is coalesced from, in FROM order.
+  std::vector<std::pair<const Source*, int>> full;
   for (const Source& src : *sc->sources) {
     if (src.hidden_names) continue;
     if (!tname.empty()) {
-      if (!EqualsIgnoreCase(src.name, tname)) continue;
+      if (!SourceNamed(src, tname)) continue;
       if (!e->schema.empty() && src.table == nullptr) continue;
     }
     ++table_matches;
     tsrc = &src;
     for (size_t c = 0; c < src.columns.size(); ++c) {
       if (!EqualsIgnoreCase(src.columns[c].name, name)) continue;
-      // An unqualified reference to a USING/NATURAL column means the
-      // left-hand one.
-      if (tname.empty() && src.merged_with[c].first >= 0) continue;
+      if (src.nested_from) {
+        // A nested join's columns: one per source inside it.
+        if (!tname.empty() && !EqualsIgnoreCase(src.columns[c].table_name, tname)) {
+          // Named by the join's alias: its first column of that name.
+          if (!EqualsIgnoreCase(src.name, tname) || msrc == &src) continue;
+        }
+        if (matches > 0) full.clear();
+        ++matches;
+        msrc = &src;
+        mcol = static_cast<int>(c);
+        continue;
+      }
+      if (matches > 0 && tname.empty() && src.merged_with[c].first >= 0) {
+        // A column merged by USING/NATURAL: after an inner or LEFT join the
+        // left-most one stands; after a RIGHT JOIN the right-most; after a
+        // FULL JOIN the first non-NULL of them all.
+        if ((src.join & ast::kJoinRight) == 0) break;
+        if ((src.join & ast::kJoinLeft) == 0) {
+          matches = 0;
+          full.clear();
+        } else {
+          if (full.empty()) full.emplace_back(msrc, mcol);
+          full.emplace_back(&src, static_cast<int>(c));
+        }
+      } else if (matches > 0) {
+        full.clear();  // an ambiguous name
+      }
       ++matches;
       msrc = &src;
       mcol = static_cast<int>(c);
       break;
     }
+  }
+  if (matches > 1 && !full.empty() && full.size() == static_cast<size_t>(matches)) {
+    MarkCorrelated(scope, depth);
+    return BindCoalescedColumn(e, full, depth) ? Lookup::kBound : Lookup::kFailed;
   }
   if (matches == 0 && table_matches == 1 && IsRowidName(name)) {
     if (tsrc->table == nullptr) {
@@ -168,6 +199,28 @@ Resolver::Lookup Resolver::BindSourceColumn(Expr* e, Scope* scope, Scope* sc, in
   }
   e->depth = depth;
   return Lookup::kBound;
+}
+
+// `e` becomes coalesce() of the columns a FULL JOIN's USING merged.
+bool Resolver::BindCoalescedColumn(Expr* e, const std::vector<std::pair<const Source*, int>>& cols,
+                                   int depth) {
+  ast::ExprList* args = ctx_->arena->New<ast::ExprList>();
+  for (const auto& [src, col] : cols) {
+    ast::ExprItem item;
+    item.expr = NewColumnRef(*src, col, {});
+    if (!src->flattened) item.expr->depth = depth;
+    args->items.push_back(*ctx_->arena, item);
+  }
+  std::string_view span = e->span;
+  Expr* call = ctx_->arena->New<Expr>();
+  call->kind = ExprKind::kFunction;
+  call->text = "coalesce";
+  call->list = args;
+  call->span = span;
+  Scope none;
+  if (!ResolveExpr(call, &none)) return false;
+  *e = *call;
+  return true;
 }
 
 Resolver::Lookup Resolver::BindResultAlias(Expr* e, Scope* scope, Scope* sc, int depth) {

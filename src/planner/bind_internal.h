@@ -71,4 +71,8 @@ inline bool IntegerLiteral(const Expr* e, int64_t* v) {
   return false;
 }
 
+// Whether a FROM list has a RIGHT or FULL JOIN, also inside parentheses
+// (bind_outer_join.cc).
+bool FromHasRightJoin(const ast::FromList* from);
+
 }  // namespace basalt::bind

@@ -103,13 +103,16 @@ CteEntry* Resolver::FindCte(std::string_view name) {
   return nullptr;
 }
 
-bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
+bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer, bool first_item) {
+  if (item->nested != nullptr && NestAsSubquery(item, first_item)) {
+    return AddNestedJoin(item, info, outer);
+  }
   if (item->nested != nullptr) {
     // A parenthesised join: its items join the flat list; the first one takes
     // this item's join type.
     size_t first = info->sources.size();
     for (size_t i = 0; i < item->nested->size(); ++i) {
-      if (!AddSource((*item->nested)[i], info, outer)) return false;
+      if (!AddSource((*item->nested)[i], info, outer, first_item && i == 0)) return false;
     }
     if (info->sources.size() > first) {
       info->sources[first].join = item->join;
@@ -207,7 +210,7 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer) {
   }
   src.merged_with.assign(src.columns.size(), {-1, -1});
   item->cursor = src.cursor;
-  if (src.subquery != nullptr && src.cte == -1 && CanFlatten(src.subquery, item)) {
+  if (src.subquery != nullptr && src.cte == -1 && !no_flatten_ && CanFlatten(src.subquery, item)) {
     SelectInfo* si = InfoOf(src.subquery);
     src.flattened = true;
     src.flat_exprs = si->result;
@@ -310,9 +313,17 @@ bool Resolver::AddTableArgs(Source* s, Scope* scope, Expr** cond) {
 
 bool Resolver::AddSources(ast::FromList* from, SelectInfo* info, Scope* outer) {
   if (from == nullptr) return true;
+  // A subquery left of a RIGHT JOIN keeps its WHERE clause to itself (the
+  // outer WHERE applies after the join), so none is flattened there.
+  const bool saved = no_flatten_;
+  no_flatten_ = bind::FromHasRightJoin(from);
   for (size_t i = 0; i < from->size(); ++i) {
-    if (!AddSource((*from)[i], info, outer)) return false;
+    if (!AddSource((*from)[i], info, outer, i == 0)) {
+      no_flatten_ = saved;
+      return false;
+    }
   }
+  no_flatten_ = saved;
   // Duplicate names are allowed by SQLite (they make references ambiguous).
   return true;
 }
@@ -353,9 +364,7 @@ bool Resolver::ApplyJoinConditions(SelectInfo* info, Scope* scope) {
     Source& s = srcs[i];
     if (s.hidden_names) continue;  // joined inside a flattened subquery already
     ast::FromItem* item = s.item;
-    if ((s.join & ast::kJoinRight) != 0) {
-      return ctx_->Error("RIGHT and FULL OUTER JOINs are not currently supported");
-    }
+    if ((s.join & ast::kJoinRight) != 0 && !MarkRightJoin(info, i)) return false;
     if (s.join & ast::kJoinLeft) s.outer_nullable = true;
     if (item == nullptr) continue;
     bool natural = (s.join & ast::kJoinNatural) != 0;
@@ -406,15 +415,8 @@ bool Resolver::ApplyJoinConditions(SelectInfo* info, Scope* scope) {
         }
       }
       int lsrc = -1, lcol = -1;
-      for (size_t j = 0; j < i && lsrc < 0; ++j) {
-        for (size_t k = 0; k < srcs[j].columns.size(); ++k) {
-          if (EqualsIgnoreCase(srcs[j].columns[k].name, name) && srcs[j].merged_with[k].first < 0) {
-            lsrc = static_cast<int>(j);
-            lcol = static_cast<int>(k);
-            break;
-          }
-        }
-      }
+      Expr* left = nullptr;
+      if (!UsingLeftSide(info, i, name, &left, &lsrc, &lcol)) return false;
       if (rcol < 0 || lsrc < 0) {
         return ctx_->Error("cannot join using column " + std::string(name) +
                            " - column not present in both tables");
@@ -423,7 +425,7 @@ bool Resolver::ApplyJoinConditions(SelectInfo* info, Scope* scope) {
       Expr* eq = ctx_->arena->New<Expr>();
       eq->kind = ExprKind::kBinary;
       eq->op = ast::Op::kEq;
-      eq->left = NewColumnRef(srcs[static_cast<size_t>(lsrc)], lcol, {});
+      eq->left = left;
       eq->right = NewColumnRef(s, rcol, {});
       eq->pflags |= kResolvedFlag;
       eq->flags |= ast::kFromJoinOn;
@@ -477,6 +479,46 @@ bool Resolver::ApplyGroupConditions(SelectInfo* info, Scope* scope) {
   return true;
 }
 
+namespace {
+
+// Whether a later source merges a column with sources[si].columns[c] by
+// USING/NATURAL in a RIGHT or FULL JOIN.
+bool MergedByRightJoin(const std::vector<Source>& srcs, size_t si, size_t c) {
+  for (size_t j = si + 1; j < srcs.size(); ++j) {
+    if ((srcs[j].join & ast::kJoinRight) == 0) continue;
+    for (const auto& m : srcs[j].merged_with) {
+      if (m.first == static_cast<int>(si) && m.second == static_cast<int>(c)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+// `*` over several sources stands for `db.source.column` names (`*` as the
+// database of subqueries), which are ambiguous when two sources of one
+// name in one database have the column: an error, as in SQLite.
+bool Resolver::CheckStarColumn(const std::vector<Source>& srcs, size_t si, size_t c) {
+  const Source& src = srcs[si];
+  const std::string_view name = src.columns[c].name;
+  auto db_of = [](const Source& s) { return s.table != nullptr ? s.table->db() : -1; };
+  for (size_t j = 0; j < srcs.size(); ++j) {
+    const Source& o = srcs[j];
+    if (j == si || o.hidden_names || o.flattened != src.flattened) continue;
+    if (!EqualsIgnoreCase(o.name, src.name) || db_of(o) != db_of(src)) continue;
+    for (size_t k = 0; k < o.columns.size(); ++k) {
+      if (o.columns[k].hidden || o.merged_with[k].first >= 0) continue;
+      if (!EqualsIgnoreCase(o.columns[k].name, name)) continue;
+      const std::string db = src.table != nullptr && ctx_->catalog != nullptr
+                                 ? ctx_->catalog->name(src.table->db())
+                                 : std::string("*");
+      return ctx_->Error("ambiguous column name: " + db + "." + std::string(src.name) + "." +
+                         std::string(name));
+    }
+  }
+  return true;
+}
+
 bool Resolver::ExpandResultColumns(Select* s, SelectInfo* info) {
   ExprList* in = s->columns;
   bool has_star = false;
@@ -497,11 +539,24 @@ bool Resolver::ExpandResultColumns(Select* s, SelectInfo* info) {
     bool any = false;
     if (e->table.empty()) {
       if (info->sources.empty()) return ctx_->Error("no tables specified");
-      for (const Source& src : info->sources) {
+      for (size_t si = 0; si < info->sources.size(); ++si) {
+        const Source& src = info->sources[si];
         if (src.hidden_names) continue;
         for (size_t c = 0; c < src.columns.size(); ++c) {
           if (src.columns[c].hidden || src.merged_with[c].first >= 0) continue;
           ast::ExprItem item;
+          if (MergedByRightJoin(info->sources, si, c)) {
+            // Read as the unqualified name is: the right-most column or a
+            // coalesce() (BindSourceColumn).
+            item.expr = ctx_->arena->New<Expr>();
+            item.expr->kind = ExprKind::kColumn;
+            item.expr->text = src.columns[c].name;
+            item.expr->span = src.columns[c].name;
+            out->items.push_back(*ctx_->arena, item);
+            any = true;
+            continue;
+          }
+          if (!CheckStarColumn(info->sources, si, c)) return false;
           item.expr = NewColumnRef(src, static_cast<int>(c), {});
           if (src.flattened) flat_names_[item.expr] = src.columns[c].name;
           out->items.push_back(*ctx_->arena, item);
@@ -511,10 +566,11 @@ bool Resolver::ExpandResultColumns(Select* s, SelectInfo* info) {
     } else {
       bool found = false;
       for (const Source& src : info->sources) {
-        if (src.hidden_names || !EqualsIgnoreCase(src.name, e->table)) continue;
+        if (src.hidden_names || !SourceNamed(src, e->table)) continue;
         found = true;
         for (size_t c = 0; c < src.columns.size(); ++c) {
           if (src.columns[c].hidden) continue;
+          if (src.nested_from && !EqualsIgnoreCase(src.columns[c].table_name, e->table)) continue;
           ast::ExprItem item;
           item.expr = NewColumnRef(src, static_cast<int>(c), {});
           if (src.flattened) flat_names_[item.expr] = src.columns[c].name;

@@ -73,13 +73,19 @@ class Resolver {
   bool ResolveCompound(ast::Select* s, Scope* outer);
   bool ResolveCore(ast::Select* s, Scope* outer);
   bool AddSources(ast::FromList* from, SelectInfo* info, Scope* outer);
-  bool AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer);
+  // first_item: the item opens the FROM clause (a group there needs no
+  // nesting for a RIGHT JOIN inside it).
+  bool AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer, bool first_item);
+  bool NestAsSubquery(const ast::FromItem* item, bool first_item);
+  bool AddNestedJoin(ast::FromItem* item, SelectInfo* info, Scope* outer);
+  static bool SourceNamed(const Source& src, std::string_view tname);
   bool ApplyJoinConditions(SelectInfo* info, Scope* scope);
   bool AndJoinCondition(ast::Expr* on, Scope* scope, ast::Expr** cond);
   // a AND b, resolved (either may be null: the other is the result).
   ast::Expr* Conjoin(ast::Expr* a, ast::Expr* b);
   bool ApplyGroupConditions(SelectInfo* info, Scope* scope);
   bool ExpandResultColumns(ast::Select* s, SelectInfo* info);
+  bool CheckStarColumn(const std::vector<Source>& srcs, size_t si, size_t c);
   bool ResolveOrderBy(ast::Select* s, ast::ExprList* order, Scope* scope, SelectInfo* info,
                       const char* kind);
   bool ResolveCompoundOrderBy(ast::Select* last);
@@ -93,6 +99,8 @@ class Resolver {
   Lookup BindExcludedRef(ast::Expr* e, Scope* sc);
   Lookup BindSourceColumn(ast::Expr* e, Scope* scope, Scope* sc, int depth);
   Lookup BindResultAlias(ast::Expr* e, Scope* scope, Scope* sc, int depth);
+  bool BindCoalescedColumn(ast::Expr* e, const std::vector<std::pair<const Source*, int>>& cols,
+                           int depth);
   // A name no scope knows: a string ("x"), TRUE/FALSE, or an error.
   bool BindUnknownName(ast::Expr* e);
   bool ResolveFunction(ast::Expr* e, Scope* scope);
@@ -105,6 +113,11 @@ class Resolver {
   CteEntry* FindCte(std::string_view name);
   ast::Expr* NewColumnRef(const Source& src, int col, std::string_view span);
   bool CanFlatten(ast::Select* sub, const ast::FromItem* item);
+  // RIGHT and FULL JOIN (bind_outer_join.cc): the sources left of source
+  // `i` become nullable; USING's left side when the FROM has such a join.
+  bool MarkRightJoin(SelectInfo* info, size_t i);
+  bool UsingLeftSide(SelectInfo* info, size_t i, std::string_view name, ast::Expr** left,
+                     int* lsrc, int* lcol);
   bool FindEponymous(const ast::FromItem* item, Table** t);
   bool ConnectVirtual(Table* t);
   bool AddTableFunction(ast::FromItem* item, Source* src);
@@ -124,6 +137,7 @@ class Resolver {
   int agg_depth_ = 0;                // > 0 inside aggregate arguments
   int win_depth_ = 0;                // > 0 inside a window call's arguments or window
   int agg_counter_ = 0;              // ids of AggInfos
+  bool no_flatten_ = false;          // the FROM being added has a RIGHT/FULL JOIN
 };
 
 // True if two resolved expressions are structurally identical.

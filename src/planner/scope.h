@@ -27,6 +27,7 @@ struct SourceColumn {
   const Table* origin_table = nullptr;
   int origin_column = -1;
   bool hidden = false;  // not part of `*` (USING/NATURAL right-side duplicates)
+  std::string_view table_name;  // a nested join's column: the source it comes from
 };
 
 // A FROM-clause item after resolution.
@@ -40,6 +41,9 @@ struct Source {
   std::vector<SourceColumn> columns;
   uint8_t join = 0;             // ast::JoinType with the previous source
   bool outer_nullable = false;  // right side of a LEFT JOIN: may be the null row
+  // Left of a RIGHT or FULL JOIN: may be the null row of the unmatched-rows
+  // pass; WHERE terms wait for the join (they may not drive its lookups).
+  bool rj_left = false;
   ast::Expr* on = nullptr;      // ON / USING / NATURAL condition (resolved)
   // Parenthesised joins this source opens (outermost last), with how many
   // sources each spans: their own ON conditions apply here.
@@ -47,6 +51,9 @@ struct Source {
   // USING/NATURAL: for each column of this source that is merged with a
   // column of an earlier source, the (source index, column) it merges with.
   std::vector<std::pair<int, int>> merged_with;  // per column; (-1,-1) if none
+  // Per column (empty if none): a USING/NATURAL column carried through a
+  // RIGHT or FULL JOIN reads as coalesce() of every column merged into it.
+  std::vector<ast::Expr*> merged_expr;
   // Query flattening: a subquery/view merged into the outer query leaves a
   // `flattened` name-only source whose columns stand for flat_exprs, and
   // its own sources join the outer list with hidden_names (their names are
@@ -54,6 +61,9 @@ struct Source {
   bool flattened = false;
   ast::ExprList* flat_exprs = nullptr;
   bool hidden_names = false;
+  // A parenthesised join made a subquery (an outer join onto several
+  // sources): its columns are named by their own sources (table_name).
+  bool nested_from = false;
   // A table-valued function `vtab(arg, ...)`: the hidden columns that take
   // the arguments, in order (the arguments are in item->func_args).
   std::vector<int> table_args;

@@ -408,10 +408,15 @@ bool WherePlanner::Plan(const PlanRequest& req, WherePlan* plan) {
   for (size_t i = 0; i < n; ++i) {
     cursor_to_src_[static_cast<size_t>(srcs[i].cursor - min_cursor_)] = static_cast<int>(i);
   }
+  // With a RIGHT JOIN every ON term is kept to its own source: the ON
+  // terms of the join's left operand must be tested before its matches are
+  // recorded, the WHERE terms only after.
+  bool right_join = false;
+  for (const Source& s : srcs) right_join |= (s.join & ast::kJoinRight) != 0;
   SplitAnd(req.where, -1, plan);
   for (size_t i = 0; i < n; ++i) {
     if (srcs[i].on == nullptr) continue;
-    SplitAnd(srcs[i].on, srcs[i].outer_nullable ? static_cast<int>(i) : -1, plan);
+    SplitAnd(srcs[i].on, srcs[i].outer_nullable || right_join ? static_cast<int>(i) : -1, plan);
   }
   pending_.clear();
   for (WhereTerm& t : plan->terms) Classify(&t);
@@ -422,7 +427,7 @@ bool WherePlanner::Plan(const PlanRequest& req, WherePlan* plan) {
   // Join order: keep FROM order when outer or CROSS joins are present.
   bool fixed_order = false;
   for (const Source& s : srcs) {
-    if (s.outer_nullable || (s.join & ast::kJoinCross)) fixed_order = true;
+    if (s.outer_nullable || (s.join & (ast::kJoinCross | ast::kJoinRight))) fixed_order = true;
   }
   std::vector<int> order;
   if (n <= 1 || fixed_order) {

@@ -18,6 +18,12 @@ using SourceMask = uint64_t;
 
 enum class TermOp : uint8_t { kNone, kEq, kIs, kLt, kLe, kGt, kGe, kIn, kIsNull };
 
+// Whether only a source's own ON terms may drive its lookups: the inner
+// side of a LEFT JOIN, and both sides of a RIGHT JOIN.
+inline bool OwnOnTermsOnly(const Source& s) {
+  return s.outer_nullable || s.rj_left || (s.join & ast::kJoinRight) != 0;
+}
+
 struct WhereTerm {
   ast::Expr* expr = nullptr;  // the whole term (evaluated as a filter)
   SourceMask prereq = 0;      // sources the term refers to

@@ -78,8 +78,9 @@ struct AccessScope {
     if (t.rhs_prereq & self) return false;
     // WHERE terms may not drive the inner side of a LEFT JOIN (it can be
     // the null row); its own ON terms may.
-    if (source->outer_nullable && t.on_source != src) return false;
-    if (!source->outer_nullable && t.on_source >= 0 && t.on_source != src) return false;
+    // Nor the sources of a RIGHT JOIN (the WHERE clause applies after it).
+    if (OwnOnTermsOnly(*source) && t.on_source != src) return false;
+    if (t.on_source >= 0 && t.on_source != src) return false;
     return true;
   }
 
@@ -87,6 +88,8 @@ struct AccessScope {
   bool Covers(const Index* idx) const {
     if (idx->is_table_store()) return true;  // a WITHOUT ROWID table's own rows
     if (used == nullptr || used->empty() || !covering_on) return false;
+    // A RIGHT JOIN's table is scanned again for its unmatched rows.
+    if ((source->join & ast::kJoinRight) != 0) return false;
     // The primary-key columns ending an index of a WITHOUT ROWID table count
     // for indexes made by CREATE INDEX. SQLite does not count them for
     // those of UNIQUE constraints (built before the key was known).

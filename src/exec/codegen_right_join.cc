@@ -1,0 +1,113 @@
+// RIGHT and FULL OUTER JOIN in the nested loops.
+//
+// The loops run in FROM order. At the level of a table joined by RIGHT (or
+// FULL) JOIN, each row that satisfies the ON terms is recorded by its key
+// in an ephemeral index; the inner levels and the body form a subroutine
+// that the main loops run in line. After the main loops, each row of the
+// table whose key was never recorded runs the subroutine again (Gosub) with
+// every table to its left on its null row. The WHERE terms of the levels
+// left of the join are coded inside the subroutine, so they apply to the
+// unmatched rows too and never hide a match (CodeLevelTerms).
+#include "exec/codegen_internal.h"
+
+#include <algorithm>
+
+namespace basalt {
+
+void Codegen::OpenRightJoinSets(WhereLoops* w) {
+  std::vector<Source>& srcs = *w->sources;
+  const std::vector<LoopPlan>& loops = w->plan.loops;
+  w->last_rj = -1;
+  for (size_t li = 0; li < loops.size(); ++li) {
+    if ((srcs[static_cast<size_t>(loops[li].src)].join & ast::kJoinRight) != 0) {
+      w->last_rj = static_cast<int>(li);
+    }
+  }
+  if (w->last_rj < 0) return;
+  w->loops_end = MakeLabel();
+  w->rj_sets.assign(loops.size(), -1);
+  for (size_t li = 0; li < loops.size(); ++li) {
+    const Source& src = srcs[static_cast<size_t>(loops[li].src)];
+    if ((src.join & ast::kJoinRight) == 0) continue;
+    const int cursor = ctx_->AllocCursor();
+    prog_->n_cursors = std::max(prog_->n_cursors, ctx_->n_cursors);
+    const int n = RightJoinKeySize(src);
+    prog_->SetP4(Op(Opcode::kOpenEphemeral, cursor, n), MakeKeyInfo(n));
+    w->rj_sets[li] = cursor;
+  }
+}
+
+// A row is known by its rowid, or by the primary key of a WITHOUT ROWID
+// table; a materialized subquery's rows have rowids of their own.
+int Codegen::RightJoinKeySize(const Source& src) {
+  if (src.table != nullptr && src.table->without_rowid) return src.table->n_pk();
+  return 1;
+}
+
+void Codegen::CodeRightJoinKey(const Source& src, int reg) {
+  const Table* tab = src.table;
+  if (tab != nullptr && tab->without_rowid) {
+    const Index* pk = tab->pk_index.get();
+    for (size_t k = 0; k < pk->columns.size(); ++k) {
+      CodeColumn(src.cursor, pk->columns[k], tab, reg + static_cast<int>(k));
+    }
+    return;
+  }
+  CodeColumn(src.cursor, -1, tab, reg);
+}
+
+void Codegen::RecordRightJoinMatch(const Source& src, LevelState* lv) {
+  const int n = RightJoinKeySize(src);
+  const int key = AllocReg(n + 1);
+  CodeRightJoinKey(src, key);
+  Op(Opcode::kMakeRecord, key, n, key + n);
+  Op(Opcode::kIdxInsert, lv->rj_match, key + n);
+  lv->rj_return = AllocReg();
+}
+
+// The subroutine's end: back to the Gosub when entered by one, else on to
+// the level's next row.
+void Codegen::EndRightJoinSubroutine(LevelState* lv) {
+  ResolveLabel(lv->cont);
+  const int inline_run = MakeLabel();
+  Op(Opcode::kIsNull, lv->rj_return, inline_run);
+  Op(Opcode::kReturn, lv->rj_return);
+  ResolveLabel(inline_run);
+  lv->cont = lv->rj_outer_cont;
+}
+
+// Every row of level li's table that no row of the levels before it
+// matched, joined to null rows of those levels: a scan of the same cursor
+// the level read (so covering-index column reads still apply).
+void Codegen::CodeUnmatchedRows(WhereLoops* w, size_t li) {
+  const LevelState& lv = w->levels[li];
+  const LoopPlan& lp = w->plan.loops[li];
+  const Source& src = (*w->sources)[static_cast<size_t>(lv.src)];
+  for (size_t j = 0; j < li; ++j) {
+    const LevelState& left = w->levels[j];
+    Op(Opcode::kNullRow, left.cursor);
+    if (left.index_cursor >= 0 && left.index_cursor != left.cursor) {
+      Op(Opcode::kNullRow, left.index_cursor);
+    }
+  }
+  int scan = lv.cursor;
+  if (lp.index != nullptr && lp.covering && !lp.index->is_table_store()) scan = lv.index_cursor;
+  std::string name(src.name);
+  EqpScope eqp_scope(this, Eqp("RIGHT-JOIN " + name));
+  Eqp(scan == lv.cursor ? "SCAN " + name
+                        : "SCAN " + name + " USING COVERING INDEX " + lp.index->name);
+  const int done = MakeLabel();
+  const int next = MakeLabel();
+  Op(Opcode::kRewind, scan, done);
+  const int top = prog_->pc();
+  const int n = RightJoinKeySize(src);
+  const int key = AllocReg(n);
+  CodeRightJoinKey(src, key);
+  prog_->SetP4Int(Op(Opcode::kFound, lv.rj_match, next, key), n);
+  Op(Opcode::kGosub, lv.rj_return, lv.rj_subr);
+  ResolveLabel(next);
+  Op(Opcode::kNext, scan, top);
+  ResolveLabel(done);
+}
+
+}  // namespace basalt
