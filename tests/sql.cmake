@@ -1,6 +1,8 @@
 # SQL-level tests run by basalt-slt:
 #   sql_features   every sqllogictest file under tests/sql/ (expectations made
 #                  by the system sqlite3 with `basalt-slt --engine sqlite --complete`)
+#   sql_differential  random queries (tests/diff/gen_queries.py) completed by
+#                  the system sqlite3 at test time, then run on Basalt
 #   slt_<set>      sets of the acceptance suite that Basalt passes; once a set
 #                  passes it stays here for good.
 # The archives live in ../shared/sqllogictest next to the checkout (or in
@@ -19,6 +21,13 @@ set(BASALT_SLT_DIR "${CMAKE_BINARY_DIR}/slt" CACHE PATH "Where the suite is unpa
 
 add_test(NAME sql_features
          COMMAND basalt-slt --jobs 2 ${CMAKE_SOURCE_DIR}/tests/sql)
+
+# Differential: 20,000 random queries (joins incl. RIGHT/FULL, windows, CTEs,
+# subqueries, aggregates) answered by the system SQLite, then by Basalt.
+add_test(NAME sql_differential
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/diff/run.sh $<TARGET_FILE:basalt-slt> 1 10 2000
+                 ${CMAKE_BINARY_DIR}/diff)
+set_tests_properties(sql_differential PROPERTIES TIMEOUT 600)
 
 if(EXISTS "${BASALT_SLT_ARCHIVES}/unpack.sh")
   add_test(NAME slt_unpack

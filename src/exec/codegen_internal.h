@@ -189,8 +189,8 @@ class Codegen {
     // the body, entered in line by the main loops and by Gosub for each
     // unmatched row afterwards.
     int rj_match = -1;
-    int rj_return = 0;     // register: return address, NULL in line
-    int rj_subr = 0;       // address of the subroutine's first instruction
+    int rj_return = 0;      // register: return address, NULL in line
+    int rj_subr = 0;        // address of the subroutine's first instruction
     int rj_outer_cont = 0;  // label: the level's own next row
   };
   struct WhereLoops {
@@ -200,8 +200,8 @@ class Codegen {
     int break_label = 0;     // after the loops
     int continue_label = 0;  // next row of the innermost loop
     size_t subst_mark = 0;
-    int last_rj = -1;     // innermost level joined by RIGHT/FULL JOIN, -1 if none
-    int loops_end = 0;    // label: the main loops are done (unmatched rows next)
+    int last_rj = -1;          // innermost level joined by RIGHT/FULL JOIN, -1 if none
+    int loops_end = 0;         // label: the main loops are done (unmatched rows next)
     std::vector<int> rj_sets;  // per level: its RIGHT JOIN's match index, or -1
   };
   // Plans loops over `sources` filtered by `where` (and tries to satisfy
@@ -243,6 +243,7 @@ class Codegen {
   void RecordRightJoinMatch(const Source& src, LevelState* lv);
   void EndRightJoinSubroutine(LevelState* lv);
   void CodeUnmatchedRows(WhereLoops* w, size_t li);
+  void ReopenLevelCursors(WhereLoops* w, size_t li);
   // Index lookups and ranges (codegen_where_index.cc).
   void CodeIndexRange(const LoopPlan& lp, const Source& src, LevelState* lv);
   void CodeInDrivers(const LoopPlan& lp, struct IndexScan* x, LevelState* lv);

@@ -40,8 +40,7 @@ void Codegen::OpenRightJoinSets(WhereLoops* w) {
 // A row is known by its rowid, or by the primary key of a WITHOUT ROWID
 // table; a materialized subquery's rows have rowids of their own.
 int Codegen::RightJoinKeySize(const Source& src) {
-  if (src.table != nullptr && src.table->without_rowid) return src.table->n_pk();
-  return 1;
+  return src.table != nullptr ? RowKeySize(src.table) : 1;
 }
 
 void Codegen::CodeRightJoinKey(const Source& src, int reg) {
@@ -76,6 +75,30 @@ void Codegen::EndRightJoinSubroutine(LevelState* lv) {
   lv->cont = lv->rj_outer_cont;
 }
 
+void Codegen::ReopenLevelCursors(WhereLoops* w, size_t li) {
+  const LevelState& lv = w->levels[li];
+  const LoopPlan& lp = w->plan.loops[li];
+  const Source& src = (*w->sources)[static_cast<size_t>(lv.src)];
+  const Table* tab = src.table;
+  if (tab == nullptr) return;  // a materialized subquery: opened before the loops
+  if (lp.access == AccessKind::kVirtual) {
+    prog_->SetP4(Op(Opcode::kVOpen, src.cursor), tab);
+    return;
+  }
+  const bool store = lp.index != nullptr && lp.index->is_table_store();
+  if (lp.index == nullptr || !lp.covering || store) {
+    OpenTableCursor(Opcode::kReopenIdx, tab, src.cursor);
+  }
+  if (lp.index != nullptr && !store) {
+    CursorInfo* ici = prog_->arena.New<CursorInfo>();
+    ici->key_info = &lp.index->key_info;
+    ici->n_columns = lp.index->n_fields();
+    prog_->SetP4(Op(Opcode::kReopenIdx, lv.index_cursor, static_cast<int>(lp.index->root),
+                    lp.index->table->db()),
+                 ici);
+  }
+}
+
 // Every row of level li's table that no row of the levels before it
 // matched, joined to null rows of those levels: a scan of the same cursor
 // the level read (so covering-index column reads still apply).
@@ -83,6 +106,9 @@ void Codegen::CodeUnmatchedRows(WhereLoops* w, size_t li) {
   const LevelState& lv = w->levels[li];
   const LoopPlan& lp = w->plan.loops[li];
   const Source& src = (*w->sources)[static_cast<size_t>(lv.src)];
+  // A level's cursors open inside the loops around it: when those had no
+  // rows they never did.
+  for (size_t j = 0; j <= li; ++j) ReopenLevelCursors(w, j);
   for (size_t j = 0; j < li; ++j) {
     const LevelState& left = w->levels[j];
     Op(Opcode::kNullRow, left.cursor);

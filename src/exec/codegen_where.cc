@@ -497,8 +497,8 @@ void Codegen::CodeVtabLoop(WhereLoops* w, const LoopPlan& lp, const Source& src,
 // The terms that become testable at this level: for an outer join's inner
 // source its ON terms first, then (RIGHT JOIN) the record of the match and
 // (LEFT JOIN) the match flag; then the WHERE terms whose sources are all
-// ready. Left of a RIGHT JOIN's level, WHERE terms wait for it: they apply
-// to the joined rows, matched or not.
+// ready. Terms that apply to a RIGHT JOIN's result wait for its level:
+// they see its rows matched or not.
 void Codegen::CodeLevelTerms(WhereLoops* w, size_t li, const Source& src, SourceMask ready,
                              LevelState* lv) {
   std::vector<WhereTerm>& terms = w->plan.terms;
@@ -524,12 +524,11 @@ void Codegen::CodeLevelTerms(WhereLoops* w, size_t li, const Source& src, Source
     lv->rj_outer_cont = lv->cont;
     lv->cont = MakeLabel();
   }
-  const bool defer_where = static_cast<int>(li) < w->last_rj;
   for (WhereTerm& t : terms) {
     if (t.disabled || t.coded) continue;
     if ((t.prereq & ~ready) != 0) continue;
     if (t.on_source >= 0 && t.on_source != self) continue;
-    if (t.on_source < 0 && defer_where) continue;
+    if (t.after_rj > self) continue;  // (FROM order: a source's level is its index)
     CodeJumpIf(t.expr, lv->cont, false, true);
     t.coded = true;
   }

@@ -16,7 +16,6 @@ using ast::ExprKind;
 // Expr::pflags bit: the node was resolved (or made resolved by the binder).
 inline constexpr uint8_t kResolvedFlag = 0x01;
 
-
 inline bool IsRowidName(std::string_view n) {
   return EqualsIgnoreCase(n, "rowid") || EqualsIgnoreCase(n, "oid") ||
          EqualsIgnoreCase(n, "_rowid_");

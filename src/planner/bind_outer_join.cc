@@ -64,7 +64,11 @@ bool Resolver::AddNestedJoin(ast::FromItem* item, SelectInfo* info, Scope* outer
   item->subquery = sel;
   item->nested = nullptr;
   const size_t at = info->sources.size();
-  if (!AddSource(item, info, outer, false)) return false;
+  const ast::FromList* saved = nested_join_from_;
+  nested_join_from_ = sel->from;
+  const bool ok = AddSource(item, info, outer, false);
+  nested_join_from_ = saved;
+  if (!ok) return false;
   // Not flattened (an outer join, or a RIGHT JOIN inside): one source.
   assert(info->sources.size() == at + 1);
   Source& src = info->sources[at];
@@ -100,8 +104,8 @@ bool Resolver::SourceNamed(const Source& src, std::string_view tname) {
 }
 
 // Source i is joined by RIGHT or FULL JOIN: every source before it is its
-// left operand. The loops run in FROM order with the unmatched rows of
-// source i delivered after them, so the left operand must be the whole
+// left operand (and may be the null row of the unmatched-rows pass). The loops run in FROM order
+// with the unmatched rows of source i delivered after them, so the left operand must be the whole
 // prefix: a parenthesised join that starts after the first source and
 // contains source i, or one that source i opens, would need nesting the
 // loops cannot express.
@@ -117,7 +121,6 @@ bool Resolver::MarkRightJoin(SelectInfo* info, size_t i) {
   if (srcs[i].table != nullptr && srcs[i].table->is_virtual) {
     return ctx_->Error("RIGHT or FULL JOIN onto a virtual table is not supported yet");
   }
-  for (size_t j = 0; j < i; ++j) srcs[j].rj_left = true;
   return true;
 }
 

@@ -316,7 +316,9 @@ bool Resolver::AddSources(ast::FromList* from, SelectInfo* info, Scope* outer) {
   // A subquery left of a RIGHT JOIN keeps its WHERE clause to itself (the
   // outer WHERE applies after the join), so none is flattened there.
   const bool saved = no_flatten_;
-  no_flatten_ = bind::FromHasRightJoin(from);
+  // Nor in a parenthesised join made a subquery: its columns are named by
+  // its sources (AddNestedJoin).
+  no_flatten_ = bind::FromHasRightJoin(from) || from == nested_join_from_;
   for (size_t i = 0; i < from->size(); ++i) {
     if (!AddSource((*from)[i], info, outer, i == 0)) {
       no_flatten_ = saved;

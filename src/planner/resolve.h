@@ -116,8 +116,8 @@ class Resolver {
   // RIGHT and FULL JOIN (bind_outer_join.cc): the sources left of source
   // `i` become nullable; USING's left side when the FROM has such a join.
   bool MarkRightJoin(SelectInfo* info, size_t i);
-  bool UsingLeftSide(SelectInfo* info, size_t i, std::string_view name, ast::Expr** left,
-                     int* lsrc, int* lcol);
+  bool UsingLeftSide(SelectInfo* info, size_t i, std::string_view name, ast::Expr** left, int* lsrc,
+                     int* lcol);
   bool FindEponymous(const ast::FromItem* item, Table** t);
   bool ConnectVirtual(Table* t);
   bool AddTableFunction(ast::FromItem* item, Source* src);
@@ -137,7 +137,9 @@ class Resolver {
   int agg_depth_ = 0;                // > 0 inside aggregate arguments
   int win_depth_ = 0;                // > 0 inside a window call's arguments or window
   int agg_counter_ = 0;              // ids of AggInfos
-  bool no_flatten_ = false;          // the FROM being added has a RIGHT/FULL JOIN
+  bool no_flatten_ = false;
+  const ast::FromList* nested_join_from_ =
+      nullptr;  // AddNestedJoin's FROM          // the FROM being added has a RIGHT/FULL JOIN
 };
 
 // True if two resolved expressions are structurally identical.

@@ -26,7 +26,7 @@ struct SourceColumn {
   std::string_view decl_type;
   const Table* origin_table = nullptr;
   int origin_column = -1;
-  bool hidden = false;  // not part of `*` (USING/NATURAL right-side duplicates)
+  bool hidden = false;          // not part of `*` (USING/NATURAL right-side duplicates)
   std::string_view table_name;  // a nested join's column: the source it comes from
 };
 
@@ -41,9 +41,6 @@ struct Source {
   std::vector<SourceColumn> columns;
   uint8_t join = 0;             // ast::JoinType with the previous source
   bool outer_nullable = false;  // right side of a LEFT JOIN: may be the null row
-  // Left of a RIGHT or FULL JOIN: may be the null row of the unmatched-rows
-  // pass; WHERE terms wait for the join (they may not drive its lookups).
-  bool rj_left = false;
   ast::Expr* on = nullptr;      // ON / USING / NATURAL condition (resolved)
   // Parenthesised joins this source opens (outermost last), with how many
   // sources each spans: their own ON conditions apply here.

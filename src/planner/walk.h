@@ -39,6 +39,10 @@ void WalkSelectExprs(ast::Select* s, F& f) {
     }
     WalkExpr(p->limit, f);
     WalkExpr(p->offset, f);
+    // CTE bodies (they may read columns of an enclosing query).
+    if (p->with != nullptr) {
+      for (ast::Cte* cte : p->with->ctes) WalkSelectExprs(cte->select, f);
+    }
   }
 }
 

@@ -408,15 +408,23 @@ bool WherePlanner::Plan(const PlanRequest& req, WherePlan* plan) {
   for (size_t i = 0; i < n; ++i) {
     cursor_to_src_[static_cast<size_t>(srcs[i].cursor - min_cursor_)] = static_cast<int>(i);
   }
-  // With a RIGHT JOIN every ON term is kept to its own source: the ON
-  // terms of the join's left operand must be tested before its matches are
-  // recorded, the WHERE terms only after.
-  bool right_join = false;
-  for (const Source& s : srcs) right_join |= (s.join & ast::kJoinRight) != 0;
-  SplitAnd(req.where, -1, plan);
+  // A RIGHT JOIN's matches are recorded before the terms that apply to its
+  // result are tested: the WHERE terms, and the ON terms of later joins,
+  // wait for the last RIGHT JOIN before them (after_rj).
+  int last_rj = -1;
   for (size_t i = 0; i < n; ++i) {
+    if ((srcs[i].join & ast::kJoinRight) != 0) last_rj = static_cast<int>(i);
+  }
+  SplitAnd(req.where, -1, plan);
+  for (WhereTerm& t : plan->terms) t.after_rj = last_rj;
+  int rj = -1;
+  for (size_t i = 0; i < n; ++i) {
+    if ((srcs[i].join & ast::kJoinRight) != 0) rj = static_cast<int>(i);
     if (srcs[i].on == nullptr) continue;
-    SplitAnd(srcs[i].on, srcs[i].outer_nullable || right_join ? static_cast<int>(i) : -1, plan);
+    const size_t first = plan->terms.size();
+    const bool own = srcs[i].outer_nullable || (srcs[i].join & ast::kJoinRight) != 0;
+    SplitAnd(srcs[i].on, own ? static_cast<int>(i) : -1, plan);
+    for (size_t k = first; k < plan->terms.size(); ++k) plan->terms[k].after_rj = rj;
   }
   pending_.clear();
   for (WhereTerm& t : plan->terms) Classify(&t);

@@ -18,16 +18,11 @@ using SourceMask = uint64_t;
 
 enum class TermOp : uint8_t { kNone, kEq, kIs, kLt, kLe, kGt, kGe, kIn, kIsNull };
 
-// Whether only a source's own ON terms may drive its lookups: the inner
-// side of a LEFT JOIN, and both sides of a RIGHT JOIN.
-inline bool OwnOnTermsOnly(const Source& s) {
-  return s.outer_nullable || s.rj_left || (s.join & ast::kJoinRight) != 0;
-}
-
 struct WhereTerm {
   ast::Expr* expr = nullptr;  // the whole term (evaluated as a filter)
   SourceMask prereq = 0;      // sources the term refers to
   int on_source = -1;         // from the ON clause of this (outer-joined) source
+  int after_rj = -1;          // not testable before this RIGHT JOIN's source (-1: none)
   bool coded = false;         // fully enforced by an access path
   // Index-usable form: <source>.<column> <op> <rhs>.
   TermOp op = TermOp::kNone;
@@ -41,6 +36,16 @@ struct WhereTerm {
   bool from_between = false;  // half of a BETWEEN (the BETWEEN itself stays a filter)
   bool disabled = false;      // never evaluate (e.g. replaced by its halves)
 };
+
+// Whether term t may drive a lookup into source `src` (index `si`) as far
+// as outer joins go: the inner side of a LEFT JOIN, and the table of a
+// RIGHT JOIN, only by their own ON terms; no source by a term that applies
+// after a RIGHT JOIN later than it.
+inline bool OuterJoinUsable(const Source& src, int si, const WhereTerm& t) {
+  if (t.after_rj > si) return false;
+  if (t.on_source >= 0) return t.on_source == si;
+  return !src.outer_nullable && (src.join & ast::kJoinRight) == 0;
+}
 
 enum class AccessKind : uint8_t {
   kFullScan,    // whole table (or index, for a covering scan)

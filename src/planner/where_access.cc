@@ -79,8 +79,7 @@ struct AccessScope {
     // WHERE terms may not drive the inner side of a LEFT JOIN (it can be
     // the null row); its own ON terms may.
     // Nor the sources of a RIGHT JOIN (the WHERE clause applies after it).
-    if (OwnOnTermsOnly(*source) && t.on_source != src) return false;
-    if (t.on_source >= 0 && t.on_source != src) return false;
+    if (!OuterJoinUsable(*source, src, t)) return false;
     return true;
   }
 

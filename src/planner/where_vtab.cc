@@ -143,8 +143,7 @@ bool WherePlanner::VirtualAccess(int src, SourceMask ready, WherePlan* plan,
     bool usable = (rhs & ~ready) == 0;
     // WHERE terms may not constrain the inner side of a LEFT JOIN (it can
     // be the null row); its own ON terms may.
-    if (OwnOnTermsOnly(s) && t.on_source != src) usable = false;
-    if (t.on_source >= 0 && t.on_source != src) usable = false;
+    if (!OuterJoinUsable(s, src, t)) usable = false;
     c.usable = usable;
     if (other != nullptr) c.rhs = ConstantOf(other, ctx_->arena);
     info.constraints.push_back(c);
