@@ -70,11 +70,15 @@ void Codegen::EmitToDest(SelectDest* dest, int regs, int n) {
       Op(Opcode::kIdxDelete, dest->cursor, regs, n);
       break;
     case SelectDest::kIntersect: {
+      // The row kept is the left side's (equal under a collation is not
+      // always the same text): the entry NotFound left the cursor on.
       int skip = MakeLabel();
       int a = Op(Opcode::kNotFound, dest->cursor2, skip, regs);
       prog_->SetP4Int(a, n);
+      int left = AllocReg(n);
+      for (int c = 0; c < n; ++c) Op(Opcode::kColumn, dest->cursor2, c, left + c);
       int rec = AllocReg();
-      Op(Opcode::kMakeRecord, regs, n, rec);
+      Op(Opcode::kMakeRecord, left, n, rec);
       Op(Opcode::kIdxInsert, dest->cursor, rec);
       ResolveLabel(skip);
       break;

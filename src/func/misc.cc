@@ -1,6 +1,7 @@
 // Miscellaneous scalar functions: coalesce, ifnull, iif, nullif, likely,
 // unlikely, likelihood, scalar min/max, printf/format, the connection
-// counters, version strings, sqlite_log and load_extension (lang_corefunc).
+// counters, version strings, sqlite_log and load_extension (lang_corefunc);
+// the FTS3 names that exist only to be overloaded.
 #include <string>
 
 #include "common/printf.h"
@@ -145,7 +146,26 @@ void LogFunc(FuncContext* ctx, int, Value**) { ctx->result->SetNull(); }
 // the SQL function).
 void LoadExtensionFunc(FuncContext* ctx, int, Value**) { SetFuncError(ctx, "not authorized"); }
 
+// match(), snippet(), offsets(), matchinfo(), optimize(): what FTS3
+// registers so that its tables can overload them (xFindFunction); called on
+// anything else they fail, as in SQLite's Debian build.
+template <const char* kName>
+void OverloadOnlyFunc(FuncContext* ctx, int, Value**) {
+  SetFuncError(ctx, std::string("unable to use function ") + kName + " in the requested context");
+}
+constexpr char kMatch[] = "MATCH";
+constexpr char kSnippet[] = "snippet";
+constexpr char kOffsets[] = "offsets";
+constexpr char kMatchinfo[] = "matchinfo";
+constexpr char kOptimize[] = "optimize";
+
 constexpr BuiltinSpec kTable[] = {
+    Scalar("match", 2, 0, OverloadOnlyFunc<kMatch>),
+    Scalar("snippet", -1, 0, OverloadOnlyFunc<kSnippet>),
+    Scalar("offsets", 1, 0, OverloadOnlyFunc<kOffsets>),
+    Scalar("matchinfo", 1, 0, OverloadOnlyFunc<kMatchinfo>),
+    Scalar("matchinfo", 2, 0, OverloadOnlyFunc<kMatchinfo>),
+    Scalar("optimize", 1, 0, OverloadOnlyFunc<kOptimize>),
     Scalar("coalesce", -1, kPure, CoalesceFunc, /*min_args=*/2),
     Scalar("ifnull", 2, kPure, CoalesceFunc),
     Scalar("iif", 3, kPure, IifFunc),

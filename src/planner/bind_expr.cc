@@ -375,9 +375,7 @@ bool Resolver::ResolveExpr(Expr* e, Scope* scope) {
     case ExprKind::kCollate:
       if (!ResolveExpr(e->left, scope)) return false;
       e->aux = FindCollation(e->text);
-      if (e->aux == nullptr) {
-        return ctx_->Error("no such collation sequence: " + std::string(e->text));
-      }
+      if (e->aux == nullptr) e->pflags |= kUnknownCollation;
       break;
     case ExprKind::kSubquery:
     case ExprKind::kExists:

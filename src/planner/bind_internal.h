@@ -15,6 +15,9 @@ using ast::ExprKind;
 
 // Expr::pflags bit: the node was resolved (or made resolved by the binder).
 inline constexpr uint8_t kResolvedFlag = 0x01;
+// Expr::pflags bit of a COLLATE node: no collation has that name. SQLite
+// reports it only where the collation is asked for (a comparison, a sort).
+inline constexpr uint8_t kUnknownCollation = 0x40;
 
 inline bool IsRowidName(std::string_view n) {
   return EqualsIgnoreCase(n, "rowid") || EqualsIgnoreCase(n, "oid") ||

@@ -57,7 +57,13 @@ const Collation* Resolver::ExprCollation(const Expr* e, bool* explicit_coll) {
     Resolver* r;
     const Collation* Find(const Expr* x) {
       if (x == nullptr) return nullptr;
-      if (x->kind == ExprKind::kCollate) return static_cast<const Collation*>(x->aux);
+      if (x->kind == ExprKind::kCollate) {
+        if (x->pflags & kUnknownCollation) {
+          r->ctx_->Error("no such collation sequence: " + std::string(x->text));
+          return ::basalt::BinaryCollation();
+        }
+        return static_cast<const Collation*>(x->aux);
+      }
       // A function call takes the COLLATE of its arguments too (SQLite's
       // EP_Collate propagates through the argument list).
       if (x->kind == ExprKind::kSubquery || x->kind == ExprKind::kExists ||
