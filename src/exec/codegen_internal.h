@@ -238,6 +238,7 @@ class Codegen {
                       LevelState* lv);
   // RIGHT and FULL JOIN (codegen_right_join.cc).
   void OpenRightJoinSets(WhereLoops* w);
+  bool RightJoinKeyIsRowid(const Source& src);
   int RightJoinKeySize(const Source& src);
   void CodeRightJoinKey(const Source& src, int reg);
   void RecordRightJoinMatch(const Source& src, LevelState* lv);

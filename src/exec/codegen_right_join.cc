@@ -31,14 +31,23 @@ void Codegen::OpenRightJoinSets(WhereLoops* w) {
     if ((src.join & ast::kJoinRight) == 0) continue;
     const int cursor = ctx_->AllocCursor();
     prog_->n_cursors = std::max(prog_->n_cursors, ctx_->n_cursors);
-    const int n = RightJoinKeySize(src);
-    prog_->SetP4(Op(Opcode::kOpenEphemeral, cursor, n), MakeKeyInfo(n));
+    if (RightJoinKeyIsRowid(src)) {
+      Op(Opcode::kOpenEphemeral, cursor, 0);  // a table of rowids, no columns
+    } else {
+      const int n = RightJoinKeySize(src);
+      prog_->SetP4(Op(Opcode::kOpenEphemeral, cursor, n), MakeKeyInfo(n));
+    }
     w->rj_sets[li] = cursor;
   }
 }
 
 // A row is known by its rowid, or by the primary key of a WITHOUT ROWID
-// table; a materialized subquery's rows have rowids of their own.
+// table; a materialized subquery's rows have rowids of their own. Rowids
+// are kept as the keys of a table (cheaper to find than index records).
+bool Codegen::RightJoinKeyIsRowid(const Source& src) {
+  return src.table == nullptr || !src.table->without_rowid;
+}
+
 int Codegen::RightJoinKeySize(const Source& src) {
   return src.table != nullptr ? RowKeySize(src.table) : 1;
 }
@@ -59,8 +68,13 @@ void Codegen::RecordRightJoinMatch(const Source& src, LevelState* lv) {
   const int n = RightJoinKeySize(src);
   const int key = AllocReg(n + 1);
   CodeRightJoinKey(src, key);
-  Op(Opcode::kMakeRecord, key, n, key + n);
-  Op(Opcode::kIdxInsert, lv->rj_match, key + n);
+  if (RightJoinKeyIsRowid(src)) {
+    Op(Opcode::kMakeRecord, key, 0, key + 1);
+    Op(Opcode::kInsert, lv->rj_match, key + 1, key);
+  } else {
+    Op(Opcode::kMakeRecord, key, n, key + n);
+    Op(Opcode::kIdxInsert, lv->rj_match, key + n);
+  }
   lv->rj_return = AllocReg();
 }
 
@@ -129,7 +143,14 @@ void Codegen::CodeUnmatchedRows(WhereLoops* w, size_t li) {
   const int n = RightJoinKeySize(src);
   const int key = AllocReg(n);
   CodeRightJoinKey(src, key);
-  prog_->SetP4Int(Op(Opcode::kFound, lv.rj_match, next, key), n);
+  if (RightJoinKeyIsRowid(src)) {
+    const int unmatched = MakeLabel();
+    Op(Opcode::kNotExists, lv.rj_match, unmatched, key);
+    Op(Opcode::kGoto, 0, next);
+    ResolveLabel(unmatched);
+  } else {
+    prog_->SetP4Int(Op(Opcode::kFound, lv.rj_match, next, key), n);
+  }
   Op(Opcode::kGosub, lv.rj_return, lv.rj_subr);
   ResolveLabel(next);
   Op(Opcode::kNext, scan, top);

@@ -249,11 +249,21 @@ bool Codegen::WhereBegin(WhereLoops* w) {
     t.coded = true;
   }
   OpenRightJoinSets(w);
+  // Table and index cursors open once, before the loops (opened at its
+  // level, an inner level's cursor would reopen for each outer row).
+  std::vector<LevelState> opened(plan.loops.size());
+  for (size_t li = 0; li < plan.loops.size(); ++li) {
+    const LoopPlan& lp = plan.loops[li];
+    const Source& src = srcs[static_cast<size_t>(lp.src)];
+    if (src.table != nullptr && lp.access != AccessKind::kVirtual) {
+      OpenLevelCursors(lp, src, &opened[li]);
+    }
+  }
   SourceMask ready = 0;
   for (size_t li = 0; li < plan.loops.size(); ++li) {
     LoopPlan& lp = plan.loops[li];
     const Source& src = srcs[static_cast<size_t>(lp.src)];
-    LevelState lv;
+    LevelState lv = std::move(opened[li]);
     lv.src = lp.src;
     lv.cursor = src.cursor;
     lv.brk = li > 0 ? MakeLabel() : w->last_rj >= 0 ? w->loops_end : w->break_label;
@@ -268,7 +278,6 @@ bool Codegen::WhereBegin(WhereLoops* w) {
     } else if (lp.access == AccessKind::kVirtual) {
       CodeVtabLoop(w, lp, src, &lv);
     } else {
-      OpenLevelCursors(lp, src, &lv);
       switch (lp.access) {
         case AccessKind::kFullScan:
           CodeFullScan(lp, src, &lv);
