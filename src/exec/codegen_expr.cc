@@ -270,6 +270,13 @@ void Codegen::CodeConstant(const Value& v, int target) {
 // Evaluates e into `target`: constant operator trees are folded first; each
 // other kind of expression has its own step.
 void Codegen::CodeExpr(Expr* e, int target) {
+  if (e->pflags & kExprClearSubtype) {
+    e->pflags &= static_cast<uint8_t>(~kExprClearSubtype);
+    CodeExpr(e, target);
+    e->pflags |= kExprClearSubtype;
+    Op(Opcode::kClrSubtype, target, 1);
+    return;
+  }
   if ((e->kind == ExprKind::kUnary || e->kind == ExprKind::kBinary || e->kind == ExprKind::kCast) &&
       ctx_->options.PassOn(Pass::kConstFold)) {
     Value v;

@@ -40,10 +40,11 @@ struct SelectDest {
   Kind kind = kOutput;
   int cursor = -1;
   int cursor2 = -1;
-  int reg = 0;           // first register of the row (kCoroutine/kRegs), result (kScalar/kExists)
-  int yield_reg = 0;     // coroutine return-address register
-  int label = 0;         // jump target (kScalar/kExists)
-  int has_null_reg = 0;  // kSet for IN: set to 1 when a NULL key is added
+  int reg = 0;        // first register of the row (kCoroutine/kRegs), result (kScalar/kExists)
+  int yield_reg = 0;  // coroutine return-address register
+  bool clear_subtype = false;      // kCoroutine: a FROM subquery's rows lose their subtypes
+  int label = 0;                   // jump target (kScalar/kExists)
+  int has_null_reg = 0;            // kSet for IN: set to 1 when a NULL key is added
   const char* affinity = nullptr;  // kSet: affinity string applied to keys
   int n_columns = 0;
 };

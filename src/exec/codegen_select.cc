@@ -29,6 +29,7 @@ void Codegen::EmitToDest(SelectDest* dest, int regs, int n) {
       if (regs != dest->reg) {
         for (int i = 0; i < n; ++i) Op(Opcode::kCopy, regs + i, dest->reg + i, 0);
       }
+      if (dest->clear_subtype && n > 0) Op(Opcode::kClrSubtype, dest->reg, n);
       Op(Opcode::kYield, dest->yield_reg);
       break;
     case SelectDest::kRegs:
@@ -141,6 +142,9 @@ bool Codegen::MaterializeSources(SelectInfo* info, int coroutine_src) {
       ResolveLabel(body);
       SelectDest d;
       d.kind = SelectDest::kCoroutine;
+      // Values leave a FROM subquery without their subtypes (as in SQLite,
+      // where a materialized row could not keep them either).
+      d.clear_subtype = true;
       d.reg = base;
       d.yield_reg = yield_reg;
       std::string what =

@@ -73,6 +73,7 @@
   X(Variable,      Par,  Reg,  No,   None,         "r[P2] = bound parameter P1")                   \
   X(Copy,          Regs, Regs, CntM1,None,         "r[P2..P2+P3] = deep copy of r[P1..P1+P3]")     \
   X(SCopy,         Reg,  Reg,  No,   None,         "r[P2] = shallow copy of r[P1]")                \
+  X(ClrSubtype,    Regs, Cnt,  No,   None,         "clear the subtype of r[P1..P1+P2-1]")          \
   X(Move,          Regs, Regs, Cnt,  None,                                                         \
     "move r[P1..P1+P3-1] to r[P2..], leaving NULLs")                                               \
   X(IntCopy,       Reg,  Reg,  No,   None,         "r[P2] = integer r[P1]")                        \

@@ -277,6 +277,9 @@ StepResult Vm::Run() {
       case Opcode::kSCopy:
         r[in.p2].ShallowCopyFrom(r[in.p1]);
         break;
+      case Opcode::kClrSubtype:
+        for (int i = 0; i < in.p2; ++i) r[in.p1 + i].set_subtype(0);
+        break;
       case Opcode::kMove:
         for (int i = 0; i < in.p3; ++i) {
           r[in.p2 + i] = std::move(r[in.p1 + i]);

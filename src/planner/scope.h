@@ -17,6 +17,10 @@ namespace basalt {
 struct SelectInfo;
 struct WindowInfo;
 
+// Expr::pflags bit: the value loses its subtype once computed (a flattened
+// subquery's result expression read by the outer query).
+inline constexpr uint8_t kExprClearSubtype = 0x80;
+
 // One column of a source as name resolution sees it.
 struct SourceColumn {
   std::string_view name;
