@@ -2,7 +2,7 @@
 //
 // The loops run in FROM order. At the level of a table joined by RIGHT (or
 // FULL) JOIN, each row that satisfies the ON terms is recorded by its key
-// in an ephemeral index; the inner levels and the body form a subroutine
+// (rowid set or ephemeral index); the inner levels and the body form a subroutine
 // that the main loops run in line. After the main loops, each row of the
 // table whose key was never recorded runs the subroutine again (Gosub) with
 // every table to its left on its null row. The WHERE terms of the levels
@@ -32,7 +32,7 @@ void Codegen::OpenRightJoinSets(WhereLoops* w) {
     const int cursor = ctx_->AllocCursor();
     prog_->n_cursors = std::max(prog_->n_cursors, ctx_->n_cursors);
     if (RightJoinKeyIsRowid(src)) {
-      Op(Opcode::kOpenEphemeral, cursor, 0);  // a table of rowids, no columns
+      Op(Opcode::kOpenRowSet, cursor);
     } else {
       const int n = RightJoinKeySize(src);
       prog_->SetP4(Op(Opcode::kOpenEphemeral, cursor, n), MakeKeyInfo(n));
@@ -43,7 +43,7 @@ void Codegen::OpenRightJoinSets(WhereLoops* w) {
 
 // A row is known by its rowid, or by the primary key of a WITHOUT ROWID
 // table; a materialized subquery's rows have rowids of their own. Rowids
-// are kept as the keys of a table (cheaper to find than index records).
+// are kept in an in-memory integer set, keys in an ephemeral index.
 bool Codegen::RightJoinKeyIsRowid(const Source& src) {
   return src.table == nullptr || !src.table->without_rowid;
 }
@@ -69,8 +69,7 @@ void Codegen::RecordRightJoinMatch(const Source& src, LevelState* lv) {
   const int key = AllocReg(n + 1);
   CodeRightJoinKey(src, key);
   if (RightJoinKeyIsRowid(src)) {
-    Op(Opcode::kMakeRecord, key, 0, key + 1);
-    Op(Opcode::kInsert, lv->rj_match, key + 1, key);
+    Op(Opcode::kRowSetAdd, lv->rj_match, key);
   } else {
     Op(Opcode::kMakeRecord, key, n, key + n);
     Op(Opcode::kIdxInsert, lv->rj_match, key + n);
@@ -144,10 +143,7 @@ void Codegen::CodeUnmatchedRows(WhereLoops* w, size_t li) {
   const int key = AllocReg(n);
   CodeRightJoinKey(src, key);
   if (RightJoinKeyIsRowid(src)) {
-    const int unmatched = MakeLabel();
-    Op(Opcode::kNotExists, lv.rj_match, unmatched, key);
-    Op(Opcode::kGoto, 0, next);
-    ResolveLabel(unmatched);
+    Op(Opcode::kRowSetTest, lv.rj_match, next, key);
   } else {
     prog_->SetP4Int(Op(Opcode::kFound, lv.rj_match, next, key), n);
   }

@@ -180,6 +180,9 @@
   X(IdxGT,         Cur,  Jmp,  Regs, Int,          "jump to P2 if index entry > key")              \
   X(IdxLE,         Cur,  Jmp,  Regs, Int,          "jump to P2 if index entry <= key")             \
   X(IdxLT,         Cur,  Jmp,  Regs, Int,          "jump to P2 if index entry < key")              \
+  X(OpenRowSet,    Cur,  No,   No,   None,         "c[P1] = an empty set of integers")             \
+  X(RowSetAdd,     Cur,  Reg,  No,   None,         "add integer r[P2] to the set c[P1]")           \
+  X(RowSetTest,    Cur,  Jmp,  Reg,  None,         "jump to P2 if integer r[P3] is in set c[P1]")  \
   X(Found,         Cur,  Jmp,  Regs, Int,                                                          \
     "jump to P2 if index P1 has an entry matching key r[P3..+P4] (P4 0: record)")                  \
   X(NotFound,      Cur,  Jmp,  Regs, Int,                                                          \

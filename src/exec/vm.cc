@@ -443,6 +443,18 @@ StepResult Vm::Run() {
         cursors_[static_cast<size_t>(in.p1)] = std::move(c).value();
         break;
       }
+      case Opcode::kOpenRowSet:
+        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenRowSet();
+        break;
+      case Opcode::kRowSetAdd:
+        cursors_[static_cast<size_t>(in.p1)]->rowset()->Insert(r[in.p2].int_value());
+        break;
+      case Opcode::kRowSetTest:
+        if (cursors_[static_cast<size_t>(in.p1)]->rowset()->Contains(r[in.p3].int_value())) {
+          pc_ = in.p2;
+          continue;
+        }
+        break;
       case Opcode::kOpenConstList:
         cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenConstList(in.p4_const_list());
         break;

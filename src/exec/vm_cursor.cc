@@ -29,6 +29,13 @@ VmCursor::~VmCursor() {
   cur_.reset();  // close the B-tree cursor before a temporary tree goes away
 }
 
+std::unique_ptr<VmCursor> VmCursor::OpenRowSet() {
+  std::unique_ptr<VmCursor> v(new VmCursor());
+  v->kind_ = Kind::kRowSet;
+  v->rowset_ = std::make_unique<IntSet>();
+  return v;
+}
+
 std::unique_ptr<VmCursor> VmCursor::OpenVtab(std::unique_ptr<VtabCursor> c) {
   std::unique_ptr<VmCursor> v(new VmCursor());
   v->kind_ = Kind::kVtab;
@@ -445,6 +452,7 @@ Status VmCursor::LoadRow() {
       break;
     case Kind::kConstList:
     case Kind::kVtab:  // read through the V* opcodes, never as records
+    case Kind::kRowSet:
       payload_ = nullptr;
       payload_len_ = 0;
       break;

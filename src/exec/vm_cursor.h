@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "exec/int_set.h"
 #include "exec/program.h"
 #include "record/record.h"
 #include "record/value.h"
@@ -25,7 +26,7 @@ enum class SeekOp : uint8_t { kGE, kGT, kLE, kLT };
 
 class VmCursor {
  public:
-  enum class Kind : uint8_t { kBtree, kSorter, kPseudo, kConstList, kVtab };
+  enum class Kind : uint8_t { kBtree, kSorter, kPseudo, kConstList, kVtab, kRowSet };
 
   // A cursor on B-tree `root` of `bt`. `write_gen` points at the VM's write
   // counter: every write through any cursor bumps it, and row caches compare.
@@ -47,6 +48,9 @@ class VmCursor {
   static std::unique_ptr<VmCursor> OpenSorter(const KeyInfo* key_info, uint64_t* write_gen);
   static std::unique_ptr<VmCursor> OpenPseudo(const Value* reg, int n_columns, uint64_t* write_gen);
   static std::unique_ptr<VmCursor> OpenConstList(const ConstList* list);
+  // A set of integers (OpenRowSet, RowSetAdd, RowSetTest).
+  static std::unique_ptr<VmCursor> OpenRowSet();
+  IntSet* rowset() const { return rowset_.get(); }
   // A virtual table's cursor (Vtab::Open), driven by the V* opcodes.
   static std::unique_ptr<VmCursor> OpenVtab(std::unique_ptr<VtabCursor> c);
   VtabCursor* vtab() const { return vtab_.get(); }
@@ -132,6 +136,7 @@ class VmCursor {
   const ConstList* const_list_ = nullptr;
   int const_pos_ = 0;
   std::unique_ptr<VtabCursor> vtab_;
+  std::unique_ptr<IntSet> rowset_;
 
   // Row cache.
   bool row_valid_ = false;
