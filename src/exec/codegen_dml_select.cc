@@ -9,7 +9,8 @@
 //    FROM list. Its first pass is the SELECT
 //        SELECT target.rowid, e... FROM target, f WHERE w [ORDER BY/LIMIT]
 //    whose rows land in a temporary table keyed by the rowid (a target row
-//    that joins several rows is changed once, with the values of the last);
+//    that joins several rows is changed once, with the values of the last;
+//    a WITHOUT ROWID target's rows are keyed by its primary key instead);
 //    the second pass rewrites each row from the stored values.
 //
 // The AST of the statement is never changed (trigger bodies are compiled
@@ -121,10 +122,10 @@ Expr* Codegen::LimitedDmlWhere(const DmlLimit& lim, const ast::FromItem* target,
 // Pass 1 of UPDATE ... FROM: the rowid of each target row the join finds,
 // with the SET values computed in the join, into temporary table `eph`
 // (rowid → record of the values in SET order).
+// A WITHOUT ROWID target has no rowid: its rows are known by the primary
+// key, stored with the values in an index ordered by the key alone
+// (OpenUpdateFromKeySet, CodeKeepLastPerKey).
 bool Codegen::CodeUpdateFromRows(ast::UpdateStmt* st, const Table* tab, Scope* outer, int eph) {
-  if (tab->without_rowid) {
-    return ctx_->Error("UPDATE ... FROM on a WITHOUT ROWID table is not supported yet");
-  }
   // The target may appear in FROM only under another name (or alias).
   for (const ast::FromItem* fi : st->from->items) {
     if (fi->subquery != nullptr || fi->nested != nullptr) continue;
@@ -137,8 +138,13 @@ bool Codegen::CodeUpdateFromRows(ast::UpdateStmt* st, const Table* tab, Scope* o
   ast::Select* sel = ctx_->arena->New<ast::Select>();
   sel->columns = ctx_->arena->New<ast::ExprList>();
   ast::ExprItem item;
-  item.expr = RowidRef(st->target, tab);
-  sel->columns->items.push_back(*ctx_->arena, item);
+  item.expr = RowKeyRef(st->target, tab);
+  if (item.expr->kind == ExprKind::kVector) {
+    for (const ast::ExprItem& k : item.expr->list->items)
+      sel->columns->items.push_back(*ctx_->arena, k);
+  } else {
+    sel->columns->items.push_back(*ctx_->arena, item);
+  }
   for (const ast::ExprItem& set : st->sets->items) {
     item.expr = set.expr;
     sel->columns->items.push_back(*ctx_->arena, item);
@@ -156,9 +162,52 @@ bool Codegen::CodeUpdateFromRows(ast::UpdateStmt* st, const Table* tab, Scope* o
   }
   if (!resolver_.ResolveSelect(sel, outer)) return false;
   SelectDest dest;
-  dest.kind = SelectDest::kKeyedTable;
-  dest.cursor = eph;
-  return CodeSelect(sel, &dest);
+  if (!tab->without_rowid) {
+    dest.kind = SelectDest::kKeyedTable;
+    dest.cursor = eph;
+    return CodeSelect(sel, &dest);
+  }
+  const int n_sets = static_cast<int>(st->sets->size());
+  const int rows = ctx_->AllocCursor();
+  Op(Opcode::kOpenEphemeral, rows, tab->n_pk() + n_sets);
+  dest.kind = SelectDest::kTable;
+  dest.cursor = rows;
+  if (!CodeSelect(sel, &dest)) return false;
+  CodeKeepLastPerKey(tab, rows, n_sets, eph);
+  return !ctx_->failed();
+}
+
+int Codegen::OpenUpdateFromKeySet(const Table* tab, int n_sets) {
+  const int set = ctx_->AllocCursor();
+  const int n = tab->n_pk();
+  const Index* pk = tab->pk_index.get();
+  KeyInfo* ki = MakeKeyInfo(n);
+  for (int j = 0; j < n; ++j) {
+    const_cast<const Collation**>(ki->colls)[j] = pk->collations[static_cast<size_t>(j)];
+    const_cast<uint8_t*>(ki->desc)[j] = pk->desc[static_cast<size_t>(j)];
+  }
+  prog_->SetP4(Op(Opcode::kOpenEphemeral, set, n + n_sets), ki);
+  return set;
+}
+
+// The join's rows (key, values), in the order found, into `set` keyed by
+// the primary key: a target row the join finds again replaces its entry,
+// so it is changed once, with the values of the last (as by rowid).
+void Codegen::CodeKeepLastPerKey(const Table* tab, int rows, int n_sets, int set) {
+  const int n = tab->n_pk();
+  const int regs = AllocReg(n + n_sets + 1);
+  const int done = MakeLabel();
+  Op(Opcode::kRewind, rows, done);
+  const int top = prog_->pc();
+  for (int c = 0; c < n + n_sets; ++c) Op(Opcode::kColumn, rows, c, regs + c);
+  const int insert = MakeLabel();
+  prog_->SetP4Int(Op(Opcode::kNotFound, set, insert, regs), n);
+  Op(Opcode::kDelete, set);
+  ResolveLabel(insert);
+  Op(Opcode::kMakeRecord, regs, n + n_sets, regs + n + n_sets);
+  Op(Opcode::kIdxInsert, set, regs + n + n_sets);
+  Op(Opcode::kNext, rows, top);
+  ResolveLabel(done);
 }
 
 }  // namespace basalt

@@ -387,10 +387,14 @@ class Codegen {
   bool CodeViewInsert(ast::InsertStmt* st, const Table* view, Scope* outer);
   std::vector<std::unique_ptr<Table>> view_stand_ins_;
   bool CodeCollectRowids(ast::Expr* where, const Table* tab, std::vector<Source>* srcs, int rowids);
-  // values_cursor >= 0: the SET values are that cursor's columns 0.. (in SET
-  // order) instead of the SET expressions.
+  // values_cursor >= 0: the SET values are that cursor's columns from
+  // values_at on (in SET order) instead of the SET expressions.
   void CodeUpdatedRow(ast::ExprList* set_list, const Table* tab, const UpdateSets& sets,
-                      int old_base, int new_base, int values_cursor = -1);
+                      int old_base, int new_base, int values_cursor = -1, int values_at = 0);
+  // UPDATE ... FROM on a WITHOUT ROWID table: the key set holding, per
+  // primary key, the SET values after it (codegen_dml_select.cc).
+  int OpenUpdateFromKeySet(const Table* tab, int n_sets);
+  void CodeKeepLastPerKey(const Table* tab, int rows, int n_sets, int set);
   // RETURNING (codegen_returning.cc): rows are computed into a temporary
   // table while the statement runs and handed out after it.
   struct Returning {

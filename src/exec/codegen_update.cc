@@ -59,9 +59,14 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   // Pass 1: keys of the rows to change, in key order (rowids with the new
   // values for UPDATE ... FROM).
   int rowids;
+  const int n_sets = static_cast<int>(st->sets->size());
   if (from) {
-    rowids = ctx_->AllocCursor();
-    Op(Opcode::kOpenEphemeral, rowids, static_cast<int>(st->sets->size()));
+    if (tab->without_rowid) {
+      rowids = OpenUpdateFromKeySet(tab, n_sets);
+    } else {
+      rowids = ctx_->AllocCursor();
+      Op(Opcode::kOpenEphemeral, rowids, n_sets);
+    }
     if (!CodeUpdateFromRows(st, tab, outer, rowids)) return false;
   } else {
     rowids = OpenRowKeySet(tab);
@@ -84,7 +89,8 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   size_t mark = redirects_.size();
   redirects_.push_back({cursor, -1, old_base});
   for (int c = 0; c < ncol; ++c) redirects_.push_back({cursor, c, old_base + 1 + c});
-  CodeUpdatedRow(st->sets, tab, sets, old_base, new_base, from ? rowids : -1);
+  CodeUpdatedRow(st->sets, tab, sets, old_base, new_base, from ? rowids : -1,
+                 tab->without_rowid ? tab->n_pk() : 0);
   redirects_.resize(mark);
   std::vector<bool>* changed = &sets.changed;
   bool before = HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate),
@@ -160,7 +166,7 @@ bool Codegen::CodeCollectRowids(Expr* where, const Table* tab, std::vector<Sourc
 // The new row at new_base: the old one with the SET values, all computed
 // from the old row (the cursor is on it) before any is written.
 void Codegen::CodeUpdatedRow(ast::ExprList* set_list, const Table* tab, const UpdateSets& sets,
-                             int old_base, int new_base, int values_cursor) {
+                             int old_base, int new_base, int values_cursor, int values_at) {
   int ncol = static_cast<int>(tab->columns.size());
   // The SET values go straight to their slots: they read the old row (its
   // cursor or old_base), never new_base. A column set twice takes the last.
@@ -173,7 +179,7 @@ void Codegen::CodeUpdatedRow(ast::ExprList* set_list, const Table* tab, const Up
     int c = sets.set_col[i];
     int slot = c < 0 ? new_base : new_base + 1 + c;
     if (values_cursor >= 0) {
-      Op(Opcode::kColumn, values_cursor, static_cast<int>(i), slot);
+      Op(Opcode::kColumn, values_cursor, values_at + static_cast<int>(i), slot);
     } else {
       CodeExpr(set_list->items[i].expr, slot);
     }
