@@ -135,6 +135,7 @@ bool Codegen::CodeSingleGroup(Select* s, SelectInfo* info, SelectDest* dest, Row
   int first = AllocReg();
   if (bare) Op(Opcode::kInteger, 1, first);
   if (!WhereBegin(w)) return false;
+  EmitSinkEqp(sink);
   UpdateAccumulators(agg);
   if (bare) {
     CodeBareColumns(plan, first, true);
@@ -174,6 +175,7 @@ bool Codegen::CodeGroupBy(Select* s, SelectInfo* info, SelectDest* dest, RowSink
   prog_->SetP4(a, gki);
   if (!WhereBegin(w)) return false;
   Eqp("USE TEMP B-TREE FOR GROUP BY");
+  EmitSinkEqp(sink);
   int regs = AllocReg(ngroup + ncols + 1);
   for (int i = 0; i < ngroup; ++i) CodeExpr((*gb)[static_cast<size_t>(i)], regs + i);
   for (int j = 0; j < ncols; ++j) {

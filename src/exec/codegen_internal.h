@@ -163,6 +163,7 @@ class Codegen {
   void SinkRow(struct RowSink* sink, int regs, const std::vector<int>& order_regs);
   void ProduceRow(struct RowSink* sink, SelectInfo* info, ast::ExprList* order_by);
   void DrainSorter(struct RowSink* sink);
+  void EmitSinkEqp(struct RowSink* sink);
   KeyInfo* OrderKeyInfo(ast::ExprList* order_by);
   bool acc_is_table_ = false;
   // When set, kRegs destinations call this subroutine (return reg, label).
@@ -633,6 +634,9 @@ char CmpAffinity(const ast::Expr* a, const ast::Expr* b);
 struct RowSink {
   SelectDest* dest = nullptr;
   int n_result = 0;
+  // EXPLAIN QUERY PLAN lines of the sink's temporary trees: SQLite lists
+  // them after the loops' lines (EmitSinkEqp).
+  std::vector<const char*> eqp_after_loops;
   // DISTINCT
   int distinct_cursor = -1;
   // ORDER BY via sorter

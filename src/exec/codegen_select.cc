@@ -316,6 +316,11 @@ KeyInfo* Codegen::OrderKeyInfo(ast::ExprList* order_by) {
   return ki;
 }
 
+void Codegen::EmitSinkEqp(RowSink* sink) {
+  for (const char* line : sink->eqp_after_loops) Eqp(line);
+  sink->eqp_after_loops.clear();
+}
+
 bool Codegen::SetupSink(Select* s, SelectInfo* info, SelectDest* dest, RowSink* sink,
                         bool order_satisfied) {
   sink->dest = dest;
@@ -324,7 +329,7 @@ bool Codegen::SetupSink(Select* s, SelectInfo* info, SelectDest* dest, RowSink* 
   CodeLimit(s, &sink->limit_reg, &sink->offset_reg, sink->end_label);
   if (info->win != nullptr) PrepareWindows(s, info);
   if (s->distinct) {
-    Eqp("USE TEMP B-TREE FOR DISTINCT");
+    sink->eqp_after_loops.push_back("USE TEMP B-TREE FOR DISTINCT");
     sink->distinct_cursor = ctx_->AllocCursor();
     KeyInfo* ki = MakeKeyInfo(sink->n_result);
     for (int i = 0; i < sink->n_result; ++i) {
@@ -335,7 +340,7 @@ bool Codegen::SetupSink(Select* s, SelectInfo* info, SelectDest* dest, RowSink* 
     prog_->SetP4(a, ki);
   }
   if (s->order_by != nullptr && !order_satisfied && dest->kind != SelectDest::kExists) {
-    Eqp("USE TEMP B-TREE FOR ORDER BY");
+    sink->eqp_after_loops.push_back("USE TEMP B-TREE FOR ORDER BY");
     sink->order_by = s->order_by;
     sink->n_order = static_cast<int>(s->order_by->size());
     sink->sorter_cursor = ctx_->AllocCursor();
@@ -373,6 +378,7 @@ bool Codegen::CodeSimpleSelect(Select* s, SelectDest* dest) {
   SetupSink(s, info, dest, &sink,
             w.plan.order_by_satisfied && !s->distinct && info->win == nullptr);
   if (!WhereBegin(&w)) return false;
+  EmitSinkEqp(&sink);
   ProduceRow(&sink, info, s->order_by);
   WhereEnd(&w);
   CodeWindowStages(&sink, info, s->order_by);

@@ -238,7 +238,10 @@ bool Codegen::WhereBegin(WhereLoops* w) {
   WherePlan& plan = w->plan;
   if (ctx_->explain_plan) {
     if (plan.loops.empty()) Eqp("SCAN CONSTANT ROW");
-    for (const LoopPlan& lp : plan.loops) Eqp(LoopDetail(lp, srcs[static_cast<size_t>(lp.src)]));
+    for (const LoopPlan& lp : plan.loops) {
+      const Source& src = srcs[static_cast<size_t>(lp.src)];
+      Eqp(LoopDetail(lp, src) + (src.outer_nullable ? " LEFT-JOIN" : ""));
+    }
   }
   w->break_label = MakeLabel();
   w->subst_mark = substs_.size();

@@ -43,6 +43,48 @@ void PrintRow(Shell& sh, sqlite3_stmt* stmt, bool first) {
   std::fputc('\n', stdout);
 }
 
+// EXPLAIN QUERY PLAN rows (id, parent, -, detail) drawn as sqlite3 draws
+// them: a "QUERY PLAN" line, then each row under its parent with |-- (more
+// siblings follow) or `-- (the last one).
+struct EqpRow {
+  int id;
+  int parent;
+  std::string detail;
+};
+
+void RenderEqpLevel(const std::vector<EqpRow>& rows, int parent, std::string* prefix) {
+  std::vector<const EqpRow*> level;
+  for (const EqpRow& r : rows) {
+    if (r.parent == parent) level.push_back(&r);
+  }
+  for (size_t i = 0; i < level.size(); ++i) {
+    const bool more = i + 1 < level.size();
+    std::printf("%s%s%s\n", prefix->c_str(), more ? "|--" : "`--", level[i]->detail.c_str());
+    const size_t n = prefix->size();
+    if (n < 93) {  // sqlite3's prefix buffer bounds the depth drawn
+      *prefix += more ? "|  " : "   ";
+      RenderEqpLevel(rows, level[i]->id, prefix);
+      prefix->resize(n);
+    }
+  }
+}
+
+int StepEqp(sqlite3_stmt* stmt) {
+  std::vector<EqpRow> rows;
+  int rc;
+  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    const unsigned char* t = sqlite3_column_text(stmt, 3);
+    rows.push_back({sqlite3_column_int(stmt, 0), sqlite3_column_int(stmt, 1),
+                    t ? reinterpret_cast<const char*>(t) : ""});
+  }
+  if (!rows.empty()) {
+    std::fputs("QUERY PLAN\n", stdout);
+    std::string prefix;
+    RenderEqpLevel(rows, 0, &prefix);
+  }
+  return rc;
+}
+
 // The excerpt of `sql` around the error offset, with a marker under it, as
 // sqlite3 prints it ("" when the error has no offset).
 std::string ErrorContext(sqlite3* db, const char* sql) {
@@ -100,9 +142,13 @@ void RunSql(Shell& sh, const std::string& sql, int line) {
     }
     if (stmt == nullptr) break;
     bool first = true;
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-      PrintRow(sh, stmt, first);
-      first = false;
+    if (sqlite3_stmt_isexplain(stmt) == 2) {
+      rc = StepEqp(stmt);
+    } else {
+      while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        PrintRow(sh, stmt, first);
+        first = false;
+      }
     }
     if (rc != SQLITE_DONE) {
       // sqlite3 adds the result code unless it is the generic SQLITE_ERROR.
