@@ -11,7 +11,9 @@ slt=${3:-}
 #   select/rowid_lookup.test  rowid = <real beyond 2^53> finds nothing through
 #                             the rowid lookup but matches in a full scan;
 #   vacuum/vacuum.test        INSERT ... SELECT without ORDER BY numbers rows
-#                             in scan order, and freelist_count depends on it.
+#                             in scan order, and freelist_count depends on it;
+#   func/json_pending.test    a JSON subtype survives a FROM subquery only
+#                             when SQLite flattens it (a virtual table column).
 status=0
 run() {
   # Prints the summary line; a failure is remembered for the exit status.
@@ -19,7 +21,8 @@ run() {
   echo "$out" | tail -1
 }
 files=$(find "$src/tests/sql" -name '*.test' | LC_ALL=C sort |
-        grep -v -e '/select/rowid_lookup.test$' -e '/vacuum/vacuum.test$')
+        grep -v -e '/select/rowid_lookup.test$' -e '/vacuum/vacuum.test$' \
+                -e '/func/json_pending.test$')
 for pass in flatten or_to_in const_fold subquery_once coroutine index_lookup covering_index \
             order_by_index; do
   echo "== $pass off"
