@@ -1,6 +1,7 @@
 // Binding expressions: column references (through the scopes of the
 // enclosing queries), functions, subqueries.
 #include <cstring>
+#include <functional>
 
 #include "parser/parser.h"
 #include "planner/bind_internal.h"
@@ -320,17 +321,31 @@ bool Resolver::ResolveFunction(Expr* e, Scope* scope) {
     if (!ok) return false;
     // An aggregate whose arguments only refer to an enclosing query belongs to
     // that query (SELECT (SELECT sum(outer.x)) FROM outer).
+    // Columns read inside subqueries of the arguments count too, their
+    // depths taken from the aggregate's own query (a subquery's own and
+    // deeper columns do not decide).
     int owner_depth = 0;
     {
       int min_depth = -1;
-      auto f = [&](Expr* x) {
-        if (x->kind == ExprKind::kResolvedColumn) {
-          if (min_depth < 0 || x->depth < min_depth) min_depth = x->depth;
-        }
-        return x->kind != ExprKind::kSubquery && x->kind != ExprKind::kExists;
+      std::function<void(Expr*, int)> visit = [&](Expr* root, int nesting) {
+        auto f = [&](Expr* x) {
+          if (x->kind == ExprKind::kResolvedColumn) {
+            const int d = x->depth - nesting;
+            if (d >= 0 && (min_depth < 0 || d < min_depth)) min_depth = d;
+          }
+          if (x->select == nullptr) return true;
+          if (x->left != nullptr) visit(x->left, nesting);  // IN's left operand
+          auto inner = [&](Expr* y) {
+            visit(y, nesting + 1);
+            return false;
+          };
+          WalkSelectExprs(x->select, inner);
+          return false;
+        };
+        WalkExpr(root, f);
       };
       if (e->list) {
-        for (size_t i = 0; i < e->list->size(); ++i) WalkExpr((*e->list)[i], f);
+        for (size_t i = 0; i < e->list->size(); ++i) visit((*e->list)[i], 0);
       }
       if (min_depth > 0) owner_depth = min_depth;
     }
@@ -457,6 +472,7 @@ bool Resolver::ResolveExpr(Expr* e, Scope* scope) {
       }
       if (!ResolveExpr(e->left, scope)) return false;
       if (!ResolveExpr(e->right, scope)) return false;
+      if (!ResolveExpr(e->escape, scope)) return false;  // LIKE ... ESCAPE x
       if (!ResolveList(e->list, scope)) return false;
       if (e->select && !ResolveSubquery(e->select, scope)) return false;
       if (vector_cmp && VectorSize(e->left) != VectorSize(e->right)) {

@@ -53,6 +53,7 @@ void WalkExpr(ast::Expr* e, F& f) {
   WalkExpr(e->left, f);
   WalkExpr(e->right, f);
   WalkExpr(e->filter, f);
+  WalkExpr(e->escape, f);
   if (e->list) {
     for (size_t i = 0; i < e->list->size(); ++i) WalkExpr((*e->list)[i], f);
   }
