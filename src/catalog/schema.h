@@ -141,7 +141,10 @@ struct Index {
   std::vector<int> columns;                  // table column numbers (kExprColumn for expressions)
   std::vector<std::string> column_exprs;     // expression text for kExprColumn entries
   std::vector<const Collation*> collations;  // per column (then rowid: BINARY)
-  std::vector<uint8_t> desc;                 // per column (then rowid: 0)
+  // Per column, the collation's name as written (index_xinfo shows it);
+  // empty (or shorter): the collation's own name.
+  std::vector<std::string> collation_names;
+  std::vector<uint8_t> desc;  // per column (then rowid: 0)
   bool unique = false;
   OnConflict on_conflict = OnConflict::kDefault;
   char origin = 'c';      // 'c' CREATE INDEX, 'u' UNIQUE, 'pk' → 'p'

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "exec/codegen_internal.h"
+#include "planner/walk.h"
 
 namespace basalt {
 
@@ -15,6 +16,14 @@ using ast::Select;
 // and the recursive arms (reading that table) feed the queue again.
 bool Codegen::CodeCte(CteEntry* ce, SelectDest* out) {
   Select* body = ce->cte->select;
+  // A CTE read in several places has its body coded at each, and the one
+  // that runs first need not be the one coded first: no copy may reuse the
+  // register of a scalar subquery another copy computes (CodeSubqueryValue).
+  auto forget = [](ast::Expr* x) {
+    x->pflags &= static_cast<uint8_t>(~0x20);
+    return true;
+  };
+  WalkSelectExprs(body, forget);
   int ncols = static_cast<int>(ce->columns.size());
   SelectDest table_dest;
   table_dest.kind = SelectDest::kTable;

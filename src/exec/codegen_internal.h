@@ -253,6 +253,7 @@ class Codegen {
   void CodeEqualityKeys(const LoopPlan& lp, struct IndexScan* x);
   void PlanIndexBounds(const LoopPlan& lp, struct IndexScan* x);
   void ApplyKeyAffinity(const struct IndexScan& x, int n);
+  static bool NeedsNoAffinityChange(const ast::Expr* e, char aff);
   void CodeIndexStart(const LoopPlan& lp, struct IndexScan* x, LevelState* lv);
   void CodeIndexEnd(const LoopPlan& lp, struct IndexScan* x, LevelState* lv);
   // Columns each source's rows are read for (covering-index decisions).

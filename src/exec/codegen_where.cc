@@ -93,7 +93,9 @@ int Codegen::CodeInListIndex(Expr* in, int* has_null, char aff, const Collation*
       Value v;
       literal = ctx_->options.PassOn(Pass::kConstFold) && Fold((*in->list)[i], &v, 0);
       if (literal) {
-        if (aff > 'A') ApplyAffinity(&v, static_cast<Affinity>(aff));
+        if (!NeedsNoAffinityChange((*in->list)[i], aff)) {
+          ApplyAffinity(&v, static_cast<Affinity>(aff));
+        }
         vals.push_back(std::move(v));
       }
     }

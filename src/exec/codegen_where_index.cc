@@ -103,6 +103,33 @@ void Codegen::CodeInDrivers(const LoopPlan& lp, IndexScan* x, LevelState* lv) {
   }
 }
 
+// Whether `e`'s value already compares as the affinity `aff` would make it
+// (SQLite's sqlite3ExprNeedsNoAffinityChange): then the key keeps it as is.
+// Above all, an integer literal probing a REAL column stays an integer, so
+// one beyond 2^53 is not rounded into a match.
+bool Codegen::NeedsNoAffinityChange(const ast::Expr* e, char aff) {
+  using ast::ExprKind;
+  if (aff <= 'A') return true;
+  bool negated = false;
+  while (e->kind == ExprKind::kUnary && (e->op == ast::Op::kNeg || e->op == ast::Op::kPlus)) {
+    negated |= e->op == ast::Op::kNeg;
+    e = e->left;
+  }
+  switch (e->kind) {
+    case ExprKind::kInteger:
+    case ExprKind::kReal:
+      return aff >= 'C';
+    case ExprKind::kString:
+      return !negated && aff == 'B';
+    case ExprKind::kBlob:
+      return !negated;
+    case ExprKind::kResolvedColumn:
+      return aff >= 'C' && e->column < 0;
+    default:
+      return false;
+  }
+}
+
 // Step 2: the other equality values (IS NULL: a NULL key).
 void Codegen::CodeEqualityKeys(const LoopPlan& lp, IndexScan* x) {
   for (int i = 0; i < x->neq; ++i) {
@@ -117,7 +144,18 @@ void Codegen::CodeEqualityKeys(const LoopPlan& lp, IndexScan* x) {
       CodeExpr(t->rhs, x->keys + i);
       if (t->op == TermOp::kEq) Op(Opcode::kIsNull, x->keys + i, x->range_brk);
     }
-    if (t->cmp_affinity >= 'B') x->aff[static_cast<size_t>(i)] = caff;
+    bool keep = t->op != TermOp::kIsNull;  // the value needs no affinity change
+    if (t->op == TermOp::kIn) {
+      keep = t->rhs->list != nullptr;
+      for (size_t k = 0; keep && k < t->rhs->list->size(); ++k) {
+        keep = NeedsNoAffinityChange((*t->rhs->list)[k], caff);
+      }
+    } else if (keep) {
+      keep = NeedsNoAffinityChange(t->rhs, caff);
+    }
+    if (t->cmp_affinity >= 'B' && !keep) {
+      x->aff[static_cast<size_t>(i)] = caff;
+    }
     t->coded = true;
   }
 }
@@ -164,7 +202,9 @@ void Codegen::CodeIndexStart(const LoopPlan& lp, IndexScan* x, LevelState* lv) {
   if (x->first != nullptr) {
     CodeExpr(x->first->rhs, x->keys + neq);
     Op(Opcode::kIsNull, x->keys + neq, x->range_brk);
-    if (x->first->cmp_affinity >= 'B') x->aff[static_cast<size_t>(neq)] = x->range_aff;
+    if (x->first->cmp_affinity >= 'B' && !NeedsNoAffinityChange(x->first->rhs, x->range_aff)) {
+      x->aff[static_cast<size_t>(neq)] = x->range_aff;
+    }
     ApplyKeyAffinity(*x, neq + 1);
     Opcode op;
     if (!lp.reverse) {
@@ -198,7 +238,7 @@ void Codegen::CodeIndexEnd(const LoopPlan& lp, IndexScan* x, LevelState* lv) {
     for (int i = 0; i < neq; ++i) Op(Opcode::kSCopy, x->keys + i, end_key + i);
     CodeExpr(x->last->rhs, end_key + neq);
     Op(Opcode::kIsNull, end_key + neq, x->range_brk);
-    if (x->last->cmp_affinity >= 'B' && x->range_aff != 'A') {
+    if (x->last->cmp_affinity >= 'B' && !NeedsNoAffinityChange(x->last->rhs, x->range_aff)) {
       char* s = prog_->arena.NewArray<char>(2);
       s[0] = x->range_aff;
       s[1] = 0;

@@ -85,7 +85,10 @@ const char* ActionName(uint8_t a) {
   }
 }
 
-const char* CollationName(const Index& idx, size_t i) {
+std::string CollationName(const Index& idx, size_t i) {
+  if (i < idx.collation_names.size() && !idx.collation_names[i].empty()) {
+    return idx.collation_names[i];
+  }
   const Collation* c = i < idx.collations.size() ? idx.collations[i] : nullptr;
   return c != nullptr ? c->name : "BINARY";
 }
@@ -181,7 +184,7 @@ Status RunIndexInfo(PragmaCall* call) {
     if (extended) {
       const bool desc = stored && i < idx->desc.size() && idx->desc[i] != 0;
       row.push_back(Value::Int(desc ? 1 : 0));
-      row.push_back(Value::Text(stored ? CollationName(*idx, i) : "BINARY"));
+      row.push_back(Value::Text(stored ? CollationName(*idx, i) : std::string("BINARY")));
       row.push_back(Value::Int(key ? 1 : 0));
     }
     call->AddRow(std::move(row));

@@ -309,6 +309,7 @@ class TableBuilder {
       }
       idx->columns.push_back(key.cols[k]);
       idx->collations.push_back(c);
+      idx->collation_names.push_back(coll);
       idx->desc.push_back(key.desc[k]);
     }
     idx->unique = true;
@@ -336,6 +337,7 @@ class TableBuilder {
       if (dup) {
         idx->columns.erase(idx->columns.begin() + static_cast<std::ptrdiff_t>(k));
         idx->collations.erase(idx->collations.begin() + static_cast<std::ptrdiff_t>(k));
+        idx->collation_names.erase(idx->collation_names.begin() + static_cast<std::ptrdiff_t>(k));
         idx->desc.erase(idx->desc.begin() + static_cast<std::ptrdiff_t>(k));
       } else {
         ++k;
@@ -353,6 +355,7 @@ class TableBuilder {
       idx->suffix.push_back(static_cast<int>(c));
       const std::string& coll = t_->columns[c].collation;
       idx->collations.push_back(coll.empty() ? nullptr : FindBuiltinCollation(coll));
+      idx->collation_names.push_back("BINARY");  // not a key column: shown as BINARY
       idx->desc.push_back(0);
     }
     t_->pk_conflict = idx->on_conflict;
@@ -400,7 +403,14 @@ Status BuildIndex(const ast::CreateIndexStmt* st, Table* table, std::string sql,
       e = e->left;
     }
     int col;
-    if (e->kind == ast::ExprKind::kColumn && e->table.empty()) {
+    const bool truth = e->kind == ast::ExprKind::kColumn && e->table.empty() &&
+                       table->FindColumn(e->text) < 0 &&
+                       (EqualsIgnoreCase(e->text, "true") || EqualsIgnoreCase(e->text, "false"));
+    if (truth) {
+      // TRUE / FALSE name no column: the constant, an expression column.
+      col = kExprColumn;
+      idx->column_exprs.emplace_back(e->span);
+    } else if (e->kind == ast::ExprKind::kColumn && e->table.empty()) {
       col = table->FindColumn(e->text);
       if (col < 0) {
         if (bad_column) *bad_column = e->span;
@@ -408,8 +418,13 @@ Status BuildIndex(const ast::CreateIndexStmt* st, Table* table, std::string sql,
       }
       idx->column_exprs.emplace_back();
       if (coll.empty()) coll = table->columns[static_cast<size_t>(col)].collation;
-    } else if (e->kind == ast::ExprKind::kString && table->FindColumn(e->text) >= 0) {
+    } else if (e->kind == ast::ExprKind::kString) {
+      // A string literal there names a column (SQLite's old compatibility).
       col = table->FindColumn(e->text);
+      if (col < 0) {
+        if (bad_column) *bad_column = e->span;
+        return Status(kError, "no such column: " + std::string(e->text));
+      }
       idx->column_exprs.emplace_back();
       if (coll.empty()) coll = table->columns[static_cast<size_t>(col)].collation;
     } else {
@@ -420,6 +435,7 @@ Status BuildIndex(const ast::CreateIndexStmt* st, Table* table, std::string sql,
     if (!coll.empty() && c == nullptr) return Status(kError, "no such collation sequence: " + coll);
     idx->columns.push_back(col);
     idx->collations.push_back(c);
+    idx->collation_names.push_back(coll);
     idx->desc.push_back(item.order == ast::SortOrder::kDesc);
   }
   if (st->where) idx->where_sql = std::string(st->where->span);

@@ -106,6 +106,8 @@ void WherePlanner::Classify(WhereTerm* t) {
         return;
     }
     if (e->left->kind == ExprKind::kVector || e->right->kind == ExprKind::kVector) return;
+    // `x IS TRUE` / `x IS FALSE` test truth (2 IS TRUE), not equality with 1/0.
+    if (op == TermOp::kIs && e->right->kind == ExprKind::kBool) return;
     int src, col;
     char aff = CompareAffinity(Resolver::ExprAffinity(e->left), Resolver::ExprAffinity(e->right));
     const Collation* coll = resolver_->BinaryCollation(e->left, e->right);
@@ -165,13 +167,13 @@ void WherePlanner::Classify(WhereTerm* t) {
     if (e->list) {
       for (size_t i = 0; i < e->list->size(); ++i) rm |= ExprMask((*e->list)[i]);
     } else if (e->select) {
-      InfoOf(e->select);
-      rm = t->prereq & ~(SourceMask(1) << src);
-      if (t->prereq & (SourceMask(1) << src)) {
-        // The subquery refers to the column's own table: not usable.
-        SourceMask own = ExprMask(e->left);
-        if ((t->prereq & ~own) & (SourceMask(1) << src)) return;
-      }
+      // The sources the subquery reads (correlated references); one that
+      // reads the column's own table cannot drive a lookup into it.
+      auto f = [&](Expr* x) {
+        rm |= ExprMask(x);
+        return false;
+      };
+      WalkSelectExprs(e->select, f);
     }
     if (rm & (SourceMask(1) << src)) return;
     t->op = TermOp::kIn;
