@@ -187,6 +187,10 @@ Resolver::Lookup Resolver::BindSourceColumn(Expr* e, Scope* scope, Scope* sc, in
     *e = *NewColumnRef(*msrc, mcol, e->span);
     if (msrc->flattened) {
       flat_names_[e] = msrc->columns[static_cast<size_t>(mcol)].name;
+      // A flattened column that is a plain column reference reads from as
+      // far out as the reference does (its copy's operands are shared, so
+      // only a column itself takes the depth).
+      if (e->kind == ExprKind::kResolvedColumn) e->depth = depth;
       return Lookup::kBound;
     }
   } else {
