@@ -147,7 +147,7 @@ int Codegen::CodeInListIndex(Expr* in, int* has_null, char aff, const Collation*
   for (size_t i = 0; i < in->list->size(); ++i) {
     CodeExpr((*in->list)[i], r);
     a = Op(Opcode::kMakeRecord, r, 1, r + 1);
-    if (affs) {
+    if (affs && !NeedsNoAffinityChange((*in->list)[i], aff)) {
       prog_->SetP4Str(a, affs);
     }
     Op(Opcode::kIdxInsert, cursor, r + 1);
