@@ -3,8 +3,9 @@
 
 Writes a sqllogictest script: a random schema and data, then random SELECTs
 over joins (inner, LEFT, RIGHT, FULL, CROSS, NATURAL, USING, parenthesised),
-window functions, CTEs (recursive and correlated), subqueries and
-aggregates. Expected results are not known here: complete the script with
+window functions, CTEs (recursive and correlated), subqueries, aggregates,
+compound SELECTs and scalar expressions (CASE, CAST, LIKE/GLOB, COLLATE,
+string and numeric functions and operators). Expected results are not known here: complete the script with
 `basalt-slt --engine sqlite --complete OUT IN`, then run Basalt on OUT.
 Every query is deterministic (its rows are compared as a sorted set, window
 orders end on a unique key). The same seed gives the same script.
@@ -233,7 +234,60 @@ class Gen:
                          f"EXISTS (SELECT 1 FROM {u} {i} FULL JOIN {t} y ON y.c = {i}.c WHERE y.a IS {o}.a)"])
         return f"SELECT {o}.id, {sub} FROM {t} {o}", 2
 
+    def scalar(self, aliases):
+        c = self.r.random()
+        col = self.col(aliases)
+        if c < 0.15:
+            return f"CASE WHEN {self.pred(aliases, 1)} THEN {col} ELSE {self.col(aliases)} END"
+        if c < 0.3:
+            return f"CAST({col} AS {self.pick(['INTEGER', 'TEXT', 'REAL', 'NUMERIC', 'BLOB'])})"
+        if c < 0.4:
+            return f"{self.col(aliases, 'b')} || {self.col(aliases)}"
+        if c < 0.5:
+            return f"{self.pick(['upper', 'lower', 'length', 'typeof', 'quote', 'abs', 'hex'])}({col})"
+        if c < 0.6:
+            return f"{col} {self.pick(['+', '-', '*', '/', '%'])} {self.pick(['1', '2', '-3', '0', '1.5'])}"
+        if c < 0.7:
+            return f"{self.col(aliases, 'b')} {self.pick(['LIKE', 'GLOB'])} {self.pick([repr(x) for x in ['x%', '%y', '_', 'X', '*z*', '[xy]']])}"
+        if c < 0.8:
+            return f"{col} COLLATE NOCASE = {self.pick(TEXTS)}"
+        if c < 0.9:
+            return f"coalesce({col}, {self.pick(INTS + TEXTS)})"
+        return f"{self.pick(['min', 'max'])}({col}, {self.col(aliases)})"
+
+    def expr_query(self):
+        aliases = []
+        frm = self.from_clause(aliases, self.r.randint(1, 2))
+        cols = [self.scalar(aliases) for _ in range(self.r.randint(1, 3))]
+        sql = f"SELECT {', '.join(cols)} FROM {frm}"
+        if self.r.random() < 0.5:
+            sql += f" WHERE {self.pred(aliases)}"
+        return sql, len(cols)
+
+    def compound_query(self):
+        n = self.r.randint(1, 2)
+        parts = []
+        for _ in range(self.r.randint(2, 3)):
+            t = self.pick(TABLES)
+            al = self.alias()
+            cols = [self.pick([f"{al}.a", f"{al}.b", f"{al}.c", f"{al}.id", "NULL", "1", "'x'"]) for _ in range(n)]
+            p = f"SELECT {', '.join(cols)} FROM {t} {al}"
+            if self.r.random() < 0.5:
+                p += f" WHERE {self.pred([al])}"
+            parts.append(p)
+        sql = parts[0]
+        for p in parts[1:]:
+            sql += f" {self.pick(['UNION', 'UNION ALL', 'INTERSECT', 'EXCEPT'])} {p}"
+        if self.r.random() < 0.3:
+            sql += f" ORDER BY {self.r.randint(1, n)}"
+        return sql, n
+
     def query(self):
+        c0 = self.r.random()
+        if c0 < 0.15:
+            return self.expr_query()
+        if c0 < 0.25:
+            return self.compound_query()
         c = self.r.random()
         if c < 0.45:
             return self.join_query()
