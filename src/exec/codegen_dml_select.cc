@@ -177,19 +177,6 @@ bool Codegen::CodeUpdateFromRows(ast::UpdateStmt* st, const Table* tab, Scope* o
   return !ctx_->failed();
 }
 
-int Codegen::OpenUpdateFromKeySet(const Table* tab, int n_sets) {
-  const int set = ctx_->AllocCursor();
-  const int n = tab->n_pk();
-  const Index* pk = tab->pk_index.get();
-  KeyInfo* ki = MakeKeyInfo(n);
-  for (int j = 0; j < n; ++j) {
-    const_cast<const Collation**>(ki->colls)[j] = pk->collations[static_cast<size_t>(j)];
-    const_cast<uint8_t*>(ki->desc)[j] = pk->desc[static_cast<size_t>(j)];
-  }
-  prog_->SetP4(Op(Opcode::kOpenEphemeral, set, n + n_sets), ki);
-  return set;
-}
-
 // The join's rows (key, values), in the order found, into `set` keyed by
 // the primary key: a target row the join finds again replaces its entry,
 // so it is changed once, with the values of the last (as by rowid).

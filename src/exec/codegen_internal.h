@@ -351,8 +351,9 @@ class Codegen {
   // Writes the row at `base` into the table B-tree (Insert P5 flags).
   void CodeWriteTableRow(DmlTarget* t, int base, uint8_t flags);
   // The keys of the rows a DELETE/UPDATE changes, collected first: a
-  // temporary table of rowids, or an index of primary keys.
-  int OpenRowKeySet(const Table* tab);
+  // temporary table of rowids, or an index of primary keys (with
+  // extra_columns more fields after the key, not compared).
+  int OpenRowKeySet(const Table* tab, int extra_columns = 0);
   void CodeAddRowKey(const Table* tab, int cursor, int set);
   void CodeRowKeyFromSet(const Table* tab, int set, int key);
   // Primary-key uniqueness of a WITHOUT ROWID table's new row.
@@ -393,9 +394,8 @@ class Codegen {
   // values_at on (in SET order) instead of the SET expressions.
   void CodeUpdatedRow(ast::ExprList* set_list, const Table* tab, const UpdateSets& sets,
                       int old_base, int new_base, int values_cursor = -1, int values_at = 0);
-  // UPDATE ... FROM on a WITHOUT ROWID table: the key set holding, per
-  // primary key, the SET values after it (codegen_dml_select.cc).
-  int OpenUpdateFromKeySet(const Table* tab, int n_sets);
+  // UPDATE ... FROM on a WITHOUT ROWID table: the join's rows into the key
+  // set, one per primary key (codegen_dml_select.cc).
   void CodeKeepLastPerKey(const Table* tab, int rows, int n_sets, int set);
   // RETURNING (codegen_returning.cc): rows are computed into a temporary
   // table while the statement runs and handed out after it.

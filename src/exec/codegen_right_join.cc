@@ -29,14 +29,14 @@ void Codegen::OpenRightJoinSets(WhereLoops* w) {
   for (size_t li = 0; li < loops.size(); ++li) {
     const Source& src = srcs[static_cast<size_t>(loops[li].src)];
     if ((src.join & ast::kJoinRight) == 0) continue;
-    const int cursor = ctx_->AllocCursor();
-    prog_->n_cursors = std::max(prog_->n_cursors, ctx_->n_cursors);
+    int cursor;
     if (RightJoinKeyIsRowid(src)) {
+      cursor = ctx_->AllocCursor();
       Op(Opcode::kOpenRowSet, cursor);
     } else {
-      const int n = RightJoinKeySize(src);
-      prog_->SetP4(Op(Opcode::kOpenEphemeral, cursor, n), MakeKeyInfo(n));
+      cursor = OpenRowKeySet(src.table);  // primary keys, in key order
     }
+    prog_->n_cursors = std::max(prog_->n_cursors, ctx_->n_cursors);
     w->rj_sets[li] = cursor;
   }
 }

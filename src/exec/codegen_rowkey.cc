@@ -95,7 +95,7 @@ void Codegen::CodeWriteTableRow(DmlTarget* t, int base, uint8_t flags) {
   prog_->SetP4(a, tab);
 }
 
-int Codegen::OpenRowKeySet(const Table* tab) {
+int Codegen::OpenRowKeySet(const Table* tab, int extra_columns) {
   int set = ctx_->AllocCursor();
   if (!tab->without_rowid) {
     Op(Opcode::kOpenEphemeral, set, 0);  // rowids as the keys of a table
@@ -108,7 +108,7 @@ int Codegen::OpenRowKeySet(const Table* tab) {
     const_cast<const Collation**>(ki->colls)[j] = pk->collations[static_cast<size_t>(j)];
     const_cast<uint8_t*>(ki->desc)[j] = pk->desc[static_cast<size_t>(j)];
   }
-  int a = Op(Opcode::kOpenEphemeral, set, n);
+  int a = Op(Opcode::kOpenEphemeral, set, n + extra_columns);
   prog_->SetP4(a, ki);
   return set;
 }

@@ -143,8 +143,22 @@ bool Codegen::MaterializeSources(SelectInfo* info, int coroutine_src) {
       SelectDest d;
       d.kind = SelectDest::kCoroutine;
       // Values leave a FROM subquery without their subtypes (as in SQLite,
-      // where a materialized row could not keep them either).
-      d.clear_subtype = true;
+      // where a materialized row could not keep them either); only a row
+      // that may hold one pays for the clearing.
+      Select* arms = src.cte >= 0 ? resolver_.all_ctes()[static_cast<size_t>(src.cte)]->cte->select
+                                  : src.subquery;
+      for (Select* p = arms; p != nullptr && !d.clear_subtype; p = p->prior) {
+        const SelectInfo* pi = InfoOf(p);
+        ast::ExprList* cols = pi != nullptr && pi->result != nullptr ? pi->result : p->columns;
+        for (size_t c = 0; cols != nullptr && c < cols->size() && !d.clear_subtype; ++c) {
+          d.clear_subtype = Resolver::MayHaveSubtype((*cols)[c]);
+        }
+        for (ast::ExprList* row : p->values) {
+          for (size_t c = 0; c < row->size() && !d.clear_subtype; ++c) {
+            d.clear_subtype = Resolver::MayHaveSubtype((*row)[c]);
+          }
+        }
+      }
       d.reg = base;
       d.yield_reg = yield_reg;
       std::string what =

@@ -62,7 +62,7 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   const int n_sets = static_cast<int>(st->sets->size());
   if (from) {
     if (tab->without_rowid) {
-      rowids = OpenUpdateFromKeySet(tab, n_sets);
+      rowids = OpenRowKeySet(tab, n_sets);  // the primary key, then the values
     } else {
       rowids = ctx_->AllocCursor();
       Op(Opcode::kOpenEphemeral, rowids, n_sets);

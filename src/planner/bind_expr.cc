@@ -216,16 +216,20 @@ bool Resolver::BindCoalescedColumn(Expr* e, const std::vector<std::pair<const So
     if (!src->flattened) item.expr->depth = depth;
     args->items.push_back(*ctx_->arena, item);
   }
-  std::string_view span = e->span;
+  Expr* call = NewCoalesce(args, e->span);
+  if (call == nullptr) return false;
+  *e = *call;
+  return true;
+}
+
+Expr* Resolver::NewCoalesce(ast::ExprList* args, std::string_view span) {
   Expr* call = ctx_->arena->New<Expr>();
   call->kind = ExprKind::kFunction;
   call->text = "coalesce";
   call->list = args;
   call->span = span;
-  Scope none;
-  if (!ResolveExpr(call, &none)) return false;
-  *e = *call;
-  return true;
+  Scope none;  // the arguments are resolved already
+  return ResolveExpr(call, &none) ? call : nullptr;
 }
 
 Resolver::Lookup Resolver::BindResultAlias(Expr* e, Scope* scope, Scope* sc, int depth) {

@@ -167,15 +167,8 @@ bool Resolver::UsingLeftSide(SelectInfo* info, size_t i, std::string_view name, 
     }
   }
   if (args == nullptr) return true;
-  Expr* call = ctx_->arena->New<Expr>();
-  call->kind = ExprKind::kFunction;
-  call->text = "coalesce";
-  call->list = args;
-  call->span = name;
-  Scope none;
-  if (!ResolveExpr(call, &none)) return false;
-  *left = call;
-  return true;
+  *left = NewCoalesce(args, name);
+  return *left != nullptr;
 }
 
 }  // namespace basalt

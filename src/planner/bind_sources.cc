@@ -334,15 +334,7 @@ ast::Expr* Resolver::NewColumnRef(const Source& src, int col, std::string_view s
   if (src.flattened) {
     Expr* e = ctx_->arena->New<Expr>(*(*src.flat_exprs)[static_cast<size_t>(col)]);
     if (!span.empty()) e->span = span;
-    // Only a function (or ->) gives a value a subtype.
-    bool call = false;
-    auto find_call = [&](Expr* x) {
-      call |= x->kind == ExprKind::kFunction ||
-              (x->kind == ExprKind::kBinary && x->op == ast::Op::kJsonArrow);
-      return !call;
-    };
-    WalkExpr(e, find_call);
-    if (call) e->pflags |= kExprClearSubtype;
+    if (MayHaveSubtype(e)) e->pflags |= kExprClearSubtype;
     flat_names_[e] = src.columns[static_cast<size_t>(col)].name;
     return e;
   }

@@ -21,6 +21,17 @@ const Collation* Resolver::FindCollation(std::string_view name) {
   return FindBuiltinCollation(name);
 }
 
+bool Resolver::MayHaveSubtype(Expr* e) {
+  bool call = false;
+  auto find_call = [&](Expr* x) {
+    call |= x->kind == ExprKind::kFunction ||
+            (x->kind == ExprKind::kBinary && x->op == ast::Op::kJsonArrow);
+    return !call;
+  };
+  WalkExpr(e, find_call);
+  return call;
+}
+
 char Resolver::ExprAffinity(const Expr* e) {
   for (;;) {
     switch (e->kind) {

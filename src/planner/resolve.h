@@ -48,6 +48,8 @@ class Resolver {
 
   // Affinity of an expression ('@' for none, 'A'..'E').
   static char ExprAffinity(const ast::Expr* e);
+  // Whether e's value may carry a subtype: only a function (or ->) gives one.
+  static bool MayHaveSubtype(ast::Expr* e);
   // Collation of an expression (null = BINARY, or when none is defined);
   // *explicit_coll tells whether it came from a COLLATE operator.
   const Collation* ExprCollation(const ast::Expr* e, bool* explicit_coll = nullptr);
@@ -101,6 +103,8 @@ class Resolver {
   Lookup BindResultAlias(ast::Expr* e, Scope* scope, Scope* sc, int depth);
   bool BindCoalescedColumn(ast::Expr* e, const std::vector<std::pair<const Source*, int>>& cols,
                            int depth);
+  // coalesce(args...), resolved (args are); null after an error.
+  ast::Expr* NewCoalesce(ast::ExprList* args, std::string_view span);
   // A name no scope knows: a string ("x"), TRUE/FALSE, or an error.
   bool BindUnknownName(ast::Expr* e);
   bool ResolveFunction(ast::Expr* e, Scope* scope);
