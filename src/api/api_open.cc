@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "api/builtin_ext.h"
 #include "api/guard.h"
 #include "api/handles.h"
 
@@ -114,6 +115,9 @@ int sqlite3_open_v2(const char* filename, sqlite3** out, int flags, const char* 
     return SQLITE_NOMEM;
   }
   *out = db;
+  // The built-in extensions register their modules and functions through
+  // the public API, which takes the connection's mutex itself.
+  if (rc == SQLITE_OK) rc = basalt::api::RunBuiltinExtensions(db);
   return rc;
 }
 
