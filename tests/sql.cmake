@@ -81,3 +81,8 @@ add_custom_target(sql-pending
 # Database files exchanged with the system sqlite3 (tests/interop/run.sh).
 add_test(NAME file_interop
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/interop/run.sh $<TARGET_FILE:basalt-shell>)
+
+# integrity_check's CHECK and expression / partial / VIRTUAL-column index
+# checks on a file sqlite3 made inconsistent (tests/interop/integrity_expr.sh).
+add_test(NAME integrity_expr
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/interop/integrity_expr.sh $<TARGET_FILE:basalt-shell>)

@@ -178,13 +178,8 @@ Result<std::unique_ptr<Program>> CompileIndexBuild(const Index* idx, CompileCont
   t.table = tab;
   t.cursor = tc;
   cg.CodeReadRow(&t, base);
-  if (!idx->where_sql.empty()) {
-    size_t mark = cg.redirects_.size();
-    ast::Expr* w = cg.ParseTableExpr(tab, idx->where_sql, base);
-    if (w == nullptr) return ctx->error;
-    cg.CodeJumpIf(w, next, false, true);
-    cg.redirects_.resize(mark);
-  }
+  const int skip = cg.CodePartialIndexGuard(idx, base);
+  if (ctx->failed()) return ctx->error;
   int n = static_cast<int>(idx->columns.size());
   const int nf = idx->n_fields();
   int keys = cg.AllocReg(nf + 1);
@@ -205,6 +200,7 @@ Result<std::unique_ptr<Program>> CompileIndexBuild(const Index* idx, CompileCont
   cg.Op(Opcode::kMakeRecord, keys, nf, keys + nf);
   cg.Op(Opcode::kIdxInsert, ic, keys + nf);
   cg.ResolveLabel(next);
+  if (skip != 0) cg.ResolveLabel(skip);
   cg.Op(Opcode::kNext, tc, top);
   cg.ResolveLabel(done);
   cg.Op(Opcode::kHalt, 0, 0);

@@ -194,4 +194,13 @@ void Codegen::CodeRaise(Expr* e) {
   OpP4Str(Opcode::kHalt, kConstraintTrigger, static_cast<int>(act), 0, e->text);
 }
 
+Status CheckTriggerCompiles(const Trigger* trig, const Table* tab, CompileContext* ctx) {
+  Program prog;
+  Codegen cg(ctx, &prog);
+  const Program* sub = cg.TriggerSubprogram(trig, tab, trig->event, OnConflict::kAbort);
+  if (ctx->failed()) return ctx->error;
+  if (sub == nullptr) return Status(kError, "malformed trigger " + trig->name);
+  return Status();
+}
+
 }  // namespace basalt

@@ -66,14 +66,35 @@ std::vector<Tok> Tokenize(std::string_view sql) {
   return out;
 }
 
+// A double-quoted name as a string literal: 'text' with ' doubled.
+std::string AsStringLiteral(std::string_view token) {
+  std::string out = "'";
+  for (char c : DequoteName(token)) {
+    if (c == '\'') out += '\'';
+    out += c;
+  }
+  out += '\'';
+  return out;
+}
+
+// Index of the token starting at byte `off`, or npos.
+size_t TokenAt(const std::vector<Tok>& toks, size_t off) {
+  auto it = std::lower_bound(toks.begin(), toks.end(), off,
+                             [](const Tok& k, size_t o) { return k.off < o; });
+  return it != toks.end() && it->off == off ? static_cast<size_t>(it - toks.begin())
+                                            : std::string::npos;
+}
+
 // Replaces tokens `idx` of `sql` by `new_name` the way SQLite's
 // renameEditSql does: the double-quoted form when `quote` is set or the
 // token was quoted, the bare name otherwise; a space after the quoted form
-// when a '"' follows the token.
+// when a '"' follows the token. Tokens `strings` become string literals.
 std::string Edit(std::string_view sql, const std::vector<Tok>& toks, std::vector<size_t> idx,
-                 std::string_view new_name, bool quote) {
+                 std::string_view new_name, bool quote, std::vector<size_t> strings = {}) {
   std::sort(idx.begin(), idx.end());
   idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
+  std::sort(strings.begin(), strings.end());
+  strings.erase(std::unique(strings.begin(), strings.end()), strings.end());
   std::string quoted = "\"";
   for (char c : new_name) {
     if (c == '"') quoted += '"';
@@ -82,10 +103,16 @@ std::string Edit(std::string_view sql, const std::vector<Tok>& toks, std::vector
   quoted += '"';
   std::string out;
   size_t pos = 0;
-  for (size_t i : idx) {
+  size_t a = 0, b = 0;
+  while (a < idx.size() || b < strings.size()) {
+    const bool rename = b == strings.size() || (a < idx.size() && idx[a] <= strings[b]);
+    const size_t i = rename ? idx[a++] : strings[b++];
+    if (rename && b < strings.size() && strings[b] == i) ++b;
     const Tok& k = toks[i];
     out.append(sql.substr(pos, k.off - pos));
-    if (!quote && parser::IsIdChar(static_cast<unsigned char>(sql[k.off]))) {
+    if (!rename) {
+      out += AsStringLiteral(sql.substr(k.off, k.len));
+    } else if (!quote && parser::IsIdChar(static_cast<unsigned char>(sql[k.off]))) {
       out += new_name;
     } else {
       out += quoted;
@@ -497,20 +524,85 @@ bool RenameTable(std::string_view sql, const Target& t, std::string_view new_nam
   return true;
 }
 
+namespace {
+
+// The column-name token of the reference starting at token s (`c`,
+// `t.c` or `schema.t.c`).
+size_t ColumnToken(const std::vector<Tok>& toks, size_t s) {
+  auto dot = [&](size_t i) { return i < toks.size() && toks[i].type == Tk::kDot; };
+  if (dot(s + 1)) s += dot(s + 3) ? 4 : 2;
+  return s;
+}
+
+// Settles the expression references among `hits` by what the resolver
+// bound: drops those bound to another column and the double-quoted names
+// read as strings, adds those bound to the target that the token scan
+// missed.
+void ApplyResolution(const std::vector<Tok>& toks, const Resolution& res,
+                     std::vector<size_t>* hits) {
+  std::vector<size_t> gone = res.other_refs;
+  gone.insert(gone.end(), res.dq_strings.begin(), res.dq_strings.end());
+  for (size_t off : gone) {
+    size_t s = TokenAt(toks, off);
+    if (s == std::string::npos) continue;
+    size_t c = ColumnToken(toks, s);
+    hits->erase(std::remove(hits->begin(), hits->end(), c), hits->end());
+  }
+  for (size_t off : res.target_refs) {
+    size_t s = TokenAt(toks, off);
+    if (s == std::string::npos) continue;
+    size_t c = ColumnToken(toks, s);
+    if (c < toks.size() && std::find(hits->begin(), hits->end(), c) == hits->end()) {
+      hits->push_back(c);
+    }
+  }
+  std::sort(hits->begin(), hits->end());
+}
+
+std::vector<size_t> StringTokens(const std::vector<Tok>& toks, const std::vector<size_t>& offsets) {
+  std::vector<size_t> out;
+  for (size_t off : offsets) {
+    size_t i = TokenAt(toks, off);
+    if (i != std::string::npos) out.push_back(i);
+  }
+  return out;
+}
+
+}  // namespace
+
 bool RenameColumn(std::string_view sql, const Target& t, std::string_view new_name, bool quoted,
-                  std::string* out) {
+                  const Resolution* res, std::string* out) {
   Scan scan(sql, t);
   std::vector<size_t> hits = scan.ColumnRefs(nullptr);
-  if (hits.empty()) return false;
-  *out = Edit(sql, scan.toks(), std::move(hits), new_name, quoted);
+  std::vector<size_t> strings;
+  if (res != nullptr) {
+    ApplyResolution(scan.toks(), *res, &hits);
+    strings = StringTokens(scan.toks(), res->dq_strings);
+  }
+  if (hits.empty() && strings.empty()) return false;
+  *out = Edit(sql, scan.toks(), std::move(hits), new_name, quoted, std::move(strings));
   return true;
 }
 
-bool RefersToColumn(std::string_view sql, const Target& t, std::string* what) {
+bool QuoteStrings(std::string_view sql, const std::vector<size_t>& offsets, std::string* out) {
+  std::vector<Tok> toks = Tokenize(sql);
+  std::vector<size_t> strings = StringTokens(toks, offsets);
+  if (strings.empty()) return false;
+  *out = Edit(sql, toks, {}, "", false, std::move(strings));
+  return true;
+}
+
+bool RefersToColumn(std::string_view sql, const Target& t, const Resolution* res,
+                    std::string* what) {
   Scan scan(sql, t);
   std::vector<bool> fk;
   std::vector<size_t> hits = scan.ColumnRefs(&fk);
   const std::vector<Tok>& toks = scan.toks();
+  if (res != nullptr) {
+    // (Views and triggers have no FOREIGN KEY lists.)
+    ApplyResolution(toks, *res, &hits);
+    fk.assign(hits.size(), false);
+  }
   for (size_t h = 0; h < hits.size(); ++h) {
     const Tok& k = toks[hits[h]];
     if (fk[h]) {
@@ -520,7 +612,7 @@ bool RefersToColumn(std::string_view sql, const Target& t, std::string* what) {
     const bool qualified = hits[h] >= 2 && toks[hits[h] - 1].type == Tk::kDot;
     // In a view or trigger an unqualified "name" that names no column is
     // a string (SQLite's double-quoted string fallback).
-    if (!qualified && sql[k.off] == '"' &&
+    if (res == nullptr && !qualified && sql[k.off] == '"' &&
         (scan.kind() == Kind::kView || scan.kind() == Kind::kTrigger)) {
       continue;
     }

@@ -12,9 +12,13 @@
 //      a SET target of a statement that involves the table (unqualified), or
 //      qualified by the table, one of its aliases, or new/old in a trigger
 //      on the table.
-// Known limits (documented in the report of the change): an unqualified
-// column of another table with the same name in the same statement is
-// renamed too; a CTE that shadows the table's name is taken for the table.
+// Views and trigger bodies are also compiled against the schema before the
+// edit (ddl_alter.cc), and what the resolver bound settles the expression
+// references (a Resolution): a name that resolved to another table's column
+// is left alone, and double-quoted names that fell back to strings are
+// rewritten as string literals, as SQLite does for RENAME and DROP COLUMN.
+// Known limit: without a Resolution (tables, indexes) a CTE that shadows
+// the table's name is taken for the table.
 #pragma once
 
 #include <string>
@@ -38,6 +42,15 @@ struct Target {
   bool legacy_references = false;
 };
 
+// What compiling a view or trigger found, as offsets into its SQL text:
+// where column references start (their qualifier, if any) and where
+// double-quoted names were read as strings.
+struct Resolution {
+  std::vector<size_t> target_refs;  // references to the renamed / dropped column
+  std::vector<size_t> other_refs;   // references to any other column
+  std::vector<size_t> dq_strings;
+};
+
 // sqlite_schema.sql of a table, index, view or trigger with every reference
 // to `t.table` renamed to `new_name` (always double-quoted, as SQLite does).
 // Returns false when nothing was renamed.
@@ -45,13 +58,19 @@ bool RenameTable(std::string_view sql, const Target& t, std::string_view new_nam
                  std::string* out);
 
 // The same for column `t.column` of `t.table`; `quoted`: the new name was
-// written quoted in the ALTER statement.
+// written quoted in the ALTER statement. `res` (may be null) settles the
+// expression references and lists the strings to requote.
 bool RenameColumn(std::string_view sql, const Target& t, std::string_view new_name, bool quoted,
-                  std::string* out);
+                  const Resolution* res, std::string* out);
 
 // True if the statement refers to column `t.column` of `t.table` anywhere
 // but its own definition; *what gets the reference as written ("new.c").
-bool RefersToColumn(std::string_view sql, const Target& t, std::string* what);
+bool RefersToColumn(std::string_view sql, const Target& t, const Resolution* res,
+                    std::string* what);
+
+// The statement with the double-quoted names starting at `offsets` written
+// as string literals ("it""s" becomes 'it"s'). False when there are none.
+bool QuoteStrings(std::string_view sql, const std::vector<size_t>& offsets, std::string* out);
 
 // CREATE TABLE text with `column_text` appended as the last column
 // definition (before any table constraint).

@@ -18,6 +18,7 @@
 #include "common/status.h"
 #include "exec/program.h"
 #include "exec/vm.h"
+#include "main/alter_rows.h"
 #include "main/schema_store.h"
 #include "main/transaction.h"
 #include "main/vtab_manager.h"
@@ -25,6 +26,10 @@
 #include "planner/context.h"
 
 namespace basalt {
+
+namespace alter {
+struct Resolution;
+}  // namespace alter
 
 class Vfs;
 
@@ -89,8 +94,15 @@ class DdlExecutor {
   // Whether an unqualified `name` in TEMP's views and triggers finds the
   // table of database dbi.
   bool TempSeesTable(int dbi, std::string_view name) const;
-  // Every view of database dbi (and TEMP's) still compiles.
-  Status CheckViews(int dbi, bool temp);
+  // Every view and trigger of database dbi (and TEMP's) still compiles.
+  // `when` follows the object's name in the message (" after rename").
+  Status CheckViews(int dbi, bool temp, std::string_view when = "");
+  Status CheckView(Database* db, const std::string& name, CompileContext* ctx, Arena* arena);
+  Status CheckTrigger(Database* db, const std::string& name, CompileContext* ctx);
+  // alter_resolve.cc: what resolving schema row `row` of db says about
+  // column `col` of `t` (col < 0: only its double-quoted strings).
+  Status ResolveNames(Database* db, const SchemaRowText& row, const Table* t, int col,
+                      alter::Resolution* res);
   // Bumps the cookie and reads the edited schemas again.
   Status FinishAlter(int dbi, bool temp_changed);
   // ddl_analyze.cc

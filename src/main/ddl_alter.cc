@@ -180,26 +180,57 @@ bool DdlExecutor::TempSeesTable(int dbi, std::string_view name) const {
   return false;
 }
 
-// SQLite's renameTestSchema before an edit: every view of database dbi
-// (and of TEMP when `temp`) must still compile, else "error in view v: ...".
-Status DdlExecutor::CheckViews(int dbi, bool temp) {
+// SQLite's renameTestSchema before an edit: every view and trigger of
+// database dbi (and of TEMP when `temp`) must still compile, else
+// "error in view v: ..." for the first one in sqlite_schema order.
+Status DdlExecutor::CheckViews(int dbi, bool temp, std::string_view when) {
   auto check = [&](Database* db) {
     return EditSchemaRows(db, [&](SchemaRowText* row, bool*) {
-      if (row->type != "view") return Status();
+      if (row->type != "view" && row->type != "trigger") return Status();
       Arena arena;
-      std::string sql = "SELECT * FROM " + IdentQuote(db->name) + "." + IdentQuote(row->name);
-      Parser parser(&arena, arena.CopyString(sql));
-      Result<ast::Stmt*> r = parser.ParseStatement();
-      if (!r.ok()) return r.status();
       CompileContext ctx;
       InitContext(&ctx, &arena);
-      Result<std::unique_ptr<Program>> p = CompileStatement(*r, &ctx);
-      if (p.ok()) return Status();
-      return Status(kError, "error in view " + row->name + ": " + p.status().message());
+      Status st = row->type == "view" ? CheckView(db, row->name, &ctx, &arena)
+                                      : CheckTrigger(db, row->name, &ctx);
+      if (st.ok()) return st;
+      return Status(kError, "error in " + row->type + " " + row->name + std::string(when) + ": " +
+                                st.message());
     });
   };
   TRY(check(store_->at(dbi)));
   if (temp && dbi != Catalog::kTemp) TRY(check(store_->temp()));
+  return Status();
+}
+
+Status DdlExecutor::CheckView(Database* db, const std::string& name, CompileContext* ctx,
+                              Arena* arena) {
+  std::string sql = "SELECT * FROM " + IdentQuote(db->name) + "." + IdentQuote(name);
+  Parser parser(arena, arena->CopyString(sql));
+  Result<ast::Stmt*> r = parser.ParseStatement();
+  if (!r.ok()) return r.status();
+  return CompileStatement(*r, ctx).status();
+}
+
+Status DdlExecutor::CheckTrigger(Database* db, const std::string& name, CompileContext* ctx) {
+  const Trigger* trig = db->schema.FindTrigger(name);
+  if (trig == nullptr) return Status();
+  // An unqualified TEMP trigger's table is found by the search order.
+  const int fixed = trig->table_db.empty() && !db->schema.is_temp() ? db->schema.db_index : -1;
+  const Table* tab = ctx->catalog->FindTable(trig->table_db, trig->table_name, fixed);
+  if (tab == nullptr) return Status();
+  // SQLite resolves the names of a trigger's body here, without generating
+  // its code: errors found only by code generation (the number of values
+  // of an INSERT, say) do not stop an ALTER.
+  Status st = CheckTriggerCompiles(trig, tab, ctx);
+  static constexpr std::string_view kNameErrors[] = {"no such column",
+                                                     "no such table",
+                                                     "ambiguous column name",
+                                                     "no such function",
+                                                     "wrong number of arguments",
+                                                     "misuse of"};
+  for (std::string_view prefix : kNameErrors) {
+    if (st.message().substr(0, prefix.size()) == prefix) return st;
+  }
   return Status();
 }
 
@@ -279,7 +310,10 @@ Status DdlExecutor::RenameTable(ast::AlterTableStmt* st, Table* t) {
       return Status();
     }));
   }
-  return FinishAlter(dbi, temp_changed);
+  TRY(FinishAlter(dbi, temp_changed));
+  // Step 3: the edited schema must still make sense.
+  if (!options_->legacy_alter_table) TRY(CheckViews(dbi, true, " after rename"));
+  return Status();
 }
 
 Status DdlExecutor::RenameColumn(ast::AlterTableStmt* st, Table* t) {
@@ -312,7 +346,9 @@ Status DdlExecutor::RenameColumn(ast::AlterTableStmt* st, Table* t) {
       if (!row->has_sql || IsInternalName(row->name)) return Status();
       if (temp_only && row->type != "view" && row->type != "trigger") return Status();
       std::string out;
-      if (alter::RenameColumn(row->sql, tt, new_name, st->new_name_quoted, &out)) {
+      alter::Resolution res;
+      TRY(ResolveNames(temp_only ? store_->temp() : db, *row, t, col, &res));
+      if (alter::RenameColumn(row->sql, tt, new_name, st->new_name_quoted, &res, &out)) {
         row->sql = std::move(out);
         *changed = *any = true;
       }
@@ -326,7 +362,8 @@ Status DdlExecutor::RenameColumn(ast::AlterTableStmt* st, Table* t) {
     tt.unqualified_ok = TempSeesTable(dbi, t->name);
     TRY(EditSchemaRows(store_->temp(), edit(tt, true, &temp_changed)));
   }
-  return FinishAlter(dbi, temp_changed);
+  TRY(FinishAlter(dbi, temp_changed));
+  return CheckViews(dbi, true, " after rename");
 }
 
 Status DdlExecutor::DropColumn(ast::AlterTableStmt* st, Table* t) {
@@ -371,7 +408,9 @@ Status DdlExecutor::DropColumn(ast::AlterTableStmt* st, Table* t) {
       if (temp && row->type != "view" && row->type != "trigger") return Status();
       const bool own = row->type == "table" && EqualsIgnoreCase(row->name, t->name) && !temp;
       std::string what;
-      if (alter::RefersToColumn(own ? table_sql : row->sql, target, &what)) {
+      alter::Resolution res;
+      if (!own) TRY(ResolveNames(temp ? store_->temp() : db, *row, t, col, &res));
+      if (alter::RefersToColumn(own ? table_sql : row->sql, target, own ? nullptr : &res, &what)) {
         return Status(kError,
                       "error in " + row->type + " " + row->name + " after drop column: " + what);
       }
@@ -383,13 +422,27 @@ Status DdlExecutor::DropColumn(ast::AlterTableStmt* st, Table* t) {
     target.unqualified_ok = TempSeesTable(dbi, t->name);
     TRY(EditSchemaRows(store_->temp(), check(true)));
   }
-  TRY(EditSchemaRows(db, [&](SchemaRowText* row, bool* changed) {
-    if (row->type == "table" && EqualsIgnoreCase(row->name, t->name)) {
-      row->sql = table_sql;
-      *changed = true;
-    }
-    return Status();
-  }));
+  // The table's new text; in every object, double-quoted names read as
+  // strings become string literals (SQLite's quote fix).
+  auto quote_fix = [&](Database* in) {
+    return [&, in](SchemaRowText* row, bool* changed) {
+      if (!row->has_sql || IsInternalName(row->name)) return Status();
+      if (row->type == "table" && EqualsIgnoreCase(row->name, t->name) && in == db) {
+        row->sql = table_sql;
+        *changed = true;
+      }
+      alter::Resolution res;
+      TRY(ResolveNames(in, *row, t, -1, &res));
+      std::string out;
+      if (alter::QuoteStrings(row->sql, res.dq_strings, &out)) {
+        row->sql = std::move(out);
+        *changed = true;
+      }
+      return Status();
+    };
+  };
+  TRY(EditSchemaRows(db, quote_fix(db)));
+  if (dbi != Catalog::kTemp) TRY(EditSchemaRows(store_->temp(), quote_fix(store_->temp())));
   if (!IsVirtualColumn(c)) TRY(DropColumnRows(db, t, col));
   return FinishAlter(dbi, false);
 }

@@ -1,10 +1,20 @@
 // The row-level part of PRAGMA integrity_check and quick_check, run after
-// the B-tree structure checks: NOT NULL columns hold no NULL and (full
-// check only) every row has its entry in each index of its table and each
-// index has as many entries as the table has rows; the columns of a STRICT
-// table hold values of their types. Partial indexes, indexes on expressions
-// or VIRTUAL generated columns, and the values of VIRTUAL columns are left
-// out (they need the VM).
+// the B-tree structure checks: NOT NULL columns hold no NULL; the columns
+// of a STRICT table hold values of their types; CHECK constraints hold;
+// and (full check only) every row has its entry in each index of its table
+// and each index has as many entries as rows belong in it.
+//
+// Plain indexes (on stored columns, not partial) and the NOT NULL / STRICT
+// checks are done here on the decoded records. CHECK constraints and
+// indexes on expressions, on VIRTUAL columns or with a WHERE need the VM:
+// a program from exec (CompileRowCheck) reports those. The messages of
+// both are merged into SQLite's order: by row, then NOT NULL / type, CHECK,
+// and indexes in the table's order; the entry counts last.
+#include <algorithm>
+
+#include "exec/codegen.h"
+#include "exec/vm.h"
+#include "main/connection.h"
 #include "main/database.h"
 #include "main/pragma_families.h"
 #include "record/record.h"
@@ -52,16 +62,96 @@ bool FitsStrict(std::string_view decl, uint32_t type) {
   }
 }
 
-}  // namespace
+// A message with its place in SQLite's order.
+struct RowMsg {
+  int64_t row;  // INT64_MAX: the entry counts after the scan
+  int phase;    // 0 NOT NULL / type, 1 CHECK, 2 index entries and counts
+  int index;    // position of the index in the table's list
+  std::string text;
+};
 
-void CheckTableRows(Database* db, const Table& t, bool full, size_t max_errors,
-                    std::vector<std::string>* msgs) {
-  std::vector<const Index*> idxs;
-  if (full) {
-    for (const Index* idx : t.indexes) {
-      if (idx->root > 1 && PlainIndex(*idx)) idxs.push_back(idx);
+// The position of idx in the order SQLite checks t's indexes: newest
+// first (the order of PRAGMA index_list).
+int IndexPos(const Table& t, const Index* idx) {
+  const std::vector<const Index*> all = t.IndexesInCreationOrder();
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i] == idx) return static_cast<int>(all.size() - 1 - i);
+  }
+  return 0;
+}
+
+// The VM's checks (CompileRowCheck) of CHECK constraints and of `idxs`.
+void CheckWithVm(Connection* conn, const Table& t, const std::vector<const Index*>& idxs,
+                 bool checks, size_t max_errors, std::vector<RowMsg>* msgs) {
+  Arena arena;
+  CompileContext ctx;
+  ctx.arena = &arena;
+  ctx.catalog = &conn->dbs().catalog();
+  ctx.vtabs = &conn->vtabs();
+  ctx.funcs = &conn->funcs();
+  ctx.options = conn->options();
+  Result<std::unique_ptr<Program>> prog = CompileRowCheck(&t, idxs, checks, &ctx);
+  if (!prog.ok()) return;
+  Vm vm(prog->get(), conn->env());
+  while (msgs->size() < max_errors && vm.Step() == StepResult::kRow) {
+    const Value* r = vm.row();
+    const int64_t value = r[0].int_value();
+    const int kind = static_cast<int>(r[1].int_value());
+    const Index* idx = idxs.empty() ? nullptr : idxs[static_cast<size_t>(r[2].int_value())];
+    if (kind == 0) {
+      msgs->push_back({value, 1, 0, "CHECK constraint failed in " + t.name});
+    } else if (kind == 1) {
+      msgs->push_back({value, 2, IndexPos(t, idx),
+                       "row " + std::to_string(value) + " missing from index " + idx->name});
+    } else {
+      int64_t entries = 0;
+      BtCursor cur;
+      Status st = conn->dbs().at(t.db())->bt->OpenCursor(idx->root, false, &cur);
+      if (st.ok()) st = cur.Count(&entries);
+      if (st.ok() && entries != value) {
+        msgs->push_back(
+            {INT64_MAX, 2, IndexPos(t, idx), "wrong # of entries in index " + idx->name});
+      }
     }
   }
+}
+
+void CheckStoredRows(Database* db, const Table& t, const std::vector<const Index*>& idxs,
+                     size_t max_errors, std::vector<RowMsg>* msgs);
+
+}  // namespace
+
+void CheckTableRows(Connection* conn, Database* db, const Table& t, bool full, size_t max_errors,
+                    std::vector<std::string>* out) {
+  std::vector<const Index*> plain, computed;
+  if (full) {
+    for (const Index* idx : t.indexes) {
+      if (idx->root > 1) (PlainIndex(*idx) ? plain : computed).push_back(idx);
+    }
+  }
+  std::vector<RowMsg> msgs;
+  CheckStoredRows(db, t, plain, max_errors, &msgs);
+  const bool checks = !t.checks.empty() && !conn->options().ignore_check_constraints;
+  if ((checks || !computed.empty()) && t.root > 1) {
+    std::vector<RowMsg> vm_msgs;
+    CheckWithVm(conn, t, computed, checks, max_errors, &vm_msgs);
+    msgs.insert(msgs.end(), vm_msgs.begin(), vm_msgs.end());
+  }
+  std::stable_sort(msgs.begin(), msgs.end(), [](const RowMsg& a, const RowMsg& b) {
+    if (a.row != b.row) return a.row < b.row;
+    if (a.phase != b.phase) return a.phase < b.phase;
+    return a.index < b.index;
+  });
+  for (RowMsg& m : msgs) {
+    if (out->size() >= max_errors) break;
+    out->push_back(std::move(m.text));
+  }
+}
+
+namespace {
+
+void CheckStoredRows(Database* db, const Table& t, const std::vector<const Index*>& idxs,
+                     size_t max_errors, std::vector<RowMsg>* msgs) {
   // Columns to check: NOT NULL ones, and all of a STRICT table.
   std::vector<int> checked;
   for (size_t c = 0; c < t.columns.size(); ++c) {
@@ -81,14 +171,14 @@ void CheckTableRows(Database* db, const Table& t, bool full, size_t max_errors,
     kis.push_back(idx->key_info);
     kis.back().enc = db->enc;
   }
-  auto report = [&](std::string m) {
-    msgs->push_back(std::move(m));
+  int64_t rows = 0;
+  auto report = [&](int phase, int index, std::string m) {
+    msgs->push_back({phase == 3 ? INT64_MAX : rows, phase == 3 ? 2 : phase, index, std::move(m)});
     return msgs->size() >= max_errors;
   };
   std::string rec;
   std::vector<uint32_t> types, offsets;
   std::vector<Value> key;
-  int64_t rows = 0;
   Status st = cur.First();
   for (; st.ok() && !cur.eof(); st = cur.Next()) {
     ++rows;
@@ -103,9 +193,10 @@ void CheckTableRows(Database* db, const Table& t, bool full, size_t max_errors,
       const int f = t.Field(c);
       if (f >= *nf) continue;
       const uint32_t type = types[static_cast<size_t>(f)];
-      if (col.not_null && type == 0 && report("NULL value in " + t.name + "." + col.name)) return;
+      if (col.not_null && type == 0 && report(0, 0, "NULL value in " + t.name + "." + col.name))
+        return;
       if (t.strict && !FitsStrict(col.decl_type, type) &&
-          report("non-" + col.decl_type + " value in " + t.name + "." + col.name)) {
+          report(0, 0, "non-" + col.decl_type + " value in " + t.name + "." + col.name)) {
         return;
       }
     }
@@ -136,7 +227,8 @@ void CheckTableRows(Database* db, const Table& t, bool full, size_t max_errors,
       int res = 1;
       Status seek = icur[i]->SeekIndex(CompareWithKey, &ks, &res);
       if (!seek.ok() || !cmp_st.ok()) return;
-      if (res != 0 && report("row " + std::to_string(rows) + " missing from index " + idx.name)) {
+      if (res != 0 && report(2, IndexPos(t, &idx),
+                             "row " + std::to_string(rows) + " missing from index " + idx.name)) {
         return;
       }
     }
@@ -145,8 +237,13 @@ void CheckTableRows(Database* db, const Table& t, bool full, size_t max_errors,
   for (size_t i = 0; i < idxs.size(); ++i) {
     int64_t entries = 0;
     if (!icur[i]->Count(&entries).ok()) return;
-    if (entries != rows && report("wrong # of entries in index " + idxs[i]->name)) return;
+    if (entries != rows &&
+        report(3, IndexPos(t, idxs[i]), "wrong # of entries in index " + idxs[i]->name)) {
+      return;
+    }
   }
 }
+
+}  // namespace
 
 }  // namespace basalt

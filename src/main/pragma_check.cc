@@ -50,14 +50,18 @@ Status CheckDatabase(PragmaCall* call, int dbi, const Table* only, int max_error
     call->Row(Value::Text(FormatIntegrityReport(msgs, db->name)));
     return Status();
   }
-  // Row checks only on sound trees; each message is a row of its own.
-  std::sort(tables.begin(), tables.end(),
-            [](const Table* a, const Table* b) { return a->root < b->root; });
+  // Row checks only on sound trees; each message is a row of its own. The
+  // tables go in the order of SQLite's hash of names, as SQLite walks them.
+  tables.clear();
+  for (const Table* t : db->schema.TablesInSqliteOrder()) {
+    if (t->is_view || t->is_virtual || t->root <= 1) continue;
+    if (only == nullptr || only == t) tables.push_back(t);
+  }
   const bool full = std::string_view(call->def->name) == "integrity_check";
   std::vector<std::string> row_msgs;
   for (const Table* t : tables) {
     if (*errors + static_cast<int>(row_msgs.size()) >= max_errors) break;
-    CheckTableRows(db, *t, full, static_cast<size_t>(max_errors - *errors), &row_msgs);
+    CheckTableRows(conn, db, *t, full, static_cast<size_t>(max_errors - *errors), &row_msgs);
   }
   *errors += static_cast<int>(row_msgs.size());
   for (std::string& m : row_msgs) call->Row(Value::Text(std::move(m)));

@@ -108,9 +108,9 @@ Status CheckIntegrityCheck(PragmaCall* call);
 Status CheckForeignKeyCheck(PragmaCall* call);
 
 // integrity_rows.cc: the row-level part of integrity_check on table t of
-// db: NOT NULL, and with `full` index entries and counts; stops at
-// max_errors messages in *msgs.
-void CheckTableRows(Database* db, const Table& t, bool full, size_t max_errors,
+// db: NOT NULL, STRICT types, CHECK constraints, and with `full` index
+// entries and counts; at most max_errors messages in *msgs.
+void CheckTableRows(Connection* conn, Database* db, const Table& t, bool full, size_t max_errors,
                     std::vector<std::string>* msgs);
 
 // pragma_limits.cc: process and connection limits with no file behind them.

@@ -183,6 +183,13 @@ Resolver::Lookup Resolver::BindSourceColumn(Expr* e, Scope* scope, Scope* sc, in
     return Lookup::kFailed;
   }
   MarkCorrelated(scope, depth);
+  if (ctx_->name_watch != nullptr) {
+    // (A column of a subquery, CTE or view is none of a table's columns.)
+    NameWatch* w = ctx_->name_watch;
+    size_t off = w->OffsetOf(e->span);
+    const Table* tab = msrc->flattened ? nullptr : msrc->table;
+    if (off != std::string_view::npos) w->columns.push_back({off, tab, tab ? mcol : -1});
+  }
   if (mcol >= 0) {
     *e = *NewColumnRef(*msrc, mcol, e->span);
     if (msrc->flattened) {
@@ -263,6 +270,10 @@ bool Resolver::BindUnknownName(Expr* e) {
   std::string_view name = e->text;
   if (e->table.empty()) {
     if (e->has(ast::kDoubleQuoted)) {
+      if (ctx_->name_watch != nullptr) {
+        size_t off = ctx_->name_watch->OffsetOf(e->span);
+        if (off != std::string_view::npos) ctx_->name_watch->dq_strings.push_back(off);
+      }
       e->kind = ExprKind::kString;
       e->pflags |= kResolvedFlag;
       return true;

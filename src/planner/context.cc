@@ -6,6 +6,7 @@ namespace basalt {
 
 ast::Stmt* CompileContext::ParseStmt(std::string_view text) {
   std::string_view copy = arena->CopyString(text);
+  if (name_watch != nullptr && text.data() == name_watch->source.data()) name_watch->copy = copy;
   Parser parser(arena, copy);
   Result<ast::Stmt*> r = parser.ParseStatement();
   if (!r.ok()) {

@@ -49,6 +49,30 @@ struct CompileOptions {
   bool writable_schema = false;
 };
 
+// What ALTER TABLE learns from compiling one view or trigger (main/ddl_alter):
+// where, in its schema text, names resolved to columns and where
+// double-quoted names fell back to strings. Offsets are into `source`.
+struct NameWatch {
+  struct ColumnRef {
+    size_t offset;  // the start of the reference (its qualifier, if any)
+    const Table* table;
+    int column;  // -1: the rowid
+  };
+  std::string_view source;  // the watched text (the catalog's string, by address)
+  std::string_view copy;    // its parsed copy (set by ParseStmt)
+  std::vector<ColumnRef> columns;
+  std::vector<size_t> dq_strings;
+
+  // Offset of `span` in the source, or npos when it lies in other text
+  // (another view's or trigger's body met while compiling).
+  size_t OffsetOf(std::string_view span) const {
+    if (copy.empty() || span.data() < copy.data() || span.data() >= copy.data() + copy.size()) {
+      return std::string_view::npos;
+    }
+    return static_cast<size_t>(span.data() - copy.data());
+  }
+};
+
 struct CompileContext {
   Arena* arena = nullptr;
   const Catalog* catalog = nullptr;  // the connection's databases
@@ -69,7 +93,8 @@ struct CompileContext {
   // Compiling the DELETE that DROP TABLE runs first when foreign keys are
   // on: no triggers fire, and keys whose parent is missing are no error.
   bool fk_drop_delete = false;
-  Status error;  // first error seen
+  NameWatch* name_watch = nullptr;  // ALTER TABLE's checks only
+  Status error;                     // first error seen
 
   int AllocCursor() { return n_cursors++; }
   bool failed() const { return !error.ok(); }

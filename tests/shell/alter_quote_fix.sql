@@ -1,0 +1,28 @@
+-- RENAME COLUMN and DROP COLUMN turn double-quoted names read as strings into string literals, in every object of the schema; RENAME TO does not.
+CREATE TABLE t(a, b);
+CREATE TABLE u(c);
+CREATE VIEW v1 AS SELECT "zz", a FROM t;
+CREATE VIEW v2 AS SELECT "zz", c FROM u;
+CREATE VIEW v3 AS SELECT "zz", b FROM t;
+CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO u VALUES("q""x"); END;
+CREATE TRIGGER tr2 AFTER INSERT ON t BEGIN INSERT INTO u VALUES("q" || new.a); END;
+ALTER TABLE t RENAME COLUMN a TO x;
+SELECT name, sql FROM sqlite_schema;
+ALTER TABLE t RENAME TO t2;
+SELECT name, sql FROM sqlite_schema;
+ALTER TABLE t2 DROP COLUMN b;
+SELECT name, sql FROM sqlite_schema;
+DROP VIEW v1; DROP VIEW v2; DROP VIEW v3; DROP TABLE t2; DROP TABLE u;
+CREATE TABLE t(a, b CHECK(b != "k"), c DEFAULT "d");
+CREATE TABLE u(c, d CHECK (d != "k"));
+CREATE INDEX ui ON u(c) WHERE c != "k";
+CREATE VIEW v2 AS SELECT "zz", c FROM u;
+CREATE TRIGGER tr AFTER INSERT ON u BEGIN SELECT "y"; END;
+ALTER TABLE t RENAME TO t2;
+SELECT name, sql FROM sqlite_schema;
+ALTER TABLE t2 ADD COLUMN e;
+SELECT name, sql FROM sqlite_schema;
+ALTER TABLE t2 DROP COLUMN e;
+SELECT name, sql FROM sqlite_schema;
+ALTER TABLE t2 RENAME COLUMN a TO aa;
+SELECT name, sql FROM sqlite_schema;
