@@ -19,7 +19,9 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
   if (tab == nullptr) return ctx_->NoSuchTable(target->schema, target->name);
   if (tab->is_view) return CodeViewDelete(st, tab, outer);
   if (tab->is_virtual) return EnsureVtab(tab) && CodeVtabDelete(st, tab, outer);
-  if (tab->root == 1) return ctx_->Error("table " + tab->name + " may not be modified");
+  if (tab->root == 1 && !ctx_->options.writable_schema) {
+    return ctx_->Error("table " + tab->name + " may not be modified");
+  }
   int ncol = static_cast<int>(tab->columns.size());
   std::vector<Source> srcs;
   int cursor = ctx_->AllocCursor();

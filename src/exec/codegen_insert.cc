@@ -80,7 +80,9 @@ bool Codegen::CodeInsertBody(ast::InsertStmt* st, Scope* outer) {
   if (tab == nullptr) return ctx_->NoSuchTable(st->schema, st->table);
   if (tab->is_view) return CodeViewInsert(st, tab, outer);
   if (tab->is_virtual) return EnsureVtab(tab) && CodeVtabInsert(st, tab, outer);
-  if (tab->root == 1) return ctx_->Error("table " + tab->name + " may not be modified");
+  if (tab->root == 1 && !ctx_->options.writable_schema) {
+    return ctx_->Error("table " + tab->name + " may not be modified");
+  }
   OnConflict on_conflict = ToOnConflict(st->on_conflict);
   int ncol = static_cast<int>(tab->columns.size());
   std::vector<int> targets;  // column of each inserted value (-1 = rowid)

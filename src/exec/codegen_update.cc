@@ -33,7 +33,9 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   if (tab == nullptr) return ctx_->NoSuchTable(target->schema, target->name);
   if (tab->is_view) return CodeViewUpdate(st, tab, outer);
   if (tab->is_virtual) return EnsureVtab(tab) && CodeVtabUpdate(st, tab, outer);
-  if (tab->root == 1) return ctx_->Error("table " + tab->name + " may not be modified");
+  if (tab->root == 1 && !ctx_->options.writable_schema) {
+    return ctx_->Error("table " + tab->name + " may not be modified");
+  }
   OnConflict on_conflict = ToOnConflict(st->on_conflict);
   int ncol = static_cast<int>(tab->columns.size());
   std::vector<Source> srcs;

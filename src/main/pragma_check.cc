@@ -48,10 +48,10 @@ Status CheckDatabase(PragmaCall* call, int dbi, const Table* only, int max_error
   if (!msgs.empty()) {
     *errors += static_cast<int>(msgs.size());
     call->Row(Value::Text(FormatIntegrityReport(msgs, db->name)));
-    return Status();
   }
-  // Row checks only on sound trees; each message is a row of its own. The
-  // tables go in the order of SQLite's hash of names, as SQLite walks them.
+  // The row checks follow, as in SQLite, even after tree errors (a damaged
+  // tree makes them stop early, never fail the pragma); each message is a
+  // row of its own. Tables go in the order of SQLite's hash of names.
   tables.clear();
   for (const Table* t : db->schema.TablesInSqliteOrder()) {
     if (t->is_view || t->is_virtual || t->root <= 1) continue;
