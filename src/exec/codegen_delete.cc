@@ -1,5 +1,6 @@
 // DELETE: collect the rowids of matching rows, then delete each row with its
 // index entries, firing triggers around it.
+#include "catalog/fkey.h"
 #include "exec/codegen_internal.h"
 
 namespace basalt {
@@ -8,6 +9,7 @@ bool Codegen::CodeDelete(ast::DeleteStmt* st, Scope* outer) {
   size_t cte_mark = resolver_.cte_mark();
   if (!resolver_.PushWith(st->with, outer)) return false;
   bool ok = CodeDeleteBody(st, outer);
+  truncating_ = false;
   resolver_.PopWith(cte_mark);
   return ok;
 }
@@ -36,6 +38,13 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
     return false;
   }
 
+  {
+    constexpr int kDel = static_cast<int>(ast::TriggerEvent::kDelete);
+    const bool fk = FkEnabled() && (!tab->foreign_keys.empty() || !FkReferences(tab).empty());
+    truncating_ = where == nullptr && ret.list == nullptr && !fk && !ctx_->options.preupdate_hook &&
+                  !HasTriggers(tab, kDel, static_cast<int>(ast::TriggerTime::kBefore), nullptr) &&
+                  !HasTriggers(tab, kDel, static_cast<int>(ast::TriggerTime::kAfter), nullptr);
+  }
   int rowids = OpenRowKeySet(tab);
   {
     WhereLoops w;

@@ -466,6 +466,14 @@ class Codegen {
   // Deletes the row the table cursor is on, with its index entries (the
   // row's values must be in r[base..]).
   void CodeDeleteRow(DmlTarget* t, int base, bool count_change, bool counts_total = false);
+  // Compiling a DELETE SQLite runs as a truncation (no WHERE, triggers,
+  // foreign keys or RETURNING, and no preupdate hook when it was compiled):
+  // its rows fire no hooks.
+  bool truncating_ = false;
+  // Records the trigger depth of the hooked write at `addr` (Program::hook_depths).
+  void NoteHookDepth(int addr) {
+    if (in_trigger_ > 0) prog_->hook_depths.emplace_back(addr, in_trigger_);
+  }
   // Writes the row at `base` and its index entries.
   void CodeInsertRow(DmlTarget* t, int base, bool count_change, bool is_update);
   // Reads the row the table cursor is on into r[base..].

@@ -85,14 +85,21 @@ void Codegen::CodeJumpIfSameRowKey(const Table* tab, int a, int b, int label) {
 void Codegen::CodeWriteTableRow(DmlTarget* t, int base, uint8_t flags) {
   const Table* tab = t->table;
   int rec = CodeTableRecord(tab, base);
+  // Hooks: an INSERT's row fires the preupdate hook here (an UPDATE's fired
+  // it before its old row went: CodeReplaceRow); the update hook follows
+  // every write of a rowid table's row.
+  const uint8_t pre = (flags & kInsIsUpdate) ? 0 : kInsPreHook;
   if (tab->without_rowid) {
-    int a = Op(Opcode::kIdxInsert, t->cursor, rec);
-    prog_->at(a).p5 = flags & (kInsNChange | kInsTotal);
+    int a = Op(Opcode::kIdxInsert, t->cursor, rec, base);
+    prog_->at(a).p5 = static_cast<uint8_t>((flags & (kInsNChange | kInsTotal)) | pre);
+    prog_->SetP4(a, tab);
+    NoteHookDepth(a);
     return;
   }
   int a = Op(Opcode::kInsert, t->cursor, rec, base);
-  prog_->at(a).p5 = flags;
+  prog_->at(a).p5 = static_cast<uint8_t>(flags | pre | kInsUpdHook);
   prog_->SetP4(a, tab);
+  NoteHookDepth(a);
 }
 
 int Codegen::OpenRowKeySet(const Table* tab, int extra_columns) {

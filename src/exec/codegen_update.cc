@@ -202,6 +202,11 @@ void Codegen::CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowi
   // its columns are all unchanged, the rowid too, and no expression or
   // partial-index WHERE might read a changed column (nor a generated
   // column, which may depend on one).
+  // The preupdate hook of the row, before anything changes (no write).
+  int hook = Op(Opcode::kDelete, t->cursor, old_base, new_base);
+  prog_->at(hook).p5 = kInsHookOnly | kInsPreHook | kInsIsUpdate;
+  prog_->SetP4(hook, tab);
+  NoteHookDepth(hook);
   std::vector<bool> keep(tab->indexes.size(), false);
   if (changed != nullptr && !rowid_set && !tab->without_rowid) {
     for (size_t i = 0; i < tab->indexes.size(); ++i) {
