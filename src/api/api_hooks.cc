@@ -91,6 +91,26 @@ int ReadColumn(sqlite3* db, int i, sqlite3_value** out, bool old_side) {
   }
   Value& v = cache[static_cast<size_t>(i)];
   v = row[1 + col];
+  // What SQLite reads back from the record: a REAL column holding an
+  // integral value is stored as an integer, and its record reader applies
+  // REAL affinity by field number, which for a WITHOUT ROWID table (key
+  // columns first) is another column's.
+  const std::vector<basalt::Column>& cols = f->table->columns;
+  const bool from_record = old_side || f->op == ChangeOp::kInsert;
+  if (from_record && cols[static_cast<size_t>(col)].affinity == basalt::Affinity::kReal &&
+      v.is_real()) {
+    double d = v.real_value();
+    if (d >= -9.2233720368547758e18 && d < 9.2233720368547758e18 &&
+        static_cast<double>(static_cast<int64_t>(d)) == d) {
+      v.SetInt(static_cast<int64_t>(d));
+    }
+  }
+  if (old_side && v.is_int()) {
+    int field = f->table->without_rowid ? f->table->Field(col) : i;
+    if (cols[static_cast<size_t>(field)].affinity == basalt::Affinity::kReal) {
+      v.SetReal(static_cast<double>(v.int_value()));
+    }
+  }
   *out = AsApi(&v);
   return SQLITE_OK;
 }

@@ -1,0 +1,1 @@
+#include "session_test_util.h"
