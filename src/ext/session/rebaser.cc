@@ -8,8 +8,9 @@
 //   INSERT over an OMITted remote INSERT      -> UPDATE from the remote row
 //   UPDATE of a row the remote side deleted   -> dropped, or (OMIT) an
 //                                                INSERT of the merged row
-//   UPDATE of a row the remote side wrote     -> the columns the remote
-//                                                change set are left out
+//   UPDATE of a row the remote side wrote     -> OMIT: old values from the
+//                                                remote row; REPLACE: the
+//                                                columns it set left out
 //   DELETE of a row the remote side inserted  -> DELETE of the remote row
 #include "ext/session/session_internal.h"
 
@@ -40,25 +41,31 @@ void MergeRecords(std::string* out, const std::vector<Field>& a, const std::vect
   for (size_t i = 0; i < a.size(); ++i) out->append(a[i].type != 0 ? a[i].raw : b[i].raw);
 }
 
-void PartialUpdate(std::string* out, const TableHeader& t, const Change& c, bool indirect,
-                   const std::vector<Field>& remote) {
-  std::string rec;
-  rec.push_back(static_cast<char>(kOpUpdate));
-  rec.push_back(indirect ? 1 : 0);
-  bool data = false;
+// A local UPDATE of a row a remote UPDATE (or INSERT) also wrote. OMIT: its
+// old values become the remote new ones; REPLACE: the columns the remote
+// change set are left out, and nothing is left if no column remains.
+void RebaseUpdate(std::string* out, const TableHeader& t, const Change& c, bool replaced,
+                  const std::vector<Field>& remote) {
   const size_t n = static_cast<size_t>(t.n_col);
+  std::string olds, news;
+  bool any = false;
   for (size_t i = 0; i < n; ++i) {
-    if (t.pk[i] || remote[i].type == 0) {
-      if (!t.pk[i] && c.old_rec[i].type != 0) data = true;
-      rec.append(c.old_rec[i].raw);
-    } else {
-      data = true;
-      rec.append(remote[i].raw);
+    const bool remote_set = !t.pk[i] && remote[i].type != 0;
+    if (replaced && remote_set) {
+      olds.push_back(0);
+      news.push_back(0);
+      continue;
     }
+    if (!t.pk[i] && c.new_rec[i].type != 0) any = true;
+    olds.append(!replaced && remote_set && c.old_rec[i].type != 0 ? remote[i].raw
+                                                                  : c.old_rec[i].raw);
+    news.append(c.new_rec[i].raw);
   }
-  if (!data) return;
-  for (size_t i = 0; i < n; ++i) rec.append(c.new_rec[i].raw);
-  out->append(rec);
+  if (!any) return;
+  out->push_back(static_cast<char>(kOpUpdate));
+  out->push_back(c.indirect ? 1 : 0);
+  out->append(olds);
+  out->append(news);
 }
 
 }  // namespace
@@ -138,7 +145,7 @@ int Rebase(sqlite3_rebaser* r, const void* data, int n, std::string* out) {
             MergeRecords(out, c.new_rec, row->rec);
           }
         } else {
-          PartialUpdate(out, pt.hdr, c, c.indirect, row->rec);
+          RebaseUpdate(out, pt.hdr, c, row->replaced, row->rec);
         }
       } else if (row->op == kOpInsert) {
         out->push_back(static_cast<char>(kOpDelete));

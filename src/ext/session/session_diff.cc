@@ -13,7 +13,7 @@ std::string KeyMatch(const SessionTable& t, const std::string& a, const std::str
   for (int i = 0; i < t.n_col; ++i) {
     if (!t.pk[static_cast<size_t>(i)]) continue;
     const std::string c = QuoteId(t.cols[static_cast<size_t>(i)]);
-    e += (e.empty() ? "" : " AND ") + a + "." + c + " = " + b + "." + c;
+    e += std::string(e.empty() ? "" : " AND ") + a + "." + c + " = " + b + "." + c;
   }
   return e;
 }
@@ -24,8 +24,8 @@ int FindNew(sqlite3_session* s, SessionTable* t, int op, const std::string& from
             const std::string& other) {
   const std::string a = QuoteId(from_db) + "." + QuoteId(t->name);
   const std::string b = QuoteId(other) + "." + QuoteId(t->name);
-  std::string sql = "SELECT * FROM " + a + " WHERE NOT EXISTS (SELECT 1 FROM " + b + " WHERE " +
-                    KeyMatch(*t, a, b) + ")";
+  std::string sql = "SELECT * FROM " + a + " AS l WHERE NOT EXISTS (SELECT 1 FROM " + b +
+                    " AS r WHERE " + KeyMatch(*t, "l", "r") + ")";
   sqlite3_stmt* st = nullptr;
   int rc = sqlite3_prepare_v2(s->db, sql.c_str(), -1, &st, nullptr);
   if (rc != SQLITE_OK) return rc;
@@ -44,11 +44,12 @@ int FindModified(sqlite3_session* s, SessionTable* t, const std::string& from_db
   for (int i = 0; i < t->n_col; ++i) {
     if (t->pk[static_cast<size_t>(i)]) continue;
     const std::string c = QuoteId(t->cols[static_cast<size_t>(i)]);
-    differ += (differ.empty() ? "" : " OR ") + a + "." + c + " IS NOT " + b + "." + c;
+    differ += std::string(differ.empty() ? "" : " OR ") + "l." + c + " IS NOT r." + c;
   }
   if (differ.empty()) return SQLITE_OK;
-  std::string sql =
-      "SELECT * FROM " + a + ", " + b + " WHERE " + KeyMatch(*t, a, b) + " AND (" + differ + ")";
+  // (Aliases: the two tables have the same name.)
+  std::string sql = "SELECT * FROM " + a + " AS l, " + b + " AS r WHERE " + KeyMatch(*t, "l", "r") +
+                    " AND (" + differ + ")";
   sqlite3_stmt* st = nullptr;
   int rc = sqlite3_prepare_v2(s->db, sql.c_str(), -1, &st, nullptr);
   if (rc != SQLITE_OK) return rc;
