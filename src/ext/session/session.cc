@@ -106,6 +106,16 @@ bool PrepareTable(sqlite3_session* s, SessionTable* t, int n_col) {
       s->rc = rc;
       return false;
     }
+    if (t->n_col == 0) {
+      t->loaded = false;  // no such table (yet): look again next time
+      return false;
+    }
+    if (s->size_on) {  // the table header
+      std::string v;
+      PutVarint(&v, static_cast<uint64_t>(t->n_col));
+      s->max_size +=
+          static_cast<int64_t>(1 + v.size() + static_cast<size_t>(t->n_col) + t->name.size() + 1);
+    }
   }
   if (!t->has_pk()) return false;
   if (t->n_col != n_col) {
@@ -116,7 +126,50 @@ bool PrepareTable(sqlite3_session* s, SessionTable* t, int n_col) {
   return true;
 }
 
-void RecordRow(sqlite3_session* /*s*/, SessionTable* t, int op, std::string rec, bool indirect) {
+namespace {
+
+// The size of field f once encoded.
+int64_t EncodedSize(const Field& f) { return static_cast<int64_t>(f.raw.size()); }
+
+// SQLite's running estimate of the change's size in a changeset (the
+// largest it has been), kept in c->max_size and summed in s->max_size.
+void UpdateMaxSize(sqlite3_session* s, const SessionTable& t, SessionChange* c, int op,
+                   const std::string* new_rec) {
+  int64_t n = 2;
+  if (c->op == kOpInsert) {
+    if (op != kOpDelete && new_rec != nullptr) n += static_cast<int64_t>(new_rec->size());
+  } else if (op == kOpDelete) {
+    n += static_cast<int64_t>(c->record.size());
+  } else if (new_rec != nullptr) {
+    std::vector<Field> o = RecordFields(c->record, t.n_col);
+    std::vector<Field> w = RecordFields(*new_rec, t.n_col);
+    for (int i = 0; i < t.n_col; ++i) {
+      const size_t k = static_cast<size_t>(i);
+      const bool changed = o[k].raw != w[k].raw;
+      const int64_t old_body = EncodedSize(o[k]) - 1;  // without the type byte
+      if (changed && t.pk[k]) {
+        n = static_cast<int64_t>(c->record.size()) + 2;
+        break;
+      }
+      if (changed) {
+        n += 1 + old_body + EncodedSize(w[k]);
+      } else if (t.pk[k]) {
+        n += 2 + old_body;
+      } else {
+        n += 2;
+      }
+    }
+  }
+  if (n > c->max_size) {
+    s->max_size += n - c->max_size;
+    c->max_size = n;
+  }
+}
+
+}  // namespace
+
+void RecordRow(sqlite3_session* s, SessionTable* t, int op, std::string rec, bool indirect,
+               const std::string* new_rec) {
   std::vector<Field> f = RecordFields(rec, t->n_col);
   for (int i = 0; i < t->n_col; ++i) {
     if (t->pk[static_cast<size_t>(i)] && f[static_cast<size_t>(i)].type == SQLITE_NULL) return;
@@ -125,6 +178,7 @@ void RecordRow(sqlite3_session* /*s*/, SessionTable* t, int op, std::string rec,
   for (SessionChange* c = t->buckets[b]; c != nullptr; c = c->next) {
     if (SameKey(*t, RecordFields(c->record, t->n_col), f)) {
       if (!indirect) c->indirect = false;
+      if (s->size_on) UpdateMaxSize(s, *t, c, op, new_rec);
       return;
     }
   }
@@ -134,16 +188,20 @@ void RecordRow(sqlite3_session* /*s*/, SessionTable* t, int op, std::string rec,
   c->record = std::move(rec);
   c->next = t->buckets[b];
   t->buckets[b] = c.get();
+  SessionChange* made = c.get();
   t->owned.push_back(std::move(c));
   ++t->n_entry;
+  if (s->size_on) UpdateMaxSize(s, *t, made, op, new_rec);
 }
 
 namespace {
 
 void RecordChange(sqlite3_session* s, SessionTable* t, int op) {
   if (!PrepareTable(s, t, sqlite3_preupdate_count(s->db))) return;
+  std::string new_rec;
+  if (NeedsNewRecord(s, op)) new_rec = RowRecord(s->db, t->n_col, true);
   RecordRow(s, t, op, RowRecord(s->db, t->n_col, op == kOpInsert),
-            s->indirect || sqlite3_preupdate_depth(s->db) > 0);
+            s->indirect || sqlite3_preupdate_depth(s->db) > 0, &new_rec);
 }
 
 }  // namespace
@@ -327,9 +385,7 @@ int sqlite3session_object_config(sqlite3_session* s, int op, void* arg) {
   if (op != SQLITE_SESSION_OBJCONFIG_SIZE) return SQLITE_MISUSE;
   int* v = static_cast<int*>(arg);
   if (*v >= 0) {
-    bool has_changes = false;
-    for (auto& t : s->tables) has_changes = has_changes || t->n_entry > 0;
-    if (has_changes) return SQLITE_MISUSE;
+    if (!s->tables.empty()) return SQLITE_MISUSE;  // only before any table is attached
     s->size_on = *v != 0;
   }
   *v = s->size_on ? 1 : 0;
@@ -417,12 +473,7 @@ sqlite3_int64 sqlite3session_memory_used(sqlite3_session* s) {
   return n;
 }
 
-sqlite3_int64 sqlite3session_changeset_size(sqlite3_session* s) {
-  if (!s->size_on) return 0;
-  std::string out;
-  if (Generate(s, false, &out) != SQLITE_OK) return 0;
-  return static_cast<sqlite3_int64>(out.size());
-}
+sqlite3_int64 sqlite3session_changeset_size(sqlite3_session* s) { return s->max_size; }
 
 int sqlite3session_config(int op, void* arg) {
   if (op != SQLITE_SESSION_CONFIG_STRMSIZE) return SQLITE_MISUSE;

@@ -32,7 +32,8 @@ int FindNew(sqlite3_session* s, SessionTable* t, int op, const std::string& from
   while (sqlite3_step(st) == SQLITE_ROW) {
     std::string rec;
     for (int i = 0; i < t->n_col; ++i) PutColumn(&rec, st, i);
-    if (PrepareTable(s, t, t->n_col)) RecordRow(s, t, op, std::move(rec), s->indirect);
+    std::string new_rec = NeedsNewRecord(s, op) ? rec : std::string();
+    if (PrepareTable(s, t, t->n_col)) RecordRow(s, t, op, std::move(rec), s->indirect, &new_rec);
   }
   return sqlite3_finalize(st);
 }
@@ -54,9 +55,14 @@ int FindModified(sqlite3_session* s, SessionTable* t, const std::string& from_db
   int rc = sqlite3_prepare_v2(s->db, sql.c_str(), -1, &st, nullptr);
   if (rc != SQLITE_OK) return rc;
   while (sqlite3_step(st) == SQLITE_ROW) {
-    std::string rec;  // the old values: the other database's
+    std::string rec, new_rec;  // old values: the other database's; new: the session's
     for (int i = 0; i < t->n_col; ++i) PutColumn(&rec, st, t->n_col + i);
-    if (PrepareTable(s, t, t->n_col)) RecordRow(s, t, kOpUpdate, std::move(rec), s->indirect);
+    if (NeedsNewRecord(s, kOpUpdate)) {
+      for (int i = 0; i < t->n_col; ++i) PutColumn(&new_rec, st, i);
+    }
+    if (PrepareTable(s, t, t->n_col)) {
+      RecordRow(s, t, kOpUpdate, std::move(rec), s->indirect, &new_rec);
+    }
   }
   return sqlite3_finalize(st);
 }

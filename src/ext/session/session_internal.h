@@ -25,6 +25,7 @@ struct SessionChange {
   int op = 0;                     // the first operation on the row
   bool indirect = false;          // every change to the row was indirect
   std::string record;             // the row before the first change (INSERT: after), every column
+  int64_t max_size = 0;           // its largest changeset size so far (OBJCONFIG_SIZE)
   SessionChange* next = nullptr;  // S1: bucket chain
 };
 
@@ -60,8 +61,12 @@ SessionTable* FindTable(sqlite3_session* s, const char* name);
 // Reads the table's columns if needed and checks a row of n_col values
 // fits; grows its buckets (S2). False: nothing is to be recorded.
 bool PrepareTable(sqlite3_session* s, SessionTable* t, int n_col);
-// Records one change of a row: rec holds every column (old values; INSERT: new).
-void RecordRow(sqlite3_session* s, SessionTable* t, int op, std::string rec, bool indirect);
+// Records one change of a row: rec holds every column (old values; INSERT:
+// new); new_rec the new values (null for DELETE; needed only for the size
+// estimate, NeedsNewRecord).
+void RecordRow(sqlite3_session* s, SessionTable* t, int op, std::string rec, bool indirect,
+               const std::string* new_rec);
+inline bool NeedsNewRecord(const sqlite3_session* s, int op);
 }  // namespace basalt::session
 
 struct sqlite3_session {
@@ -70,7 +75,8 @@ struct sqlite3_session {
   bool enabled = true;
   bool indirect = false;
   bool auto_attach = false;
-  bool size_on = false;
+  bool size_on = false;  // SQLITE_SESSION_OBJCONFIG_SIZE
+  int64_t max_size = 0;  // the changeset size estimate: sum of the largest sizes
   SessionFilter filter = nullptr;
   void* filter_ctx = nullptr;
   int rc = SQLITE_OK;  // a failure while recording, reported by the next changeset call
@@ -107,4 +113,10 @@ namespace basalt::session {
 void LoadValues(sqlite3_changeset_iter* it);
 // A new iterator over n bytes at data (copied when `copy`).
 sqlite3_changeset_iter* NewIter(const void* data, int n, bool copy, bool invert);
+}  // namespace basalt::session
+
+namespace basalt::session {
+inline bool NeedsNewRecord(const sqlite3_session* s, int op) {
+  return s->size_on && op != kOpDelete;
+}
 }  // namespace basalt::session

@@ -273,3 +273,79 @@ TEST(Session, ConcatAndChangegroupAreByteIdentical) {
 
 }  // namespace
 }  // namespace basalt::sessiontest
+
+namespace basalt::sessiontest {
+namespace {
+
+// A session on an attached database, long values (multi-byte varints), the
+// size estimate with SQLITE_SESSION_OBJCONFIG_SIZE, and a table whose
+// schema changed under the session.
+std::string AttachedAndSized(const Lib* L) {
+  sqlite3* db = OpenMemory(L);
+  Exec(L, db,
+       "ATTACH ':memory:' AS aux; CREATE TABLE aux.big(id INTEGER PRIMARY KEY, v);"
+       "CREATE TABLE main.big(id INTEGER PRIMARY KEY, v);"
+       "INSERT INTO aux.big VALUES(1, 'x'), (2, zeroblob(300));");
+  sqlite3_session* s = nullptr;
+  std::string out = std::to_string(L->session_create(db, "aux", &s));
+  int on = 1;
+  out += " cfg" + std::to_string(L->session_object_config(s, SQLITE_SESSION_OBJCONFIG_SIZE, &on));
+  out += " on" + std::to_string(on);
+  L->session_attach(s, "big");
+  Exec(L, db,
+       "INSERT INTO main.big VALUES(9, 'main is not recorded');"
+       "INSERT INTO aux.big VALUES(3, printf('%.*c', 200, 'y'));"
+       "UPDATE aux.big SET v = printf('%.*c', 20000, 'z') WHERE id = 1;"
+       "DELETE FROM aux.big WHERE id = 2;");
+  out += " size" + std::to_string(L->session_changeset_size(s));
+  on = 0;
+  out += " late" + std::to_string(L->session_object_config(s, SQLITE_SESSION_OBJCONFIG_SIZE, &on));
+  int n = 0;
+  void* p = nullptr;
+  out += " rc" + std::to_string(L->session_changeset(s, &n, &p));
+  std::string cs = Take(L, n, p);
+  out += " " + Hex(cs.data(), static_cast<int>(cs.size()));
+  L->session_delete(s);
+  L->close(db);
+  return out;
+}
+
+TEST(Session, AttachedDatabaseLongValuesAndSize) {
+  BASALT_REQUIRE_LIBS();
+  EXPECT_EQ(AttachedAndSized(B), AttachedAndSized(S));
+}
+
+// The size estimate is the largest each change has been, not the size of
+// the changeset now (changes that were undone still count).
+std::string SizeAfter(const Lib* L, const char* sql) {
+  sqlite3* db = OpenMemory(L);
+  Exec(L, db,
+       "CREATE TABLE t(a INTEGER PRIMARY KEY, b, c); CREATE TABLE np(x, y);"
+       "INSERT INTO t VALUES(1, 'x', 1), (2, 'y', 2), (3, 'z', 3)");
+  sqlite3_session* s = nullptr;
+  L->session_create(db, "main", &s);
+  int on = 1;
+  L->session_object_config(s, SQLITE_SESSION_OBJCONFIG_SIZE, &on);
+  L->session_attach(s, nullptr);
+  Exec(L, db, sql);
+  std::string out = std::to_string(L->session_changeset_size(s));
+  L->session_delete(s);
+  L->close(db);
+  return out;
+}
+
+TEST(Session, SizeEstimateMatchesSqlite) {
+  BASALT_REQUIRE_LIBS();
+  for (const char* sql :
+       {"UPDATE t SET b = 'q' WHERE a = 1",
+        "UPDATE t SET b = 'q' WHERE a = 1; UPDATE t SET b = 'x' WHERE a = 1",
+        "DELETE FROM t WHERE a = 2; INSERT INTO t VALUES(2, 'y', 2)",
+        "INSERT INTO t VALUES(9, 1, 1); DELETE FROM t WHERE a = 9",
+        "UPDATE t SET c = c + 1; UPDATE t SET b = NULL", "UPDATE t SET a = a + 10 WHERE a = 1",
+        "DELETE FROM t WHERE a > 0", "INSERT INTO np VALUES(1, 2)"}) {
+    EXPECT_EQ(SizeAfter(B, sql), SizeAfter(S, sql)) << sql;
+  }
+}
+
+}  // namespace
+}  // namespace basalt::sessiontest
