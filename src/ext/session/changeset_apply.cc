@@ -284,10 +284,7 @@ int StartTable(ApplyCtx* a, sqlite3_changeset_iter* it, SessionFilter filter, bo
   } else if (a->tab.n_col != it->table.n_col) {
     *skip = true;
   } else {
-    for (int i = 0; i < a->tab.n_col; ++i) {
-      size_t k = static_cast<size_t>(i);
-      if ((a->tab.pk[k] != 0) != (it->table.pk[k] != 0)) *skip = true;
-    }
+    *skip = a->tab.pk != it->table.pk;  // the same key columns, in the same key order
   }
   if (*skip) return SQLITE_OK;
   return PrepareTable(a);

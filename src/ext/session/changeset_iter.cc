@@ -134,6 +134,8 @@ int sqlite3changeset_next(sqlite3_changeset_iter* it) {
   if (it->p >= it->end) return SQLITE_DONE;
   if (*it->p == 'T' || *it->p == 'P') {
     if (!GetTableHeader(&it->p, it->end, &it->table)) return it->rc = SQLITE_CORRUPT;
+    // A patchset lacks the old values an inverted change needs.
+    if (it->invert && it->table.patchset) return it->rc = SQLITE_CORRUPT;
     it->started = true;
     if (it->p >= it->end) return SQLITE_DONE;
   }

@@ -24,7 +24,18 @@ const char* kRemote =
     "INSERT INTO t2 VALUES('d', 4), ('e', 5);"
     "UPDATE t2 SET v = 30 WHERE k = 'c';"
     "DELETE FROM t2 WHERE k = 'a';"
-    "INSERT INTO ch VALUES(1, 99);";
+    "INSERT INTO ch VALUES(1, 99);"
+    "INSERT INTO extra VALUES(1, 'no such table on the target');"
+    "INSERT INTO wide VALUES(1, 'a', 'b');"
+    "INSERT INTO pkdiff VALUES(1, 'x');";
+// Tables only the source has, or has with another shape.
+const char* kSourceOnly =
+    "CREATE TABLE extra(id INTEGER PRIMARY KEY, v);"
+    "CREATE TABLE wide(id INTEGER PRIMARY KEY, a, b);"
+    "CREATE TABLE pkdiff(id INTEGER PRIMARY KEY, v);";
+const char* kTargetOnly =
+    "CREATE TABLE wide(id INTEGER PRIMARY KEY, a);"
+    "CREATE TABLE pkdiff(id INTEGER, v PRIMARY KEY);";
 // What the target did meanwhile (recorded too: the local changes to rebase).
 const char* kLocal =
     "UPDATE t1 SET b = 'mine' WHERE a = 1;"
@@ -38,6 +49,7 @@ const char* kLocal =
 std::string Changeset(const Lib* L, const char* sql, bool patchset) {
   sqlite3* db = OpenMemory(L);
   Exec(L, db, kSchema);
+  Exec(L, db, kSourceOnly);
   Exec(L, db, kSeed);
   sqlite3_session* s = nullptr;
   L->session_create(db, "main", &s);
@@ -57,7 +69,9 @@ std::string Changeset(const Lib* L, const char* sql, bool patchset) {
 
 struct Handler {
   const Lib* lib;
-  int policy;  // 0: REPLACE where allowed, 1: OMIT, 2: ABORT at the first CONFLICT
+  // 0: REPLACE where allowed, 1: OMIT, 2: ABORT at the first CONFLICT,
+  // 3: REPLACE always (a misuse for NOTFOUND), 4: an invalid answer.
+  int policy;
   std::string log;
 };
 
@@ -84,13 +98,15 @@ int OnConflict(void* arg, int kind, sqlite3_changeset_iter* it) {
   }
   h->log += line + "\n";
   if (h->policy == 2 && kind == SQLITE_CHANGESET_CONFLICT) return SQLITE_CHANGESET_ABORT;
+  if (h->policy == 3) return SQLITE_CHANGESET_REPLACE;
+  if (h->policy == 4) return 42;
   if (h->policy == 0 && (kind == SQLITE_CHANGESET_DATA || kind == SQLITE_CHANGESET_CONFLICT)) {
     return SQLITE_CHANGESET_REPLACE;
   }
   return SQLITE_CHANGESET_OMIT;
 }
 
-int SkipCh(void*, const char* table) { return std::string(table) != "skipped"; }
+int SkipCh(void*, const char* table) { return std::string(table) != "ch"; }
 
 struct Result {
   std::string text;
@@ -103,6 +119,7 @@ struct Result {
 Result ApplyOn(const Lib* L, const std::string& cs, int policy, int how) {
   sqlite3* db = OpenMemory(L);
   Exec(L, db, kSchema);
+  Exec(L, db, kTargetOnly);
   Exec(L, db, kSeed);
   Exec(L, db, kLocal);
   Exec(L, db, "PRAGMA foreign_keys = ON");
@@ -131,7 +148,7 @@ Result ApplyOn(const Lib* L, const std::string& cs, int policy, int how) {
   Result r;
   r.rebase = Take(L, nrebase, rebase);
   r.text = "rc " + std::to_string(rc) + "\n" + h.log;
-  for (const char* t : {"t1", "t2", "ch"}) {
+  for (const char* t : {"t1", "t2", "ch", "wide", "pkdiff"}) {
     r.text += std::string("== ") + t + "\n" + Dump(L, db, std::string("SELECT * FROM ") + t);
   }
   L->close(db);
@@ -144,9 +161,8 @@ TEST(SessionApply, ConflictsAndResultsMatchSqlite) {
     std::string from_b = Changeset(B, kRemote, patch), from_s = Changeset(S, kRemote, patch);
     ASSERT_EQ(Hex(from_b.data(), static_cast<int>(from_b.size())),
               Hex(from_s.data(), static_cast<int>(from_s.size())));
-    for (int policy = 0; policy < 3; ++policy) {
+    for (int policy = 0; policy < 5; ++policy) {
       for (int how = 0; how < 4; ++how) {
-        if (patch && how == 3) continue;  // a patchset cannot be inverted
         // Basalt's changeset on SQLite and SQLite's on Basalt.
         Result on_s = ApplyOn(S, from_b, policy, how), on_b = ApplyOn(B, from_s, policy, how);
         EXPECT_EQ(on_b.text, on_s.text)

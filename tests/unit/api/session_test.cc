@@ -173,7 +173,9 @@ TEST(Session, IteratorsReportTheSame) {
   for (int mode = 0; mode < 4; ++mode) {
     EXPECT_EQ(Iterate(B, o.changeset, mode), Iterate(S, o.changeset, mode)) << "mode " << mode;
   }
-  EXPECT_EQ(Iterate(B, o.patchset, 0), Iterate(S, o.patchset, 0));
+  for (int mode = 0; mode < 4; ++mode) {
+    EXPECT_EQ(Iterate(B, o.patchset, mode), Iterate(S, o.patchset, mode)) << "patchset " << mode;
+  }
   std::string bad = o.changeset.substr(0, o.changeset.size() / 2 + 3);
   EXPECT_EQ(Iterate(B, bad, 0), Iterate(S, bad, 0));
 }
@@ -266,9 +268,17 @@ TEST(Session, ConcatAndChangegroupAreByteIdentical) {
       EXPECT_EQ(Combine(B, in, how), Combine(S, in, how)) << "patchset " << patch << " how " << how;
     }
   }
-  // A changeset and a patchset do not mix.
+  // A changeset and a patchset do not mix; nor do two shapes of one table.
   std::vector<std::string> mixed = {TwoSteps(S, false)[0], TwoSteps(S, true)[1]};
   EXPECT_EQ(Combine(B, mixed, 0), Combine(S, mixed, 0));
+  std::string other = TwoSteps(S, false)[0];
+  const std::string from = std::string("T\x03\x01\x00\x00t1", 7);
+  const std::string to = std::string("T\x03\x00\x01\x00t1", 7);
+  for (size_t at = other.find(from); at != std::string::npos; at = other.find(from, at + 1)) {
+    other.replace(at, from.size(), to);
+  }
+  std::vector<std::string> shapes = {TwoSteps(S, false)[1], other};
+  for (int how = 0; how < 4; ++how) EXPECT_EQ(Combine(B, shapes, how), Combine(S, shapes, how));
 }
 
 }  // namespace
