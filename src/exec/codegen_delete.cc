@@ -38,22 +38,32 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
     return false;
   }
 
+  // Without triggers, RETURNING, foreign keys or subqueries SQLite deletes
+  // each row where its scan finds it (one pass); with no WHERE either, it
+  // truncates the table (no hooks unless a preupdate hook was set).
+  bool one_pass;
   {
     constexpr int kDel = static_cast<int>(ast::TriggerEvent::kDelete);
     const bool fk = FkEnabled() && (!tab->foreign_keys.empty() || !FkReferences(tab).empty());
-    truncating_ = where == nullptr && ret.list == nullptr && !fk && !ctx_->options.preupdate_hook &&
-                  !HasTriggers(tab, kDel, static_cast<int>(ast::TriggerTime::kBefore), nullptr) &&
-                  !HasTriggers(tab, kDel, static_cast<int>(ast::TriggerTime::kAfter), nullptr);
+    const bool simple =
+        ret.list == nullptr && !fk &&
+        !HasTriggers(tab, kDel, static_cast<int>(ast::TriggerTime::kBefore), nullptr) &&
+        !HasTriggers(tab, kDel, static_cast<int>(ast::TriggerTime::kAfter), nullptr);
+    truncating_ = simple && where == nullptr && !ctx_->options.preupdate_hook;
+    one_pass = simple && !HasSubquery(where);
   }
-  int rowids = OpenRowKeySet(tab);
+  int rowids = OpenRowKeySet(tab, 0, one_pass);
   {
     WhereLoops w;
     std::vector<std::vector<bool>> used(1);
     used[0].assign(static_cast<size_t>(ncol), false);
     MarkUsedColumns(where, &srcs, &used);
-    if (!PlanLoops(&w, &srcs, where, nullptr, nullptr, &used)) return false;
+    dml_rows_ = true;
+    const bool planned = PlanLoops(&w, &srcs, where, nullptr, nullptr, &used);
+    dml_rows_ = false;
+    if (!planned) return false;
     if (!WhereBegin(&w)) return false;
-    CodeAddRowKey(tab, cursor, rowids);
+    CodeAddRowKey(tab, cursor, rowids, one_pass);
     WhereEnd(&w);
   }
   DmlTarget t;
@@ -64,7 +74,7 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
   int top = prog_->pc();
   int next = MakeLabel();
   int rid = AllocReg(RowKeySize(tab));
-  CodeRowKeyFromSet(tab, rowids, rid);
+  CodeRowKeyFromSet(tab, rowids, rid, one_pass);
   CodeSeekRowKey(tab, cursor, next, rid);
   CodeReadRow(&t, old_base);
   if (HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kDelete),

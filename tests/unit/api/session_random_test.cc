@@ -155,6 +155,17 @@ TEST(SessionRandom, ChangesetsConcatInvertApplyMatchSqlite) {
     bytes += cs.size();
     EXPECT_EQ(ApplyTo(B, target, rs[1]), ApplyTo(S, target, rs[1])) << "patchset, seed " << seed;
   }
+  // The hooks see the same calls for the same statements.
+  for (unsigned seed = 1; seed <= 40; ++seed) {
+    std::vector<std::string> script = {
+        "CREATE TABLE a(id INTEGER PRIMARY KEY, x, y)",
+        "CREATE TABLE b(k1 TEXT, k2 INTEGER, v, PRIMARY KEY(k1, k2))",
+        "CREATE TABLE c(k REAL PRIMARY KEY, v TEXT) WITHOUT ROWID"};
+    for (const std::string& sql : Script(seed, 80)) script.push_back(sql);
+    EXPECT_EQ(HookTranscript(B, script, 3, "DELETE FROM a"),
+              HookTranscript(S, script, 3, "DELETE FROM a"))
+        << "hooks, seed " << seed;
+  }
   // The scenarios are not empty: sizable changesets, conflicts in most.
   EXPECT_GT(bytes, 40u * 500);
   EXPECT_GT(with_conflicts, 30);

@@ -109,4 +109,10 @@ inline int WriteStream(void* out, const void* data, int n) {
   return SQLITE_OK;
 }
 
+// Every update / preupdate hook call (mode: 1 update, 2 preupdate, 3 both)
+// the statements of `script` make, with the values the callback can read;
+// `after` runs once the hooks are removed (no calls).
+std::string HookTranscript(const Lib* L, const std::vector<std::string>& script, int mode,
+                           const std::string& after);
+
 }  // namespace basalt::sessiontest
