@@ -54,7 +54,7 @@ int PrepareTable(ApplyCtx* a) {
     const std::string n = std::to_string(i + 1);
     if (t.pk[static_cast<size_t>(i)]) {
       key_eq += (key_eq.empty() ? "" : " AND ") + col + " = ?" + n;
-      key_is += (key_is.empty() ? "" : " AND ") + col + " IS ?" + n;
+      key_is += (key_is.empty() ? "" : " AND ") + col + " = ?" + n;
     } else {
       rest_del += (has_rest ? " AND " : "") + col + " IS ?" + n;
       has_rest = true;
@@ -80,6 +80,7 @@ int PrepareTable(ApplyCtx* a) {
   std::string ins = "INSERT INTO " + name + " VALUES(";
   for (int i = 0; i < t.n_col; ++i) ins += i ? ", ?" : "?";
   ins += ")";
+  // (Key values are never NULL: "=" finds the row by its key, as IS would.)
   std::string sel = "SELECT * FROM " + name + " WHERE " + key_is;
   int rc = Prepare(a->db, del, &a->del);
   if (rc == SQLITE_OK) rc = Prepare(a->db, upd, &a->upd);

@@ -241,7 +241,8 @@ std::string SelectSql(const sqlite3_session* s, const SessionTable& t) {
     if (!t.pk[static_cast<size_t>(i)]) continue;
     if (!first) sql += " AND ";
     first = false;
-    sql += QuoteId(t.cols[static_cast<size_t>(i)]) + " IS ?" + std::to_string(i + 1);
+    // (A change's key has no NULL: "=" finds the row by its key, as IS would.)
+    sql += QuoteId(t.cols[static_cast<size_t>(i)]) + " = ?" + std::to_string(i + 1);
   }
   return sql;
 }
