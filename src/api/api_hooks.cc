@@ -91,6 +91,7 @@ int ReadColumn(sqlite3* db, int i, sqlite3_value** out, bool old_side) {
   }
   Value& v = cache[static_cast<size_t>(i)];
   v = row[1 + col];
+  if (old_side && f->old_fields >= 0 && i >= f->old_fields) v.SetNull();
   // What SQLite reads back from the record: a REAL column holding an
   // integral value is stored as an integer, and its record reader applies
   // REAL affinity by field number, which for a WITHOUT ROWID table (key

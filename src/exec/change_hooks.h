@@ -36,6 +36,9 @@ struct PreUpdateFrame {
   const Value* new_row = nullptr;  // likewise; null for DELETE
   int depth = 0;                   // trigger nesting of the write
   int blob_column = -1;            // sqlite3_blob_write's column, else -1
+  // Fields of the old row's record (a row written before ALTER TABLE ADD
+  // COLUMN has fewer: SQLite's preupdate_old reads NULL past them); -1: all.
+  int old_fields = -1;
   int64_t key1 = 0;
   int64_t key2 = 0;
 };

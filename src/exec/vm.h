@@ -94,6 +94,7 @@ class Vm {
   bool NewRowid(const Instr& in);
   // Update / preupdate hooks of a write (vm_hooks.cc); `after`: the write is done.
   void FireHooks(const Instr& in, bool after);
+  int RecordFields(int cursor);
   // Virtual tables (vm_vtab.cc).
   bool VtabOpen(const Instr& in);
   bool VtabFilter(const Instr& in, bool* empty);

@@ -3,6 +3,8 @@
 // nothing when no hook is set).
 #include "catalog/schema.h"
 #include "exec/vm.h"
+#include "exec/vm_cursor.h"
+#include "record/record.h"
 
 namespace basalt {
 
@@ -12,6 +14,17 @@ namespace basalt {
 //   Delete     P2 = the old row; with kInsHookOnly (an UPDATE) P3 = the new row
 // `after` is false before the write (the preupdate hook) and true after it
 // (the update hook, which WITHOUT ROWID tables never fire).
+// Fields in the record cursor c is on (-1 if it cannot be read).
+int Vm::RecordFields(int c) {
+  VmCursor* cur = cursors_[static_cast<size_t>(c)].get();
+  Value rec;
+  if (cur == nullptr || !cur->RecordData(&rec).ok() || !rec.is_blob()) return -1;
+  std::vector<uint32_t> types, offsets;
+  Result<int> n = ParseRecordHeader(reinterpret_cast<const uint8_t*>(rec.data()),
+                                    static_cast<uint32_t>(rec.size()), &types, &offsets);
+  return n.ok() ? *n : -1;
+}
+
 void Vm::FireHooks(const Instr& in, bool after) {
   ChangeHooks* h = env_->change_hooks;
   if ((in.p5 & (kInsPreHook | kInsUpdHook)) == 0 || in.p4type() != P4Type::kTable) return;
@@ -38,6 +51,7 @@ void Vm::FireHooks(const Instr& in, bool after) {
   }
   if (in.op == Opcode::kDelete) {
     f.old_row = &r[in.p2];
+    if (!t->without_rowid) f.old_fields = RecordFields(in.p1);
     f.key1 = t->without_rowid ? 0 : r[in.p2].int_value();
     f.key2 = f.key1;
     f.op = ChangeOp::kDelete;

@@ -105,6 +105,46 @@ const std::vector<std::string> kOtherScript = {
     "DELETE FROM aux.t2",
 };
 
+const std::vector<std::string> kMoreScript = {
+    "CREATE TABLE t(a INTEGER PRIMARY KEY, b, c)",
+    "CREATE TABLE lg(x, y)",
+    "CREATE TABLE s(id INTEGER PRIMARY KEY, v)",
+    "CREATE TRIGGER tr AFTER INSERT ON s BEGIN DELETE FROM lg; "
+    "INSERT INTO lg VALUES(new.id, new.v); END",
+    "INSERT INTO s VALUES(1, 'a')",
+    "INSERT INTO s VALUES(2, 'b')",
+    "CREATE VIEW vv AS SELECT * FROM s",
+    "CREATE TRIGGER iv INSTEAD OF UPDATE ON vv BEGIN UPDATE s SET v = new.v WHERE id = old.id; END",
+    "UPDATE vv SET v = 'z' WHERE id = 2",
+    "INSERT OR IGNORE INTO s VALUES(1, 'dup')",
+    "INSERT INTO s VALUES(1, 'x') ON CONFLICT DO NOTHING",
+    "INSERT INTO s VALUES(1, 'x') ON CONFLICT(id) DO UPDATE SET v = 'upd'",
+    "CREATE TABLE big(a INTEGER PRIMARY KEY, b UNIQUE, c CHECK(c > 0))",
+    "INSERT INTO big VALUES(1, 1, 1), (2, 2, 2)",
+    "UPDATE OR IGNORE big SET b = 2 WHERE a = 1",
+    "UPDATE OR REPLACE big SET b = 2 WHERE a = 1",
+    "INSERT INTO big VALUES(5, 5, -1)",
+    "INSERT INTO big SELECT a + 10, b + 10, c FROM big",
+    "UPDATE big SET a = a + 100",
+    "DELETE FROM big WHERE rowid IN (SELECT a FROM big WHERE a > 105)",
+    "ALTER TABLE big ADD COLUMN d DEFAULT 7",
+    "UPDATE big SET c = c + 1",
+    "DELETE FROM big WHERE a > 0",
+    "CREATE TABLE r(x REAL, y INTEGER PRIMARY KEY)",
+    "INSERT INTO r VALUES(1, 1), (2.5, 2)",
+    "UPDATE r SET x = 3 WHERE y = 1",
+    "DELETE FROM r WHERE y = 1",
+};
+
+TEST(SessionHooks, TriggersViewsUpsertAlterMatchSqlite) {
+  BASALT_REQUIRE_LIBS();
+  for (int mode : {1, 2, 3}) {
+    EXPECT_EQ(HookTranscript(B, kMoreScript, mode, kAfter),
+              HookTranscript(S, kMoreScript, mode, kAfter))
+        << "mode " << mode;
+  }
+}
+
 TEST(SessionHooks, RowidTablesCallsMatchSqlite) {
   BASALT_REQUIRE_LIBS();
   for (int mode : {1, 2, 3}) {
