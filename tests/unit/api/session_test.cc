@@ -359,3 +359,44 @@ TEST(Session, SizeEstimateMatchesSqlite) {
 
 }  // namespace
 }  // namespace basalt::sessiontest
+
+namespace basalt::sessiontest {
+namespace {
+
+// A large table (the per-change lookups must stay fast), then a schema
+// change under the session.
+std::string LargeThenAltered(const Lib* L) {
+  sqlite3* db = OpenMemory(L);
+  Exec(L, db,
+       "CREATE TABLE t(a INTEGER PRIMARY KEY, b, c);"
+       "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<20000) "
+       "INSERT INTO t SELECT i, i * 3, 'v' || i FROM n;");
+  sqlite3_session* s = nullptr;
+  L->session_create(db, "main", &s);
+  L->session_attach(s, "t");
+  Exec(L, db,
+       "UPDATE t SET b = b + 1 WHERE a % 2 = 0; DELETE FROM t WHERE a % 5 = 0;"
+       "INSERT INTO t SELECT a + 20000, b, c FROM t WHERE a < 3000;");
+  int n = 0;
+  void* p = nullptr;
+  std::string out = "rc" + std::to_string(L->session_changeset(s, &n, &p));
+  std::string cs = Take(L, n, p);
+  out += " " + std::to_string(cs.size()) + " " + Hex(cs.data(), static_cast<int>(cs.size()));
+  Exec(L, db, "ALTER TABLE t ADD COLUMN d; UPDATE t SET d = 1 WHERE a = 1;");
+  out += " altered rc" + std::to_string(L->session_changeset(s, &n, &p));
+  cs = Take(L, n, p);
+  out += " " + Hex(cs.data(), static_cast<int>(cs.size()));
+  L->session_delete(s);
+  L->close(db);
+  return out;
+}
+
+TEST(Session, LargeChangesetAndSchemaChange) {
+  BASALT_REQUIRE_LIBS();
+  std::string b = LargeThenAltered(B), s = LargeThenAltered(S);
+  EXPECT_GT(s.size(), 100000u);
+  EXPECT_EQ(b, s);
+}
+
+}  // namespace
+}  // namespace basalt::sessiontest
