@@ -1,6 +1,7 @@
 // sqlite3_session: records changes through the preupdate hook and writes
 // them out as a changeset or patchset (format: session_format.h).
 #define SQLITE_ENABLE_PREUPDATE_HOOK 1
+#include <atomic>
 #include <cstring>
 
 #include "ext/session/session_internal.h"
@@ -477,8 +478,13 @@ sqlite3_int64 sqlite3session_memory_used(sqlite3_session* s) {
 sqlite3_int64 sqlite3session_changeset_size(sqlite3_session* s) { return s->max_size; }
 
 int sqlite3session_config(int op, void* arg) {
+  // The chunk size of the _strm functions (Basalt hands streams over in
+  // one piece; the setting is kept and reported back).
+  static std::atomic<int> strm_size{1024};
   if (op != SQLITE_SESSION_CONFIG_STRMSIZE) return SQLITE_MISUSE;
-  (void)arg;
+  int* v = static_cast<int*>(arg);
+  if (*v > 0) strm_size.store(*v);
+  *v = strm_size.load();
   return SQLITE_OK;
 }
 

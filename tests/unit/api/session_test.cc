@@ -109,9 +109,14 @@ TEST(Session, ChangesetsAndPatchsetsAreByteIdentical) {
   EXPECT_EQ(b.empty_before, s.empty_before);
   EXPECT_EQ(b.empty_after, s.empty_after);
   EXPECT_EQ(b.size, s.size);
-  int unused = 0;
-  EXPECT_EQ(B->session_config(SQLITE_SESSION_CONFIG_STRMSIZE, &unused),
-            S->session_config(SQLITE_SESSION_CONFIG_STRMSIZE, &unused));
+  for (int want : {0, 4096, -1, 1024}) {
+    int vb = want, vs = want;
+    EXPECT_EQ(B->session_config(SQLITE_SESSION_CONFIG_STRMSIZE, &vb),
+              S->session_config(SQLITE_SESSION_CONFIG_STRMSIZE, &vs));
+    EXPECT_EQ(vb, vs) << want;
+  }
+  int v = 1;
+  EXPECT_EQ(B->session_config(99, &v), S->session_config(99, &v));
 }
 
 // Everything an iterator reports about each change.
