@@ -351,7 +351,7 @@ void WherePlanner::AllAccess(int src, SourceMask ready, WherePlan* plan,
       if (forced && !EqualsIgnoreCase(idx->name, item->indexed_by)) continue;
       if (!idx->where_sql.empty()) continue;  // partial indexes: not used yet
       LoopPlan p = IndexAccess(as, idx, forced, plan);
-      if (req_->dml_rows && p.full_index_scan && !forced) continue;
+      if (req_->dml_rows && p.full_index_scan && !forced && s.table->HasRowid()) continue;
       cands->push_back(p);
     }
   }

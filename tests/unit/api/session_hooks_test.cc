@@ -134,6 +134,17 @@ const std::vector<std::string> kMoreScript = {
     "INSERT INTO r VALUES(1, 1), (2.5, 2)",
     "UPDATE r SET x = 3 WHERE y = 1",
     "DELETE FROM r WHERE y = 1",
+    "CREATE TABLE w(k PRIMARY KEY, a, b, c, d) WITHOUT ROWID",
+    "CREATE INDEX wa ON w(a)",
+    "INSERT INTO w VALUES(1, 9, 0, 0, 0), (2, 4, 0, 0, 0), (3, 8, 0, 0, 0), (4, 2, 0, 0, 0)",
+    "UPDATE w SET b = 1 WHERE a % 2 = 0",
+    "DELETE FROM w WHERE a % 2 = 0",
+    "CREATE TABLE q(a INTEGER PRIMARY KEY, b, c)",
+    "CREATE INDEX qb ON q(b)",
+    "INSERT INTO q VALUES(1, 9, 0), (2, 4, 0), (3, 8, 0), (4, 2, 0)",
+    "UPDATE q SET c = 1 WHERE b > 3",
+    "UPDATE q SET c = 2 WHERE b % 2 = 0",
+    "DELETE FROM q WHERE b > 3",
 };
 
 TEST(SessionHooks, TriggersViewsUpsertAlterMatchSqlite) {
