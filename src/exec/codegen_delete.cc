@@ -1,5 +1,6 @@
 // DELETE: collect the rowids of matching rows, then delete each row with its
 // index entries, firing triggers around it.
+#include "catalog/fkey.h"
 #include "exec/codegen_internal.h"
 
 namespace basalt {
@@ -8,6 +9,7 @@ bool Codegen::CodeDelete(ast::DeleteStmt* st, Scope* outer) {
   size_t cte_mark = resolver_.cte_mark();
   if (!resolver_.PushWith(st->with, outer)) return false;
   bool ok = CodeDeleteBody(st, outer);
+  truncating_ = false;
   resolver_.PopWith(cte_mark);
   return ok;
 }
@@ -38,15 +40,32 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
     return false;
   }
 
-  int rowids = OpenRowKeySet(tab);
+  // Without triggers, RETURNING, foreign keys or subqueries SQLite deletes
+  // each row where its scan finds it (one pass); with no WHERE either, it
+  // truncates the table (no hooks unless a preupdate hook was set).
+  bool one_pass;
+  {
+    constexpr int kDel = static_cast<int>(ast::TriggerEvent::kDelete);
+    const bool fk = FkEnabled() && (!tab->foreign_keys.empty() || !FkReferences(tab).empty());
+    const bool simple =
+        ret.list == nullptr && !fk &&
+        !HasTriggers(tab, kDel, static_cast<int>(ast::TriggerTime::kBefore), nullptr) &&
+        !HasTriggers(tab, kDel, static_cast<int>(ast::TriggerTime::kAfter), nullptr);
+    truncating_ = simple && where == nullptr && !ctx_->options.preupdate_hook;
+    one_pass = simple && !HasSubquery(where);
+  }
+  int rowids = OpenRowKeySet(tab, 0, one_pass);
   {
     WhereLoops w;
     std::vector<std::vector<bool>> used(1);
     used[0].assign(static_cast<size_t>(ncol), false);
     MarkUsedColumns(where, &srcs, &used);
-    if (!PlanLoops(&w, &srcs, where, nullptr, nullptr, &used)) return false;
+    dml_rows_ = true;
+    const bool planned = PlanLoops(&w, &srcs, where, nullptr, nullptr, &used);
+    dml_rows_ = false;
+    if (!planned) return false;
     if (!WhereBegin(&w)) return false;
-    CodeAddRowKey(tab, cursor, rowids);
+    CodeAddRowKey(tab, cursor, rowids, one_pass);
     WhereEnd(&w);
   }
   DmlTarget t;
@@ -57,7 +76,7 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
   int top = prog_->pc();
   int next = MakeLabel();
   int rid = AllocReg(RowKeySize(tab));
-  CodeRowKeyFromSet(tab, rowids, rid);
+  CodeRowKeyFromSet(tab, rowids, rid, one_pass);
   CodeSeekRowKey(tab, cursor, next, rid);
   CodeReadRow(&t, old_base);
   if (HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kDelete),

@@ -136,8 +136,15 @@ void Codegen::CodeDeleteRow(DmlTarget* t, int base, bool count_change, bool coun
     Op(Opcode::kIdxDelete, t->index_cursors[i], keys, n);
     if (skip) ResolveLabel(skip);
   }
-  int a = Op(Opcode::kDelete, t->cursor);
-  prog_->at(a).p5 = (count_change ? kInsNChange : 0) | (counts_total ? kInsTotal : 0);
+  // Hooks: the preupdate hook sees every row that goes; the update hook only
+  // those a DELETE removes (not REPLACE's), and neither sees the rows of a
+  // DELETE SQLite would run as a truncation (truncating_).
+  int a = Op(Opcode::kDelete, t->cursor, base);
+  uint8_t p5 = (count_change ? kInsNChange : 0) | (counts_total ? kInsTotal : 0);
+  if (!truncating_) p5 |= kInsPreHook | (counts_total ? kInsUpdHook : 0);
+  prog_->at(a).p5 = p5;
+  prog_->SetP4(a, tab);
+  NoteHookDepth(a);
 }
 
 void Codegen::CodeInsertRow(DmlTarget* t, int base, bool count_change, bool is_update) {

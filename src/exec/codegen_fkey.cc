@@ -524,8 +524,10 @@ void Codegen::CodeFkCascadeDelete(const Table* child, const Index* idx, const Fk
     Op(Opcode::kIdxDelete, t.index_cursors[i], k, nk);
     if (skip) ResolveLabel(skip);
   }
-  a = Op(Opcode::kDelete, t.cursor);
-  prog_->at(a).p5 = kInsTotal;
+  a = Op(Opcode::kDelete, t.cursor, row);
+  prog_->at(a).p5 = kInsTotal | kInsPreHook | kInsUpdHook;
+  prog_->SetP4(a, child);
+  NoteHookDepth(a);
   CodeFkActions(child, row, 0, nullptr);
   ResolveLabel(next);
   Op(Opcode::kNext, scan, top);

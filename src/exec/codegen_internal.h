@@ -353,9 +353,13 @@ class Codegen {
   // The keys of the rows a DELETE/UPDATE changes, collected first: a
   // temporary table of rowids, or an index of primary keys (with
   // extra_columns more fields after the key, not compared).
-  int OpenRowKeySet(const Table* tab, int extra_columns = 0);
-  void CodeAddRowKey(const Table* tab, int cursor, int set);
-  void CodeRowKeyFromSet(const Table* tab, int set, int key);
+  // scan_order: the keys stay in the order they were added (SQLite changes
+  // the rows of a one-pass DELETE / UPDATE in its scan order; hooks see it).
+  int OpenRowKeySet(const Table* tab, int extra_columns = 0, bool scan_order = false);
+  void CodeAddRowKey(const Table* tab, int cursor, int set, bool scan_order = false);
+  void CodeRowKeyFromSet(const Table* tab, int set, int key, bool scan_order = false);
+  // Whether `e` holds a subquery (SQLite's DELETE / UPDATE are then not one-pass).
+  static bool HasSubquery(ast::Expr* e);
   // Primary-key uniqueness of a WITHOUT ROWID table's new row.
   void CodePkUniqueCheck(DmlTarget* t, int base, int old_base, OnConflict on_conflict,
                          int skip_label);
@@ -389,7 +393,11 @@ class Codegen {
   bool CodeViewUpdate(ast::UpdateStmt* st, const Table* view, Scope* outer);
   bool CodeViewInsert(ast::InsertStmt* st, const Table* view, Scope* outer);
   std::vector<std::unique_ptr<Table>> view_stand_ins_;
-  bool CodeCollectRowids(ast::Expr* where, const Table* tab, std::vector<Source>* srcs, int rowids);
+  // *scan_order in: SQLite would run the UPDATE one-pass if its scan uses no
+  // index with a changed column; out: whether the set keeps scan order.
+  bool CodeCollectRowids(ast::Expr* where, const Table* tab, std::vector<Source>* srcs, int* rowids,
+                         const std::vector<bool>& changed, bool* scan_order);
+  bool UpdateNeedsTwoPasses(const Table* tab, const std::vector<bool>& changed);
   // values_cursor >= 0: the SET values are that cursor's columns from
   // values_at on (in SET order) instead of the SET expressions.
   void CodeUpdatedRow(ast::ExprList* set_list, const Table* tab, const UpdateSets& sets,
@@ -466,6 +474,16 @@ class Codegen {
   // Deletes the row the table cursor is on, with its index entries (the
   // row's values must be in r[base..]).
   void CodeDeleteRow(DmlTarget* t, int base, bool count_change, bool counts_total = false);
+  // Compiling a DELETE SQLite runs as a truncation (no WHERE, triggers,
+  // foreign keys or RETURNING, and no preupdate hook when it was compiled):
+  // its rows fire no hooks.
+  bool truncating_ = false;
+  // Planning the scan that finds a DELETE's / UPDATE's rows (PlanRequest::dml_rows).
+  bool dml_rows_ = false;
+  // Records the trigger depth of the hooked write at `addr` (Program::hook_depths).
+  void NoteHookDepth(int addr) {
+    if (in_trigger_ > 0) prog_->hook_depths.emplace_back(addr, in_trigger_);
+  }
   // Writes the row at `base` and its index entries.
   void CodeInsertRow(DmlTarget* t, int base, bool count_change, bool is_update);
   // Reads the row the table cursor is on into r[base..].

@@ -85,18 +85,30 @@ void Codegen::CodeJumpIfSameRowKey(const Table* tab, int a, int b, int label) {
 void Codegen::CodeWriteTableRow(DmlTarget* t, int base, uint8_t flags) {
   const Table* tab = t->table;
   int rec = CodeTableRecord(tab, base);
+  // Hooks: an INSERT's row fires the preupdate hook here (an UPDATE's fired
+  // it before its old row went: CodeReplaceRow); the update hook follows
+  // every write of a rowid table's row.
+  const uint8_t pre = (flags & kInsIsUpdate) ? 0 : kInsPreHook;
   if (tab->without_rowid) {
-    int a = Op(Opcode::kIdxInsert, t->cursor, rec);
-    prog_->at(a).p5 = flags & (kInsNChange | kInsTotal);
+    int a = Op(Opcode::kIdxInsert, t->cursor, rec, base);
+    prog_->at(a).p5 = static_cast<uint8_t>((flags & (kInsNChange | kInsTotal)) | pre);
+    prog_->SetP4(a, tab);
+    NoteHookDepth(a);
     return;
   }
   int a = Op(Opcode::kInsert, t->cursor, rec, base);
-  prog_->at(a).p5 = flags;
+  prog_->at(a).p5 = static_cast<uint8_t>(flags | pre | kInsUpdHook);
   prog_->SetP4(a, tab);
+  NoteHookDepth(a);
 }
 
-int Codegen::OpenRowKeySet(const Table* tab, int extra_columns) {
+int Codegen::OpenRowKeySet(const Table* tab, int extra_columns, bool scan_order) {
   int set = ctx_->AllocCursor();
+  if (scan_order) {  // the keys as records, under sequence numbers
+    BASALT_DCHECK(extra_columns == 0);
+    Op(Opcode::kOpenEphemeral, set, RowKeySize(tab));
+    return set;
+  }
   if (!tab->without_rowid) {
     Op(Opcode::kOpenEphemeral, set, 0);  // rowids as the keys of a table
     return set;
@@ -113,8 +125,23 @@ int Codegen::OpenRowKeySet(const Table* tab, int extra_columns) {
   return set;
 }
 
-void Codegen::CodeAddRowKey(const Table* tab, int cursor, int set) {
+void Codegen::CodeAddRowKey(const Table* tab, int cursor, int set, bool scan_order) {
   const int n = RowKeySize(tab);
+  if (scan_order) {
+    int r = AllocReg(n + 2);
+    if (!tab->without_rowid) {
+      CodeColumn(cursor, -1, tab, r);
+    } else {
+      const Index* pk = tab->pk_index.get();
+      for (int j = 0; j < n; ++j) {
+        CodeColumn(cursor, pk->columns[static_cast<size_t>(j)], tab, r + j);
+      }
+    }
+    Op(Opcode::kMakeRecord, r, n, r + n);
+    Op(Opcode::kNewRowid, set, r + n + 1);
+    Op(Opcode::kInsert, set, r + n, r + n + 1);
+    return;
+  }
   int r = AllocReg(n + 1);
   if (!tab->without_rowid) {
     CodeColumn(cursor, -1, tab, r);
@@ -128,7 +155,11 @@ void Codegen::CodeAddRowKey(const Table* tab, int cursor, int set) {
   Op(Opcode::kIdxInsert, set, r + n);
 }
 
-void Codegen::CodeRowKeyFromSet(const Table* tab, int set, int key) {
+void Codegen::CodeRowKeyFromSet(const Table* tab, int set, int key, bool scan_order) {
+  if (scan_order) {
+    for (int j = 0; j < RowKeySize(tab); ++j) Op(Opcode::kColumn, set, j, key + j);
+    return;
+  }
   if (!tab->without_rowid) {
     Op(Opcode::kRowid, set, key);
     return;
@@ -190,6 +221,18 @@ void Codegen::CodePkUniqueCheck(DmlTarget* t, int base, int old_base, OnConflict
     }
   }
   ResolveLabel(ok);
+}
+
+bool Codegen::HasSubquery(ast::Expr* e) {
+  if (e == nullptr) return false;
+  if (e->select != nullptr) return true;  // EXISTS, (SELECT ...), IN (SELECT ...)
+  if (HasSubquery(e->left) || HasSubquery(e->right) || HasSubquery(e->escape)) return true;
+  if (e->list != nullptr) {
+    for (size_t i = 0; i < e->list->size(); ++i) {
+      if (HasSubquery((*e->list)[i])) return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace basalt

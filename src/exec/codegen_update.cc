@@ -1,5 +1,6 @@
 // UPDATE: collect the rowids of matching rows first, then rewrite each row
 // (so that changes cannot disturb the scan that finds them).
+#include "catalog/fkey.h"
 #include "exec/codegen_internal.h"
 #include "parser/parser.h"
 
@@ -61,6 +62,7 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   // Pass 1: keys of the rows to change, in key order (rowids with the new
   // values for UPDATE ... FROM).
   int rowids;
+  bool scan_order = false;
   const int n_sets = static_cast<int>(st->sets->size());
   if (from) {
     if (tab->without_rowid) {
@@ -71,8 +73,12 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
     }
     if (!CodeUpdateFromRows(st, tab, outer, rowids)) return false;
   } else {
-    rowids = OpenRowKeySet(tab);
-    if (!CodeCollectRowids(where, tab, &srcs, rowids)) return false;
+    // SQLite's one-pass UPDATE (rows changed in scan order) needs no
+    // triggers, RETURNING, foreign key work, key change, REPLACE or subquery.
+    scan_order = ret.list == nullptr && !sets.key_set && !sets.rowid_set &&
+                 on_conflict != OnConflict::kReplace && !HasSubquery(where) &&
+                 !UpdateNeedsTwoPasses(tab, sets.changed);
+    if (!CodeCollectRowids(where, tab, &srcs, &rowids, sets.changed, &scan_order)) return false;
   }
   // Pass 2.
   DmlTarget t;
@@ -84,7 +90,7 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
   int top = prog_->pc();
   int next = MakeLabel();
   int rid = AllocReg(RowKeySize(tab));
-  CodeRowKeyFromSet(tab, rowids, rid);
+  CodeRowKeyFromSet(tab, rowids, rid, scan_order);
   CodeSeekRowKey(tab, cursor, next, rid);
   CodeReadRow(&t, old_base);
   // The SET expressions read the old row from its registers.
@@ -152,17 +158,64 @@ bool Codegen::ResolveUpdateSets(ast::ExprList* set_list, const Table* tab, Scope
 // Pass 1: inserts the rowid of every row matching `where` into the
 // temporary table `rowids`.
 bool Codegen::CodeCollectRowids(Expr* where, const Table* tab, std::vector<Source>* srcs,
-                                int rowids) {
+                                int* rowids, const std::vector<bool>& changed, bool* scan_order) {
   int cursor = (*srcs)[0].cursor;
   WhereLoops w;
   std::vector<std::vector<bool>> used(1);
   used[0].assign(tab->columns.size(), false);
   MarkUsedColumns(where, srcs, &used);
-  if (!PlanLoops(&w, srcs, where, nullptr, nullptr, &used)) return false;
+  dml_rows_ = true;
+  const bool planned = PlanLoops(&w, srcs, where, nullptr, nullptr, &used);
+  dml_rows_ = false;
+  if (!planned) return false;
+  // SQLite gives up the one pass when its scan uses an index the UPDATE changes.
+  const Index* idx = w.plan.loops.empty() ? nullptr : w.plan.loops[0].index;
+  if (idx != nullptr && !idx->is_table_store()) {
+    if (!idx->where_sql.empty()) *scan_order = false;
+    for (int c : idx->columns) {
+      if (c < 0 || changed[static_cast<size_t>(c)]) *scan_order = false;
+    }
+  }
+  *rowids = OpenRowKeySet(tab, 0, *scan_order);
   if (!WhereBegin(&w)) return false;
-  CodeAddRowKey(tab, cursor, rowids);
+  CodeAddRowKey(tab, cursor, *rowids, *scan_order);
   WhereEnd(&w);
   return true;
+}
+
+// Triggers on the UPDATE or foreign key work for the changed columns.
+bool Codegen::UpdateNeedsTwoPasses(const Table* tab, const std::vector<bool>& changed) {
+  for (int time :
+       {static_cast<int>(ast::TriggerTime::kBefore), static_cast<int>(ast::TriggerTime::kAfter)}) {
+    if (HasTriggers(tab, static_cast<int>(ast::TriggerEvent::kUpdate), time, &changed)) {
+      return true;
+    }
+  }
+  for (const Index* idx : tab->indexes) {  // a changed key under ON CONFLICT REPLACE
+    if (!idx->unique || idx->on_conflict != OnConflict::kReplace) continue;
+    for (int c : idx->columns) {
+      if (c < 0 || changed[static_cast<size_t>(c)]) return true;
+    }
+  }
+  if (!FkEnabled()) return false;
+  for (const ForeignKeyDef& fk : tab->foreign_keys) {
+    for (int c : fk.from_columns) {
+      if (changed[static_cast<size_t>(c)]) return true;
+    }
+  }
+  if (FkReferences(tab).empty()) return false;
+  for (size_t c = 0; c < tab->columns.size(); ++c) {
+    if (changed[c] && (tab->columns[c].primary_key || tab->rowid_alias == static_cast<int>(c))) {
+      return true;
+    }
+  }
+  for (const FkRef& ref : FkReferences(tab)) {
+    for (const std::string& name : ref.fk->parent_columns) {
+      int c = tab->FindColumn(name);
+      if (c >= 0 && changed[static_cast<size_t>(c)]) return true;
+    }
+  }
+  return false;
 }
 
 // The new row at new_base: the old one with the SET values, all computed
@@ -204,6 +257,11 @@ void Codegen::CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowi
   // its columns are all unchanged, the rowid too, and no expression or
   // partial-index WHERE might read a changed column (nor a generated
   // column, which may depend on one).
+  // The preupdate hook of the row, before anything changes (no write).
+  int hook = Op(Opcode::kDelete, t->cursor, old_base, new_base);
+  prog_->at(hook).p5 = kInsHookOnly | kInsPreHook | kInsIsUpdate;
+  prog_->SetP4(hook, tab);
+  NoteHookDepth(hook);
   std::vector<bool> keep(tab->indexes.size(), false);
   if (changed != nullptr && !rowid_set && !tab->without_rowid) {
     for (size_t i = 0; i < tab->indexes.size(); ++i) {

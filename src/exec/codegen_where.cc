@@ -167,6 +167,7 @@ bool Codegen::PlanLoops(WhereLoops* w, std::vector<Source>* sources, Expr* where
   req.order_by = order_by;
   req.group_by = group_by;
   req.used_columns = used;
+  req.dml_rows = dml_rows_;
   return planner.Plan(req, &w->plan);
 }
 

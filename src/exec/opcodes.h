@@ -195,10 +195,10 @@
     "r[P2] = a new rowid for table cursor P1 (P3: AUTOINCREMENT max, 0 none)")                     \
   X(Insert,        Cur,  Reg,  Reg,  TableOpt,                                                     \
     "write record r[P2] with rowid r[P3] via cursor P1 (P5 flags)")                                \
-  X(IdxInsert,     Cur,  Reg,  No,   None,                                                         \
-    "insert index record r[P2] via cursor P1 (P5 flags)")                                          \
-  X(Delete,        Cur,  No,   No,   TableOpt,                                                     \
-    "delete the current entry of cursor P1 (P5 flags)")                                            \
+  X(IdxInsert,     Cur,  Reg,  Reg,  TableOpt,                                                     \
+    "insert index record r[P2] via cursor P1 (P5 flags; hooks: row at r[P3], table P4)")         \
+  X(Delete,        Cur,  Reg,  Reg,  TableOpt,                                                     \
+    "delete the current entry of cursor P1 (P5 flags; hooks: old row r[P2], new r[P3])")         \
   X(IdxDelete,     Cur,  Regs, Cnt,  None,                                                         \
     "delete the index entry matching key r[P2..P2+P3-1] from cursor P1")                           \
   X(ResultRow,     Regs, Cnt,  No,   None,         "output r[P1..P1+P2-1] as a result row")        \

@@ -142,6 +142,10 @@ constexpr uint8_t kInsLastRowid = 0x02;  // set last_insert_rowid
 constexpr uint8_t kInsAppend = 0x04;     // rowid is known to be the largest
 constexpr uint8_t kInsIsUpdate = 0x08;   // part of an UPDATE
 constexpr uint8_t kInsTotal = 0x10;      // counts for total_changes() (triggers too)
+// Hooks (exec/change_hooks.h); the instruction's P4 is the table.
+constexpr uint8_t kInsPreHook = 0x20;   // fires the preupdate hook
+constexpr uint8_t kInsUpdHook = 0x40;   // fires the update hook
+constexpr uint8_t kInsHookOnly = 0x80;  // Delete: only the UPDATE preupdate, no write
 
 // P5 of Halt with kConstraint: which constraint failed (extended code comes in P1).
 
@@ -165,6 +169,9 @@ class Program {
   // A failure part-way may leave changes to undo: run inside a statement
   // savepoint (false for a single-row INSERT without triggers).
   bool stmt_journal = true;
+  // (address, trigger depth) of each hooked write compiled inside a trigger
+  // body (sqlite3_preupdate_depth); the others are at depth 0.
+  std::vector<std::pair<int, int>> hook_depths;
   bool read_only_ok = true;
   bool is_explain = false;
   int explain_mode = 0;  // 1 EXPLAIN, 2 EXPLAIN QUERY PLAN

@@ -626,14 +626,20 @@ StepResult Vm::Run() {
       case Opcode::kInsert: {
         VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
         int64_t rowid = r[in.p3].int_value();
+        if (env_->change_hooks != nullptr) [[unlikely]]
+          FireHooks(in, false);
         VM_TRY(c->InsertRow(rowid, r[in.p2], (in.p5 & kInsAppend) != 0));
         ++*gen_;
+        if (env_->change_hooks != nullptr) [[unlikely]]
+          FireHooks(in, true);
         if (in.p5 & kInsNChange) ++n_change_;
         if (in.p5 & kInsTotal) ++n_total_change_;
         if (in.p5 & kInsLastRowid) env_->last_insert_rowid = rowid;
         break;
       }
       case Opcode::kIdxInsert:
+        if (env_->change_hooks != nullptr) [[unlikely]]
+          FireHooks(in, false);
         VM_TRY(cursors_[static_cast<size_t>(in.p1)]->InsertKey(r[in.p2]));
         ++*gen_;
         // A WITHOUT ROWID table's row counts as a change (P5 as Insert's).
@@ -641,8 +647,15 @@ StepResult Vm::Run() {
         if (in.p5 & kInsTotal) ++n_total_change_;
         break;
       case Opcode::kDelete:
+        if (in.p5 >= kInsPreHook) [[unlikely]] {  // a hook-carrying delete
+          if (env_->change_hooks != nullptr) FireHooks(in, false);
+          if (in.p5 & kInsHookOnly) break;
+        }
         VM_TRY(cursors_[static_cast<size_t>(in.p1)]->Delete());
         ++*gen_;
+        if (env_->change_hooks != nullptr && (in.p5 & kInsUpdHook)) [[unlikely]] {
+          FireHooks(in, true);
+        }
         if (in.p5 & kInsNChange) ++n_change_;
         if (in.p5 & kInsTotal) ++n_total_change_;
         break;

@@ -9,6 +9,7 @@
 
 #include "catalog/function.h"
 #include "common/status.h"
+#include "exec/change_hooks.h"
 #include "exec/program.h"
 #include "record/value.h"
 
@@ -36,7 +37,9 @@ struct VmEnv {
   bool case_sensitive_like = false;
   const std::atomic<int>* interrupted = nullptr;  // set by sqlite3_interrupt (any thread)
   FkCounters fk;
-  const bool* defer_fks = nullptr;  // PRAGMA defer_foreign_keys (null: off)
+  const bool* defer_fks = nullptr;      // PRAGMA defer_foreign_keys (null: off)
+  ChangeHooks* change_hooks = nullptr;  // null while no hook is set (change_hooks.h C1)
+  ChangeHooks hook_state;               // what change_hooks points at when set
 };
 
 enum class StepResult { kRow, kDone, kError };
@@ -89,6 +92,9 @@ class Vm {
   void MakeRecord(const Instr& in);
   bool TypeCheck(const Instr& in);  // TypeCheck (vm_typecheck.cc)
   bool NewRowid(const Instr& in);
+  // Update / preupdate hooks of a write (vm_hooks.cc); `after`: the write is done.
+  void FireHooks(const Instr& in, bool after);
+  int RecordFields(int cursor);
   // Virtual tables (vm_vtab.cc).
   bool VtabOpen(const Instr& in);
   bool VtabFilter(const Instr& in, bool* empty);

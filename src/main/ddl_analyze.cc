@@ -94,6 +94,8 @@ Status DdlExecutor::RunSql(const std::string& sql) {
   CompileContext ctx;
   InitContext(&ctx, &arena);
   ASSIGN_OR_RETURN(std::unique_ptr<Program> prog, CompileStatement(*r, &ctx));
+  // Internal statements fire the preupdate hook but not the update hook.
+  for (Instr& in : prog->ops) in.p5 &= static_cast<uint8_t>(~kInsUpdHook);
   return Run(prog.get());
 }
 

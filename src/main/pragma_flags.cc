@@ -55,6 +55,9 @@ Status RunFlagPragma(PragmaCall* call) {
   // Foreign key enforcement cannot change inside a transaction.
   if (field == &CompileOptions::foreign_keys && !conn->autocommit()) return Status();
   const bool on = PragmaBool(call->arg, false);
+  // As in SQLite, turning defer_foreign_keys off forgets the violations of
+  // immediate keys it had deferred (FkCounters::deferred_imm).
+  if (field == &CompileOptions::defer_foreign_keys && !on) conn->env()->fk.deferred_imm = 0;
   if (on != value) {
     value = on;
     conn->dbs().Invalidate();

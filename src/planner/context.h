@@ -47,6 +47,8 @@ struct CompileOptions {
   bool read_uncommitted = false;
   bool trusted_schema = true;
   bool writable_schema = false;
+  // A preupdate hook is set (sqlite3_preupdate_hook): no DELETE truncates.
+  bool preupdate_hook = false;
 };
 
 // What ALTER TABLE learns from compiling one view or trigger (main/ddl_alter):

@@ -101,6 +101,10 @@ struct PlanRequest {
   // empty vector = unknown (then no covering scans). bit 63 = "rowid".
   std::vector<std::vector<bool>>* used_columns = nullptr;
   bool one_row = false;  // e.g. scalar subquery (no effect yet)
+  // The scan that finds the rows of a DELETE / UPDATE: as SQLite's (which
+  // asks for a one-pass plan), it never reads a whole index instead of a
+  // rowid table, so the rows change in the order SQLite changes them.
+  bool dml_rows = false;
 };
 
 class WherePlanner {

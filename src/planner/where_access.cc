@@ -350,7 +350,9 @@ void WherePlanner::AllAccess(int src, SourceMask ready, WherePlan* plan,
     for (const Index* idx : s.table->indexes) {
       if (forced && !EqualsIgnoreCase(idx->name, item->indexed_by)) continue;
       if (!idx->where_sql.empty()) continue;  // partial indexes: not used yet
-      cands->push_back(IndexAccess(as, idx, forced, plan));
+      LoopPlan p = IndexAccess(as, idx, forced, plan);
+      if (req_->dml_rows && p.full_index_scan && !forced && s.table->HasRowid()) continue;
+      cands->push_back(p);
     }
   }
   if (cands->empty()) cands->push_back(scan);
