@@ -7,6 +7,7 @@
 #include "api/builtin_ext.h"
 #include "api/guard.h"
 #include "api/handles.h"
+#include "api/trace.h"
 
 using basalt::Connection;
 using basalt::api::DbState;
@@ -49,6 +50,12 @@ int CloseImpl(sqlite3* db, bool allow_zombie) {
   bool closed = false;
   int rc = Guard(db, kCodeOnThrow, [&] {
     if (!IsOpenOrSick(db)) return SQLITE_MISUSE;  // closed by another thread meanwhile
+    if (db->active_backups > 0) {
+      // Unlike SQLite's close_v2 (which would make a zombie), Basalt
+      // refuses to close under an unfinished backup either way.
+      return SetError(db, SQLITE_BUSY,
+                      "unable to close due to unfinalized statements or unfinished backups");
+    }
     if (db->stmts != nullptr) {
       if (!allow_zombie) {
         return SetError(db, SQLITE_BUSY,
@@ -58,6 +65,7 @@ int CloseImpl(sqlite3* db, bool allow_zombie) {
       db->state.store(DbState::kZombie, std::memory_order_relaxed);  // H3
       return SQLITE_OK;
     }
+    if (db->conn != nullptr) basalt::api::TraceClose(db);
     DestroyConnection(db);
     closed = true;
     return SQLITE_OK;

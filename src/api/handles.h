@@ -39,6 +39,26 @@ namespace basalt::api {
 enum class DbState : uint8_t { kOpen, kSick, kZombie, kClosed };
 }  // namespace basalt::api
 
+// Per-connection callbacks kept by the API layer (reset when the handle
+// returns to the pool).
+struct ApiCallbacks {
+  // Tracing (api_trace.cc): sqlite3_trace_v2, or the legacy sqlite3_trace
+  // (setting one replaces the other), and the legacy sqlite3_profile.
+  unsigned trace_mask = 0;
+  int (*trace_v2)(unsigned, void*, void*, void*) = nullptr;
+  void (*trace_legacy)(void*, const char*) = nullptr;
+  void* trace_arg = nullptr;
+  void (*profile)(void*, const char*, sqlite3_uint64) = nullptr;
+  void* profile_arg = nullptr;
+  // sqlite3_set_authorizer (api_auth.cc).
+  int (*auth)(void*, int, const char*, const char*, const char*, const char*) = nullptr;
+  void* auth_arg = nullptr;
+  // sqlite3_collation_needed / 16 (api_collation.cc).
+  void (*coll_needed)(void*, sqlite3*, int, const char*) = nullptr;
+  void (*coll_needed16)(void*, sqlite3*, int, const void*) = nullptr;
+  void* coll_needed_arg = nullptr;
+};
+
 struct sqlite3 {
   std::atomic<basalt::api::DbState> state{basalt::api::DbState::kClosed};
   sqlite3_mutex own_mutex{sqlite3_mutex::Kind::kConnection};
@@ -50,6 +70,8 @@ struct sqlite3 {
   bool has_msg = false;
   bool extended_codes = false;
   sqlite3_stmt* stmts = nullptr;  // H2: newest first
+  ApiCallbacks cb;
+  int active_backups = 0;  // sqlite3_backup objects using this connection
 };
 
 struct sqlite3_stmt {
@@ -66,6 +88,12 @@ struct sqlite3_stmt {
   // The code an exception (out of memory) ended the last step with; the
   // next sqlite3_reset or sqlite3_finalize reports it.
   int thrown_code = 0;
+  // When the current execution began (steady clock, ns), for the profile
+  // trace; -1 when none is being timed.
+  int64_t trace_start_ns = -1;
+  // Between the first step of an execution and its end (done, error,
+  // reset): the next step does not start a new one (trace events).
+  bool running = false;
 };
 
 namespace basalt::api {

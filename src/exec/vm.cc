@@ -111,9 +111,8 @@ StepResult Vm::Run() {
         pc_ = in.p2 ? in.p2 : pc_ + 1;
         continue;
       case Opcode::kGoto:
+        if (MustStop(pc_, in.p2)) return Fail(Status(kInterrupt));
         pc_ = in.p2;
-        if (env_->interrupted && env_->interrupted->load(std::memory_order_relaxed))
-          return Fail(Status(kInterrupt));
         continue;
       case Opcode::kGosub:
         r[in.p1].SetInt(pc_ + 1);
@@ -503,8 +502,7 @@ StepResult Vm::Run() {
           VM_TRY(c->SorterNext(&more));
         }
         if (more) {
-          if (env_->interrupted && env_->interrupted->load(std::memory_order_relaxed))
-            return Fail(Status(kInterrupt));
+          if (MustStop(pc_, in.p2)) return Fail(Status(kInterrupt));
           pc_ = in.p2;
           continue;
         }

@@ -26,6 +26,16 @@ struct FkCounters {
   int64_t total() const { return deferred + deferred_imm; }
 };
 
+// sqlite3_progress_handler: fn(arg) is called after about `period` VM
+// instructions (counted at loop back-edges by the length of the loop);
+// a nonzero return stops the statement with SQLITE_INTERRUPT. fn null: off.
+struct ProgressHook {
+  int (*fn)(void*) = nullptr;
+  void* arg = nullptr;
+  int64_t period = 1;
+  int64_t count = 0;  // instructions since the last call
+};
+
 // What the VM needs from its connection.
 struct VmEnv {
   std::vector<Btree*> dbs;    // database index → B-tree (0 main, 1 temp)
@@ -35,6 +45,7 @@ struct VmEnv {
   int64_t last_insert_rowid = 0;  // updated by Insert with kInsLastRowid
   bool case_sensitive_like = false;
   const std::atomic<int>* interrupted = nullptr;  // set by sqlite3_interrupt (any thread)
+  ProgressHook progress;
   FkCounters fk;
   const bool* defer_fks = nullptr;  // PRAGMA defer_foreign_keys (null: off)
 };
@@ -71,6 +82,13 @@ class Vm {
 
  private:
   StepResult Run();
+  // At a loop back-edge (from pc `from` to `to`) and at each step: true when
+  // the statement must stop (sqlite3_interrupt, or the progress handler).
+  bool MustStop(int from, int to) {
+    if (env_->interrupted && env_->interrupted->load(std::memory_order_relaxed)) return true;
+    return env_->progress.fn != nullptr && ProgressSaysStop(from > to ? from - to : 1);
+  }
+  bool ProgressSaysStop(int ops);
   StepResult Fail(Status s);
   void CloseCursors();
   void FinishAggregates();

@@ -16,11 +16,13 @@
 #include "common/status.h"
 #include "exec/vm.h"
 #include "main/ddl.h"
+#include "main/limits.h"
 #include "main/pragma.h"
 #include "main/schema_store.h"
 #include "main/transaction.h"
 #include "main/vtab_manager.h"
 #include "planner/context.h"
+#include "record/collation_set.h"
 
 namespace basalt {
 
@@ -56,6 +58,15 @@ class Connection : public ConnectionHooks {
   FunctionRegistry& funcs() { return funcs_; }
   CompileOptions& options() { return options_; }
   VmEnv* env() { return &env_; }
+  // sqlite3_limit.
+  Limits& limits() { return limits_; }
+  // sqlite3_create_collation: user collations (installed as the current
+  // CollationScope while this connection prepares and steps statements).
+  CollationSet& collations() { return collations_; }
+  // sqlite3_set_authorizer (asked while statements compile).
+  AuthHook& auth() { return auth_; }
+  // Compiled statements compile again before their next run.
+  void ExpireStatements() { store_.Invalidate(); }
   bool autocommit() const { return txn_.autocommit(); }
   const std::string& filename() const { return filename_; }
   void set_api_handle(void* db) { env_.api_db = db; }
@@ -157,6 +168,9 @@ class Connection : public ConnectionHooks {
   int64_t total_changes_ = 0;
   std::atomic<int> interrupted_{0};
   int last_error_offset_ = -1;
+  Limits limits_;
+  CollationSet collations_;
+  AuthHook auth_;
 };
 
 }  // namespace basalt

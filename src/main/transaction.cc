@@ -176,9 +176,21 @@ bool NeedsSuperJournal(const Database& db) {
 // Commits each database in turn; when two or more file databases with a
 // rollback journal changed, as one atomic unit (CommitWithSuperJournal). A
 // failure rolls back every database still in its transaction.
+bool TransactionController::AnyWriting() const {
+  for (int i = 0; i < store_->size(); ++i) {
+    const Database* db = store_->at(i);
+    if (db->bt != nullptr && db->bt->in_write_transaction()) return true;
+  }
+  return false;
+}
+
 Status TransactionController::CommitAll() {
   ClearFk();
   Status result;
+  if (hooks_.commit != nullptr && AnyWriting() && hooks_.commit(hooks_.commit_arg) != 0) {
+    (void)RollbackAll();
+    return Status(kConstraintCommitHook, "constraint failed");
+  }
   // Virtual tables first make their changes durable (xSync); a failure
   // there rolls everything back.
   if (vtabs_->any_joined()) {
@@ -300,6 +312,9 @@ Status TransactionController::ReloadChangedSchemas() {
 }
 
 Status TransactionController::RollbackAll() {
+  if (hooks_.rollback != nullptr && (!autocommit_ || AnyWriting())) {
+    hooks_.rollback(hooks_.rollback_arg);
+  }
   ClearFk();
   savepoint_fk_.clear();
   vtabs_->RollbackAll();

@@ -38,6 +38,17 @@ namespace basalt {
 using DbMask = uint32_t;
 inline constexpr DbMask DbBit(int i) { return DbMask{1} << i; }
 
+// sqlite3_commit_hook / sqlite3_rollback_hook (a null function: none).
+// The commit hook runs before a write transaction commits; nonzero turns
+// the commit into a rollback (SQLITE_CONSTRAINT_COMMITHOOK). The rollback
+// hook runs when a write or user transaction is rolled back.
+struct TxnHooks {
+  int (*commit)(void*) = nullptr;
+  void* commit_arg = nullptr;
+  void (*rollback)(void*) = nullptr;
+  void* rollback_arg = nullptr;
+};
+
 class TransactionController {
  public:
   TransactionController(SchemaStore* store, VtabManager* vtabs) : store_(store), vtabs_(vtabs) {}
@@ -52,6 +63,7 @@ class TransactionController {
   // rolled back). Savepoints keep them as they were; the end of the
   // transaction clears them.
   void WatchForeignKeys(FkCounters* fk) { fk_ = fk; }
+  TxnHooks& hooks() { return hooks_; }
   // Statements between their first step and their end.
   int active() const { return active_; }
 
@@ -100,8 +112,12 @@ class TransactionController {
   // Re-reads the schemas DDL changed (after a rollback).
   Status ReloadChangedSchemas();
 
+  // True when some database is in a write transaction.
+  bool AnyWriting() const;
+
   SchemaStore* store_;
   VtabManager* vtabs_;
+  TxnHooks hooks_;
   bool autocommit_ = true;
   int active_ = 0;
   std::vector<std::string> savepoints_;  // open SAVEPOINT names, outermost first

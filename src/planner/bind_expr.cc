@@ -194,6 +194,11 @@ Resolver::Lookup Resolver::BindSourceColumn(Expr* e, Scope* scope, Scope* sc, in
       return Lookup::kBound;
     }
   } else {
+    if (AuthorizeRead(msrc->table, -1) == AuthResult::kIgnore) {
+      e->kind = ExprKind::kNull;  // SQLITE_IGNORE: the rowid reads as NULL
+      e->pflags |= kResolvedFlag;
+      return Lookup::kBound;
+    }
     e->kind = ExprKind::kResolvedColumn;
     e->cursor = msrc->cursor;
     e->column = -1;

@@ -116,6 +116,9 @@ class Resolver {
   bool AnalyzeAggregates(ast::Select* s, SelectInfo* info);
   CteEntry* FindCte(std::string_view name);
   ast::Expr* NewColumnRef(const Source& src, int col, std::string_view span);
+  // sqlite3_set_authorizer's SQLITE_READ of column col of t (-1: the
+  // rowid). kIgnore: the reference reads NULL; kDenied: error recorded.
+  AuthResult AuthorizeRead(const Table* t, int col);
   bool CanFlatten(ast::Select* sub, const ast::FromItem* item);
   // RIGHT and FULL JOIN (bind_outer_join.cc): the sources left of source
   // `i` become nullable; USING's left side when the FROM has such a join.
