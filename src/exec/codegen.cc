@@ -2,6 +2,7 @@
 
 #include "common/assert.h"
 #include "exec/codegen_internal.h"
+#include "planner/walk.h"
 
 namespace basalt {
 
@@ -182,6 +183,19 @@ Result<std::unique_ptr<Program>> CompileIndexBuild(const Index* idx, CompileCont
     size_t mark = cg.redirects_.size();
     ast::Expr* w = cg.ParseTableExpr(tab, idx->where_sql, base);
     if (w == nullptr) return ctx->error;
+    // A partial index's WHERE must give the same answer every time.
+    auto deterministic = [&](ast::Expr* x) {
+      const bool nondet =
+          x->kind == ast::ExprKind::kCurrentTime ||
+          (x->kind == ast::ExprKind::kFunction && x->aux != nullptr &&
+           (static_cast<const FunctionDef*>(x->aux)->flags & kFuncDeterministic) == 0);
+      if (nondet) {
+        ctx->ErrorAt(x->span, "non-deterministic functions prohibited in partial index WHERE clauses");
+      }
+      return !nondet;
+    };
+    WalkExpr(w, deterministic);
+    if (ctx->failed()) return ctx->error;
     cg.CodeJumpIf(w, next, false, true);
     cg.redirects_.resize(mark);
   }

@@ -64,8 +64,10 @@ class TransactionController {
   // transaction clears them.
   void WatchForeignKeys(FkCounters* fk) { fk_ = fk; }
   TxnHooks& hooks() { return hooks_; }
-  // Statements between their first step and their end.
+  // Statements between their first step and their end; those among them
+  // that write (COMMIT must wait for these, not for readers).
   int active() const { return active_; }
+  int active_writers() const { return active_writers_; }
 
   // Opens a transaction on database i (or upgrades a read transaction to a
   // write one). kSchema: another connection changed that database's schema
@@ -120,6 +122,10 @@ class TransactionController {
   TxnHooks hooks_;
   bool autocommit_ = true;
   int active_ = 0;
+  int active_writers_ = 0;  // active statements with a nonzero write mask
+  // COMMIT while only readers run: commits now, then gives the databases
+  // that were in a transaction a read transaction again for the readers.
+  Status CommitUnderReaders();
   std::vector<std::string> savepoints_;  // open SAVEPOINT names, outermost first
   bool savepoint_txn_ = false;           // the transaction was started by SAVEPOINT
   int stmt_levels_ = 0;                  // statement savepoints open now
