@@ -111,9 +111,11 @@ Status WriteDestination(sqlite3_backup* b, int dest_index) {
   if (dest_index == basalt::Catalog::kTemp) TRY(dbs.OpenTemp());
   Database* d = dbs.at(dest_index);
   std::unique_ptr<Btree> image;
+  Btree* bt = d->bt.get();
   if (b->staged.empty()) {
-    // An empty source: the destination becomes a new, empty database.
-    auto r = Btree::OpenInMemory(b->page_size != 0 ? b->page_size : basalt::kDefaultPageSize);
+    // An empty source: the destination becomes a new, empty database (of
+    // its own page size).
+    auto r = Btree::OpenInMemory(bt->page_size());
     TRY(r.status());
     image = std::move(r).value();
     TRY(image->BeginTransaction(true));
@@ -123,7 +125,6 @@ Status WriteDestination(sqlite3_backup* b, int dest_index) {
     TRY(r.status());
     image = std::move(r).value();
   }
-  Btree* bt = d->bt.get();
   if (!d->is_file && bt->page_count() > 0 && image->page_size() != bt->page_size()) {
     return Status(basalt::kReadOnly, "attempt to write a readonly database");
   }
@@ -166,8 +167,7 @@ extern "C" {
 
 sqlite3_backup* sqlite3_backup_init(sqlite3* dest, const char* dest_name, sqlite3* src,
                                     const char* src_name) {
-  if (!HasConnection(dest) || !HasConnection(src) || dest_name == nullptr ||
-      src_name == nullptr) {
+  if (!HasConnection(dest) || !HasConnection(src) || dest_name == nullptr || src_name == nullptr) {
     return nullptr;
   }
   return Guard(dest, static_cast<sqlite3_backup*>(nullptr), [&]() -> sqlite3_backup* {

@@ -106,11 +106,10 @@ bool StillCurrent(sqlite3_blob* b) {
   bool same = LoadRow(b, b->rowid, &now, &err) == SQLITE_OK && now.size() == b->row.size();
   for (size_t i = 0; same && i < now.size(); ++i) {
     const Value &x = now[i], &y = b->row[i];
-    same = x.type() == y.type() &&
-           (x.is_string_like() ? x.text() == y.text()
-            : x.is_int()       ? x.int_value() == y.int_value()
-            : x.is_real()      ? x.real_value() == y.real_value()
-                               : true);
+    same = x.type() == y.type() && (x.is_string_like() ? x.text() == y.text()
+                                    : x.is_int()       ? x.int_value() == y.int_value()
+                                    : x.is_real()      ? x.real_value() == y.real_value()
+                                                       : true);
   }
   if (!same) {
     b->expired = true;

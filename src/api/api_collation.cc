@@ -28,8 +28,8 @@ struct Utf16Collation {
 };
 
 std::string ToUtf16(const void* p, int n, bool big_endian) {
-  std::u16string u = basalt::Utf8ToUtf16(std::string_view(static_cast<const char*>(p),
-                                                          static_cast<size_t>(n < 0 ? 0 : n)));
+  std::u16string u = basalt::Utf8ToUtf16(
+      std::string_view(static_cast<const char*>(p), static_cast<size_t>(n < 0 ? 0 : n)));
   std::string out(u.size() * 2, '\0');
   for (size_t i = 0; i < u.size(); ++i) {
     auto hi = static_cast<char>(u[i] >> 8), lo = static_cast<char>(u[i] & 0xff);
@@ -65,9 +65,11 @@ int CreateCollation(sqlite3* db, const char* name, int enc, void* arg, CompareFn
   return Guard(db, kCodeOnThrow, [&] {
     int e = enc & ~SQLITE_UTF16_ALIGNED;
     if (e == SQLITE_UTF16) e = NativeBigEndian() ? SQLITE_UTF16BE : SQLITE_UTF16LE;
-    if (e < SQLITE_UTF8 || e > SQLITE_UTF16BE) return SetError(db, SQLITE_MISUSE, "bad parameter or other API misuse");
-    if (db->conn->active_statements() > 0 && db->conn->collations().Find(name) != nullptr) {
-      return SetError(db, SQLITE_BUSY, "unable to delete/modify collation sequence due to active statements");
+    if (e < SQLITE_UTF8 || e > SQLITE_UTF16BE)
+      return SetError(db, SQLITE_MISUSE, "bad parameter or other API misuse");
+    if (db->conn->active_statements() > 0 && db->conn->collations().Defines(name, e)) {
+      return SetError(db, SQLITE_BUSY,
+                      "unable to delete/modify collation sequence due to active statements");
     }
     void* use_arg = arg;
     CompareFn use_cmp = cmp;
@@ -78,7 +80,7 @@ int CreateCollation(sqlite3* db, const char* name, int enc, void* arg, CompareFn
       use_cmp = CompareUtf16;
       use_destroy = DestroyUtf16;
     }
-    if (db->conn->collations().Define(name, use_cmp, use_arg, use_destroy) || cmp == nullptr) {
+    if (db->conn->collations().Define(name, e, use_cmp, use_arg, use_destroy) || cmp == nullptr) {
       db->conn->ExpireStatements();
     }
     // A deletion still owns the application's destructor (SQLite calls it).
@@ -129,7 +131,8 @@ int sqlite3_create_collation16(sqlite3* db, const void* name, int enc, void* arg
   return CreateCollation(db, utf8.c_str(), enc, arg, cmp, nullptr);
 }
 
-int sqlite3_collation_needed(sqlite3* db, void* arg, void (*cb)(void*, sqlite3*, int, const char*)) {
+int sqlite3_collation_needed(sqlite3* db, void* arg,
+                             void (*cb)(void*, sqlite3*, int, const char*)) {
   if (!HasConnection(db)) return SQLITE_MISUSE;
   return Guard(db, kCodeOnThrow, [&] {
     db->cb.coll_needed = cb;

@@ -50,8 +50,7 @@ Status ReadImage(Btree* bt, std::string* out) {
   return st;
 }
 
-unsigned char* SerializeImpl(sqlite3* db, const char* schema, sqlite3_int64* size,
-                             unsigned flags) {
+unsigned char* SerializeImpl(sqlite3* db, const char* schema, sqlite3_int64* size, unsigned flags) {
   basalt::SchemaStore& dbs = db->conn->dbs();
   int i = dbs.Find(schema != nullptr ? schema : "main");
   if (i < 0) return nullptr;
@@ -71,8 +70,8 @@ unsigned char* SerializeImpl(sqlite3* db, const char* schema, sqlite3_int64* siz
   return out;
 }
 
-int DeserializeImpl(sqlite3* db, const char* schema, const unsigned char* data,
-                    sqlite3_int64 size, unsigned flags) {
+int DeserializeImpl(sqlite3* db, const char* schema, const unsigned char* data, sqlite3_int64 size,
+                    unsigned flags) {
   basalt::SchemaStore& dbs = db->conn->dbs();
   int i = dbs.Find(schema != nullptr ? schema : "main");
   if (i < 0 || i == basalt::Catalog::kTemp) {

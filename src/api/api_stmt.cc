@@ -56,7 +56,7 @@ int PrepareImpl(sqlite3* db, const char* sql, int nbytes, sqlite3_stmt** out, co
     }
     if (tail) *tail = sql + consumed;
     if (r.ok() && static_cast<int64_t>(consumed) > max_sql) {
-      return SetError(db, SQLITE_TOOBIG, "statement too long");
+      return SetError(db, SQLITE_TOOBIG, "string or blob too big");  // SQLite's tokenizer check
     }
     if (!r.ok()) {
       SetError(db, r.status());

@@ -17,8 +17,13 @@ using basalt::api::Guard;
 
 namespace {
 
-// The legacy trace is the STMT event of the one trace slot.
+// The connection's trace mask holds, besides the trace_v2 events, two bits
+// of the legacy interfaces, as SQLite's does: sqlite3_trace sets the mask to
+// kLegacyTrace alone, sqlite3_profile adds kLegacyProfile and drops
+// kLegacyTrace, and sqlite3_trace_v2 replaces the whole mask (so each
+// setter can silence what an earlier one asked for).
 constexpr unsigned kLegacyTrace = 0x40;
+constexpr unsigned kLegacyProfile = 0x80;
 
 int64_t NowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -102,8 +107,8 @@ namespace basalt::api {
 void TraceStart(sqlite3_stmt* s) {
   sqlite3* db = s->db;
   if (!Traced(db)) return;
-  s->trace_start_ns = NowNs();
   const ApiCallbacks cb = db->cb;  // a callback may change the settings
+  if ((cb.trace_mask & (SQLITE_TRACE_PROFILE | kLegacyProfile)) != 0) s->trace_start_ns = NowNs();
   if ((cb.trace_mask & kLegacyTrace) != 0 && cb.trace_legacy != nullptr) {
     char* x = sqlite3_expanded_sql(s);
     cb.trace_legacy(cb.trace_arg, x != nullptr ? x : s->stmt->sql().c_str());
@@ -125,7 +130,7 @@ void TraceEnd(sqlite3_stmt* s) {
   sqlite3_int64 ns = NowNs() - s->trace_start_ns;
   s->trace_start_ns = -1;
   const ApiCallbacks cb = s->db->cb;
-  if (cb.profile != nullptr) {
+  if ((cb.trace_mask & kLegacyProfile) != 0 && cb.profile != nullptr) {
     cb.profile(cb.profile_arg, s->stmt->sql().c_str(), static_cast<sqlite3_uint64>(ns));
   }
   if ((cb.trace_mask & SQLITE_TRACE_PROFILE) != 0 && cb.trace_v2 != nullptr) {
@@ -152,8 +157,8 @@ int sqlite3_trace_v2(sqlite3* db, unsigned mask, int (*cb)(unsigned, void*, void
       mask = 0;
       cb = nullptr;
     }
-    db->cb.trace_mask = mask & (SQLITE_TRACE_STMT | SQLITE_TRACE_PROFILE | SQLITE_TRACE_ROW |
-                                SQLITE_TRACE_CLOSE);
+    db->cb.trace_mask =
+        mask & (SQLITE_TRACE_STMT | SQLITE_TRACE_PROFILE | SQLITE_TRACE_ROW | SQLITE_TRACE_CLOSE);
     db->cb.trace_v2 = cb;
     db->cb.trace_legacy = nullptr;
     db->cb.trace_arg = arg;
@@ -165,7 +170,7 @@ void* sqlite3_trace(sqlite3* db, void (*cb)(void*, const char*), void* arg) {
   if (!basalt::api::HasConnection(db)) return nullptr;
   return Guard(db, static_cast<void*>(nullptr), [&] {
     void* old = db->cb.trace_legacy != nullptr ? db->cb.trace_arg : nullptr;
-    db->cb.trace_mask = cb != nullptr ? kLegacyTrace : 0;
+    db->cb.trace_mask = cb != nullptr ? kLegacyTrace : 0;  // drops kLegacyProfile too
     db->cb.trace_legacy = cb;
     db->cb.trace_v2 = nullptr;
     db->cb.trace_arg = arg;
@@ -179,6 +184,8 @@ void* sqlite3_profile(sqlite3* db, void (*cb)(void*, const char*, sqlite3_uint64
     void* old = db->cb.profile_arg;
     db->cb.profile = cb;
     db->cb.profile_arg = arg;
+    db->cb.trace_mask &= ~(kLegacyTrace | kLegacyProfile);
+    if (cb != nullptr) db->cb.trace_mask |= kLegacyProfile;
     return old;
   });
 }
@@ -186,8 +193,8 @@ void* sqlite3_profile(sqlite3* db, void (*cb)(void*, const char*, sqlite3_uint64
 char* sqlite3_expanded_sql(sqlite3_stmt* s) {
   if (s == nullptr) return nullptr;
   return Guard(s->db, static_cast<char*>(nullptr), [&]() -> char* {
-    int64_t limit = s->db->conn != nullptr ? s->db->conn->limits().get(basalt::LimitId::kLength)
-                                           : INT32_MAX;
+    int64_t limit =
+        s->db->conn != nullptr ? s->db->conn->limits().get(basalt::LimitId::kLength) : INT32_MAX;
     std::string out;
     if (!ExpandSql(s->stmt.get(), limit, &out)) return nullptr;
     return CopyOut(out);

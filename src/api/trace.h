@@ -17,8 +17,6 @@ void TraceEnd(sqlite3_stmt* s);
 // The connection is closing: SQLITE_TRACE_CLOSE.
 void TraceClose(sqlite3* db);
 
-inline bool Traced(const sqlite3* db) {
-  return db->cb.trace_mask != 0 || db->cb.profile != nullptr;
-}
+inline bool Traced(const sqlite3* db) { return db->cb.trace_mask != 0; }
 
 }  // namespace basalt::api

@@ -190,7 +190,8 @@ Result<std::unique_ptr<Program>> CompileIndexBuild(const Index* idx, CompileCont
           (x->kind == ast::ExprKind::kFunction && x->aux != nullptr &&
            (static_cast<const FunctionDef*>(x->aux)->flags & kFuncDeterministic) == 0);
       if (nondet) {
-        ctx->ErrorAt(x->span, "non-deterministic functions prohibited in partial index WHERE clauses");
+        ctx->ErrorAt(x->span,
+                     "non-deterministic functions prohibited in partial index WHERE clauses");
       }
       return !nondet;
     };

@@ -129,8 +129,13 @@ void AskDrop(Asker* a, const Catalog& cat, const ast::DropStmt* d) {
       break;
     }
   }
-  if (a->Ask(action, d->name, arg2, db, false, arg2.empty())) {
-    a->Ask(kAuthDelete, SchemaTable(temp), "", db, false, true);
+  // SQLite asks about the schema row first, except for triggers.
+  if (d->object == ast::ObjectKind::kTrigger) {
+    if (a->Ask(action, d->name, arg2, db, false, arg2.empty())) {
+      a->Ask(kAuthDelete, SchemaTable(temp), "", db, false, true);
+    }
+  } else if (a->Ask(kAuthDelete, SchemaTable(temp), "", db, false, true)) {
+    a->Ask(action, d->name, arg2, db, false, arg2.empty());
   }
 }
 

@@ -52,12 +52,10 @@ class Limits {
   }
 
   // The reference build's compile-time maxima and defaults.
-  static constexpr std::array<int, kCount> kHard = {1000000000, 1000000000, 2000, 1000, 500,
-                                                    250000000,  127,        10,   50000, 250000,
-                                                    1000,       8};
-  static constexpr std::array<int, kCount> kDefault = {1000000000, 1000000000, 2000, 1000, 500,
-                                                       250000000,  127,        10,   50000, 250000,
-                                                       1000,       0};
+  static constexpr std::array<int, kCount> kHard = {
+      1000000000, 1000000000, 2000, 1000, 500, 250000000, 127, 10, 50000, 250000, 1000, 8};
+  static constexpr std::array<int, kCount> kDefault = {
+      1000000000, 1000000000, 2000, 1000, 500, 250000000, 127, 10, 50000, 250000, 1000, 0};
 
  private:
   std::array<int, kCount> values_;

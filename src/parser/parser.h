@@ -15,8 +15,8 @@ namespace basalt {
 // Parser: `?` takes the next number, `?N` uses N, a named parameter (:a, @a,
 // $a) gets a number on first sight and reuses it afterwards.
 struct ParamTable {
-  int count = 0;                          // highest parameter number used
-  std::vector<std::string_view> names;    // names[i-1] = name of parameter i ("" for ?/?N)
+  int count = 0;                        // highest parameter number used
+  std::vector<std::string_view> names;  // names[i-1] = name of parameter i ("" for ?/?N)
 };
 
 // The run-time limits the parser enforces (sqlite3_limit); the defaults
@@ -59,6 +59,5 @@ class Parser {
   struct Impl;
   Impl* impl_;  // arena-allocated
 };
-
 
 }  // namespace basalt

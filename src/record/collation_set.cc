@@ -29,22 +29,23 @@ CollationSet::~CollationSet() {
   for (auto& e : entries_) Release(&e->coll);  // C2
 }
 
-CollationSet::Entry* CollationSet::Lookup(std::string_view name) const {
+CollationSet::Entry* CollationSet::Lookup(std::string_view name, int enc) const {
   for (const auto& e : entries_) {
-    if (EqualsIgnoreCase(e->name, name)) return e.get();
+    if (e->enc == enc && EqualsIgnoreCase(e->name, name)) return e.get();
   }
   return nullptr;
 }
 
-bool CollationSet::Define(std::string_view name,
+bool CollationSet::Define(std::string_view name, int enc,
                           int (*compare)(void*, int, const void*, int, const void*), void* arg,
                           void (*destroy)(void*)) {
-  Entry* e = Lookup(name);
+  Entry* e = Lookup(name, enc);
   bool changed = e != nullptr && e->live;
   if (e == nullptr) {
     if (compare == nullptr) return false;
     auto fresh = std::make_unique<Entry>();
     fresh->name = std::string(name);
+    fresh->enc = enc;
     e = fresh.get();
     entries_.push_back(std::move(fresh));
   } else {
@@ -59,8 +60,11 @@ bool CollationSet::Define(std::string_view name,
 }
 
 const Collation* CollationSet::Find(std::string_view name) const {
-  Entry* e = Lookup(name);
-  return e != nullptr && e->live ? &e->coll : nullptr;
+  for (int enc = 1; enc <= 3; ++enc) {  // C3
+    Entry* e = Lookup(name, enc);
+    if (e != nullptr && e->live) return &e->coll;
+  }
+  return nullptr;
 }
 
 CollationScope::CollationScope(CollationSet* set) : prev_(tls_current) { tls_current = set; }

@@ -9,6 +9,10 @@
 //       hides it from Find.
 //   C2. An entry's destroy(arg) runs exactly once: when it is replaced,
 //       deleted, or when the set is destroyed.
+//   C3. As in SQLite, a name has one entry per text encoding it was
+//       registered for (1 UTF-8, 2 UTF-16le, 3 UTF-16be); Find prefers
+//       UTF-8, then UTF-16le, then UTF-16be. (The engine compares UTF-8
+//       text: a UTF-16 entry's function converts, see api_collation.cc.)
 //
 // The compiler reaches the set of the connection it works for through
 // CollationScope: Connection::Prepare and Statement::Step install it for
@@ -33,10 +37,17 @@ class CollationSet {
   CollationSet(const CollationSet&) = delete;
   CollationSet& operator=(const CollationSet&) = delete;
 
-  // Adds or replaces `name` (compare null: deletes it). Returns true when
-  // an existing collation changed (compiled statements must compile again).
-  bool Define(std::string_view name, int (*compare)(void*, int, const void*, int, const void*),
-              void* arg, void (*destroy)(void*));
+  // Adds or replaces `name` for encoding `enc` (compare null: deletes it).
+  // Returns true when an existing collation changed (compiled statements
+  // must compile again).
+  bool Define(std::string_view name, int enc,
+              int (*compare)(void*, int, const void*, int, const void*), void* arg,
+              void (*destroy)(void*));
+  // True when `name` has a live entry for encoding `enc`.
+  bool Defines(std::string_view name, int enc) const {
+    Entry* e = Lookup(name, enc);
+    return e != nullptr && e->live;
+  }
   // The live collation called `name` (case-insensitive), or null.
   const Collation* Find(std::string_view name) const;
   // sqlite3_collation_needed: asked for a name Find does not know (before
@@ -46,10 +57,11 @@ class CollationSet {
  private:
   struct Entry {
     std::string name;
+    int enc = 1;
     Collation coll;
     bool live = false;
   };
-  Entry* Lookup(std::string_view name) const;
+  Entry* Lookup(std::string_view name, int enc) const;
   std::vector<std::unique_ptr<Entry>> entries_;  // C1: never erased
 };
 

@@ -16,6 +16,7 @@ const Api& Basalt() {
     a.name = "basalt";
 #define BASALT_API_TEST_BIND(fn) a.fn = &::sqlite3_##fn;
     BASALT_API_TEST_FUNCTIONS(BASALT_API_TEST_BIND)
+    BASALT_API_TEST_FUNCTIONS_2(BASALT_API_TEST_BIND)
 #undef BASALT_API_TEST_BIND
     return a;
   }();
@@ -35,6 +36,7 @@ const Api* Sqlite() {
     return nullptr;                                                      \
   }
     BASALT_API_TEST_FUNCTIONS(BASALT_API_TEST_RESOLVE)
+    BASALT_API_TEST_FUNCTIONS_2(BASALT_API_TEST_RESOLVE)
 #undef BASALT_API_TEST_RESOLVE
     return a;
   }();
