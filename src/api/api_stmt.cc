@@ -174,6 +174,7 @@ int sqlite3_step(sqlite3_stmt* s) {
     ForgetRow(s);
     if (!s->running) {
       s->running = true;
+      ++s->runs;
       if (basalt::api::Traced(db)) basalt::api::TraceStart(s);
     }
     int rc;

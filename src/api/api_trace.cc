@@ -84,7 +84,7 @@ bool ExpandSql(basalt::Statement* st, int64_t limit, std::string* out) {
         idx = st->ParamIndex(name);
       }
       if (idx >= next) next = idx + 1;
-      AppendLiteral(out, idx >= 1 && idx <= st->param_count() ? st->MutableParam(idx) : nullptr);
+      AppendLiteral(out, idx >= 1 && idx <= st->param_count() ? st->param(idx) : nullptr);
     }
     if (static_cast<int64_t>(out->size()) > limit) return false;
     pos += n;

@@ -94,6 +94,7 @@ struct sqlite3_stmt {
   // Between the first step of an execution and its end (done, error,
   // reset): the next step does not start a new one (trace events).
   bool running = false;
+  int64_t runs = 0;  // executions started (SQLITE_STMTSTATUS_RUN)
 };
 
 namespace basalt::api {

@@ -138,6 +138,7 @@ StepResult Vm::Run() {
       }
       case Opcode::kHalt: {
         done_ = true;
+        stats_.vm_steps += pc_ + 1;
         if (in.p1 != kOk) {
           halt_action_ = in.p2;
           const char* text = in.p4_str_or_null();
@@ -481,6 +482,7 @@ StepResult Vm::Run() {
         } else if (in.op == Opcode::kLast) {
           VM_TRY(c->Last(&empty));
         } else {
+          ++stats_.sorts;
           VM_TRY(c->SorterSort(&empty));
         }
         if (empty) {

@@ -52,6 +52,14 @@ struct VmEnv {
 
 enum class StepResult { kRow, kDone, kError };
 
+// sqlite3_stmt_status counters a VM keeps (across runs, until the API
+// resets them). vm_steps is an estimate: each loop back-edge counts the
+// length of the loop, each halt the instructions before it.
+struct VmStats {
+  int64_t vm_steps = 0;
+  int64_t sorts = 0;
+};
+
 class Vm {
  public:
   Vm(const Program* program, VmEnv* env);
@@ -79,12 +87,14 @@ class Vm {
   int64_t total_changes() const { return n_total_change_; }
   bool started() const { return pc_ > 0; }
   const Program* program() const { return prog_; }
+  VmStats& stats() { return stats_; }
 
  private:
   StepResult Run();
   // At a loop back-edge (from pc `from` to `to`) and at each step: true when
   // the statement must stop (sqlite3_interrupt, or the progress handler).
   bool MustStop(int from, int to) {
+    stats_.vm_steps += from > to ? from - to : 1;
     if (env_->interrupted && env_->interrupted->load(std::memory_order_relaxed)) return true;
     return env_->progress.fn != nullptr && ProgressSaysStop(from > to ? from - to : 1);
   }
@@ -164,6 +174,7 @@ class Vm {
   int64_t fk_stmt_ = 0;  // immediate foreign key violations of the statement (root only)
   Status status_;
   bool done_ = false;
+  VmStats stats_;
 };
 
 }  // namespace basalt

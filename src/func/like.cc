@@ -15,6 +15,8 @@
 //     case_sensitive_like is on. An escape equal to '%' or '_' turns that
 //     wildcard off. GLOB: '*', '?', '[...]' sets with ranges and '^', always
 //     case sensitive.
+#include <cstring>
+
 #include "func/func_internal.h"
 
 namespace basalt::func {
@@ -214,9 +216,31 @@ constexpr BuiltinSpec kLikeCaseTable[] = {
 
 std::span<const BuiltinSpec> PatternFunctions() { return kGlobTable; }
 
+
+
 std::span<const BuiltinSpec> LikeFunctions(bool case_sensitive) {
   if (case_sensitive) return kLikeCaseTable;
   return kLikeNoCaseTable;
 }
 
 }  // namespace basalt::func
+
+namespace basalt {
+
+int StrGlob(const char* pattern, const char* str) {
+  const auto* p = reinterpret_cast<const func::Byte*>(pattern);
+  const auto* s = reinterpret_cast<const func::Byte*>(str);
+  return func::PatternCompare(p, p + std::strlen(pattern), s, s + std::strlen(str), func::kGlobInfo,
+                              func::kGlobInfo.match_set);
+}
+
+int StrLike(const char* pattern, const char* str, unsigned escape) {
+  func::MatchInfo info = func::kLikeNoCase;
+  if (escape == info.match_all) info.match_all = 0;
+  if (escape == info.match_one) info.match_one = 0;
+  const auto* p = reinterpret_cast<const func::Byte*>(pattern);
+  const auto* s = reinterpret_cast<const func::Byte*>(str);
+  return func::PatternCompare(p, p + std::strlen(pattern), s, s + std::strlen(str), info, escape);
+}
+
+}  // namespace basalt

@@ -296,7 +296,15 @@ int Statement::Step() {
   return StepProgram();
 }
 
+int64_t Statement::MemoryUsed() const {
+  int64_t n = static_cast<int64_t>(sizeof(Statement) + sql_.size());
+  if (arena_ != nullptr) n += static_cast<int64_t>(arena_->bytes_allocated());
+  if (prog_ != nullptr) n += static_cast<int64_t>(prog_->ops.size() * sizeof(Instr));
+  return n;
+}
+
 bool Statement::Recompile() {
+  ++reprepares_;
   prog_.reset();
   vm_.reset();
   ast_ = nullptr;
