@@ -32,8 +32,9 @@ int MetadataImpl(sqlite3* db, const char* zdb, const char* ztable, const char* z
   }
   basalt::Table* t = dbs.catalog().FindTable(zdb != nullptr ? zdb : "", ztable);
   if (t == nullptr || t->is_view) {
-    return SetError(db, SQLITE_ERROR, std::string("no such table column: ") + ztable + "." +
-                                          (zcol != nullptr ? zcol : ""));
+    return SetError(
+        db, SQLITE_ERROR,
+        std::string("no such table column: ") + ztable + "." + (zcol != nullptr ? zcol : ""));
   }
   const char* d = nullptr;
   const char* c = "BINARY";
@@ -122,8 +123,9 @@ int sqlite3_table_column_metadata(sqlite3* db, const char* zdb, const char* ztab
                                   const char* zcol, const char** decl, const char** coll,
                                   int* not_null, int* pk, int* autoinc) {
   if (!HasConnection(db) || ztable == nullptr) return SQLITE_MISUSE;
-  return Guard(db, basalt::api::kCodeOnThrow,
-               [&] { return MetadataImpl(db, zdb, ztable, zcol, decl, coll, not_null, pk, autoinc); });
+  return Guard(db, basalt::api::kCodeOnThrow, [&] {
+    return MetadataImpl(db, zdb, ztable, zcol, decl, coll, not_null, pk, autoinc);
+  });
 }
 
 // Basalt's pagers write dirty pages only at commit: nothing is pending

@@ -3,8 +3,9 @@
 // memory_highwater, and the heap-limit and release-memory calls.
 //
 // Basalt allocates with the C library's malloc and keeps no allocator of
-// its own: the memory figures are the C library's count of heap bytes in
-// use (mallinfo2), which covers the whole process. Figures of structures
+// its own: the memory figures (when SQLITE_CONFIG_MEMSTATUS is on) are the
+// C library's count of heap bytes in use (mallinfo2), for the whole
+// process. Figures of structures
 // Basalt does not have (lookaside, page-cache buffers, the parser stack)
 // are 0, which is what SQLite reports when those are not configured.
 #include <malloc.h>
@@ -12,6 +13,7 @@
 #include <atomic>
 #include <mutex>
 
+#include "api/config.h"
 #include "api/guard.h"
 #include "api/handles.h"
 
@@ -33,8 +35,10 @@ sqlite3_int64 HeapInUse() {
   return static_cast<sqlite3_int64>(mi.uordblks + mi.hblkhd);
 }
 
-// The current heap use, raising the high-water mark (under StatusMutex).
+// The current heap use, raising the high-water mark (under StatusMutex);
+// 0 while SQLITE_CONFIG_MEMSTATUS is off.
 sqlite3_int64 SampleMemory() {
+  if (!basalt::api::MemStatusOn()) return 0;
   sqlite3_int64 now = HeapInUse();
   if (now > memory_highwater) memory_highwater = now;
   return now;
@@ -79,7 +83,7 @@ sqlite3_int64 sqlite3_memory_highwater(int reset) {
   std::lock_guard<std::mutex> g(StatusMutex());
   SampleMemory();
   sqlite3_int64 h = memory_highwater;
-  if (reset) memory_highwater = HeapInUse();
+  if (reset) memory_highwater = basalt::api::MemStatusOn() ? HeapInUse() : 0;
   return h;
 }
 

@@ -72,8 +72,8 @@ sqlite3_str* sqlite3_str_new(sqlite3* db) {
   auto* p = new (std::nothrow) sqlite3_str();
   if (p == nullptr) return OomStr();
   if (basalt::api::HasConnection(db)) {
-    p->limit = static_cast<size_t>(
-        basalt::api::Guard(db, 0, [&] { return db->conn->limits().get(basalt::LimitId::kLength); }));
+    p->limit = static_cast<size_t>(basalt::api::Guard(
+        db, 0, [&] { return db->conn->limits().get(basalt::LimitId::kLength); }));
   }
   return p;
 }

@@ -39,6 +39,26 @@ namespace basalt::api {
 enum class DbState : uint8_t { kOpen, kSick, kZombie, kClosed };
 }  // namespace basalt::api
 
+// sqlite3_db_config flags that the API layer keeps (the others live in the
+// connection's CompileOptions). Defaults are the reference build's.
+// Recorded and reported: Basalt does not yet act on them (triggers and
+// views cannot be switched off, double-quoted strings always fall back to
+// literals, DEFENSIVE does not restrict writable_schema).
+struct DbConfig {
+  bool enable_trigger = true;
+  bool enable_view = true;
+  bool fts3_tokenizer = true;  // Debian's build enables both by default
+  bool load_extension = true;
+  bool no_ckpt_on_close = false;
+  bool qpsg = false;
+  bool trigger_eqp = false;
+  bool reset_database = false;
+  bool defensive = false;
+  bool dqs_dml = true;
+  bool dqs_ddl = true;
+  bool legacy_file_format = false;
+};
+
 // Per-connection callbacks kept by the API layer (reset when the handle
 // returns to the pool).
 struct ApiCallbacks {
@@ -57,6 +77,7 @@ struct ApiCallbacks {
   void (*coll_needed)(void*, sqlite3*, int, const char*) = nullptr;
   void (*coll_needed16)(void*, sqlite3*, int, const void*) = nullptr;
   void* coll_needed_arg = nullptr;
+  DbConfig dbconfig;
 };
 
 struct sqlite3 {

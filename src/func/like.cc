@@ -216,8 +216,6 @@ constexpr BuiltinSpec kLikeCaseTable[] = {
 
 std::span<const BuiltinSpec> PatternFunctions() { return kGlobTable; }
 
-
-
 std::span<const BuiltinSpec> LikeFunctions(bool case_sensitive) {
   if (case_sensitive) return kLikeCaseTable;
   return kLikeNoCaseTable;

@@ -16,7 +16,8 @@ namespace basalt::apitest {
   X(close_v2)                                                                                     \
   X(exec)                                                                                         \
   X(prepare_v2)                                                                                   \
-  X(step) X(reset) X(finalize) X(bind_int) X(bind_text) X(bind_null) X(bind_parameter_count)      \
+  X(step)                                                                                         \
+  X(reset) X(finalize) X(bind_int) X(bind_text) X(bind_null) X(bind_parameter_count)              \
       X(clear_bindings) X(column_count) X(column_int) X(column_int64) X(column_text)              \
           X(column_type) X(column_bytes) X(column_name) X(column_decltype) X(column_value)        \
               X(data_count) X(errmsg) X(errcode) X(extended_errcode) X(error_offset)              \
@@ -33,21 +34,35 @@ namespace basalt::apitest {
 
 // The entry points of the hooks, limits, tracing, collation, authorizer,
 // backup, blob and serialize tests.
-#define BASALT_API_TEST_FUNCTIONS_2(X)                                                             \
-  X(limit)                                                                                         \
-  X(progress_handler) X(commit_hook) X(rollback_hook) X(trace_v2) X(trace) X(profile)              \
-      X(create_collation) X(create_collation_v2) X(create_collation16) X(collation_needed)         \
-          X(collation_needed16) X(set_authorizer) X(enable_shared_cache) X(backup_init)            \
-              X(backup_step) X(backup_finish) X(backup_remaining) X(backup_pagecount) X(blob_open) \
-                  X(blob_reopen) X(blob_bytes) X(blob_read) X(blob_write) X(blob_close)            \
-                      X(serialize) X(deserialize) X(bind_blob) X(column_blob) X(bind_int64)        \
-                          X(bind_zeroblob64) X(bind_text64)
+#define BASALT_API_TEST_FUNCTIONS_2(X)                                                            \
+  X(limit)                                                                                        \
+  X(progress_handler)                                                                             \
+  X(commit_hook) X(rollback_hook) X(trace_v2) X(trace) X(profile) X(create_collation)             \
+      X(create_collation_v2) X(create_collation16) X(collation_needed) X(collation_needed16)      \
+          X(set_authorizer) X(enable_shared_cache) X(backup_init) X(backup_step) X(backup_finish) \
+              X(backup_remaining) X(backup_pagecount) X(blob_open) X(blob_reopen) X(blob_bytes)   \
+                  X(blob_read) X(blob_write) X(blob_close) X(serialize) X(deserialize)            \
+                      X(bind_blob) X(column_blob) X(bind_int64) X(bind_zeroblob64) X(bind_text64)
+
+// clang-format off
+// The string, status, configuration and database-information tests.
+#define BASALT_API_TEST_FUNCTIONS_3(X)                                                 \
+  X(str_new) X(str_finish) X(str_append) X(str_appendall) X(str_appendchar)            \
+  X(str_appendf) X(str_reset) X(str_errcode) X(str_length) X(str_value) X(strglob)     \
+  X(strlike) X(keyword_count) X(keyword_name) X(keyword_check) X(randomness)           \
+  X(complete16) X(compileoption_get) X(compileoption_used) X(db_filename) X(db_name)   \
+  X(db_readonly) X(txn_state) X(table_column_metadata) X(db_cacheflush)                \
+  X(db_release_memory) X(file_control) X(expired) X(transfer_bindings) X(status64)     \
+  X(status) X(memory_used) X(memory_highwater) X(db_status) X(stmt_status)             \
+  X(db_config) X(log) X(soft_heap_limit64) X(hard_heap_limit64)
+// clang-format on
 
 struct Api {
   const char* name = "";
 #define BASALT_API_TEST_DECLARE(fn) decltype(&::sqlite3_##fn) fn = nullptr;
   BASALT_API_TEST_FUNCTIONS(BASALT_API_TEST_DECLARE)
   BASALT_API_TEST_FUNCTIONS_2(BASALT_API_TEST_DECLARE)
+  BASALT_API_TEST_FUNCTIONS_3(BASALT_API_TEST_DECLARE)
 #undef BASALT_API_TEST_DECLARE
 };
 
