@@ -5,6 +5,7 @@
 #include <string>
 
 #include "api/builtin_ext.h"
+#include "api/ext.h"
 #include "api/guard.h"
 #include "api/handles.h"
 #include "api/trace.h"
@@ -126,6 +127,7 @@ int sqlite3_open_v2(const char* filename, sqlite3** out, int flags, const char* 
   // The built-in extensions register their modules and functions through
   // the public API, which takes the connection's mutex itself.
   if (rc == SQLITE_OK) rc = basalt::api::RunBuiltinExtensions(db);
+  if (rc == SQLITE_OK) rc = basalt::api::RunAutoExtensions(db);
   return rc;
 }
 

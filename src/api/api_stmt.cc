@@ -194,6 +194,7 @@ int sqlite3_step(sqlite3_stmt* s) {
     }
     s->running = false;
     basalt::api::TraceEnd(s);
+    if (db->cb.wal_hook != nullptr) basalt::api::RunWalHook(db);
     if (rc == SQLITE_DONE) {
       ClearError(db);
       return rc;

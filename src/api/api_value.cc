@@ -9,6 +9,7 @@
 // SQLITE_NOMEM as the function's error. (The few that only read or set a
 // field -- value_type, value_subtype, user_data, result_int and the like
 // -- cannot throw and call nothing that could.)
+#include <cstdint>
 #include <cstring>
 #include <memory>
 
@@ -248,8 +249,27 @@ void sqlite3_result_text(sqlite3_context* c, const char* z, int n, void (*del)(v
 }
 void sqlite3_result_text64(sqlite3_context* c, const char* z, sqlite3_uint64 n, void (*del)(void*),
                            unsigned char enc) {
-  (void)enc;
-  sqlite3_result_text(c, z, static_cast<int>(n), del);
+  if (n > static_cast<sqlite3_uint64>(INT32_MAX)) {
+    if (del != SQLITE_STATIC && del != SQLITE_TRANSIENT && del != nullptr)
+      del(const_cast<char*>(z));
+    sqlite3_result_error_toobig(c);
+    return;
+  }
+  const int len = static_cast<int>(n);
+  switch (enc) {
+    case SQLITE_UTF16:
+    case SQLITE_UTF16_ALIGNED:
+      sqlite3_result_text16(c, z, len, del);
+      return;
+    case SQLITE_UTF16LE:
+      sqlite3_result_text16le(c, z, len, del);
+      return;
+    case SQLITE_UTF16BE:
+      sqlite3_result_text16be(c, z, len, del);
+      return;
+    default:
+      sqlite3_result_text(c, z, len, del);
+  }
 }
 void sqlite3_result_blob(sqlite3_context* c, const void* z, int n, void (*del)(void*)) {
   GuardVoid(AsCtx(c), [&] {

@@ -26,6 +26,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "api/mutex.h"
@@ -78,6 +79,11 @@ struct ApiCallbacks {
   void (*coll_needed16)(void*, sqlite3*, int, const void*) = nullptr;
   void* coll_needed_arg = nullptr;
   DbConfig dbconfig;
+  std::u16string err_msg16;  // sqlite3_errmsg16's last answer
+  // sqlite3_wal_hook, and the WAL frame count last reported per database.
+  int (*wal_hook)(void*, sqlite3*, const char*, int) = nullptr;
+  void* wal_hook_arg = nullptr;
+  std::vector<uint32_t> wal_seen;
 };
 
 struct sqlite3 {
@@ -116,6 +122,11 @@ struct sqlite3_stmt {
   // reset): the next step does not start a new one (trace events).
   bool running = false;
   int64_t runs = 0;  // executions started (SQLITE_STMTSTATUS_RUN)
+  // UTF-16 forms handed out (api_utf16.cc): per column of the current row,
+  // and per (kind << 16 | column) for names, which last as long as the
+  // statement (node-based map: the strings never move).
+  std::vector<std::u16string> text16;
+  std::unordered_map<int, std::u16string> names16;
 };
 
 namespace basalt::api {

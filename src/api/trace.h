@@ -17,6 +17,10 @@ void TraceEnd(sqlite3_stmt* s);
 // The connection is closing: SQLITE_TRACE_CLOSE.
 void TraceClose(sqlite3* db);
 
+// After a statement ended: sqlite3_wal_hook for each WAL database that
+// committed (api_misc.cc).
+void RunWalHook(sqlite3* db);
+
 inline bool Traced(const sqlite3* db) { return db->cb.trace_mask != 0; }
 
 }  // namespace basalt::api

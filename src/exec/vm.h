@@ -175,6 +175,7 @@ class Vm {
   Status status_;
   bool done_ = false;
   VmStats stats_;
+  AuxDataStore aux_;  // sqlite3_set_auxdata entries, until Reset
 };
 
 }  // namespace basalt

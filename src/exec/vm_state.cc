@@ -70,6 +70,7 @@ void Vm::Reset() {
   // A statement reset at its end (Halt) and again by sqlite3_reset: the
   // second finds nothing to undo.
   if (reset_clean_) return;
+  if (!aux_.empty()) aux_.Clear();
   FinishAggregates();
   CloseCursors();
   std::fill(once_.begin(), once_.end(), 0);
