@@ -21,7 +21,7 @@ namespace {
 //   update_hook uri_boolean uri_int64 uri_parameter bind_pointer result_pointer value_pointer
 //   normalized_sql uri_key filename_database filename_journal filename_wal create_filename
 //   free_filename database_file_object autovacuum_pages
-void Fill(sqlite3_api_routines& r) {
+void Fill1(sqlite3_api_routines& r) {
   r.aggregate_context = sqlite3_aggregate_context;
   r.aggregate_count = sqlite3_aggregate_count;
   r.bind_blob = sqlite3_bind_blob;
@@ -112,6 +112,9 @@ void Fill(sqlite3_api_routines& r) {
   r.result_text16be = sqlite3_result_text16be;
   r.result_text16le = sqlite3_result_text16le;
   r.result_value = sqlite3_result_value;
+}
+
+void Fill2(sqlite3_api_routines& r) {
   r.rollback_hook = sqlite3_rollback_hook;
   r.set_authorizer = sqlite3_set_authorizer;
   r.set_auxdata = sqlite3_set_auxdata;
@@ -202,6 +205,9 @@ void Fill(sqlite3_api_routines& r) {
   r.vtab_on_conflict = sqlite3_vtab_on_conflict;
   r.close_v2 = sqlite3_close_v2;
   r.db_filename = sqlite3_db_filename;
+}
+
+void Fill3(sqlite3_api_routines& r) {
   r.db_readonly = sqlite3_db_readonly;
   r.db_release_memory = sqlite3_db_release_memory;
   r.errstr = sqlite3_errstr;
@@ -272,6 +278,12 @@ void Fill(sqlite3_api_routines& r) {
   r.serialize = sqlite3_serialize;
   r.db_name = sqlite3_db_name;
   r.value_encoding = sqlite3_value_encoding;
+}
+
+void Fill(sqlite3_api_routines& r) {
+  Fill1(r);
+  Fill2(r);
+  Fill3(r);
 }
 
 }  // namespace
