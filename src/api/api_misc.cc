@@ -153,6 +153,10 @@ void* sqlite3_wal_hook(sqlite3* db, int (*cb)(void*, sqlite3*, const char*, int)
   if (!HasConnection(db)) return nullptr;
   return basalt::api::Guard(db, static_cast<void*>(nullptr), [&] {
     void* old = db->cb.wal_hook_arg;
+    // A hook of the application's replaces the automatic checkpoint.
+    if (db->cb.wal_hook == nullptr) {
+      sqlite3_exec(db, "PRAGMA wal_autocheckpoint = 0", nullptr, nullptr, nullptr);
+    }
     db->cb.wal_hook = cb;
     db->cb.wal_hook_arg = arg;
     return old;
@@ -164,6 +168,12 @@ int sqlite3_wal_autocheckpoint(sqlite3* db, int frames) {
   char* sql = sqlite3_mprintf("PRAGMA wal_autocheckpoint = %d", frames < 0 ? 0 : frames);
   int rc = sqlite3_exec(db, sql, nullptr, nullptr, nullptr);
   sqlite3_free(sql);
+  // The automatic checkpoint becomes the WAL hook again.
+  basalt::api::Guard(db, 0, [&] {
+    db->cb.wal_hook = nullptr;
+    db->cb.wal_hook_arg = reinterpret_cast<void*>(static_cast<intptr_t>(frames < 0 ? 0 : frames));
+    return 0;
+  });
   return rc;
 }
 

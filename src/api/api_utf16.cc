@@ -85,19 +85,27 @@ const void* Name16(sqlite3_stmt* s, int kind, int i, const char* name) {
   return slot.c_str();
 }
 
-thread_local std::unordered_map<const Value*, std::u16string>* value16 = nullptr;
+// A value's UTF-16 form and its byte order (SQLITE_UTF16LE / BE), which
+// sqlite3_value_encoding reports afterwards, as SQLite reports the
+// encoding of the value's latest conversion.
+struct Form16 {
+  std::u16string text;
+  int enc = SQLITE_UTF8;
+};
+thread_local std::unordered_map<const Value*, Form16>* value16 = nullptr;
 
 const void* ValueText16(sqlite3_value* v, bool big_endian) {
   if (v == nullptr) return nullptr;
   const unsigned char* z = sqlite3_value_text(v);
   if (z == nullptr) return nullptr;
   int n = sqlite3_value_bytes(v);
-  if (value16 == nullptr) value16 = new std::unordered_map<const Value*, std::u16string>();
+  if (value16 == nullptr) value16 = new std::unordered_map<const Value*, Form16>();
   if (value16->size() >= 4096) value16->clear();
-  std::u16string& slot = (*value16)[AsValue(v)];
-  slot = ToUtf16(std::string_view(reinterpret_cast<const char*>(z), static_cast<size_t>(n)),
-                 big_endian);
-  return slot.c_str();
+  Form16& slot = (*value16)[AsValue(v)];
+  slot.text = ToUtf16(std::string_view(reinterpret_cast<const char*>(z), static_cast<size_t>(n)),
+                      big_endian);
+  slot.enc = big_endian ? SQLITE_UTF16BE : SQLITE_UTF16LE;
+  return slot.text.c_str();
 }
 
 }  // namespace
@@ -194,8 +202,15 @@ int sqlite3_value_bytes16(sqlite3_value* v) {
   return z != nullptr ? static_cast<int>(Units16(z) * 2) : 0;
 }
 
-// Basalt holds text as UTF-8 whatever the database encoding.
-int sqlite3_value_encoding(sqlite3_value*) { return SQLITE_UTF8; }
+// Basalt holds text as UTF-8 whatever the database encoding; a value whose
+// UTF-16 form was asked for reports that form's byte order.
+int sqlite3_value_encoding(sqlite3_value* v) {
+  if (v != nullptr && value16 != nullptr) {
+    auto it = value16->find(AsValue(v));
+    if (it != value16->end()) return it->second.enc;
+  }
+  return SQLITE_UTF8;
+}
 
 int sqlite3_create_function16(sqlite3* db, const void* name, int nargs, int rep, void* user,
                               void (*fn)(sqlite3_context*, int, sqlite3_value**),

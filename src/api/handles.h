@@ -24,6 +24,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -81,8 +82,10 @@ struct ApiCallbacks {
   DbConfig dbconfig;
   std::u16string err_msg16;  // sqlite3_errmsg16's last answer
   // sqlite3_wal_hook, and the WAL frame count last reported per database.
+  // As in SQLite, the automatic checkpoint is itself the default WAL hook:
+  // without a user hook, wal_hook_arg holds its frame threshold.
   int (*wal_hook)(void*, sqlite3*, const char*, int) = nullptr;
-  void* wal_hook_arg = nullptr;
+  void* wal_hook_arg = reinterpret_cast<void*>(intptr_t{1000});
   std::vector<uint32_t> wal_seen;
 };
 
