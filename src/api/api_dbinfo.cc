@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "api/filename.h"
 #include "api/guard.h"
 #include "api/handles.h"
 #include "record/affinity.h"
@@ -79,7 +80,7 @@ sqlite3_filename sqlite3_db_filename(sqlite3* db, const char* name) {
   return Guard(db, static_cast<sqlite3_filename>(nullptr), [&]() -> sqlite3_filename {
     Database* d = Named(db, name);
     if (d == nullptr) return nullptr;
-    return d->path.c_str();  // "" for in-memory and temporary databases
+    return basalt::api::FilenameOf(db, d);  // "" for in-memory and temporary databases
   });
 }
 

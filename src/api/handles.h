@@ -87,6 +87,8 @@ struct ApiCallbacks {
   int (*wal_hook)(void*, sqlite3*, const char*, int) = nullptr;
   void* wal_hook_arg = reinterpret_cast<void*>(intptr_t{1000});
   std::vector<uint32_t> wal_seen;
+  // sqlite3_db_filename's answers, by database name (api_filename.cc).
+  std::unordered_map<std::string, std::string> filenames;
 };
 
 struct sqlite3 {

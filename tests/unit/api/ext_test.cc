@@ -292,5 +292,38 @@ TEST(Vfs, FindRegisterUnregister) {
   });
 }
 
+TEST(Filenames, UriParametersAndNames) {
+  std::string dir = TempDir("fname");
+  SameAsSqlite([&](const Api& a, Transcript* t) {
+    const char* params[] = {"cache", "private", "flag", "yes", "n", "42"};
+    sqlite3_filename f = a.create_filename("/x/db", "/x/db-journal", "/x/db-wal", 3, params);
+    t->Str("database", a.filename_database(f));
+    t->Str("journal", a.filename_journal(f));
+    t->Str("wal", a.filename_wal(f));
+    t->Str("database from wal", a.filename_database(a.filename_wal(f)));
+    t->Str("cache", a.uri_parameter(f, "cache"));
+    t->Str("missing", a.uri_parameter(f, "nosuch"));
+    t->Int("flag", a.uri_boolean(f, "flag", 0));
+    t->Int("bool default", a.uri_boolean(f, "nosuch", 1));
+    t->Int("n", a.uri_int64(f, "n", -1));
+    t->Int("int default", a.uri_int64(f, "cache", -1));
+    for (int i = 0; i < 4; ++i) t->Str("key", a.uri_key(f, i));
+    a.free_filename(f);
+    std::string uri = "file:" + dir + "/u-" + a.name + ".db?mode=rwc&cache=shared&k=%41b";
+    sqlite3* db = nullptr;
+    a.open_v2(uri.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI,
+              nullptr);
+    sqlite3_filename name = a.db_filename(db, "main");
+    t->Bool("path", std::string(name) == dir + "/u-" + a.name + ".db");
+    t->Str("k", a.uri_parameter(name, "k"));
+    t->Str("mode", a.uri_parameter(name, "mode"));
+    t->Bool("journal", std::string(a.filename_journal(name)) == std::string(name) + "-journal");
+    t->Bool("wal", std::string(a.filename_wal(name)) == std::string(name) + "-wal");
+    a.close(db);
+    t->Int("os_init", a.os_init());
+    t->Int("os_end", a.os_end());
+  });
+}
+
 }  // namespace
 }  // namespace basalt::apitest
