@@ -297,6 +297,37 @@ TEST(Authorizer, DdlFirstActionDenied) {
   });
 }
 
+// COMMIT while a SELECT is still reading is allowed (only active writers
+// make it fail), and the reader goes on with its rows.
+TEST(Transactions, CommitUnderReader) {
+  std::string dir = TempDir("commit");
+  SameAsSqlite([&](const Api& a, Transcript* t) {
+    for (const std::string& path : {std::string(":memory:"), dir + "/c-" + a.name + ".db"}) {
+      sqlite3* db = nullptr;
+      a.open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+      Exec(a, db, "CREATE TABLE t(c); INSERT INTO t VALUES(0),(1),(2); CREATE TABLE t2(c)");
+      sqlite3_stmt* s = nullptr;
+      a.prepare_v2(db, "SELECT c FROM t", -1, &s, nullptr);
+      while (a.step(s) == SQLITE_ROW) {
+        t->Int("row", a.column_int(s, 0));
+        t->Str("begin+insert", Exec(a, db, "BEGIN; INSERT INTO t2 VALUES(1)").c_str());
+        t->Str("commit", Exec(a, db, "COMMIT").c_str());
+        t->Int("autocommit", a.get_autocommit(db));
+      }
+      a.finalize(s);
+      t->Str("t2", Rows(a, db, "SELECT count(*) FROM t2").c_str());
+      a.prepare_v2(db, "INSERT INTO t2 SELECT c FROM t RETURNING c", -1, &s, nullptr);
+      Exec(a, db, "BEGIN");
+      t->Int("writer step", a.step(s));
+      t->Str("commit under writer", Exec(a, db, "COMMIT").c_str());
+      a.finalize(s);
+      t->Str("commit after writer", Exec(a, db, "COMMIT").c_str());
+      t->Str("t2 now", Rows(a, db, "SELECT count(*) FROM t2").c_str());
+      a.close(db);
+    }
+  });
+}
+
 TEST(SharedCache, EnableAnswersOk) {
   SameAsSqlite([](const Api& a, Transcript* t) {
     t->Int("enable", a.enable_shared_cache(1));
