@@ -259,6 +259,13 @@ TEST(Authorizer, ActionsDenyAndIgnore) {
     t->Str("select denied", Rows(a, db, "SELECT 1").c_str());
     log.deny_action = SQLITE_INSERT;
     t->Str("insert denied", Exec(a, db, "INSERT INTO t VALUES(9, 9)").c_str());
+    log.deny_action = SQLITE_FUNCTION;
+    log.deny_arg2 = "abs";
+    t->Str("function denied", Rows(a, db, "SELECT abs(-1), length('ab')").c_str());
+    log.answer = SQLITE_IGNORE;
+    t->Str("function ignored", Rows(a, db, "SELECT abs(-1), length('ab')").c_str());
+    log.deny_action = SQLITE_INSERT;
+    log.deny_arg2.clear();
     log.answer = 42;
     t->Str("malfunction", Exec(a, db, "INSERT INTO t VALUES(9, 9)").c_str());
     t->Int("clear", a.set_authorizer(db, nullptr, nullptr));
