@@ -30,6 +30,7 @@ int Bind(sqlite3_stmt* s, int i, Make&& make) {
       return SetError(s->db, SQLITE_TOOBIG, "string or blob too big");
     }
     int rc = s->stmt->Bind(i, v);
+    if (rc == SQLITE_OK && !s->bound_pointers.empty()) s->bound_pointers.erase(i);
     if (rc == SQLITE_RANGE) return SetError(s->db, SQLITE_RANGE, "column index out of range");
     if (rc != SQLITE_OK) return SetError(s->db, rc, "bad parameter or other API misuse");
     return SQLITE_OK;
@@ -69,6 +70,7 @@ int sqlite3_clear_bindings(sqlite3_stmt* s) {
   if (s == nullptr) return SQLITE_MISUSE;
   return Guard(s->db, kCodeOnThrow, [&] {
     s->stmt->ClearBindings();
+    s->bound_pointers.clear();
     return SQLITE_OK;
   });
 }

@@ -101,7 +101,7 @@ namespace basalt::api {
 // The string is rebuilt only when it changes (another database attached
 // under the same name), so earlier answers stay valid meanwhile.
 const char* FilenameOf(sqlite3* db, const basalt::Database* d) {
-  std::string& slot = db->cb.filenames[d->name];
+  std::string& slot = db->scratch.filenames[d->name];
   std::string journal = d->path.empty() ? "" : d->path + "-journal";
   std::string wal = d->path.empty() ? "" : d->path + "-wal";
   std::string layout = BuildLayout(d->path, UriParams(d->filename), journal, wal);

@@ -51,7 +51,7 @@ namespace basalt::api {
 // commits, and checkpoints that restart the log start it again from 0).
 void RunWalHook(sqlite3* db) {
   basalt::SchemaStore& dbs = db->conn->dbs();
-  std::vector<uint32_t>& seen = db->cb.wal_seen;
+  std::vector<uint32_t>& seen = db->scratch.wal_seen;
   if (seen.size() < static_cast<size_t>(dbs.size())) seen.resize(static_cast<size_t>(dbs.size()));
   for (int i = 0; i < dbs.size(); ++i) {
     basalt::Database* d = dbs.at(i);

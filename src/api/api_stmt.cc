@@ -195,6 +195,9 @@ int sqlite3_step(sqlite3_stmt* s) {
     s->running = false;
     basalt::api::TraceEnd(s);
     if (db->cb.wal_hook != nullptr) basalt::api::RunWalHook(db);
+    if (!db->scratch.result_pointers.empty() && db->conn->active_statements() == 0) {
+      db->scratch.result_pointers.clear();
+    }
     if (rc == SQLITE_DONE) {
       ClearError(db);
       return rc;

@@ -143,8 +143,8 @@ const void* sqlite3_errmsg16(sqlite3* db) {
     return db == nullptr ? kOom.c_str() : kMisuse.c_str();
   }
   return Guard(db, static_cast<const void*>(nullptr), [&]() -> const void* {
-    db->cb.err_msg16 = ToUtf16(m, NativeBigEndian());
-    return db->cb.err_msg16.c_str();
+    db->scratch.err_msg16 = ToUtf16(m, NativeBigEndian());
+    return db->scratch.err_msg16.c_str();
   });
 }
 

@@ -47,6 +47,7 @@ void RetireHandle(sqlite3* db) noexcept {
   db->has_msg = false;
   db->extended_codes = false;
   db->cb = ApiCallbacks();
+  db->scratch = ApiScratch();
   db->active_backups = 0;
   Pool& p = ThePool();
   std::lock_guard<std::mutex> g(p.mu);

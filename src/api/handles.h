@@ -61,6 +61,21 @@ struct DbConfig {
   bool legacy_file_format = false;
 };
 
+// A pointer passed with sqlite3_bind_pointer / sqlite3_result_pointer: the
+// value is a NULL whose subtype is 'p' and whose payload is the box's
+// address (api_pointer.cc). The destructor runs when the box goes.
+struct PointerBox {
+  void* ptr = nullptr;
+  std::string type;
+  void (*del)(void*) = nullptr;
+  PointerBox(void* p, const char* t, void (*d)(void*)) : ptr(p), type(t), del(d) {}
+  ~PointerBox() {
+    if (del != nullptr) del(ptr);
+  }
+  PointerBox(const PointerBox&) = delete;
+  PointerBox& operator=(const PointerBox&) = delete;
+};
+
 // Per-connection callbacks kept by the API layer (reset when the handle
 // returns to the pool).
 struct ApiCallbacks {
@@ -80,15 +95,24 @@ struct ApiCallbacks {
   void (*coll_needed16)(void*, sqlite3*, int, const void*) = nullptr;
   void* coll_needed_arg = nullptr;
   DbConfig dbconfig;
-  std::u16string err_msg16;  // sqlite3_errmsg16's last answer
-  // sqlite3_wal_hook, and the WAL frame count last reported per database.
-  // As in SQLite, the automatic checkpoint is itself the default WAL hook:
-  // without a user hook, wal_hook_arg holds its frame threshold.
+  // sqlite3_wal_hook. As in SQLite, the automatic checkpoint is itself the
+  // default WAL hook: without a user hook, wal_hook_arg holds its frame
+  // threshold.
   int (*wal_hook)(void*, sqlite3*, const char*, int) = nullptr;
   void* wal_hook_arg = reinterpret_cast<void*>(intptr_t{1000});
+};
+
+// Per-connection memory the API layer hands out or remembers (reset when
+// the handle returns to the pool).
+struct ApiScratch {
+  std::u16string err_msg16;  // sqlite3_errmsg16's last answer
+  // The WAL frame count last reported to the wal hook, per database.
   std::vector<uint32_t> wal_seen;
   // sqlite3_db_filename's answers, by database name (api_filename.cc).
   std::unordered_map<std::string, std::string> filenames;
+  // sqlite3_result_pointer boxes: freed once no statement of the
+  // connection is running (no register can hold one then).
+  std::vector<std::unique_ptr<PointerBox>> result_pointers;
 };
 
 struct sqlite3 {
@@ -103,6 +127,7 @@ struct sqlite3 {
   bool extended_codes = false;
   sqlite3_stmt* stmts = nullptr;  // H2: newest first
   ApiCallbacks cb;
+  ApiScratch scratch;
   int active_backups = 0;  // sqlite3_backup objects using this connection
 };
 
@@ -132,6 +157,9 @@ struct sqlite3_stmt {
   // statement (node-based map: the strings never move).
   std::vector<std::u16string> text16;
   std::unordered_map<int, std::u16string> names16;
+  // sqlite3_bind_pointer boxes, by parameter: replaced by the next bind of
+  // that parameter, freed by sqlite3_clear_bindings and finalize.
+  std::unordered_map<int, std::unique_ptr<PointerBox>> bound_pointers;
 };
 
 namespace basalt::api {

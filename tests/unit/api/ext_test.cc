@@ -292,6 +292,55 @@ TEST(Vfs, FindRegisterUnregister) {
   });
 }
 
+int freed = 0;
+void FreeInt(void* p) {
+  ++freed;
+  delete static_cast<int*>(p);
+}
+// getptr(p): the int p points at, when p is an "int" pointer.
+void GetPtr(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  auto* p = static_cast<int*>(api->value_pointer(argv[0], "int"));
+  if (p == nullptr) {
+    api->result_null(ctx);
+  } else {
+    api->result_int64(ctx, *p);
+  }
+}
+void MkPtr(sqlite3_context* ctx, int, sqlite3_value**) {
+  api->result_pointer(ctx, new int(77), "int", FreeInt);
+}
+
+TEST(Pointers, BindResultValue) {
+  SameAsSqlite([](const Api& a, Transcript* t) {
+    api = &a;
+    freed = 0;
+    sqlite3* db = OpenMemory(a);
+    a.create_function(db, "getptr", 1, SQLITE_UTF8, nullptr, GetPtr, nullptr, nullptr);
+    a.create_function(db, "mkptr", 0, SQLITE_UTF8, nullptr, MkPtr, nullptr, nullptr);
+    sqlite3_stmt* s = nullptr;
+    a.prepare_v2(db, "SELECT getptr(?1), typeof(?1), ?1 IS NULL", -1, &s, nullptr);
+    t->Int("bind", a.bind_pointer(s, 1, new int(5), "int", FreeInt));
+    a.step(s);
+    t->Int("getptr", a.column_int64(s, 0));
+    t->Str("typeof", a.column_text(s, 1));
+    t->Str("is null", a.column_text(s, 2));
+    a.reset(s);
+    t->Int("rebind", a.bind_pointer(s, 1, new int(6), "int", FreeInt));
+    t->Int("freed after rebind", freed);
+    a.step(s);
+    t->Int("getptr", a.column_int64(s, 0));
+    a.reset(s);
+    t->Int("other type", a.bind_pointer(s, 1, new int(7), "float", FreeInt));
+    a.step(s);
+    t->Int("wrong type type", a.column_type(s, 0));
+    a.finalize(s);
+    t->Int("freed after finalize", freed);
+    t->Str("result pointer", Rows(a, db, "SELECT getptr(mkptr()), typeof(mkptr())").c_str());
+    t->Int("freed", freed);
+    a.close(db);
+  });
+}
+
 TEST(Filenames, UriParametersAndNames) {
   std::string dir = TempDir("fname");
   SameAsSqlite([&](const Api& a, Transcript* t) {
