@@ -127,8 +127,10 @@ int sqlite3_create_collation16(sqlite3* db, const void* name, int enc, void* arg
   if (name == nullptr) return SQLITE_MISUSE;
   size_t n = 0;
   while (static_cast<const char16_t*>(name)[n] != 0) ++n;
-  std::string utf8 = basalt::Utf16ToUtf8(name, n * 2, NativeBigEndian());
-  return CreateCollation(db, utf8.c_str(), enc, arg, cmp, nullptr);
+  return Guard(nullptr, SQLITE_NOMEM, [&] {
+    std::string utf8 = basalt::Utf16ToUtf8(name, n * 2, NativeBigEndian());
+    return CreateCollation(db, utf8.c_str(), enc, arg, cmp, nullptr);
+  });
 }
 
 int sqlite3_collation_needed(sqlite3* db, void* arg,

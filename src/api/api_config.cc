@@ -117,12 +117,16 @@ extern "C" {
 void sqlite3_log(int code, const char* fmt, ...) {
   GlobalConfig& c = Config();
   if (c.log == nullptr || fmt == nullptr) return;
-  std::string msg;
   va_list ap;
   va_start(ap, fmt);
-  bool ok = basalt::SqlVAppendf(&msg, basalt::kPrintfMaxLength, fmt, ap);
+  Guard(nullptr, 0, [&] {
+    std::string msg;
+    if (basalt::SqlVAppendf(&msg, basalt::kPrintfMaxLength, fmt, ap)) {
+      c.log(c.log_arg, code, msg.c_str());
+    }
+    return 0;
+  });
   va_end(ap);
-  if (ok) c.log(c.log_arg, code, msg.c_str());
 }
 
 int sqlite3_db_config(sqlite3* db, int op, ...) {

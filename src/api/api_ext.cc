@@ -102,7 +102,12 @@ int RunAutoExtensions(sqlite3* db) {
   std::vector<void (*)()> list;
   {
     std::lock_guard<std::mutex> g(AutoMutex());
-    list = AutoList();
+    if (AutoList().empty()) return SQLITE_OK;
+    int rc = Guard(nullptr, SQLITE_NOMEM, [&] {
+      list = AutoList();
+      return SQLITE_OK;
+    });
+    if (rc != SQLITE_OK) return rc;
   }
   for (void (*fn)() : list) {
     char* msg = nullptr;
@@ -140,9 +145,11 @@ int sqlite3_enable_load_extension(sqlite3* db, int onoff) {
 int sqlite3_auto_extension(void (*entry)(void)) {
   if (entry == nullptr) return SQLITE_MISUSE;
   std::lock_guard<std::mutex> g(AutoMutex());
-  auto& list = AutoList();
-  if (std::find(list.begin(), list.end(), entry) == list.end()) list.push_back(entry);
-  return SQLITE_OK;
+  return Guard(nullptr, SQLITE_NOMEM, [&] {
+    auto& list = AutoList();
+    if (std::find(list.begin(), list.end(), entry) == list.end()) list.push_back(entry);
+    return SQLITE_OK;
+  });
 }
 
 int sqlite3_cancel_auto_extension(void (*entry)(void)) {

@@ -115,14 +115,18 @@ extern "C" {
 
 sqlite3_filename sqlite3_create_filename(const char* db, const char* journal, const char* wal,
                                          int n, const char** params) {
-  std::vector<std::string> p;
-  for (int i = 0; i < 2 * n; ++i) p.emplace_back(params[i] != nullptr ? params[i] : "");
-  std::string layout = BuildLayout(db != nullptr ? db : "", p, journal != nullptr ? journal : "",
-                                   wal != nullptr ? wal : "");
-  char* out = static_cast<char*>(sqlite3_malloc64(layout.size()));
-  if (out == nullptr) return nullptr;
-  std::memcpy(out, layout.data(), layout.size());
-  return out + 4;
+  return basalt::api::Guard(
+      nullptr, static_cast<sqlite3_filename>(nullptr), [&]() -> sqlite3_filename {
+        std::vector<std::string> p;
+        for (int i = 0; i < 2 * n; ++i) p.emplace_back(params[i] != nullptr ? params[i] : "");
+        std::string layout =
+            BuildLayout(db != nullptr ? db : "", p, journal != nullptr ? journal : "",
+                        wal != nullptr ? wal : "");
+        char* out = static_cast<char*>(sqlite3_malloc64(layout.size()));
+        if (out == nullptr) return nullptr;
+        std::memcpy(out, layout.data(), layout.size());
+        return out + 4;
+      });
 }
 
 void sqlite3_free_filename(sqlite3_filename name) {

@@ -98,8 +98,10 @@ void sqlite3_result_text16be(sqlite3_context* c, const void* z, int n, void (*de
 }
 
 void sqlite3_result_error16(sqlite3_context* c, const void* z, int n) {
-  std::string msg = z != nullptr ? FromUtf16(z, n, NativeBigEndian()) : std::string();
-  sqlite3_result_error(c, msg.c_str(), static_cast<int>(msg.size()));
+  GuardVoid(AsCtx(c), [&] {
+    std::string msg = z != nullptr ? FromUtf16(z, n, NativeBigEndian()) : std::string();
+    sqlite3_result_error(c, msg.c_str(), static_cast<int>(msg.size()));
+  });
 }
 
 // Deprecated: the number of step calls of the current aggregate so far.

@@ -98,9 +98,17 @@ void sqlite3_str_appendall(sqlite3_str* p, const char* z) {
 }
 
 void sqlite3_str_appendchar(sqlite3_str* p, int n, char c) {
-  if (p == nullptr || n <= 0) return;
-  std::string run(static_cast<size_t>(n), c);
-  Append(p, run.data(), run.size());
+  if (p == nullptr || n <= 0 || p->err != SQLITE_OK) return;
+  if (p->text.size() + static_cast<size_t>(n) >= p->limit) {
+    p->err = SQLITE_TOOBIG;
+    std::string().swap(p->text);
+    return;
+  }
+  try {
+    p->text.append(static_cast<size_t>(n), c);
+  } catch (...) {
+    p->err = SQLITE_NOMEM;
+  }
 }
 
 void sqlite3_str_vappendf(sqlite3_str* p, const char* fmt, va_list ap) {
@@ -108,8 +116,14 @@ void sqlite3_str_vappendf(sqlite3_str* p, const char* fmt, va_list ap) {
   std::string piece;
   va_list copy;
   va_copy(copy, ap);
-  bool ok = basalt::SqlVAppendf(&piece, basalt::kPrintfMaxLength, fmt, copy);
+  bool ok = false;
+  try {
+    ok = basalt::SqlVAppendf(&piece, basalt::kPrintfMaxLength, fmt, copy);
+  } catch (...) {
+    p->err = SQLITE_NOMEM;
+  }
   va_end(copy);
+  if (p->err != SQLITE_OK) return;
   if (!ok) {
     p->err = SQLITE_TOOBIG;
     std::string().swap(p->text);
@@ -193,8 +207,10 @@ int sqlite3_complete16(const void* sql) {
   const uint16_t one = 1;
   unsigned char first;
   std::memcpy(&first, &one, 1);
-  std::string utf8 = basalt::Utf16ToUtf8(sql, n * 2, first == 0);
-  return sqlite3_complete(utf8.c_str());
+  return basalt::api::Guard(nullptr, 0, [&] {
+    std::string utf8 = basalt::Utf16ToUtf8(sql, n * 2, first == 0);
+    return sqlite3_complete(utf8.c_str());
+  });
 }
 
 const char* sqlite3_compileoption_get(int n) {

@@ -68,7 +68,13 @@ int Prepare16(sqlite3* db, const void* sql, int nbytes, unsigned flags, sqlite3_
   size_t units = Units16(sql);
   if (nbytes >= 0 && static_cast<size_t>(nbytes) / 2 < units)
     units = static_cast<size_t>(nbytes) / 2;
-  std::string utf8 = ToUtf8(sql, units);
+  std::string utf8;
+  if (Guard(nullptr, SQLITE_NOMEM, [&] {
+        utf8 = ToUtf8(sql, units);
+        return SQLITE_OK;
+      }) != SQLITE_OK) {
+    return SQLITE_NOMEM;
+  }
   const char* tail8 = nullptr;
   int rc = sqlite3_prepare_v3(db, utf8.c_str(), static_cast<int>(utf8.size()), flags, out, &tail8);
   if (tail != nullptr) {
@@ -94,7 +100,7 @@ struct Form16 {
 };
 thread_local std::unordered_map<const Value*, Form16>* value16 = nullptr;
 
-const void* ValueText16(sqlite3_value* v, bool big_endian) {
+const void* ValueText16Impl(sqlite3_value* v, bool big_endian) {
   if (v == nullptr) return nullptr;
   const unsigned char* z = sqlite3_value_text(v);
   if (z == nullptr) return nullptr;
@@ -108,6 +114,11 @@ const void* ValueText16(sqlite3_value* v, bool big_endian) {
   return slot.text.c_str();
 }
 
+const void* ValueText16(sqlite3_value* v, bool big_endian) {
+  return Guard(nullptr, static_cast<const void*>(nullptr),
+               [&] { return ValueText16Impl(v, big_endian); });
+}
+
 }  // namespace
 
 extern "C" {
@@ -115,7 +126,14 @@ extern "C" {
 int sqlite3_open16(const void* filename, sqlite3** out) {
   if (out == nullptr) return SQLITE_MISUSE;
   if (filename == nullptr) filename = u"";
-  std::string name = ToUtf8(filename, Units16(filename));
+  std::string name;
+  if (Guard(nullptr, SQLITE_NOMEM, [&] {
+        name = ToUtf8(filename, Units16(filename));
+        return SQLITE_OK;
+      }) != SQLITE_OK) {
+    *out = nullptr;
+    return SQLITE_NOMEM;
+  }
   int rc = sqlite3_open_v2(name.c_str(), out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   // A database created through open16 uses UTF-16 (native order); the
   // pragma changes nothing for a database that already exists.
@@ -154,8 +172,10 @@ int sqlite3_bind_text16(sqlite3_stmt* s, int i, const void* z, int n, void (*del
     rc = sqlite3_bind_null(s, i);
   } else {
     size_t units = n < 0 ? Units16(z) : static_cast<size_t>(n) / 2;
-    std::string utf8 = ToUtf8(z, units);
-    rc = sqlite3_bind_text(s, i, utf8.data(), static_cast<int>(utf8.size()), SQLITE_TRANSIENT);
+    rc = Guard(nullptr, SQLITE_NOMEM, [&] {
+      std::string utf8 = ToUtf8(z, units);
+      return sqlite3_bind_text(s, i, utf8.data(), static_cast<int>(utf8.size()), SQLITE_TRANSIENT);
+    });
   }
   if (del != SQLITE_STATIC && del != SQLITE_TRANSIENT && del != nullptr) del(const_cast<void*>(z));
   return rc;
@@ -217,8 +237,10 @@ int sqlite3_create_function16(sqlite3* db, const void* name, int nargs, int rep,
                               void (*step)(sqlite3_context*, int, sqlite3_value**),
                               void (*final)(sqlite3_context*)) {
   if (name == nullptr) return SQLITE_MISUSE;
-  std::string utf8 = ToUtf8(name, Units16(name));
-  return sqlite3_create_function_v2(db, utf8.c_str(), nargs, rep, user, fn, step, final, nullptr);
+  return Guard(nullptr, SQLITE_NOMEM, [&] {
+    std::string utf8 = ToUtf8(name, Units16(name));
+    return sqlite3_create_function_v2(db, utf8.c_str(), nargs, rep, user, fn, step, final, nullptr);
+  });
 }
 
 }  // extern "C"

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "api/guard.h"
 #include "api/handles.h"
 #include "os/vfs.h"
 
@@ -86,7 +87,7 @@ const sqlite3_io_methods kIoMethods = {1,
                                        nullptr,
                                        nullptr};
 
-int Open(sqlite3_vfs*, sqlite3_filename name, sqlite3_file* f, int flags, int* out_flags) {
+int OpenImpl(sqlite3_vfs*, sqlite3_filename name, sqlite3_file* f, int flags, int* out_flags) {
   auto* af = reinterpret_cast<AdaptedFile*>(f);
   af->base.pMethods = nullptr;
   af->file = nullptr;
@@ -100,25 +101,38 @@ int Open(sqlite3_vfs*, sqlite3_filename name, sqlite3_file* f, int flags, int* o
   if (out_flags != nullptr) *out_flags = got;
   return SQLITE_OK;
 }
+// The VFS methods are C entry points too: nothing may throw out of them.
+int Open(sqlite3_vfs* v, sqlite3_filename name, sqlite3_file* f, int flags, int* out_flags) {
+  return basalt::api::Guard(nullptr, SQLITE_NOMEM,
+                            [&] { return OpenImpl(v, name, f, flags, out_flags); });
+}
 int Delete(sqlite3_vfs*, const char* name, int sync_dir) {
-  return Code(basalt::DefaultVfs()->Delete(name, sync_dir != 0));
+  return basalt::api::Guard(nullptr, SQLITE_NOMEM, [&] {
+    return Code(basalt::DefaultVfs()->Delete(name, sync_dir != 0));
+  });
 }
 int Access(sqlite3_vfs*, const char* name, int flags, int* out) {
   bool r = false;
   basalt::AccessMode m = flags == SQLITE_ACCESS_EXISTS      ? basalt::AccessMode::kExists
                          : flags == SQLITE_ACCESS_READWRITE ? basalt::AccessMode::kReadWrite
                                                             : basalt::AccessMode::kRead;
-  basalt::Status st = basalt::DefaultVfs()->Access(name, m, &r);
-  *out = r ? 1 : 0;
-  return Code(st);
+  return basalt::api::Guard(nullptr, SQLITE_NOMEM, [&] {
+    basalt::Status st = basalt::DefaultVfs()->Access(name, m, &r);
+    *out = r ? 1 : 0;
+    return Code(st);
+  });
 }
-int FullPathname(sqlite3_vfs*, const char* name, int n, char* out) {
+int FullPathnameImpl(sqlite3_vfs*, const char* name, int n, char* out) {
   std::string full;
   basalt::Status st = basalt::DefaultVfs()->FullPathname(name, &full);
   if (!st.ok()) return Code(st);
   if (static_cast<int>(full.size()) >= n) return SQLITE_CANTOPEN;
   std::memcpy(out, full.c_str(), full.size() + 1);
   return SQLITE_OK;
+}
+int FullPathname(sqlite3_vfs* v, const char* name, int n, char* out) {
+  return basalt::api::Guard(nullptr, SQLITE_NOMEM,
+                            [&] { return FullPathnameImpl(v, name, n, out); });
 }
 int Randomness(sqlite3_vfs*, int n, char* out) {
   basalt::DefaultVfs()->Randomness(out, static_cast<size_t>(n));
@@ -195,19 +209,21 @@ int sqlite3_vfs_register(sqlite3_vfs* vfs, int make_default) {
   if (vfs == nullptr) return SQLITE_MISUSE;
   if (sqlite3_initialize() != SQLITE_OK) return SQLITE_ERROR;
   std::lock_guard<std::mutex> g(ListMutex());
-  auto& list = List();
-  for (size_t i = 0; i < list.size(); ++i) {
-    if (list[i] == vfs) {
-      list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
-      break;
+  return basalt::api::Guard(nullptr, SQLITE_NOMEM, [&] {
+    auto& list = List();
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (list[i] == vfs) {
+        list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
+        break;
+      }
     }
-  }
-  if (make_default || list.empty()) {
-    list.insert(list.begin(), vfs);
-  } else {
-    list.insert(list.begin() + 1, vfs);
-  }
-  return SQLITE_OK;
+    if (make_default || list.empty()) {
+      list.insert(list.begin(), vfs);
+    } else {
+      list.insert(list.begin() + 1, vfs);
+    }
+    return SQLITE_OK;
+  });
 }
 
 int sqlite3_vfs_unregister(sqlite3_vfs* vfs) {
