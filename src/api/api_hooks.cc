@@ -1,6 +1,7 @@
 // Connection callbacks: sqlite3_progress_handler, sqlite3_commit_hook,
 // sqlite3_rollback_hook; and sqlite3_enable_shared_cache.
 #include <atomic>
+#include <string>
 
 #include "api/guard.h"
 #include "api/handles.h"
@@ -57,6 +58,39 @@ void* sqlite3_rollback_hook(sqlite3* db, void (*cb)(void*), void* arg) {
     h.rollback = cb;
     h.rollback_arg = arg;
     return old;
+  });
+}
+
+// Installed on the databases open now (attached later ones keep removing
+// every free page).
+int sqlite3_autovacuum_pages(sqlite3* db,
+                             unsigned (*cb)(void*, const char*, unsigned, unsigned, unsigned),
+                             void* arg, void (*destroy)(void*)) {
+  if (!HasConnection(db)) {
+    if (destroy != nullptr) destroy(arg);
+    return SQLITE_MISUSE;
+  }
+  return Guard(db, basalt::api::kCodeOnThrow, [&] {
+    if (db->cb.av_destroy != nullptr) db->cb.av_destroy(db->cb.av_arg);
+    db->cb.av_pages = cb;
+    db->cb.av_arg = arg;
+    db->cb.av_destroy = destroy;
+    basalt::SchemaStore& dbs = db->conn->dbs();
+    for (int i = 0; i < dbs.size(); ++i) {
+      basalt::Database* d = dbs.at(i);
+      if (d->bt == nullptr) continue;
+      if (cb == nullptr) {
+        d->bt->SetAutoVacuumPages(nullptr);
+        continue;
+      }
+      std::string name = d->name;
+      d->bt->SetAutoVacuumPages([db, name](uint32_t pages, uint32_t nfree, uint32_t size) {
+        const ApiCallbacks& c = db->cb;
+        return c.av_pages != nullptr ? c.av_pages(c.av_arg, name.c_str(), pages, nfree, size)
+                                     : nfree;
+      });
+    }
+    return SQLITE_OK;
   });
 }
 

@@ -67,6 +67,10 @@ int CloseImpl(sqlite3* db, bool allow_zombie) {
       return SQLITE_OK;
     }
     if (db->conn != nullptr) basalt::api::TraceClose(db);
+    if (db->cb.av_destroy != nullptr) {
+      db->cb.av_destroy(db->cb.av_arg);
+      db->cb.av_destroy = nullptr;
+    }
     DestroyConnection(db);
     closed = true;
     return SQLITE_OK;

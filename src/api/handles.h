@@ -100,6 +100,11 @@ struct ApiCallbacks {
   // threshold.
   int (*wal_hook)(void*, sqlite3*, const char*, int) = nullptr;
   void* wal_hook_arg = reinterpret_cast<void*>(intptr_t{1000});
+  // sqlite3_autovacuum_pages (api_hooks.cc); av_destroy(av_arg) runs when
+  // the callback is replaced or the connection closes.
+  unsigned (*av_pages)(void*, const char*, unsigned, unsigned, unsigned) = nullptr;
+  void* av_arg = nullptr;
+  void (*av_destroy)(void*) = nullptr;
 };
 
 // Per-connection memory the API layer hands out or remembers (reset when

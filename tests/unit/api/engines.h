@@ -20,8 +20,9 @@ namespace basalt::apitest {
   X(reset)                                                                                         \
   X(finalize)                                                                                      \
   X(bind_int)                                                                                      \
-  X(bind_text) X(bind_null) X(bind_parameter_count) X(clear_bindings) X(column_count)              \
-      X(column_int) X(column_int64) X(column_text) X(column_type) X(column_bytes) X(column_name)   \
+  X(bind_text)                                                                                     \
+  X(bind_null) X(bind_parameter_count) X(clear_bindings) X(column_count) X(column_int)             \
+      X(column_int64) X(column_text) X(column_type) X(column_bytes) X(column_name)                 \
           X(column_decltype) X(column_value) X(data_count) X(errmsg) X(errcode)                    \
               X(extended_errcode) X(error_offset) X(extended_result_codes) X(next_stmt)            \
                   X(db_handle) X(busy_timeout) X(busy_handler) X(interrupt) X(changes)             \
@@ -35,18 +36,18 @@ namespace basalt::apitest {
 
 // The entry points of the hooks, limits, tracing, collation, authorizer,
 // backup, blob and serialize tests.
-#define BASALT_API_TEST_FUNCTIONS_2(X)                                                           \
-  X(limit)                                                                                       \
-  X(progress_handler)                                                                            \
-  X(commit_hook)                                                                                 \
-  X(rollback_hook)                                                                               \
-  X(trace_v2)                                                                                    \
-  X(trace) X(profile) X(create_collation) X(create_collation_v2) X(create_collation16)           \
-      X(collation_needed) X(collation_needed16) X(set_authorizer) X(enable_shared_cache)         \
-          X(backup_init) X(backup_step) X(backup_finish) X(backup_remaining) X(backup_pagecount) \
-              X(blob_open) X(blob_reopen) X(blob_bytes) X(blob_read) X(blob_write) X(blob_close) \
-                  X(serialize) X(deserialize) X(bind_blob) X(column_blob) X(bind_int64)          \
-                      X(bind_zeroblob64) X(bind_text64)
+#define BASALT_API_TEST_FUNCTIONS_2(X)                                                             \
+  X(limit)                                                                                         \
+  X(progress_handler)                                                                              \
+  X(commit_hook)                                                                                   \
+  X(rollback_hook)                                                                                 \
+  X(trace_v2)                                                                                      \
+  X(trace)                                                                                         \
+  X(profile) X(create_collation) X(create_collation_v2) X(create_collation16) X(collation_needed)  \
+      X(collation_needed16) X(set_authorizer) X(enable_shared_cache) X(backup_init) X(backup_step) \
+          X(backup_finish) X(backup_remaining) X(backup_pagecount) X(blob_open) X(blob_reopen)     \
+              X(blob_bytes) X(blob_read) X(blob_write) X(blob_close) X(serialize) X(deserialize)   \
+                  X(bind_blob) X(column_blob) X(bind_int64) X(bind_zeroblob64) X(bind_text64)
 
 // clang-format off
 // The string, status, configuration and database-information tests.
@@ -77,7 +78,7 @@ namespace basalt::apitest {
   X(value_text) X(result_text) X(user_data) X(column_double) X(create_function)      \
   X(create_filename) X(free_filename) X(filename_database) X(filename_journal)         \
   X(filename_wal) X(uri_parameter) X(uri_boolean) X(uri_int64) X(uri_key) X(os_init)   \
-  X(os_end) X(bind_pointer) X(result_pointer) X(value_pointer) X(value_subtype) X(result_null)
+  X(os_end) X(bind_pointer) X(result_pointer) X(value_pointer) X(value_subtype) X(result_null) X(autovacuum_pages)
 // clang-format on
 
 struct Api {

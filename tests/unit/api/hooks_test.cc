@@ -335,6 +335,48 @@ TEST(Transactions, CommitUnderReader) {
   });
 }
 
+struct AvLog {
+  std::string calls;
+  unsigned answer = 0;
+  int destroyed = 0;
+};
+unsigned AvPages(void* p, const char* db, unsigned pages, unsigned nfree, unsigned size) {
+  auto* log = static_cast<AvLog*>(p);
+  log->calls += std::string(db) + " " + std::to_string(pages) + " " + std::to_string(nfree) + " " +
+                std::to_string(size) + "; ";
+  return log->answer;
+}
+void AvDestroy(void* p) { ++static_cast<AvLog*>(p)->destroyed; }
+
+TEST(Hooks, AutovacuumPages) {
+  SameAsSqlite([](const Api& a, Transcript* t) {
+    sqlite3* db = OpenMemory(a);
+    Exec(a, db,
+         "PRAGMA auto_vacuum = FULL; CREATE TABLE t(x); WITH RECURSIVE c(n) AS (SELECT 1 UNION "
+         "ALL SELECT n+1 FROM c WHERE n < 400) INSERT INTO t SELECT randomblob(300) FROM c");
+    AvLog log;
+    t->Int("set", a.autovacuum_pages(db, AvPages, &log, AvDestroy));
+    log.answer = 0;
+    Exec(a, db, "DELETE FROM t WHERE rowid % 2 = 0");
+    t->Str("calls", log.calls.c_str());
+    t->Str("free after none", Rows(a, db, "PRAGMA freelist_count").c_str());
+    log.calls.clear();
+    log.answer = 5;
+    Exec(a, db, "DELETE FROM t WHERE rowid % 3 = 0");
+    t->Str("calls", log.calls.c_str());
+    t->Str("free after 5", Rows(a, db, "PRAGMA freelist_count").c_str());
+    log.calls.clear();
+    log.answer = 100000;
+    Exec(a, db, "DELETE FROM t WHERE rowid % 5 = 0");
+    t->Str("calls", log.calls.c_str());
+    t->Str("free after all", Rows(a, db, "PRAGMA freelist_count").c_str());
+    t->Str("integrity", Rows(a, db, "PRAGMA integrity_check").c_str());
+    t->Int("replace", a.autovacuum_pages(db, nullptr, nullptr, nullptr));
+    t->Int("destroyed", log.destroyed);
+    a.close(db);
+  });
+}
+
 TEST(SharedCache, EnableAnswersOk) {
   SameAsSqlite([](const Api& a, Transcript* t) {
     t->Int("enable", a.enable_shared_cache(1));
