@@ -44,6 +44,12 @@ class ConnectionHooks {
   virtual int64_t LastInsertRowid() = 0;
   virtual int64_t Changes() = 0;
   virtual int64_t TotalChanges() = 0;
+  // sqlite3_limit: the connection's run-time limit `id` (SQLITE_LIMIT_*);
+  // -1 when it has none (the caller uses the compile-time maximum).
+  virtual int Limit(int id) {
+    (void)id;
+    return -1;
+  }
   // A statement is about to write virtual table vt: it joins the
   // transaction (xBegin) if it has not yet.
   virtual Status VtabBegin(Vtab* vt) {

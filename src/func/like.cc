@@ -167,7 +167,9 @@ void LikeFunc(FuncContext* ctx, int argc, Value** argv) {
     return;
   }
   TextOf pat(*argv[0]);
-  if (pat.size() > static_cast<size_t>(kLikePatternLimit)) {
+  int limit = ctx->conn != nullptr ? ctx->conn->Limit(8) : -1;  // SQLITE_LIMIT_LIKE_PATTERN_LENGTH
+  if (limit < 0) limit = kLikePatternLimit;
+  if (pat.size() > static_cast<size_t>(limit)) {
     SetFuncError(ctx, "LIKE or GLOB pattern too complex");
     return;
   }

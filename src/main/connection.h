@@ -47,6 +47,7 @@ class Connection : public ConnectionHooks {
   int64_t Changes() override { return changes_; }
   int64_t TotalChanges() override { return total_changes_; }
   Status VtabBegin(Vtab* vt) override { return vtabs_.Join(vt, txn_.savepoint_depth()); }
+  int Limit(int id) override { return limits_.Set(id, -1); }
   void set_last_insert_rowid(int64_t v) { env_.last_insert_rowid = v; }
 
   Btree* main_db() { return store_.main()->bt.get(); }

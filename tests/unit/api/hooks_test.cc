@@ -15,6 +15,39 @@
 namespace basalt::apitest {
 namespace {
 
+const Api* limits_api = nullptr;
+// big(n): a text of n bytes, through sqlite3_result_text.
+void Big(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  std::string s(static_cast<size_t>(limits_api->value_int64(argv[0])), 'x');
+  limits_api->result_text(ctx, s.c_str(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
+}
+
+// The limits enforced while statements run: function results, LIKE
+// patterns, trigger nesting.
+TEST(Limits, RunTimeLimits) {
+  SameAsSqlite([](const Api& a, Transcript* t) {
+    limits_api = &a;
+    sqlite3* db = OpenMemory(a);
+    a.create_function(db, "big", 1, SQLITE_UTF8, nullptr, Big, nullptr, nullptr);
+    a.limit(db, SQLITE_LIMIT_LENGTH, 50);
+    t->Str("big 50", Rows(a, db, "SELECT length(big(50))").c_str());
+    t->Str("big 51", Rows(a, db, "SELECT length(big(51))").c_str());
+    a.limit(db, SQLITE_LIMIT_LENGTH, 1000000);
+    a.limit(db, SQLITE_LIMIT_LIKE_PATTERN_LENGTH, 5);
+    t->Str("like 5", Rows(a, db, "SELECT 'abcde' LIKE 'abcd%'").c_str());
+    t->Str("like 6", Rows(a, db, "SELECT 'abcdef' LIKE 'abcde%'").c_str());
+    t->Str("glob 6", Rows(a, db, "SELECT 'abcdef' GLOB 'abcde*'").c_str());
+    Exec(a, db,
+         "PRAGMA recursive_triggers = ON; CREATE TABLE c(n); CREATE TRIGGER tr AFTER INSERT ON c "
+         "WHEN new.n < 20 BEGIN INSERT INTO c VALUES(new.n + 1); END");
+    a.limit(db, SQLITE_LIMIT_TRIGGER_DEPTH, 10);
+    t->Str("depth 10", Exec(a, db, "INSERT INTO c VALUES(15)").c_str());
+    t->Str("depth 11", Exec(a, db, "INSERT INTO c VALUES(5)").c_str());
+    t->Str("rows", Rows(a, db, "SELECT count(*), max(n) FROM c").c_str());
+    a.close(db);
+  });
+}
+
 TEST(Limits, GetSetClampAndEnforce) {
   SameAsSqlite([](const Api& a, Transcript* t) {
     sqlite3* db = OpenMemory(a);
