@@ -1,4 +1,5 @@
 // Parameter binding: sqlite3_bind_* and the parameter queries.
+#include <cstdint>
 #include <cstring>
 
 #include "api/guard.h"
@@ -12,6 +13,11 @@ using basalt::api::SetError;
 
 namespace {
 
+// SQLITE_LIMIT_LENGTH of the statement's connection.
+int64_t LengthLimit(sqlite3_stmt* s) {
+  return s->db->conn != nullptr ? s->db->conn->limits().get(basalt::LimitId::kLength) : INT32_MAX;
+}
+
 // Binds the value `make` builds, under the statement's connection.
 template <typename Make>
 int Bind(sqlite3_stmt* s, int i, Make&& make) {
@@ -20,7 +26,11 @@ int Bind(sqlite3_stmt* s, int i, Make&& make) {
     if (s->stmt == nullptr) return SQLITE_MISUSE;
     Value v;
     make(&v);
+    if (v.is_string_like() && static_cast<int64_t>(v.size()) > LengthLimit(s)) {
+      return SetError(s->db, SQLITE_TOOBIG, "string or blob too big");
+    }
     int rc = s->stmt->Bind(i, v);
+    if (rc == SQLITE_OK && !s->bound_pointers.empty()) s->bound_pointers.erase(i);
     if (rc == SQLITE_RANGE) return SetError(s->db, SQLITE_RANGE, "column index out of range");
     if (rc != SQLITE_OK) return SetError(s->db, rc, "bad parameter or other API misuse");
     return SQLITE_OK;
@@ -60,6 +70,7 @@ int sqlite3_clear_bindings(sqlite3_stmt* s) {
   if (s == nullptr) return SQLITE_MISUSE;
   return Guard(s->db, kCodeOnThrow, [&] {
     s->stmt->ClearBindings();
+    s->bound_pointers.clear();
     return SQLITE_OK;
   });
 }
@@ -95,6 +106,12 @@ int sqlite3_bind_text(sqlite3_stmt* s, int i, const char* z, int n, void (*del)(
 int sqlite3_bind_text64(sqlite3_stmt* s, int i, const char* z, sqlite3_uint64 n, void (*del)(void*),
                         unsigned char enc) {
   (void)enc;
+  if (n > static_cast<sqlite3_uint64>(INT32_MAX)) {
+    Destroy(z, del);
+    return s == nullptr ? SQLITE_MISUSE : Guard(s->db, kCodeOnThrow, [&] {
+      return SetError(s->db, SQLITE_TOOBIG, "string or blob too big");
+    });
+  }
   return sqlite3_bind_text(s, i, z, static_cast<int>(n), del);
 }
 
@@ -108,9 +125,16 @@ int sqlite3_bind_blob(sqlite3_stmt* s, int i, const void* z, int n, void (*del)(
 
 int sqlite3_bind_blob64(sqlite3_stmt* s, int i, const void* z, sqlite3_uint64 n,
                         void (*del)(void*)) {
+  if (n > static_cast<sqlite3_uint64>(INT32_MAX)) {
+    Destroy(z, del);
+    return s == nullptr ? SQLITE_MISUSE : Guard(s->db, kCodeOnThrow, [&] {
+      return SetError(s->db, SQLITE_TOOBIG, "string or blob too big");
+    });
+  }
   return sqlite3_bind_blob(s, i, z, static_cast<int>(n), del);
 }
 
+// No length check, as in SQLite (the 64-bit variant has one).
 int sqlite3_bind_zeroblob(sqlite3_stmt* s, int i, int n) {
   return Bind(s, i, [&](Value* x) {
     size_t k = static_cast<size_t>(n < 0 ? 0 : n);
@@ -119,7 +143,10 @@ int sqlite3_bind_zeroblob(sqlite3_stmt* s, int i, int n) {
 }
 
 int sqlite3_bind_zeroblob64(sqlite3_stmt* s, int i, sqlite3_uint64 n) {
-  if (n > 1000000000ULL) return SQLITE_TOOBIG;
+  if (s == nullptr) return SQLITE_MISUSE;
+  if (n > static_cast<sqlite3_uint64>(Guard(s->db, 0, [&] { return LengthLimit(s); }))) {
+    return SQLITE_TOOBIG;
+  }
   return sqlite3_bind_zeroblob(s, i, static_cast<int>(n));
 }
 

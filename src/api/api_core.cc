@@ -40,6 +40,9 @@ int ExecImpl(sqlite3* db, const char* sql, int (*callback)(void*, int, char**, c
     rc = sqlite3_prepare_v2(db, tail, -1, &st.stmt, &next);
     if (rc != SQLITE_OK) break;
     tail = next;
+    // Each statement's text starts at its first token (what sqlite3_sql
+    // and the trace callbacks show), as in SQLite's exec loop.
+    while (*tail == ' ' || (*tail >= '\t' && *tail <= '\r')) ++tail;
     if (st.stmt == nullptr) continue;
     int ncol = sqlite3_column_count(st.stmt);
     std::vector<char*> names(static_cast<size_t>(ncol));

@@ -5,8 +5,10 @@
 #include <string>
 
 #include "api/builtin_ext.h"
+#include "api/ext.h"
 #include "api/guard.h"
 #include "api/handles.h"
+#include "api/trace.h"
 
 using basalt::Connection;
 using basalt::api::DbState;
@@ -49,6 +51,12 @@ int CloseImpl(sqlite3* db, bool allow_zombie) {
   bool closed = false;
   int rc = Guard(db, kCodeOnThrow, [&] {
     if (!IsOpenOrSick(db)) return SQLITE_MISUSE;  // closed by another thread meanwhile
+    if (db->active_backups > 0) {
+      // Unlike SQLite's close_v2 (which would make a zombie), Basalt
+      // refuses to close under an unfinished backup either way.
+      return SetError(db, SQLITE_BUSY,
+                      "unable to close due to unfinalized statements or unfinished backups");
+    }
     if (db->stmts != nullptr) {
       if (!allow_zombie) {
         return SetError(db, SQLITE_BUSY,
@@ -57,6 +65,11 @@ int CloseImpl(sqlite3* db, bool allow_zombie) {
       BASALT_DCHECK(db->conn != nullptr);
       db->state.store(DbState::kZombie, std::memory_order_relaxed);  // H3
       return SQLITE_OK;
+    }
+    if (db->conn != nullptr) basalt::api::TraceClose(db);
+    if (db->cb.av_destroy != nullptr) {
+      db->cb.av_destroy(db->cb.av_arg);
+      db->cb.av_destroy = nullptr;
     }
     DestroyConnection(db);
     closed = true;
@@ -118,6 +131,7 @@ int sqlite3_open_v2(const char* filename, sqlite3** out, int flags, const char* 
   // The built-in extensions register their modules and functions through
   // the public API, which takes the connection's mutex itself.
   if (rc == SQLITE_OK) rc = basalt::api::RunBuiltinExtensions(db);
+  if (rc == SQLITE_OK) rc = basalt::api::RunAutoExtensions(db);
   return rc;
 }
 

@@ -6,6 +6,7 @@
 
 #include "api/guard.h"
 #include "api/handles.h"
+#include "api/trace.h"
 #include "record/value_ops.h"
 
 using basalt::Type;
@@ -38,6 +39,12 @@ int PrepareImpl(sqlite3* db, const char* sql, int nbytes, sqlite3_stmt** out, co
   size_t len = nbytes < 0 ? std::strlen(sql) : strnlen(sql, static_cast<size_t>(nbytes));
   return Guard(db, kCodeOnThrow, [&] {
     if (!basalt::api::IsOpen(db)) return SQLITE_MISUSE;
+    // SQLITE_LIMIT_SQL_LENGTH: a text not NUL-terminated within nbytes is
+    // measured whole; otherwise each statement as it is parsed (below).
+    const int64_t max_sql = db->conn->limits().get(basalt::LimitId::kSqlLength);
+    if (nbytes > 0 && sql[nbytes - 1] != '\0' && nbytes > max_sql) {
+      return SetError(db, SQLITE_TOOBIG, "statement too long");
+    }
     size_t consumed = 0;
     basalt::Result<std::unique_ptr<basalt::Statement>> r = basalt::Status();
     try {
@@ -48,6 +55,9 @@ int PrepareImpl(sqlite3* db, const char* sql, int nbytes, sqlite3_stmt** out, co
       return code;
     }
     if (tail) *tail = sql + consumed;
+    if (r.ok() && static_cast<int64_t>(consumed) > max_sql) {
+      return SetError(db, SQLITE_TOOBIG, "string or blob too big");  // SQLite's tokenizer check
+    }
     if (!r.ok()) {
       SetError(db, r.status());
       db->err_offset = db->conn->last_error_offset();
@@ -162,18 +172,31 @@ int sqlite3_step(sqlite3_stmt* s) {
     if (s->stmt == nullptr) return SQLITE_MISUSE;
     s->thrown_code = 0;
     ForgetRow(s);
+    if (!s->running) {
+      s->running = true;
+      ++s->runs;
+      if (basalt::api::Traced(db)) basalt::api::TraceStart(s);
+    }
     int rc;
     try {
       rc = s->stmt->Step();
     } catch (...) {
       int code = basalt::api::NoteException(db);
       AbandonExecution(s, code);
+      s->running = false;
       return code;
     }
     if (rc == SQLITE_ROW) {
       CacheRow(s);
       ClearError(db);
+      if (db->cb.trace_mask != 0) basalt::api::TraceRow(s);
       return rc;
+    }
+    s->running = false;
+    basalt::api::TraceEnd(s);
+    if (db->cb.wal_hook != nullptr) basalt::api::RunWalHook(db);
+    if (!db->scratch.result_pointers.empty() && db->conn->active_statements() == 0) {
+      db->scratch.result_pointers.clear();
     }
     if (rc == SQLITE_DONE) {
       ClearError(db);
@@ -190,6 +213,8 @@ int sqlite3_reset(sqlite3_stmt* s) {
     int rc = StatementCode(s);
     s->thrown_code = 0;
     ForgetRow(s);
+    s->running = false;
+    basalt::api::TraceEnd(s);
     s->stmt->Reset();
     return rc;
   });
@@ -201,6 +226,7 @@ int sqlite3_finalize(sqlite3_stmt* s) {
   bool closed = false;
   int rc = Guard(db, kCodeOnThrow, [&] {
     int code = StatementCode(s);
+    basalt::api::TraceEnd(s);
     // End the execution here, where a failure is caught (the destructor
     // swallows one); the connection is recovered after a failure.
     bool failed = false;
@@ -342,11 +368,6 @@ sqlite3_value* sqlite3_column_value(sqlite3_stmt* s, int i) {
 
 const char* sqlite3_sql(sqlite3_stmt* s) {
   return Column(s, static_cast<const char*>(nullptr), [&] { return s->stmt->sql().c_str(); });
-}
-
-char* sqlite3_expanded_sql(sqlite3_stmt* s) {
-  return Column(s, static_cast<char*>(nullptr),
-                [&] { return sqlite3_mprintf("%s", s->stmt->sql().c_str()); });
 }
 
 int sqlite3_stmt_readonly(sqlite3_stmt* s) {

@@ -9,6 +9,7 @@
 // SQLITE_NOMEM as the function's error. (The few that only read or set a
 // field -- value_type, value_subtype, user_data, result_int and the like
 // -- cannot throw and call nothing that could.)
+#include <cstdint>
 #include <cstring>
 #include <memory>
 
@@ -27,6 +28,15 @@ using basalt::api::GuardVoid;
 using basalt::api::kCodeOnThrow;
 
 namespace {
+
+// SQLITE_LIMIT_LENGTH for a function result of n bytes: true (and the
+// result is the "string or blob too big" error) when n exceeds it.
+bool OverLengthLimit(basalt::FuncContext* ctx, size_t n) {
+  int limit = ctx->conn != nullptr ? ctx->conn->Limit(0) : -1;
+  if (limit < 0 || n <= static_cast<size_t>(limit)) return false;
+  sqlite3_result_error_toobig(reinterpret_cast<sqlite3_context*>(ctx));
+  return true;
+}
 
 void Destroy(const void* p, void (*del)(void*)) {
   if (del != SQLITE_STATIC && del != SQLITE_TRANSIENT && del != nullptr) del(const_cast<void*>(p));
@@ -240,22 +250,42 @@ void sqlite3_result_text(sqlite3_context* c, const char* z, int n, void (*del)(v
     if (z == nullptr) {
       AsCtx(c)->result->SetNull();
     } else {
-      AsCtx(c)->result->SetText(
-          std::string_view(z, n < 0 ? std::strlen(z) : static_cast<size_t>(n)));
+      size_t len = n < 0 ? std::strlen(z) : static_cast<size_t>(n);
+      if (OverLengthLimit(AsCtx(c), len)) return;
+      AsCtx(c)->result->SetText(std::string_view(z, len));
     }
   });
   Destroy(z, del);
 }
 void sqlite3_result_text64(sqlite3_context* c, const char* z, sqlite3_uint64 n, void (*del)(void*),
                            unsigned char enc) {
-  (void)enc;
-  sqlite3_result_text(c, z, static_cast<int>(n), del);
+  if (n > static_cast<sqlite3_uint64>(INT32_MAX)) {
+    if (del != SQLITE_STATIC && del != SQLITE_TRANSIENT && del != nullptr)
+      del(const_cast<char*>(z));
+    sqlite3_result_error_toobig(c);
+    return;
+  }
+  const int len = static_cast<int>(n);
+  switch (enc) {
+    case SQLITE_UTF16:
+    case SQLITE_UTF16_ALIGNED:
+      sqlite3_result_text16(c, z, len, del);
+      return;
+    case SQLITE_UTF16LE:
+      sqlite3_result_text16le(c, z, len, del);
+      return;
+    case SQLITE_UTF16BE:
+      sqlite3_result_text16be(c, z, len, del);
+      return;
+    default:
+      sqlite3_result_text(c, z, len, del);
+  }
 }
 void sqlite3_result_blob(sqlite3_context* c, const void* z, int n, void (*del)(void*)) {
   GuardVoid(AsCtx(c), [&] {
     if (z == nullptr && n > 0) {
       AsCtx(c)->result->SetNull();
-    } else {
+    } else if (!OverLengthLimit(AsCtx(c), static_cast<size_t>(n < 0 ? 0 : n))) {
       AsCtx(c)->result->SetBlob(z, static_cast<size_t>(n < 0 ? 0 : n));
     }
   });
@@ -263,17 +293,25 @@ void sqlite3_result_blob(sqlite3_context* c, const void* z, int n, void (*del)(v
 }
 void sqlite3_result_blob64(sqlite3_context* c, const void* z, sqlite3_uint64 n,
                            void (*del)(void*)) {
+  if (n > static_cast<sqlite3_uint64>(INT32_MAX)) {
+    Destroy(z, del);
+    sqlite3_result_error_toobig(c);
+    return;
+  }
   sqlite3_result_blob(c, z, static_cast<int>(n), del);
 }
 void sqlite3_result_zeroblob(sqlite3_context* c, int n) {
-  GuardVoid(AsCtx(c), [&] {
-    size_t k = static_cast<size_t>(n < 0 ? 0 : n);
-    std::memset(AsCtx(c)->result->Reserve(Type::kBlob, k), 0, k);
-  });
+  sqlite3_result_zeroblob64(c, static_cast<sqlite3_uint64>(n < 0 ? 0 : n));
 }
 int sqlite3_result_zeroblob64(sqlite3_context* c, sqlite3_uint64 n) {
-  if (n > 1000000000ULL) return SQLITE_TOOBIG;
-  sqlite3_result_zeroblob(c, static_cast<int>(n));
+  if (n > static_cast<sqlite3_uint64>(INT32_MAX) || OverLengthLimit(AsCtx(c), n)) {
+    sqlite3_result_error_toobig(c);
+    return SQLITE_TOOBIG;
+  }
+  GuardVoid(AsCtx(c), [&] {
+    size_t k = static_cast<size_t>(n);
+    std::memset(AsCtx(c)->result->Reserve(Type::kBlob, k), 0, k);
+  });
   return SQLITE_OK;
 }
 void sqlite3_result_value(sqlite3_context* c, sqlite3_value* v) {

@@ -46,6 +46,9 @@ void RetireHandle(sqlite3* db) noexcept {
   db->err_offset = -1;
   db->has_msg = false;
   db->extended_codes = false;
+  db->cb = ApiCallbacks();
+  db->scratch = ApiScratch();
+  db->active_backups = 0;
   Pool& p = ThePool();
   std::lock_guard<std::mutex> g(p.mu);
   BASALT_DCHECK(p.free.size() < p.free.capacity());

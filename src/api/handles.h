@@ -24,8 +24,10 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "api/mutex.h"
@@ -39,6 +41,85 @@ namespace basalt::api {
 enum class DbState : uint8_t { kOpen, kSick, kZombie, kClosed };
 }  // namespace basalt::api
 
+// sqlite3_db_config flags that the API layer keeps (the others live in the
+// connection's CompileOptions). Defaults are the reference build's.
+// Recorded and reported: Basalt does not yet act on them (triggers and
+// views cannot be switched off, double-quoted strings always fall back to
+// literals, DEFENSIVE does not restrict writable_schema).
+struct DbConfig {
+  bool enable_trigger = true;
+  bool enable_view = true;
+  bool fts3_tokenizer = true;  // Debian's build enables both by default
+  bool load_extension = true;
+  bool no_ckpt_on_close = false;
+  bool qpsg = false;
+  bool trigger_eqp = false;
+  bool reset_database = false;
+  bool defensive = false;
+  bool dqs_dml = true;
+  bool dqs_ddl = true;
+  bool legacy_file_format = false;
+};
+
+// A pointer passed with sqlite3_bind_pointer / sqlite3_result_pointer: the
+// value is a NULL whose subtype is 'p' and whose payload is the box's
+// address (api_pointer.cc). The destructor runs when the box goes.
+struct PointerBox {
+  void* ptr = nullptr;
+  std::string type;
+  void (*del)(void*) = nullptr;
+  PointerBox(void* p, const char* t, void (*d)(void*)) : ptr(p), type(t), del(d) {}
+  ~PointerBox() {
+    if (del != nullptr) del(ptr);
+  }
+  PointerBox(const PointerBox&) = delete;
+  PointerBox& operator=(const PointerBox&) = delete;
+};
+
+// Per-connection callbacks kept by the API layer (reset when the handle
+// returns to the pool).
+struct ApiCallbacks {
+  // Tracing (api_trace.cc): sqlite3_trace_v2, or the legacy sqlite3_trace
+  // (setting one replaces the other), and the legacy sqlite3_profile.
+  unsigned trace_mask = 0;
+  int (*trace_v2)(unsigned, void*, void*, void*) = nullptr;
+  void (*trace_legacy)(void*, const char*) = nullptr;
+  void* trace_arg = nullptr;
+  void (*profile)(void*, const char*, sqlite3_uint64) = nullptr;
+  void* profile_arg = nullptr;
+  // sqlite3_set_authorizer (api_auth.cc).
+  int (*auth)(void*, int, const char*, const char*, const char*, const char*) = nullptr;
+  void* auth_arg = nullptr;
+  // sqlite3_collation_needed / 16 (api_collation.cc).
+  void (*coll_needed)(void*, sqlite3*, int, const char*) = nullptr;
+  void (*coll_needed16)(void*, sqlite3*, int, const void*) = nullptr;
+  void* coll_needed_arg = nullptr;
+  DbConfig dbconfig;
+  // sqlite3_wal_hook. As in SQLite, the automatic checkpoint is itself the
+  // default WAL hook: without a user hook, wal_hook_arg holds its frame
+  // threshold.
+  int (*wal_hook)(void*, sqlite3*, const char*, int) = nullptr;
+  void* wal_hook_arg = reinterpret_cast<void*>(intptr_t{1000});
+  // sqlite3_autovacuum_pages (api_hooks.cc); av_destroy(av_arg) runs when
+  // the callback is replaced or the connection closes.
+  unsigned (*av_pages)(void*, const char*, unsigned, unsigned, unsigned) = nullptr;
+  void* av_arg = nullptr;
+  void (*av_destroy)(void*) = nullptr;
+};
+
+// Per-connection memory the API layer hands out or remembers (reset when
+// the handle returns to the pool).
+struct ApiScratch {
+  std::u16string err_msg16;  // sqlite3_errmsg16's last answer
+  // The WAL frame count last reported to the wal hook, per database.
+  std::vector<uint32_t> wal_seen;
+  // sqlite3_db_filename's answers, by database name (api_filename.cc).
+  std::unordered_map<std::string, std::string> filenames;
+  // sqlite3_result_pointer boxes: freed once no statement of the
+  // connection is running (no register can hold one then).
+  std::vector<std::unique_ptr<PointerBox>> result_pointers;
+};
+
 struct sqlite3 {
   std::atomic<basalt::api::DbState> state{basalt::api::DbState::kClosed};
   sqlite3_mutex own_mutex{sqlite3_mutex::Kind::kConnection};
@@ -50,6 +131,9 @@ struct sqlite3 {
   bool has_msg = false;
   bool extended_codes = false;
   sqlite3_stmt* stmts = nullptr;  // H2: newest first
+  ApiCallbacks cb;
+  ApiScratch scratch;
+  int active_backups = 0;  // sqlite3_backup objects using this connection
 };
 
 struct sqlite3_stmt {
@@ -66,6 +150,21 @@ struct sqlite3_stmt {
   // The code an exception (out of memory) ended the last step with; the
   // next sqlite3_reset or sqlite3_finalize reports it.
   int thrown_code = 0;
+  // When the current execution began (steady clock, ns), for the profile
+  // trace; -1 when none is being timed.
+  int64_t trace_start_ns = -1;
+  // Between the first step of an execution and its end (done, error,
+  // reset): the next step does not start a new one (trace events).
+  bool running = false;
+  int64_t runs = 0;  // executions started (SQLITE_STMTSTATUS_RUN)
+  // UTF-16 forms handed out (api_utf16.cc): per column of the current row,
+  // and per (kind << 16 | column) for names, which last as long as the
+  // statement (node-based map: the strings never move).
+  std::vector<std::u16string> text16;
+  std::unordered_map<int, std::u16string> names16;
+  // sqlite3_bind_pointer boxes, by parameter: replaced by the next bind of
+  // that parameter, freed by sqlite3_clear_bindings and finalize.
+  std::unordered_map<int, std::unique_ptr<PointerBox>> bound_pointers;
 };
 
 namespace basalt::api {

@@ -13,6 +13,7 @@
 #include <cstdarg>
 #include <mutex>
 
+#include "api/config.h"
 #include "api/mutex.h"
 #include "os/vfs.h"
 #include "sqlite3.h"
@@ -68,10 +69,15 @@ int sqlite3_config(int op, ...) {
     case SQLITE_CONFIG_SERIALIZED:
       basalt::api::g_mode.store(op, std::memory_order_relaxed);
       return SQLITE_OK;
-    default:
-      // Unknown, or an option Basalt does not implement: a non-zero code,
-      // as documented for options the library cannot set.
-      return SQLITE_ERROR;
+    default: {
+      // The other options (api_config.cc); unknown ones, or those Basalt
+      // cannot set, give a non-zero code, as documented.
+      va_list ap;
+      va_start(ap, op);
+      int rc = basalt::api::ConfigOption(op, ap);
+      va_end(ap);
+      return rc;
+    }
   }
 }
 

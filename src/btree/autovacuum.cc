@@ -12,7 +12,8 @@
 //       it frees and lowers the largest root.
 //   A3. Root pages never move otherwise, so shrinking the file (Shrink)
 //       only relocates non-root pages: into free pages, lowest first.
-//   A4. FULL mode: at commit the freelist is empty (AutoVacuumCommit).
+//   A4. FULL mode: at commit the freelist is empty (AutoVacuumCommit), unless
+//       an autovacuum_pages callback asked for fewer pages to go.
 //       INCREMENTAL mode: the freelist persists; IncrementalVacuum(n)
 //       removes up to n pages from the end of the file.
 #include <algorithm>
@@ -87,8 +88,15 @@ Status Shrink(BtShared& bt, uint32_t limit) {
 Status AutoVacuumCommit(BtShared& bt) {
   uint32_t nfree;
   TRY(ReadFreelistCount(bt, &nfree));
+  uint32_t limit = 0;  // all
+  if (bt.autovacuum_pages) {
+    // Asked at every such commit, even with no free page (as SQLite does).
+    uint32_t n = bt.autovacuum_pages(bt.pager->page_count(), nfree, bt.page_size);
+    if (n == 0) return Status();
+    if (n < nfree) limit = n;
+  }
   if (nfree == 0) return Status();
-  return Shrink(bt, 0);
+  return Shrink(bt, limit);
 }
 
 Result<Pgno> CreateRootAutoVacuum(BtShared& bt, bool intkey) {
@@ -158,6 +166,10 @@ Status DropRootAutoVacuum(BtShared& bt, Pgno root, Pgno* moved_from) {
 }  // namespace btree_detail
 
 int Btree::auto_vacuum() const { return s_->autovac; }
+
+void Btree::SetAutoVacuumPages(std::function<uint32_t(uint32_t, uint32_t, uint32_t)> fn) {
+  s_->autovacuum_pages = std::move(fn);
+}
 
 void Btree::SetNewDatabaseEncoding(uint8_t enc) { s_->new_db_encoding = enc; }
 

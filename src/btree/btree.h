@@ -209,6 +209,10 @@ class Btree {
   // n free pages (0: all) from the end of the file, moving live pages from
   // there into free pages lower down. No-op when auto-vacuum is off.
   Status IncrementalVacuum(uint32_t n);
+  // sqlite3_autovacuum_pages: asked before each FULL auto-vacuum commit how
+  // many free pages to remove (0: none; at least the free count: all).
+  // Null restores the default (all).
+  void SetAutoVacuumPages(std::function<uint32_t(uint32_t pages, uint32_t free, uint32_t size)> fn);
 
   // Tests only: treat `pgno` as the lock-byte page (normally the page
   // holding file offset 2^30), so that the rules about it can be exercised

@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -71,6 +72,10 @@ struct BtShared {
   // Auto-vacuum mode (header offsets 52 and 64): 0 none, 1 full,
   // 2 incremental. Pointer-map upkeep is behind `autovac != 0` checks.
   uint8_t autovac = 0;
+  // sqlite3_autovacuum_pages: how many of the free pages a FULL auto-vacuum
+  // commit removes (given pages in the file, free pages, page size); null:
+  // all of them.
+  std::function<uint32_t(uint32_t, uint32_t, uint32_t)> autovacuum_pages;
   // Text encoding written into page 1 of a new database (offset 56).
   uint8_t new_db_encoding = 1;
   Pgno lock_page = 0;           // the lock-byte page (btfmt::LockBytePage)

@@ -97,4 +97,60 @@ bool FunctionRegistry::HasName(std::string_view name) const {
   return base_ != nullptr && base_->HasName(name);
 }
 
+namespace {
+
+bool SameValue(const Value& a, const Value& b) {
+  if (a.type() != b.type()) return false;
+  switch (a.type()) {
+    case Type::kNull:
+      return true;
+    case Type::kInteger:
+      return a.int_value() == b.int_value();
+    case Type::kReal:
+      return a.real_value() == b.real_value();
+    default:
+      return a.text() == b.text();
+  }
+}
+
+}  // namespace
+
+void* AuxDataStore::Get(int site, int arg, const Value& current) {
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    Entry& e = entries_[i];
+    if (e.site != site || e.arg != arg) continue;
+    if (SameValue(e.value, current)) return e.p;
+    // A1: the argument changed; the metadata no longer applies.
+    void* p = e.p;
+    void (*del)(void*) = e.del;
+    entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(i));
+    if (del != nullptr && p != nullptr) del(p);
+    return nullptr;
+  }
+  return nullptr;
+}
+
+void AuxDataStore::Set(int site, int arg, const Value& current, void* p, void (*del)(void*)) {
+  for (Entry& e : entries_) {
+    if (e.site != site || e.arg != arg) continue;
+    void* old = e.p;
+    void (*old_del)(void*) = e.del;
+    e.value.CopyFrom(current);
+    e.p = p;
+    e.del = del;
+    if (old_del != nullptr && old != nullptr && old != p) old_del(old);
+    return;
+  }
+  entries_.push_back(Entry{site, arg, Value(), p, del});
+  entries_.back().value.CopyFrom(current);
+}
+
+void AuxDataStore::Clear() {
+  std::vector<Entry> gone;
+  gone.swap(entries_);
+  for (Entry& e : gone) {
+    if (e.del != nullptr && e.p != nullptr) e.del(e.p);
+  }
+}
+
 }  // namespace basalt

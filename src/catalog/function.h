@@ -44,6 +44,12 @@ class ConnectionHooks {
   virtual int64_t LastInsertRowid() = 0;
   virtual int64_t Changes() = 0;
   virtual int64_t TotalChanges() = 0;
+  // sqlite3_limit: the connection's run-time limit `id` (SQLITE_LIMIT_*);
+  // -1 when it has none (the caller uses the compile-time maximum).
+  virtual int Limit(int id) {
+    (void)id;
+    return -1;
+  }
   // A statement is about to write virtual table vt: it joins the
   // transaction (xBegin) if it has not yet.
   virtual Status VtabBegin(Vtab* vt) {
@@ -77,6 +83,37 @@ struct FunctionDef {
   }
 };
 
+// sqlite3_get_auxdata / sqlite3_set_auxdata: metadata a function attaches
+// to one of its arguments at one call site (instruction), kept by the VM
+// running the statement until the statement is reset.
+// Invariant A1: an entry is returned only while the argument has the value
+// it had when the entry was set (SQLite keeps metadata only for constant
+// arguments; a value that changed drops the entry, running its destructor).
+class AuxDataStore {
+ public:
+  AuxDataStore() = default;
+  ~AuxDataStore() { Clear(); }
+  AuxDataStore(const AuxDataStore&) = delete;
+  AuxDataStore& operator=(const AuxDataStore&) = delete;
+
+  void* Get(int site, int arg, const Value& current);
+  // Replaces the entry (running the old destructor); p may be null.
+  void Set(int site, int arg, const Value& current, void* p, void (*del)(void*));
+  // Runs every destructor and forgets all entries.
+  void Clear();
+  bool empty() const { return entries_.empty(); }
+
+ private:
+  struct Entry {
+    int site;
+    int arg;
+    Value value;
+    void* p;
+    void (*del)(void*);
+  };
+  std::vector<Entry> entries_;
+};
+
 // State of one function call or one aggregate accumulator.
 struct FuncContext {
   const FunctionDef* def = nullptr;
@@ -92,9 +129,14 @@ struct FuncContext {
   bool is_error = false;
   int error_code = 0;
   std::string error_msg;
-  // sqlite3_get_auxdata / set_auxdata slots are kept by the VM (per call site).
-  void* auxdata_owner = nullptr;
-  int skip_flag = 0;  // set by an aggregate step to ignore the row (internal)
+  // sqlite3_get_auxdata / set_auxdata (scalar calls from a VM; null
+  // elsewhere): the store, this call's site, and its arguments.
+  AuxDataStore* aux = nullptr;
+  int call_site = 0;
+  int argc = 0;
+  Value** argv = nullptr;
+  int skip_flag = 0;      // set by an aggregate step to ignore the row (internal)
+  int64_t agg_steps = 0;  // step calls of this accumulator (sqlite3_aggregate_count)
   // xColumn of a virtual table during an UPDATE that leaves this column
   // unchanged (sqlite3_vtab_nochange).
   bool vtab_nochange = false;

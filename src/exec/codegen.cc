@@ -2,6 +2,7 @@
 
 #include "common/assert.h"
 #include "exec/codegen_internal.h"
+#include "planner/walk.h"
 
 namespace basalt {
 
@@ -178,8 +179,27 @@ Result<std::unique_ptr<Program>> CompileIndexBuild(const Index* idx, CompileCont
   t.table = tab;
   t.cursor = tc;
   cg.CodeReadRow(&t, base);
-  const int skip = cg.CodePartialIndexGuard(idx, base);
-  if (ctx->failed()) return ctx->error;
+  if (!idx->where_sql.empty()) {
+    size_t mark = cg.redirects_.size();
+    ast::Expr* w = cg.ParseTableExpr(tab, idx->where_sql, base);
+    if (w == nullptr) return ctx->error;
+    // A partial index's WHERE must give the same answer every time.
+    auto deterministic = [&](ast::Expr* x) {
+      const bool nondet =
+          x->kind == ast::ExprKind::kCurrentTime ||
+          (x->kind == ast::ExprKind::kFunction && x->aux != nullptr &&
+           (static_cast<const FunctionDef*>(x->aux)->flags & kFuncDeterministic) == 0);
+      if (nondet) {
+        ctx->ErrorAt(x->span,
+                     "non-deterministic functions prohibited in partial index WHERE clauses");
+      }
+      return !nondet;
+    };
+    WalkExpr(w, deterministic);
+    if (ctx->failed()) return ctx->error;
+    cg.CodeJumpIf(w, next, false, true);
+    cg.redirects_.resize(mark);
+  }
   int n = static_cast<int>(idx->columns.size());
   const int nf = idx->n_fields();
   int keys = cg.AllocReg(nf + 1);
@@ -200,7 +220,6 @@ Result<std::unique_ptr<Program>> CompileIndexBuild(const Index* idx, CompileCont
   cg.Op(Opcode::kMakeRecord, keys, nf, keys + nf);
   cg.Op(Opcode::kIdxInsert, ic, keys + nf);
   cg.ResolveLabel(next);
-  if (skip != 0) cg.ResolveLabel(skip);
   cg.Op(Opcode::kNext, tc, top);
   cg.ResolveLabel(done);
   cg.Op(Opcode::kHalt, 0, 0);

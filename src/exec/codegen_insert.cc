@@ -203,6 +203,7 @@ bool Codegen::InsertTargets(ast::InsertStmt* st, const Table* tab, std::vector<i
 // Resolves the source SELECT/VALUES and checks it has one value per target.
 bool Codegen::ResolveInsertSource(ast::InsertStmt* st, const Table* tab, Scope* outer, int nvals) {
   Select* src = st->select;
+  if (src->prior == nullptr && src->values.size() == 1) resolver_.SkipSelectAuth(src);
   if (!resolver_.ResolveSelect(src, outer)) return false;
   Select* first = src;
   while (first->prior) first = first->prior;

@@ -111,9 +111,8 @@ StepResult Vm::Run() {
         pc_ = in.p2 ? in.p2 : pc_ + 1;
         continue;
       case Opcode::kGoto:
+        if (MustStop(pc_, in.p2)) return Fail(Status(kInterrupt));
         pc_ = in.p2;
-        if (env_->interrupted && env_->interrupted->load(std::memory_order_relaxed))
-          return Fail(Status(kInterrupt));
         continue;
       case Opcode::kGosub:
         r[in.p1].SetInt(pc_ + 1);
@@ -139,6 +138,7 @@ StepResult Vm::Run() {
       }
       case Opcode::kHalt: {
         done_ = true;
+        stats_.vm_steps += pc_ + 1;
         if (in.p1 != kOk) {
           halt_action_ = in.p2;
           const char* text = in.p4_str_or_null();
@@ -482,6 +482,7 @@ StepResult Vm::Run() {
         } else if (in.op == Opcode::kLast) {
           VM_TRY(c->Last(&empty));
         } else {
+          ++stats_.sorts;
           VM_TRY(c->SorterSort(&empty));
         }
         if (empty) {
@@ -503,8 +504,7 @@ StepResult Vm::Run() {
           VM_TRY(c->SorterNext(&more));
         }
         if (more) {
-          if (env_->interrupted && env_->interrupted->load(std::memory_order_relaxed))
-            return Fail(Status(kInterrupt));
+          if (MustStop(pc_, in.p2)) return Fail(Status(kInterrupt));
           pc_ = in.p2;
           continue;
         }

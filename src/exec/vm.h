@@ -27,6 +27,16 @@ struct FkCounters {
   int64_t total() const { return deferred + deferred_imm; }
 };
 
+// sqlite3_progress_handler: fn(arg) is called after about `period` VM
+// instructions (counted at loop back-edges by the length of the loop);
+// a nonzero return stops the statement with SQLITE_INTERRUPT. fn null: off.
+struct ProgressHook {
+  int (*fn)(void*) = nullptr;
+  void* arg = nullptr;
+  int64_t period = 1;
+  int64_t count = 0;  // instructions since the last call
+};
+
 // What the VM needs from its connection.
 struct VmEnv {
   std::vector<Btree*> dbs;    // database index → B-tree (0 main, 1 temp)
@@ -36,6 +46,7 @@ struct VmEnv {
   int64_t last_insert_rowid = 0;  // updated by Insert with kInsLastRowid
   bool case_sensitive_like = false;
   const std::atomic<int>* interrupted = nullptr;  // set by sqlite3_interrupt (any thread)
+  ProgressHook progress;
   FkCounters fk;
   const bool* defer_fks = nullptr;      // PRAGMA defer_foreign_keys (null: off)
   ChangeHooks* change_hooks = nullptr;  // null while no hook is set (change_hooks.h C1)
@@ -43,6 +54,14 @@ struct VmEnv {
 };
 
 enum class StepResult { kRow, kDone, kError };
+
+// sqlite3_stmt_status counters a VM keeps (across runs, until the API
+// resets them). vm_steps is an estimate: each loop back-edge counts the
+// length of the loop, each halt the instructions before it.
+struct VmStats {
+  int64_t vm_steps = 0;
+  int64_t sorts = 0;
+};
 
 class Vm {
  public:
@@ -71,9 +90,18 @@ class Vm {
   int64_t total_changes() const { return n_total_change_; }
   bool started() const { return pc_ > 0; }
   const Program* program() const { return prog_; }
+  VmStats& stats() { return stats_; }
 
  private:
   StepResult Run();
+  // At a loop back-edge (from pc `from` to `to`) and at each step: true when
+  // the statement must stop (sqlite3_interrupt, or the progress handler).
+  bool MustStop(int from, int to) {
+    stats_.vm_steps += from > to ? from - to : 1;
+    if (env_->interrupted && env_->interrupted->load(std::memory_order_relaxed)) return true;
+    return env_->progress.fn != nullptr && ProgressSaysStop(from > to ? from - to : 1);
+  }
+  bool ProgressSaysStop(int ops);
   StepResult Fail(Status s);
   void CloseCursors();
   void FinishAggregates();
@@ -152,6 +180,8 @@ class Vm {
   int64_t fk_stmt_ = 0;  // immediate foreign key violations of the statement (root only)
   Status status_;
   bool done_ = false;
+  VmStats stats_;
+  AuxDataStore aux_;  // sqlite3_set_auxdata entries, until Reset
 };
 
 }  // namespace basalt

@@ -61,6 +61,10 @@ inline bool Vm::CallFunction(const Instr& in) {
   ctx.pure_context = in.p4_func()->pure_context;
   ctx.conn = env_->hooks;
   ctx.api_db = env_->api_db;
+  ctx.aux = &aux_;
+  ctx.call_site = pc_;
+  ctx.argc = in.p2;
+  ctx.argv = argv;
   // The output register may be an argument: compute into scratch.
   Value out;
   ctx.result = &out;
@@ -82,6 +86,7 @@ inline bool Vm::StepAccumulator(const Instr& in) {
   Value dummy;
   ctx.result = &dummy;
   ctx.skip_flag = 0;
+  ++ctx.agg_steps;
   ctx.def->step(&ctx, in.p2, argv);
   return !ctx.is_error || SetError(vm_ops_internal::ErrorOf(ctx));
 }

@@ -25,7 +25,10 @@ constexpr size_t kStackReserve = 128 * 1024;
 // changes count towards total_changes() only; its error is this program's.
 bool Vm::RunSubprogram(const Instr& in, bool* ignored) {
   const Program* sub = in.p4_program();
-  if (depth_ + 1 > kMaxSubprogramDepth || StackRemaining() < kStackReserve) {
+  // SQLITE_LIMIT_TRIGGER_DEPTH (10), within Basalt's own stack bound.
+  int max_depth = env_->hooks != nullptr ? env_->hooks->Limit(10) : -1;
+  if (max_depth < 0 || max_depth > kMaxSubprogramDepth) max_depth = kMaxSubprogramDepth;
+  if (depth_ + 1 > max_depth || StackRemaining() < kStackReserve) {
     return SetError(Status(kError, "too many levels of trigger recursion"));
   }
   Vm* vm = nullptr;

@@ -70,6 +70,7 @@ void Vm::Reset() {
   // A statement reset at its end (Halt) and again by sqlite3_reset: the
   // second finds nothing to undo.
   if (reset_clean_) return;
+  if (!aux_.empty()) aux_.Clear();
   FinishAggregates();
   CloseCursors();
   std::fill(once_.begin(), once_.end(), 0);
@@ -86,11 +87,19 @@ void Vm::Reset() {
   reset_clean_ = true;
 }
 
+bool Vm::ProgressSaysStop(int ops) {
+  ProgressHook& p = env_->progress;
+  p.count += ops;
+  if (p.count < p.period) return false;
+  p.count = 0;
+  return p.fn(p.arg) != 0;
+}
+
 StepResult Vm::Step() {
   if (done_) return status_.ok() ? StepResult::kDone : StepResult::kError;
   reset_clean_ = false;
   // Every step looks at the interrupt flag first, as SQLite's does.
-  if (env_->interrupted && env_->interrupted->load(std::memory_order_relaxed)) {
+  if (MustStop(0, 0)) {
     return Fail(Status(kInterrupt));
   }
   return Run();

@@ -57,6 +57,12 @@ const FunctionRegistry& SharedBuiltinFunctions(bool case_sensitive_like);
 // (so it cannot appear in index expressions after the pragma).
 void RegisterLikeFunctions(FunctionRegistry* reg, bool case_sensitive_like);
 
+// sqlite3_strglob / sqlite3_strlike: 0 when str matches the GLOB pattern
+// (case sensitive) / the LIKE pattern (ASCII case folded, `escape` 0 for
+// none), nonzero otherwise.
+int StrGlob(const char* pattern, const char* str);
+int StrLike(const char* pattern, const char* str, unsigned escape);
+
 // The compile-time options Basalt reports (PRAGMA compile_options, and the
 // sqlite_compileoption_get/used functions), without the "SQLITE_" prefix.
 std::span<const char* const> CompileOptionList();

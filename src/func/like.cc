@@ -15,6 +15,8 @@
 //     case_sensitive_like is on. An escape equal to '%' or '_' turns that
 //     wildcard off. GLOB: '*', '?', '[...]' sets with ranges and '^', always
 //     case sensitive.
+#include <cstring>
+
 #include "func/func_internal.h"
 
 namespace basalt::func {
@@ -165,7 +167,9 @@ void LikeFunc(FuncContext* ctx, int argc, Value** argv) {
     return;
   }
   TextOf pat(*argv[0]);
-  if (pat.size() > static_cast<size_t>(kLikePatternLimit)) {
+  int limit = ctx->conn != nullptr ? ctx->conn->Limit(8) : -1;  // SQLITE_LIMIT_LIKE_PATTERN_LENGTH
+  if (limit < 0) limit = kLikePatternLimit;
+  if (pat.size() > static_cast<size_t>(limit)) {
     SetFuncError(ctx, "LIKE or GLOB pattern too complex");
     return;
   }
@@ -220,3 +224,23 @@ std::span<const BuiltinSpec> LikeFunctions(bool case_sensitive) {
 }
 
 }  // namespace basalt::func
+
+namespace basalt {
+
+int StrGlob(const char* pattern, const char* str) {
+  const auto* p = reinterpret_cast<const func::Byte*>(pattern);
+  const auto* s = reinterpret_cast<const func::Byte*>(str);
+  return func::PatternCompare(p, p + std::strlen(pattern), s, s + std::strlen(str), func::kGlobInfo,
+                              func::kGlobInfo.match_set);
+}
+
+int StrLike(const char* pattern, const char* str, unsigned escape) {
+  func::MatchInfo info = func::kLikeNoCase;
+  if (escape == info.match_all) info.match_all = 0;
+  if (escape == info.match_one) info.match_one = 0;
+  const auto* p = reinterpret_cast<const func::Byte*>(pattern);
+  const auto* s = reinterpret_cast<const func::Byte*>(str);
+  return func::PatternCompare(p, p + std::strlen(pattern), s, s + std::strlen(str), info, escape);
+}
+
+}  // namespace basalt

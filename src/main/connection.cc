@@ -33,6 +33,7 @@ void Connection::InitCompileContext(CompileContext* ctx, Arena* arena, std::stri
   ctx->funcs = &funcs_;
   ctx->options = options_;
   ctx->sql = sql;
+  ctx->auth = auth_;
 }
 
 bool Connection::SchemaMayHaveChanged() {
@@ -51,6 +52,7 @@ bool Connection::SchemaMayHaveChanged() {
 }
 
 Result<std::unique_ptr<Statement>> Connection::Prepare(std::string_view sql, size_t* tail) {
+  CollationScope collations(&collations_);
   auto arena = std::make_unique<Arena>();
   // Copy only the first statement (and whatever leads up to it): copying the
   // whole remaining script would make long scripts quadratic.
@@ -72,6 +74,7 @@ Result<std::unique_ptr<Statement>> Connection::Prepare(std::string_view sql, siz
   }
   std::string_view text = arena->CopyString(sql.substr(0, first_end));
   Parser parser(arena.get(), text);
+  parser.SetLimits(limits_.ForParser());
   Result<ast::Stmt*> r = parser.ParseStatement();
   *tail = parser.offset();
   last_error_offset_ = -1;

@@ -16,11 +16,13 @@
 #include "common/status.h"
 #include "exec/vm.h"
 #include "main/ddl.h"
+#include "main/limits.h"
 #include "main/pragma.h"
 #include "main/schema_store.h"
 #include "main/transaction.h"
 #include "main/vtab_manager.h"
 #include "planner/context.h"
+#include "record/collation_set.h"
 
 namespace basalt {
 
@@ -45,6 +47,7 @@ class Connection : public ConnectionHooks {
   int64_t Changes() override { return changes_; }
   int64_t TotalChanges() override { return total_changes_; }
   Status VtabBegin(Vtab* vt) override { return vtabs_.Join(vt, txn_.savepoint_depth()); }
+  int Limit(int id) override { return limits_.Set(id, -1); }
   void set_last_insert_rowid(int64_t v) { env_.last_insert_rowid = v; }
 
   Btree* main_db() { return store_.main()->bt.get(); }
@@ -56,6 +59,15 @@ class Connection : public ConnectionHooks {
   FunctionRegistry& funcs() { return funcs_; }
   CompileOptions& options() { return options_; }
   VmEnv* env() { return &env_; }
+  // sqlite3_limit.
+  Limits& limits() { return limits_; }
+  // sqlite3_create_collation: user collations (installed as the current
+  // CollationScope while this connection prepares and steps statements).
+  CollationSet& collations() { return collations_; }
+  // sqlite3_set_authorizer (asked while statements compile).
+  AuthHook& auth() { return auth_; }
+  // Compiled statements compile again before their next run.
+  void ExpireStatements() { store_.Invalidate(); }
   bool autocommit() const { return txn_.autocommit(); }
   const std::string& filename() const { return filename_; }
   void set_api_handle(void* db) { env_.api_db = db; }
@@ -157,6 +169,9 @@ class Connection : public ConnectionHooks {
   int64_t total_changes_ = 0;
   std::atomic<int> interrupted_{0};
   int last_error_offset_ = -1;
+  Limits limits_;
+  CollationSet collations_;
+  AuthHook auth_;
 };
 
 }  // namespace basalt

@@ -19,6 +19,7 @@
 #include "exec/program.h"
 #include "exec/vm.h"
 #include "main/alter_rows.h"
+#include "main/limits.h"
 #include "main/schema_store.h"
 #include "main/transaction.h"
 #include "main/vtab_manager.h"
@@ -53,6 +54,8 @@ class DdlExecutor {
     open_flags_ = flags;
     vfs_ = vfs;
   }
+  // The connection's limits (sqlite3_limit; ATTACH checks kAttached).
+  void SetLimits(const Limits* limits) { limits_ = limits; }
   // Bound parameters (1-based) of the statement Exec runs (ATTACH ? AS ?).
   void SetParams(const std::vector<Value>* params) { params_ = params; }
 
@@ -140,6 +143,7 @@ class DdlExecutor {
   bool dry_run_ = false;
   std::string_view text_;  // the statement text during Validate
   int* error_offset_ = nullptr;
+  const Limits* limits_ = nullptr;
 };
 
 }  // namespace basalt

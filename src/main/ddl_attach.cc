@@ -56,9 +56,10 @@ Status DdlExecutor::Attach(ast::AttachStmt* st) {
   bool null_file = false, null_name = false;
   TRY(EvalName(st->file, &file, &null_file));
   TRY(EvalName(st->name, &name, &null_name));
-  if (store_->size() >= 2 + SchemaStore::kMaxAttached) {
-    return Status(kError,
-                  "too many attached databases - max " + std::to_string(SchemaStore::kMaxAttached));
+  int max_attached =
+      limits_ != nullptr ? limits_->get(LimitId::kAttached) : SchemaStore::kMaxAttached;
+  if (store_->size() >= 2 + max_attached) {
+    return Status(kError, "too many attached databases - max " + std::to_string(max_attached));
   }
   if (store_->Find(name) >= 0) return Status(kError, "database " + name + " is already in use");
   OpenTarget target;

@@ -3,6 +3,7 @@
 #include "catalog/fkey.h"
 #include "exec/codegen.h"
 #include "main/ddl.h"
+#include "record/collation_set.h"
 #include "parser/parser.h"
 
 namespace basalt {
@@ -145,7 +146,7 @@ Status DdlExecutor::Reindex(ast::ReindexStmt* st) {
   if (st->name.empty()) return Status();
   const bool found = cat.FindTable(st->schema, st->name) != nullptr ||
                      cat.FindIndex(st->schema, st->name) != nullptr ||
-                     (st->schema.empty() && FindBuiltinCollation(st->name) != nullptr);
+                     (st->schema.empty() && FindCollation(st->name) != nullptr);
   if (!found) return Status(kError, "unable to identify the object to be reindexed");
   // Index keys never go stale in Basalt (collations cannot be redefined
   // under an index), so there is nothing to rebuild.

@@ -5,6 +5,7 @@
 #include "parser/parser.h"
 #include "record/affinity.h"
 #include "record/collation.h"
+#include "record/collation_set.h"
 
 namespace basalt {
 
@@ -200,7 +201,7 @@ class TableBuilder {
         t_->has_defaults = true;
         return Status();
       case ast::ConstraintKind::kCollate:
-        if (FindBuiltinCollation(cc->collation) == nullptr) {
+        if (FindCollation(cc->collation) == nullptr) {
           return Status(kError, "no such collation sequence: " + std::string(cc->collation));
         }
         col.collation = std::string(cc->collation);
@@ -303,7 +304,7 @@ class TableBuilder {
     for (size_t k = 0; k < key.cols.size(); ++k) {
       std::string coll = key.colls[k];
       if (coll.empty()) coll = t_->columns[static_cast<size_t>(key.cols[k])].collation;
-      const Collation* c = coll.empty() ? nullptr : FindBuiltinCollation(coll);
+      const Collation* c = coll.empty() ? nullptr : FindCollation(coll);
       if (!coll.empty() && c == nullptr) {
         return Status(kError, "no such collation sequence: " + coll);
       }
@@ -354,7 +355,7 @@ class TableBuilder {
       t_->storage_field[c] = static_cast<int>(idx->columns.size() + idx->suffix.size());
       idx->suffix.push_back(static_cast<int>(c));
       const std::string& coll = t_->columns[c].collation;
-      idx->collations.push_back(coll.empty() ? nullptr : FindBuiltinCollation(coll));
+      idx->collations.push_back(coll.empty() ? nullptr : FindCollation(coll));
       idx->collation_names.push_back("BINARY");  // not a key column: shown as BINARY
       idx->desc.push_back(0);
     }
@@ -431,7 +432,7 @@ Status BuildIndex(const ast::CreateIndexStmt* st, Table* table, std::string sql,
       col = kExprColumn;
       idx->column_exprs.emplace_back(e->span);
     }
-    const Collation* c = coll.empty() ? nullptr : FindBuiltinCollation(coll);
+    const Collation* c = coll.empty() ? nullptr : FindCollation(coll);
     if (!coll.empty() && c == nullptr) return Status(kError, "no such collation sequence: " + coll);
     idx->columns.push_back(col);
     idx->collations.push_back(c);

@@ -2,6 +2,7 @@
 
 #include "exec/codegen.h"
 #include "func/builtins.h"
+#include "main/authorize.h"
 #include "main/connection.h"
 #include "parser/parser.h"
 
@@ -66,6 +67,7 @@ Status Statement::Compile() {
                                     : std::string());
     }
   }
+  TRY(AuthorizeStatement(conn_->auth(), conn_->dbs().catalog(), ast_));
   explain_ = ast_->explain;
   params_.resize(param_names_.size() + 1);
   names_.clear();
@@ -238,6 +240,7 @@ void Statement::Finish(bool ok, int action) {
 
 int Statement::Step() {
   StepClock clock;  // one 'now' per step (lang_datefunc)
+  CollationScope collations(&conn_->collations());
   if (done_) Reset();
   if (!active_) {
     status_ = Status();
@@ -257,6 +260,14 @@ int Statement::Step() {
     if (explain_) return StepExplain();
     if (!program) {
       reparse_ = true;
+      // The progress handler sees direct statements too (SQLite runs them
+      // as programs): once before they run.
+      ProgressHook& ph = conn_->env()->progress;
+      if (ph.fn != nullptr && ph.fn(ph.arg) != 0) {
+        status_ = Status(kInterrupt);
+        done_ = true;
+        return kInterrupt;
+      }
       return StepDirect();
     }
     Status st = conn_->BeginStatement(read_mask_, write_mask_, prog_->stmt_journal,
@@ -285,7 +296,15 @@ int Statement::Step() {
   return StepProgram();
 }
 
+int64_t Statement::MemoryUsed() const {
+  int64_t n = static_cast<int64_t>(sizeof(Statement) + sql_.size());
+  if (arena_ != nullptr) n += static_cast<int64_t>(arena_->bytes_allocated());
+  if (prog_ != nullptr) n += static_cast<int64_t>(prog_->ops.size() * sizeof(Instr));
+  return n;
+}
+
 bool Statement::Recompile() {
+  ++reprepares_;
   prog_.reset();
   vm_.reset();
   ast_ = nullptr;

@@ -42,6 +42,10 @@ class Statement {
   // 1-based; kRange if out of range.
   int Bind(int i, const Value& v);
   Value* MutableParam(int i);
+  // The value bound to parameter i (1-based), null when out of range.
+  const Value* param(int i) const {
+    return i >= 1 && i <= param_count() ? &params_[static_cast<size_t>(i)] : nullptr;
+  }
   void ClearBindings();
 
   const std::string& sql() const { return sql_; }
@@ -53,6 +57,12 @@ class Statement {
   // True when running the statement reads or writes the database file (a
   // "SELECT 1" does not).
   bool uses_db() const { return uses_db_; }
+  // sqlite3_stmt_status: the VM's counters (null for a direct statement),
+  // and how many times the statement compiled again after a schema change.
+  VmStats* vm_stats() { return vm_ != nullptr ? &vm_->stats() : nullptr; }
+  int64_t& reprepares() { return reprepares_; }
+  // Bytes held by the compiled statement (AST arena and program).
+  int64_t MemoryUsed() const;
 
  private:
   friend class Connection;
@@ -97,6 +107,7 @@ class Statement {
   // The deferred foreign key counters when the statement began: a failed
   // statement puts them back (unless its conflict action is FAIL).
   FkCounters fk_at_start_;
+  int64_t reprepares_ = 0;
 };
 
 }  // namespace basalt

@@ -78,6 +78,7 @@ Status TransactionController::BeginStatement(DbMask read_mask, DbMask write_mask
     TRY(vtabs_->Savepoint(0, level));
   }
   ++active_;
+  if (write_mask != 0) ++active_writers_;
   return Status();
 }
 
@@ -85,6 +86,7 @@ Status TransactionController::EndStatement(DbMask write_mask, int stmt_savepoint
                                            int action, int error_code) {
   BASALT_DCHECK(active_ > 0);
   --active_;
+  if (write_mask != 0 && active_writers_ > 0) --active_writers_;
   if (stmt_savepoint >= 0) --stmt_levels_;
   const int n = store_->size();
   if (ok) {
@@ -156,6 +158,26 @@ Status TransactionController::EndStatement(DbMask write_mask, int stmt_savepoint
   return st;
 }
 
+// SQLite keeps a read transaction for statements still reading when a
+// COMMIT ends the write transaction. Basalt's pager has no downgrade step:
+// the commit ends the transaction and a read transaction starts at once.
+// (A file database may be written by another connection in between; the
+// readers then go on over the pages they hold.)
+Status TransactionController::CommitUnderReaders() {
+  std::vector<int> open;
+  for (int i = 0; i < store_->size(); ++i) {
+    const Database* db = store_->at(i);
+    if (db->bt != nullptr && db->bt->in_transaction()) open.push_back(i);
+  }
+  Status st = CommitAll();
+  if (!st.ok()) return st;
+  for (int i : open) {
+    Btree* bt = store_->at(i)->bt.get();
+    if (!bt->in_transaction()) TRY(bt->BeginTransaction(false));
+  }
+  return Status();
+}
+
 Status TransactionController::CommitIfAutocommit() {
   if (!autocommit_ || active_ > 0) return Status();
   return CommitAll();
@@ -176,9 +198,21 @@ bool NeedsSuperJournal(const Database& db) {
 // Commits each database in turn; when two or more file databases with a
 // rollback journal changed, as one atomic unit (CommitWithSuperJournal). A
 // failure rolls back every database still in its transaction.
+bool TransactionController::AnyWriting() const {
+  for (int i = 0; i < store_->size(); ++i) {
+    const Database* db = store_->at(i);
+    if (db->bt != nullptr && db->bt->in_write_transaction()) return true;
+  }
+  return false;
+}
+
 Status TransactionController::CommitAll() {
   ClearFk();
   Status result;
+  if (hooks_.commit != nullptr && AnyWriting() && hooks_.commit(hooks_.commit_arg) != 0) {
+    (void)RollbackAll();
+    return Status(kConstraintCommitHook, "constraint failed");
+  }
   // Virtual tables first make their changes durable (xSync); a failure
   // there rolls everything back.
   if (vtabs_->any_joined()) {
@@ -300,6 +334,9 @@ Status TransactionController::ReloadChangedSchemas() {
 }
 
 Status TransactionController::RollbackAll() {
+  if (hooks_.rollback != nullptr && (!autocommit_ || AnyWriting())) {
+    hooks_.rollback(hooks_.rollback_arg);
+  }
   ClearFk();
   savepoint_fk_.clear();
   vtabs_->RollbackAll();
@@ -389,7 +426,7 @@ Status TransactionController::Exec(ast::Stmt* st) {
       return Begin(st->As<ast::BeginStmt>());
     case ast::StmtKind::kCommit:
       if (autocommit_) return Status(kError, "cannot commit - no transaction is active");
-      if (active_ > 0) {
+      if (active_writers_ > 0) {
         return Status(kBusy, "cannot commit transaction - SQL statements in progress");
       }
       if (FkViolated()) return Status(kConstraintForeignKey, "FOREIGN KEY constraint failed");
@@ -397,7 +434,7 @@ Status TransactionController::Exec(ast::Stmt* st) {
       savepoints_.clear();
       savepoint_fk_.clear();
       savepoint_txn_ = false;
-      return CommitIfAutocommit();
+      return active_ > 0 ? CommitUnderReaders() : CommitIfAutocommit();
     case ast::StmtKind::kRollback: {
       auto* rb = st->As<ast::RollbackStmt>();
       if (!rb->savepoint.empty()) return RollbackTo(rb->savepoint);

@@ -38,6 +38,17 @@ namespace basalt {
 using DbMask = uint32_t;
 inline constexpr DbMask DbBit(int i) { return DbMask{1} << i; }
 
+// sqlite3_commit_hook / sqlite3_rollback_hook (a null function: none).
+// The commit hook runs before a write transaction commits; nonzero turns
+// the commit into a rollback (SQLITE_CONSTRAINT_COMMITHOOK). The rollback
+// hook runs when a write or user transaction is rolled back.
+struct TxnHooks {
+  int (*commit)(void*) = nullptr;
+  void* commit_arg = nullptr;
+  void (*rollback)(void*) = nullptr;
+  void* rollback_arg = nullptr;
+};
+
 class TransactionController {
  public:
   TransactionController(SchemaStore* store, VtabManager* vtabs) : store_(store), vtabs_(vtabs) {}
@@ -52,8 +63,11 @@ class TransactionController {
   // rolled back). Savepoints keep them as they were; the end of the
   // transaction clears them.
   void WatchForeignKeys(FkCounters* fk) { fk_ = fk; }
-  // Statements between their first step and their end.
+  TxnHooks& hooks() { return hooks_; }
+  // Statements between their first step and their end; those among them
+  // that write (COMMIT must wait for these, not for readers).
   int active() const { return active_; }
+  int active_writers() const { return active_writers_; }
 
   // Opens a transaction on database i (or upgrades a read transaction to a
   // write one). kSchema: another connection changed that database's schema
@@ -100,10 +114,18 @@ class TransactionController {
   // Re-reads the schemas DDL changed (after a rollback).
   Status ReloadChangedSchemas();
 
+  // True when some database is in a write transaction.
+  bool AnyWriting() const;
+
   SchemaStore* store_;
   VtabManager* vtabs_;
+  TxnHooks hooks_;
   bool autocommit_ = true;
   int active_ = 0;
+  int active_writers_ = 0;  // active statements with a nonzero write mask
+  // COMMIT while only readers run: commits now, then gives the databases
+  // that were in a transaction a read transaction again for the readers.
+  Status CommitUnderReaders();
   std::vector<std::string> savepoints_;  // open SAVEPOINT names, outermost first
   bool savepoint_txn_ = false;           // the transaction was started by SAVEPOINT
   int stmt_levels_ = 0;                  // statement savepoints open now

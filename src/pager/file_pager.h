@@ -105,6 +105,7 @@ class FilePager final : public Pager {
   LockLevel lock_level() const;
   // Frames in the WAL as of the current/last snapshot (0 outside WAL mode).
   uint32_t wal_frames() const;
+  uint32_t wal_frame_count() const override { return wal_frames(); }
   // Statistics for tests: pages written to the database file and syncs.
   struct Stats {
     uint64_t pages_read = 0;

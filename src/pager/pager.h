@@ -217,6 +217,8 @@ class Pager {
   virtual bool read_only() const { return false; }
   // True while the pager reads and writes through a WAL.
   virtual bool wal_open() const { return false; }
+  // Frames in the WAL as of the current or last snapshot (0 without one).
+  virtual uint32_t wal_frame_count() const { return 0; }
   // VACUUM with a new page size: inside the write transaction, replaces the
   // whole database by `count` pages of `new_size` bytes that fill(pgno,
   // buf) writes into a zeroed buffer; afterwards page_size() is new_size.

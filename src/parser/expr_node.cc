@@ -95,8 +95,8 @@ bool Parser::Impl::SetHeight(Expr* e) {
     h += 1;
   }
   e->height = h;
-  if (h > parser::kMaxExprHeight) {
-    Error("Expression tree is too large (maximum depth " + std::to_string(parser::kMaxExprHeight) +
+  if (h > limits_.expr_depth) {
+    Error("Expression tree is too large (maximum depth " + std::to_string(limits_.expr_depth) +
           ")");
     return false;
   }

@@ -84,4 +84,8 @@ std::string_view KeywordText(Tk t) {
 
 int KeywordCount() { return kNumKeywords; }
 
+std::string_view KeywordAt(int i) {
+  return i >= 0 && i < kNumKeywords ? kKeywordList[i].text : std::string_view();
+}
+
 }  // namespace basalt::parser

@@ -34,7 +34,7 @@ Expr* Parser::Impl::ParseFunctionTail(Expr* f, std::string_view raw_name, int d)
     if (!ParseFilterOver(f, d)) return nullptr;
   }
   Finish(f, start);
-  if (f->list && f->list->size() > static_cast<size_t>(parser::kMaxFunctionArgs)) {
+  if (f->list && f->list->size() > static_cast<size_t>(limits_.function_arg)) {
     Error("too many arguments on function " + std::string(raw_name));
   } else {
     SetHeight(f);

@@ -143,7 +143,7 @@ bool Parser::Impl::CheckCompound(Select* last, int terms, int first_rows) {
   }
   // A multi-row VALUES counts one term per row when it starts the compound.
   int count = terms - 1 + (first_rows > 1 ? first_rows : 1);
-  if (count > parser::kMaxCompoundSelect) {
+  if (count > limits_.compound_select) {
     Error("too many terms in compound SELECT");
     return false;
   }

@@ -273,9 +273,8 @@ bool Parser::Impl::AssignParam(ast::Expr* e) {
     int64_t n = 0;
     bool ok = z.size() <= 20;
     for (size_t i = 1; ok && i < z.size(); ++i) n = n * 10 + (z[i] - '0');
-    if (!ok || n < 1 || n > parser::kMaxVariableNumber) {
-      Error("variable number must be between ?1 and ?" +
-            std::to_string(parser::kMaxVariableNumber));
+    if (!ok || n < 1 || n > limits_.variable_number) {
+      Error("variable number must be between ?1 and ?" + std::to_string(limits_.variable_number));
       return false;
     }
     x = static_cast<int>(n);
@@ -301,7 +300,7 @@ bool Parser::Impl::AssignParam(ast::Expr* e) {
     }
   }
   e->param_index = x;
-  if (x > parser::kMaxVariableNumber) {
+  if (x > limits_.variable_number) {
     Error("too many SQL variables");
     return false;
   }
@@ -368,6 +367,8 @@ ast::Stmt* Parser::Impl::ParseCommand(const char* start) {
 namespace basalt {
 
 Parser::Parser(Arena* arena, std::string_view sql) : impl_(arena->New<Impl>(arena, sql)) {}
+
+void Parser::SetLimits(const ParseLimits& limits) { impl_->limits_ = limits; }
 
 Result<ast::Stmt*> Parser::ParseStatement() {
   Impl& p = *impl_;

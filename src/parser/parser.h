@@ -15,8 +15,17 @@ namespace basalt {
 // Parser: `?` takes the next number, `?N` uses N, a named parameter (:a, @a,
 // $a) gets a number on first sight and reuses it afterwards.
 struct ParamTable {
-  int count = 0;                          // highest parameter number used
-  std::vector<std::string_view> names;    // names[i-1] = name of parameter i ("" for ?/?N)
+  int count = 0;                        // highest parameter number used
+  std::vector<std::string_view> names;  // names[i-1] = name of parameter i ("" for ?/?N)
+};
+
+// The run-time limits the parser enforces (sqlite3_limit); the defaults
+// are the reference build's compile-time maxima.
+struct ParseLimits {
+  int expr_depth = 1000;         // SQLITE_LIMIT_EXPR_DEPTH
+  int function_arg = 127;        // SQLITE_LIMIT_FUNCTION_ARG
+  int compound_select = 500;     // SQLITE_LIMIT_COMPOUND_SELECT
+  int variable_number = 250000;  // SQLITE_LIMIT_VARIABLE_NUMBER
 };
 
 class Parser {
@@ -31,6 +40,8 @@ class Parser {
   //   incomplete input               (input ended inside a statement)
   //   unrecognized token: "'abc"     (unterminated string etc.)
   Result<ast::Stmt*> ParseStatement();
+  // Lowers the limits checked by the statements parsed from now on.
+  void SetLimits(const ParseLimits& limits);
 
   // Byte offset in `sql` just after the last parsed statement (and its ';').
   size_t offset() const;
@@ -48,6 +59,5 @@ class Parser {
   struct Impl;
   Impl* impl_;  // arena-allocated
 };
-
 
 }  // namespace basalt

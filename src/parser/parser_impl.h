@@ -38,10 +38,7 @@ namespace basalt {
 namespace parser {
 
 constexpr int kMaxStackDepth = 99;          // LALR stack entries above the start state
-constexpr int kMaxExprHeight = 1000;        // SQLITE_MAX_EXPR_DEPTH
-constexpr int kMaxFunctionArgs = 127;       // SQLITE_MAX_FUNCTION_ARG
-constexpr int kMaxCompoundSelect = 500;     // SQLITE_MAX_COMPOUND_SELECT
-constexpr int kMaxVariableNumber = 250000;  // SQLITE_MAX_VARIABLE_NUMBER of the referee build
+// The other limits are run-time ones: ParseLimits (parser.h).
 
 // Dequotes an identifier or string token ('..', "..", `..`, [..]); text
 // without a leading quote is returned unchanged. Copies into the arena only
@@ -300,6 +297,7 @@ struct Parser::Impl {
   ParamTable params_;
   bool failed_ = false;
   Status error_;
+  ParseLimits limits_;
   // A rule's error waits for the token that triggered it: if that token is
   // itself a syntax error, the syntax error is reported instead (as SQLite).
   bool has_pending_ = false;

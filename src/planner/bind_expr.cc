@@ -201,6 +201,11 @@ Resolver::Lookup Resolver::BindSourceColumn(Expr* e, Scope* scope, Scope* sc, in
       return Lookup::kBound;
     }
   } else {
+    if (AuthorizeRead(msrc->table, -1) == AuthResult::kIgnore) {
+      e->kind = ExprKind::kNull;  // SQLITE_IGNORE: the rowid reads as NULL
+      e->pflags |= kResolvedFlag;
+      return Lookup::kBound;
+    }
     e->kind = ExprKind::kResolvedColumn;
     e->cursor = msrc->cursor;
     e->column = -1;
@@ -303,6 +308,25 @@ bool Resolver::ResolveFunction(Expr* e, Scope* scope) {
     return ctx_->ErrorAt(e->span, "no such function: " + std::string(e->text));
   }
   e->aux = def;
+  if (ctx_->auth.fn != nullptr) {
+    // sqlite3_set_authorizer's SQLITE_FUNCTION: IGNORE makes the call NULL.
+    Status denied;
+    AuthResult r =
+        Authorize(ctx_->auth, kAuthFunction, nullptr, def->name.c_str(), nullptr, &denied);
+    if (r == AuthResult::kDenied) {
+      if (denied.code() == kAuth) {  // SQLite reports this one as a plain error
+        denied = Status(kError, "not authorized to use function: " + std::string(e->text));
+      }
+      if (ctx_->error.ok()) ctx_->error = denied;
+      return false;
+    }
+    if (r == AuthResult::kIgnore) {
+      e->kind = ExprKind::kNull;
+      e->list = nullptr;
+      e->pflags |= kResolvedFlag;
+      return true;
+    }
+  }
   if (nargs == 2 && EqualsIgnoreCase(e->text, "likelihood")) {
     // The probability must be written as a real literal in [0.0, 1.0].
     const Expr* p = (*e->list)[1];

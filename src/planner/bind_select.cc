@@ -98,6 +98,14 @@ bool Resolver::PushWith(ast::With* with, Scope* outer) {
 
 bool Resolver::ResolveSelect(Select* s, Scope* outer) {
   if (s->aux != nullptr && InfoOf(s)->resolved) return true;
+  if (ctx_->auth.fn != nullptr && s != no_select_auth_) {
+    Status denied;
+    if (Authorize(ctx_->auth, kAuthSelect, nullptr, nullptr, nullptr, &denied) ==
+        AuthResult::kDenied) {
+      if (ctx_->error.ok()) ctx_->error = denied;
+      return false;
+    }
+  }
   // A subquery inside aggregate arguments may have aggregates of its own.
   int saved_agg_depth = agg_depth_;
   agg_depth_ = 0;

@@ -330,6 +330,25 @@ bool Resolver::AddSources(ast::FromList* from, SelectInfo* info, Scope* outer) {
   return true;
 }
 
+AuthResult Resolver::AuthorizeRead(const Table* t, int col) {
+  if (ctx_->auth.fn == nullptr) return AuthResult::kOk;
+  int named = col >= 0 ? col : t->rowid_alias;
+  std::string column = named >= 0 ? t->columns[static_cast<size_t>(named)].name : "ROWID";
+  const std::string& db = ctx_->catalog->name(t->db());
+  Status denied;
+  AuthResult r =
+      Authorize(ctx_->auth, kAuthRead, t->name.c_str(), column.c_str(), db.c_str(), &denied);
+  if (r != AuthResult::kDenied) return r;
+  if (denied.code() == kAuth) {
+    // SQLite names the column, with its database when there is a choice.
+    std::string what = t->name + "." + column;
+    if (ctx_->catalog->size() > 2 || t->db() != 0) what = db + "." + what;
+    denied = Status(kAuth, "access to " + what + " is prohibited");
+  }
+  if (ctx_->error.ok()) ctx_->error = denied;
+  return r;
+}
+
 ast::Expr* Resolver::NewColumnRef(const Source& src, int col, std::string_view span) {
   if (src.flattened) {
     Expr* e = ctx_->arena->New<Expr>(*(*src.flat_exprs)[static_cast<size_t>(col)]);
@@ -339,6 +358,12 @@ ast::Expr* Resolver::NewColumnRef(const Source& src, int col, std::string_view s
     return e;
   }
   Expr* e = ctx_->arena->New<Expr>();
+  if (src.table != nullptr && AuthorizeRead(src.table, col) == AuthResult::kIgnore) {
+    e->kind = ExprKind::kNull;  // SQLITE_IGNORE: the column reads as NULL
+    e->span = span;
+    e->pflags |= kResolvedFlag;
+    return e;
+  }
   e->kind = ExprKind::kResolvedColumn;
   e->cursor = src.cursor;
   const SourceColumn& sc = src.columns[static_cast<size_t>(col)];

@@ -4,6 +4,16 @@
 
 namespace basalt {
 
+AuthResult Authorize(const AuthHook& hook, int action, const char* arg1, const char* arg2,
+                     const char* db, Status* error) {
+  if (hook.fn == nullptr) return AuthResult::kOk;
+  int rc = hook.fn(hook.arg, action, arg1, arg2, db, nullptr);
+  if (rc == 0) return AuthResult::kOk;
+  if (rc == 2) return AuthResult::kIgnore;
+  *error = rc == 1 ? Status(kAuth, "not authorized") : Status(kError, "authorizer malfunction");
+  return AuthResult::kDenied;
+}
+
 ast::Stmt* CompileContext::ParseStmt(std::string_view text) {
   std::string_view copy = arena->CopyString(text);
   if (name_watch != nullptr && text.data() == name_watch->source.data()) name_watch->copy = copy;

@@ -75,6 +75,58 @@ struct NameWatch {
   }
 };
 
+// sqlite3_set_authorizer: fn(arg, action, arg1, arg2, database, trigger)
+// answers SQLITE_OK (0), SQLITE_DENY (1) or SQLITE_IGNORE (2) for each
+// action a statement is compiled to perform (the SQLITE_* action codes of
+// sqlite3.h). fn null: everything is allowed.
+struct AuthHook {
+  int (*fn)(void*, int, const char*, const char*, const char*, const char*) = nullptr;
+  void* arg = nullptr;
+};
+// The action codes (sqlite3.h SQLITE_CREATE_INDEX ... SQLITE_RECURSIVE).
+enum AuthAction : int {
+  kAuthCreateIndex = 1,
+  kAuthCreateTable = 2,
+  kAuthCreateTempIndex = 3,
+  kAuthCreateTempTable = 4,
+  kAuthCreateTempTrigger = 5,
+  kAuthCreateTempView = 6,
+  kAuthCreateTrigger = 7,
+  kAuthCreateView = 8,
+  kAuthDelete = 9,
+  kAuthDropIndex = 10,
+  kAuthDropTable = 11,
+  kAuthDropTempIndex = 12,
+  kAuthDropTempTable = 13,
+  kAuthDropTempTrigger = 14,
+  kAuthDropTempView = 15,
+  kAuthDropTrigger = 16,
+  kAuthDropView = 17,
+  kAuthInsert = 18,
+  kAuthPragma = 19,
+  kAuthRead = 20,
+  kAuthSelect = 21,
+  kAuthTransaction = 22,
+  kAuthUpdate = 23,
+  kAuthAttach = 24,
+  kAuthDetach = 25,
+  kAuthAlterTable = 26,
+  kAuthReindex = 27,
+  kAuthAnalyze = 28,
+  kAuthCreateVtable = 29,
+  kAuthDropVtable = 30,
+  kAuthFunction = 31,
+  kAuthSavepoint = 32,
+  kAuthRecursive = 33,
+};
+// The answers Authorize returns.
+enum class AuthResult : uint8_t { kOk, kIgnore, kDenied };
+// Asks `hook` about one action; a denial ("not authorized", SQLITE_AUTH) or
+// an answer other than OK/DENY/IGNORE ("authorizer malfunction") is
+// returned in *error.
+AuthResult Authorize(const AuthHook& hook, int action, const char* arg1, const char* arg2,
+                     const char* db, Status* error);
+
 struct CompileContext {
   Arena* arena = nullptr;
   const Catalog* catalog = nullptr;  // the connection's databases
@@ -89,6 +141,7 @@ struct CompileContext {
   const FunctionRegistry* funcs = nullptr;
   CompileOptions options;
   std::string_view sql;  // the statement's text
+  AuthHook auth;         // asked about SELECTs and column reads while binding
 
   int n_cursors = 0;
   bool explain_plan = false;  // collect EXPLAIN QUERY PLAN lines

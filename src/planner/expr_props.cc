@@ -6,6 +6,7 @@
 #include "planner/bind_internal.h"
 #include "planner/resolve.h"
 #include "planner/walk.h"
+#include "record/collation_set.h"
 
 namespace basalt {
 
@@ -18,7 +19,7 @@ using namespace bind;
 // ---- helpers ------------------------------------------------------------------
 
 const Collation* Resolver::FindCollation(std::string_view name) {
-  return FindBuiltinCollation(name);
+  return ::basalt::FindCollation(name);
 }
 
 bool Resolver::MayHaveSubtype(Expr* e) {

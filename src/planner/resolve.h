@@ -30,6 +30,9 @@ class Resolver {
 
   // Resolves a SELECT (all compound parts, nested subqueries), in `outer`.
   bool ResolveSelect(ast::Select* s, Scope* outer);
+  // `s` is an INSERT's single-row VALUES, which SQLite codes without a
+  // SELECT: the authorizer is not asked about SQLITE_SELECT for it.
+  void SkipSelectAuth(const ast::Select* s) { no_select_auth_ = s; }
   // Resolves an expression in `scope`. Aggregates are allowed only where
   // scope->agg is set.
   bool ResolveExpr(ast::Expr* e, Scope* scope);
@@ -116,6 +119,9 @@ class Resolver {
   bool AnalyzeAggregates(ast::Select* s, SelectInfo* info);
   CteEntry* FindCte(std::string_view name);
   ast::Expr* NewColumnRef(const Source& src, int col, std::string_view span);
+  // sqlite3_set_authorizer's SQLITE_READ of column col of t (-1: the
+  // rowid). kIgnore: the reference reads NULL; kDenied: error recorded.
+  AuthResult AuthorizeRead(const Table* t, int col);
   bool CanFlatten(ast::Select* sub, const ast::FromItem* item);
   // RIGHT and FULL JOIN (bind_outer_join.cc): the sources left of source
   // `i` become nullable; USING's left side when the FROM has such a join.
@@ -136,6 +142,7 @@ class Resolver {
   std::unordered_map<const ast::Expr*, std::string_view> flat_names_;
 
   CompileContext* ctx_;
+  const ast::Select* no_select_auth_ = nullptr;
   std::vector<CteEntry*> ctes_;      // visible CTEs, innermost last
   std::vector<CteEntry*> all_ctes_;  // every CTE seen in the statement
   int agg_depth_ = 0;                // > 0 inside aggregate arguments
