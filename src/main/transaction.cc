@@ -157,8 +157,11 @@ Status TransactionController::EndStatement(DbMask write_mask, int stmt_savepoint
 }
 
 Status TransactionController::CommitIfAutocommit() {
-  if (!autocommit_ || active_ > 0) return Status();
-  return CommitAll();
+  if (!autocommit_ || active_ > 0 || committing_) return Status();
+  committing_ = true;
+  Status st = CommitAll();
+  committing_ = false;
+  return st;
 }
 
 namespace {

@@ -104,6 +104,9 @@ class TransactionController {
   VtabManager* vtabs_;
   bool autocommit_ = true;
   int active_ = 0;
+  // True while CommitAll runs: statements a virtual table runs from its
+  // xSync/xCommit (on its shadow tables) must not start another commit.
+  bool committing_ = false;
   std::vector<std::string> savepoints_;  // open SAVEPOINT names, outermost first
   bool savepoint_txn_ = false;           // the transaction was started by SAVEPOINT
   int stmt_levels_ = 0;                  // statement savepoints open now
