@@ -53,6 +53,10 @@ bool RenameColumn(std::string_view sql, const Target& t, std::string_view new_na
 // but its own definition; *what gets the reference as written ("new.c").
 bool RefersToColumn(std::string_view sql, const Target& t, std::string* what);
 
+// CREATE VIRTUAL TABLE text naming the table `new_name` (double-quoted,
+// as SQLite writes it). False when the text has no name before USING.
+bool RenameVirtualTable(std::string_view sql, std::string_view new_name, std::string* out);
+
 // CREATE TABLE text with `column_text` appended as the last column
 // definition (before any table constraint).
 bool AddColumn(std::string_view sql, std::string_view column_text, std::string* out);
