@@ -60,6 +60,10 @@ bool Codegen::CodeVtabInsert(ast::InsertStmt* st, const Table* tab, Scope* outer
   InsertLoop loop;
   const bool single_row = src != nullptr && src->prior == nullptr && src->values.size() == 1 &&
                           src->order_by == nullptr && src->limit == nullptr;
+  // One xUpdate call has nothing to undo on failure: no statement
+  // savepoint (SQLite opens one only for multi-row writes), so the table's
+  // xSavepoint does not run for each single-row INSERT of a transaction.
+  if (single_row && in_trigger_ == 0) prog_->stmt_journal = false;
   if (src != nullptr && !single_row) {
     if (!CodeInsertSource(src, tab, nvals, vals, end, &loop)) return false;
   } else if (single_row) {
