@@ -70,12 +70,14 @@ Status TransactionController::BeginStatement(DbMask read_mask, DbMask write_mask
       (write_mask != 0 || writes_vtab) && stmt_journal && !(autocommit_ && active_ == 0);
   if (journal) {
     const int level = StatementLevel(write_mask);
+    // Virtual tables first: their xSavepoint may write (an R*Tree flushes
+    // its node cache), and those writes must come before the savepoint.
+    TRY(vtabs_->Savepoint(0, level));
     for (int i = 0; i < store_->size(); ++i) {
       if ((write_mask & DbBit(i)) != 0) TRY(store_->at(i)->bt->OpenSavepoints(level + 1));
     }
     *stmt_savepoint = level;
     ++stmt_levels_;
-    TRY(vtabs_->Savepoint(0, level));
   }
   ++active_;
   return Status();
@@ -408,6 +410,8 @@ Status TransactionController::Exec(ast::Stmt* st) {
       return RollbackAll();
     }
     case ast::StmtKind::kSavepoint:
+      // Virtual tables first, as for a statement savepoint (BeginStatement).
+      TRY(vtabs_->Savepoint(0, static_cast<int>(savepoints_.size())));
       if (autocommit_) {
         autocommit_ = false;
         savepoint_txn_ = true;
@@ -415,7 +419,7 @@ Status TransactionController::Exec(ast::Stmt* st) {
       savepoints_.emplace_back(st->As<ast::SavepointStmt>()->name);
       savepoint_fk_.resize(savepoints_.size() - 1);
       savepoint_fk_.push_back(fk_ != nullptr ? *fk_ : FkCounters());
-      return vtabs_->Savepoint(0, static_cast<int>(savepoints_.size()) - 1);
+      return Status();
     case ast::StmtKind::kRelease:
       return Release(st->As<ast::ReleaseStmt>()->name);
     default:

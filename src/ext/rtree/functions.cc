@@ -249,9 +249,11 @@ int CheckTable(sqlite3* db, const char* db_name, const char* tab, std::string* r
     int rc = sqlite3_finalize(s.release());
     if (rc != SQLITE_CORRUPT) ck.rc = rc;
   }
-  if (ck.ndim >= 1 && ck.rc == SQLITE_OK) CheckNode(&ck, 0, nullptr, 1);
-  CheckCount(&ck, "_rowid", ck.leaves);
-  CheckCount(&ck, "_parent", ck.interior);
+  if (ck.ndim >= 1) {
+    if (ck.rc == SQLITE_OK) CheckNode(&ck, 0, nullptr, 1);
+    CheckCount(&ck, "_rowid", ck.leaves);
+    CheckCount(&ck, "_parent", ck.interior);
+  }
   ck.get_node.reset();
   ck.mapping[0].reset();
   ck.mapping[1].reset();
