@@ -1,0 +1,20 @@
+-- Error messages, compared between the engines.
+CREATE VIRTUAL TABLE e USING rtree(id, x0, x1, +a);
+INSERT INTO e VALUES(1, 0, 1, 'a');
+INSERT INTO e VALUES(1, 0, 1, 'dup');
+INSERT INTO e VALUES(2, 3, 1, 'inverted');
+UPDATE e SET x1 = -5 WHERE id = 1;
+CREATE VIRTUAL TABLE e1 USING rtree(id);
+CREATE VIRTUAL TABLE e2 USING rtree(id, x0);
+CREATE VIRTUAL TABLE e3 USING rtree(id, x0, x1, x2);
+CREATE VIRTUAL TABLE e4 USING rtree(id, a, b, c, d, e, f, g, h, i, j, k, l);
+CREATE VIRTUAL TABLE e5 USING rtree(id, x0, x1, +aux, y0, y1);
+CREATE VIRTUAL TABLE e6 USING rtree_i32(id, +a, +b, c);
+CREATE VIRTUAL TABLE ei USING rtree_i32(id, lo, hi);
+INSERT INTO ei VALUES(1, 10, 9);
+SELECT rtreedepth('x');
+SELECT rtreecheck();
+SELECT rtreecheck('nosuch');
+SELECT rtreenode(2, x'0000000100000000000000010000000000000000000000000000000000000000');
+SELECT * FROM e WHERE x0 MATCH 1;
+SELECT * FROM e;
