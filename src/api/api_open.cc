@@ -49,6 +49,9 @@ int CloseImpl(sqlite3* db, bool allow_zombie) {
   bool closed = false;
   int rc = Guard(db, kCodeOnThrow, [&] {
     if (!IsOpenOrSick(db)) return SQLITE_MISUSE;  // closed by another thread meanwhile
+    // As SQLite: virtual tables disconnect first, finalizing the statements
+    // their modules hold.
+    if (db->conn != nullptr) db->conn->DisconnectVtabsIfIdle();
     if (db->stmts != nullptr) {
       if (!allow_zombie) {
         return SetError(db, SQLITE_BUSY,
