@@ -13,6 +13,9 @@
 namespace basalt::rtree {
 namespace {
 
+// Bytes of nodes read-only statements may leave cached for the next ones.
+constexpr size_t kKeptBytes = size_t{4} << 20;
+
 Cursor* AsCursor(sqlite3_vtab_cursor* c) { return reinterpret_cast<Cursor*>(c); }
 Rtree* RtreeOf(Cursor* c) { return reinterpret_cast<Rtree*>(c->base.pVtab); }
 
@@ -314,7 +317,10 @@ int RtreeClose(sqlite3_vtab_cursor* cur) {
   ResetCursor(c);
   delete c;
   rt->cursors--;
-  if (!rt->in_write && rt->cursors == 0) ResetCache(rt);
+  // The cache stays for the next statement (ValidateCache), unless large.
+  if (!rt->in_write && rt->cursors == 0 && rt->cache.size() * size_t(rt->node_size) > kKeptBytes) {
+    ResetCache(rt);
+  }
   return SQLITE_OK;
 }
 
@@ -323,6 +329,8 @@ int RtreeFilter(sqlite3_vtab_cursor* cur, int idx_num, const char* idx_str, int 
   Cursor* c = AsCursor(cur);
   Rtree* rt = RtreeOf(c);
   ResetCursor(c);
+  int rc0 = ValidateCache(rt);
+  if (rc0 != SQLITE_OK) return rc0;
   c->scanning = true;
   rt->scanning++;
   if (idx_num == 1) {

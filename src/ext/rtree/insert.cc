@@ -42,13 +42,6 @@ bool Contains(const Rtree* rt, const Cell& outer, const Cell& inner) {
   return true;
 }
 
-double Growth(const Rtree* rt, const Cell& c, const Cell& add) {
-  Cell u = c;
-  double before = Area(rt, u);
-  CellUnion(rt, &u, add);
-  return Area(rt, u) - before;
-}
-
 double Overlap(const Rtree* rt, const Cell& a, const Cell& b) {
   double o = 1.0;
   for (int k = 0; k < rt->ndim2; k += 2) {
@@ -310,6 +303,36 @@ void CellUnion(const Rtree* rt, Cell* a, const Cell& b) {
   }
 }
 
+// Area of cell `cell` of `n` and the growth of that area if it took in
+// `c`; the same arithmetic as Area(), Growth() and CellUnion(), on the
+// stored bytes (ChooseLeaf runs this for every cell on its path).
+static void AreaAndGrowth(const Rtree* rt, const uint8_t* cell, const Cell& c, double* area,
+                          double* growth) {
+  const uint8_t* p = cell + 8;
+  double a = 1.0;
+  double u = 1.0;
+  for (int d = rt->ndim - 1; d >= 0; --d) {
+    Coord lo, hi;
+    lo.u = Get32(p + 8 * d);
+    hi.u = Get32(p + 8 * d + 4);
+    if (rt->is_int) {
+      int32_t ulo = std::min(lo.i, c.c[2 * d].i);
+      int32_t uhi = std::max(hi.i, c.c[2 * d + 1].i);
+      a *= double(int64_t{hi.i} - int64_t{lo.i});
+      u *= double(int64_t{uhi} - int64_t{ulo});
+    } else {
+      float ulo = std::min(lo.f, c.c[2 * d].f);
+      float uhi = std::max(hi.f, c.c[2 * d + 1].f);
+      float diff = hi.f - lo.f;
+      float udiff = uhi - ulo;
+      a *= diff;
+      u *= udiff;
+    }
+  }
+  *area = a;
+  *growth = u - a;
+}
+
 int ChooseLeaf(Rtree* rt, const Cell& c, int height, std::shared_ptr<Node>* out) {
   std::shared_ptr<Node> node;
   int rc = Acquire(rt, 1, 0, &node);
@@ -318,15 +341,14 @@ int ChooseLeaf(Rtree* rt, const Cell& c, int height, std::shared_ptr<Node>* out)
     double min_growth = 0;
     double min_area = 0;
     const int count = node->count();
-    for (int i = 0; i < count; ++i) {
-      Cell cell;
-      ReadCell(rt, node.get(), i, &cell);
-      double growth = Growth(rt, cell, c);
-      double area = Area(rt, cell);
+    const uint8_t* cell = node->data.data() + 4;
+    for (int i = 0; i < count; ++i, cell += rt->cell_bytes) {
+      double area, growth;
+      AreaAndGrowth(rt, cell, c, &area, &growth);
       if (i == 0 || growth < min_growth || (growth == min_growth && area < min_area)) {
         min_growth = growth;
         min_area = area;
-        best = cell.id;
+        best = Get64(cell);
       }
     }
     std::shared_ptr<Node> child;

@@ -212,8 +212,12 @@ float RoundUp(sqlite3_value* v) {
 }
 
 int Begin(sqlite3_vtab* vt) {
-  AsRtree(vt)->in_write = true;
-  return SQLITE_OK;
+  Rtree* rt = AsRtree(vt);
+  // A cache left by earlier reads must still be current before it is
+  // written through.
+  int rc = ValidateCache(rt);
+  rt->in_write = true;
+  return rc;
 }
 
 int Commit(sqlite3_vtab* vt) {

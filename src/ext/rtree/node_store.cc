@@ -182,6 +182,24 @@ void ResetCache(Rtree* rt) {
   rt->depth = -1;
 }
 
+int ValidateCache(Rtree* rt) {
+  if (rt->in_write) return SQLITE_OK;
+  if (rt->data_version == nullptr) {
+    int rc = Prepare(rt->db, "PRAGMA " + QuoteId(rt->db_name) + ".data_version", &rt->data_version);
+    if (rc != SQLITE_OK) return rc;
+  }
+  sqlite3_stmt* s = rt->data_version.get();
+  int64_t version = -1;
+  if (sqlite3_step(s) == SQLITE_ROW) version = sqlite3_column_int64(s, 0);
+  int rc = sqlite3_reset(s);
+  if (rc != SQLITE_OK) return rc;
+  const int64_t changes = sqlite3_total_changes64(rt->db);
+  if (version != rt->snap_version || changes != rt->snap_changes) ResetCache(rt);
+  rt->snap_version = version;
+  rt->snap_changes = changes;
+  return SQLITE_OK;
+}
+
 int ParentOf(Rtree* rt, Node* n, std::shared_ptr<Node>* out) {
   out->reset();
   if (n->id == 1) return SQLITE_OK;

@@ -22,7 +22,9 @@
 //   2. Every cell of an interior node bounds every cell of its child.
 //   3. A non-root node holds at least min_cells() cells after a delete.
 //   4. Nodes in `cache` mirror %_node except for dirty ones, which are
-//      written at xSync/xCommit/xSavepoint/xRelease; a cached node's
+//      written at xSync/xCommit/xSavepoint/xRelease (between statements
+//      of no write transaction the cache is checked against the database,
+//      ValidateCache, and dropped if it may be stale); a cached node's
 //      `parent` is its parent's number, or 0 when not known yet (then
 //      %_parent is read).
 #pragma once
@@ -122,6 +124,12 @@ struct Rtree {
   // Node cache by number. A cursor holds the nodes it reads, so entries
   // are shared: a cache reset never frees a node a cursor still uses.
   std::unordered_map<int64_t, std::shared_ptr<Node>> cache;
+  // Outside a write transaction the cache outlives the statement that
+  // filled it while the database is unchanged: same total_changes() of
+  // the connection and same data_version (ValidateCache).
+  int64_t snap_changes = -1;
+  int64_t snap_version = -1;
+  Stmt data_version;
   // Nodes removed by a delete, their cells to be reinserted (a stack).
   std::vector<std::shared_ptr<Node>> removed;
 
@@ -146,6 +154,9 @@ std::shared_ptr<Node> NewNode(Rtree* rt, int64_t parent);
 int WriteNode(Rtree* rt, const std::shared_ptr<Node>& n);
 int FlushCache(Rtree* rt);
 void ResetCache(Rtree* rt);
+// Outside a write transaction: drops the cache if the database may have
+// changed since it was filled.
+int ValidateCache(Rtree* rt);
 int ParentOf(Rtree* rt, Node* n, std::shared_ptr<Node>* out);
 int WriteRowidMap(Rtree* rt, int64_t rowid, int64_t node);
 int WriteParentMap(Rtree* rt, int64_t node, int64_t parent);
