@@ -1,4 +1,4 @@
--- Error messages, compared between the engines.
+-- Error messages and query plans, compared between the engines.
 CREATE VIRTUAL TABLE e USING rtree(id, x0, x1, +a);
 INSERT INTO e VALUES(1, 0, 1, 'a');
 INSERT INTO e VALUES(1, 0, 1, 'dup');
@@ -18,3 +18,15 @@ SELECT rtreecheck('nosuch');
 SELECT rtreenode(2, x'0000000100000000000000010000000000000000000000000000000000000000');
 SELECT * FROM e WHERE x0 MATCH 1;
 SELECT * FROM e;
+CREATE VIRTUAL TABLE p USING rtree(id, x0, x1, y0, y1);
+CREATE TABLE o(k);
+EXPLAIN QUERY PLAN SELECT * FROM p WHERE x0 < 5 AND y1 >= 2;
+EXPLAIN QUERY PLAN SELECT * FROM p WHERE x0 = 1 AND x1 > 2 AND y0 <= 3;
+EXPLAIN QUERY PLAN SELECT * FROM p WHERE id = 5;
+EXPLAIN QUERY PLAN SELECT * FROM p WHERE id = 5 AND x0 < 3;
+EXPLAIN QUERY PLAN SELECT * FROM p WHERE id > 5;
+EXPLAIN QUERY PLAN SELECT * FROM o JOIN p ON p.id = o.k;
+EXPLAIN QUERY PLAN SELECT * FROM o JOIN p ON p.x0 <= o.k AND p.x1 >= o.k;
+INSERT INTO p VALUES(1, 2, 3, 4, 5);
+ANALYZE;
+EXPLAIN QUERY PLAN SELECT * FROM o JOIN p ON p.x0 <= o.k AND p.x1 >= o.k;

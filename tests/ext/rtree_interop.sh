@@ -5,8 +5,8 @@
 # (rtree_build.sql); then both engines read the file (rtree_read.sql, with
 # PRAGMA integrity_check and rtreecheck()), each changes its own copy
 # (rtree_update.sql), and every engine reads every copy. All outputs must
-# be identical, node blobs included. The error messages of
-# rtree_errors.sql must be identical too.
+# be identical, node blobs included. The error messages and query plans
+# of rtree_errors.sql must be identical too.
 set -eu
 basalt=$1
 sqlite=$2
@@ -56,5 +56,5 @@ grep -q '^ok$' "$work/basalt-sqlite-sqlite.out" || { echo "FAIL: no ok from chec
 
 "$basalt" "$work/err-basalt.db" < "$sql/rtree_errors.sql" > "$work/err-basalt.out" 2>&1 || true
 "$sqlite" "$work/err-sqlite.db" < "$sql/rtree_errors.sql" > "$work/err-sqlite.out" 2>&1 || true
-same "$work/err-basalt.out" "$work/err-sqlite.out" "error messages"
+same "$work/err-basalt.out" "$work/err-sqlite.out" "error messages and plans"
 exit $fail
