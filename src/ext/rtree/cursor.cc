@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/assert.h"
 #include "ext/rtree/cursor.h"
 
 namespace basalt::rtree {
@@ -67,6 +68,7 @@ SearchPoint* NewPoint(Cursor* c, double score, uint8_t level) {
 }
 
 void PopPoint(Cursor* c) {
+  BASALT_DCHECK(c->has_head || !c->heap.empty());
   if (c->has_head) {
     c->queued[c->head.level]--;
     c->has_head = false;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "common/assert.h"
 #include "ext/rtree/rtree.h"
 
 namespace basalt::rtree {
@@ -115,6 +116,8 @@ void SplitCells(const Rtree* rt, const std::vector<Cell>& cells, Node* left, Nod
                 Cell* left_box, Cell* right_box) {
   const int n = int(cells.size());
   const int m = rt->min_cells();
+  // A full node plus the new cell: both halves get at least m cells.
+  BASALT_DCHECK(n == rt->max_cells() + 1 && 2 * m <= n);
   std::vector<int> sorted(static_cast<size_t>(rt->ndim * n));
   std::vector<int> spare(static_cast<size_t>(n));
   for (int d = 0; d < rt->ndim; ++d) {

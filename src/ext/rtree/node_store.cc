@@ -2,6 +2,7 @@
 // blob (layout in rtree.h).
 #include <cstring>
 
+#include "common/assert.h"
 #include "ext/rtree/rtree.h"
 
 namespace basalt::rtree {
@@ -134,6 +135,7 @@ int Acquire(Rtree* rt, int64_t id, int64_t parent, std::shared_ptr<Node>* out) {
 }
 
 std::shared_ptr<Node> NewNode(Rtree* rt, int64_t parent) {
+  BASALT_DCHECK(parent != 0);  // a new node is never the root
   auto n = std::make_shared<Node>();
   n->parent = parent;
   n->dirty = true;
@@ -259,6 +261,7 @@ int64_t CellId(const Rtree* rt, const Node* n, int i) {
 }
 
 void DeleteCellBytes(const Rtree* rt, Node* n, int i) {
+  BASALT_DCHECK(i >= 0 && i < n->count());
   uint8_t* dst = n->data.data() + 4 + rt->cell_bytes * i;
   int count = n->count();
   std::memmove(dst, dst + rt->cell_bytes, size_t((count - i - 1) * rt->cell_bytes));
@@ -268,6 +271,7 @@ void DeleteCellBytes(const Rtree* rt, Node* n, int i) {
 
 bool AppendCell(const Rtree* rt, Node* n, const Cell& c) {
   int count = n->count();
+  BASALT_DCHECK(count <= rt->max_cells());
   if (count >= rt->max_cells()) return false;
   WriteCell(rt, n, c, count);
   Put16(&n->data[2], count + 1);
