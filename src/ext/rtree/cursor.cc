@@ -319,8 +319,12 @@ int RtreeClose(sqlite3_vtab_cursor* cur) {
   ResetCursor(c);
   delete c;
   rt->cursors--;
-  // The cache stays for the next statement (ValidateCache), unless large.
-  if (!rt->in_write && rt->cursors == 0 && rt->cache.size() * size_t(rt->node_size) > kKeptBytes) {
+  // Between autocommit statements the cache stays for the next one
+  // (ValidateCache), unless large. Inside a transaction it goes: a
+  // ROLLBACK of direct writes to the shadow tables would leave no trace
+  // in total_changes() or data_version.
+  if (!rt->in_write && rt->cursors == 0 &&
+      (!sqlite3_get_autocommit(rt->db) || rt->cache.size() * size_t(rt->node_size) > kKeptBytes)) {
     ResetCache(rt);
   }
   return SQLITE_OK;
