@@ -1,10 +1,12 @@
 /* MATCH constraints on an R*Tree through sqlite3_rtree_geometry_callback()
-** and sqlite3_rtree_query_callback(), run against Basalt's library and the
+** and sqlite3_rtree_query_callback(), and one tree used by two connections,
+** run against Basalt's library and the
 ** system libsqlite3 (the same source linked with each); the outputs must be
 ** identical. Plain C against sqlite3.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sqlite3.h"
 
@@ -61,20 +63,51 @@ static void run(sqlite3* db, const char* sql) {
   sqlite3_finalize(st);
 }
 
+/* A tree changed by one connection is seen by another that read it
+** before (its node cache must not go stale). */
+static void two_connections(void) {
+  char path[64];
+  sqlite3 *a = NULL, *b = NULL;
+  snprintf(path, sizeof path, "/tmp/rtree_geom_%d.db", (int)getpid());
+  remove(path);
+  sqlite3_open(path, &a);
+  sqlite3_open(path, &b);
+  run(a, "CREATE VIRTUAL TABLE r USING rtree(id, x0, x1)");
+  run(a,
+      "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 500) "
+      "INSERT INTO r SELECT i, i, i + 1 FROM c");
+  run(a, "SELECT count(*) FROM r WHERE x0 < 100");
+  run(b, "DELETE FROM r WHERE id < 50");
+  run(a, "SELECT count(*) FROM r WHERE x0 < 100");
+  run(a, "INSERT INTO r VALUES(1000, 1, 2)");
+  run(b, "SELECT count(*), rtreecheck('r') FROM r WHERE x0 < 100");
+  run(b, "BEGIN");
+  run(b, "INSERT INTO r VALUES(1001, 1, 2)");
+  run(b, "COMMIT");
+  run(a, "BEGIN");
+  run(a, "INSERT INTO r VALUES(1002, 1, 2)");
+  run(a, "COMMIT");
+  run(a, "SELECT count(*), rtreecheck('r') FROM r WHERE x0 < 100");
+  sqlite3_close(a);
+  sqlite3_close(b);
+  remove(path);
+}
+
 int main(void) {
   sqlite3* db = NULL;
   int i;
   if (sqlite3_open(":memory:", &db) != SQLITE_OK) return 1;
   printf("geometry %d\n", sqlite3_rtree_geometry_callback(db, "circle", circle_geom, NULL));
-  printf("query %d\n", sqlite3_rtree_query_callback(db, "near", near_query, &destroyed, on_destroy));
+  printf("query %d\n",
+         sqlite3_rtree_query_callback(db, "near", near_query, &destroyed, on_destroy));
   run(db, "CREATE VIRTUAL TABLE r USING rtree(id, x0, x1, y0, y1)");
   run(db, "BEGIN");
   for (i = 1; i <= 3000; ++i) {
     char sql[160];
     unsigned v = (unsigned)i * 2654435761u;
     double x = (v % 1000) / 1.0, y = ((v >> 10) % 1000) / 1.0;
-    snprintf(sql, sizeof sql, "INSERT INTO r VALUES(%d, %g, %g, %g, %g)", i, x, x + (v % 7),
-             y, y + (v % 5));
+    snprintf(sql, sizeof sql, "INSERT INTO r VALUES(%d, %g, %g, %g, %g)", i, x, x + (v % 7), y,
+             y + (v % 5));
     if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) printf("insert %d failed\n", i);
   }
   run(db, "COMMIT");
@@ -88,5 +121,6 @@ int main(void) {
   run(db, "SELECT id FROM r WHERE id MATCH x'00000000000000000000000000000000'");
   sqlite3_close(db);
   printf("destroyed %d\n", destroyed);
+  two_connections();
   return 0;
 }
