@@ -68,7 +68,7 @@ int NodeSize(Rtree* rt, bool create, char** err) {
   int rc;
   if (create) {
     int page = 0;
-    rc = IntFromSql(rt->db, "PRAGMA " + QuoteStr(rt->db_name) + ".page_size", &page);
+    rc = IntFromSql(rt->db, "PRAGMA " + QuoteId(rt->db_name) + ".page_size", &page);
     if (rc == SQLITE_OK) {
       rt->node_size = page - 64;
       if (4 + rt->cell_bytes * kMaxCells < rt->node_size) {
@@ -262,7 +262,7 @@ class BusyScope {
 
 int Rename(sqlite3_vtab* vt, const char* new_name) {
   Rtree* rt = AsRtree(vt);
-  std::string db = QuoteStr(rt->db_name) + ".";
+  std::string db = QuoteId(rt->db_name) + ".";
   std::string sql;
   for (const char* suffix : {"_node", "_parent", "_rowid"}) {
     sql += "ALTER TABLE " + db + QuoteId(rt->name + suffix) + " RENAME TO " +
