@@ -146,11 +146,14 @@ Status TransactionController::EndStatement(DbMask write_mask, int stmt_savepoint
       (void)bt->ReleaseSavepoint(stmt_savepoint);
     }
   }
-  // DDL the statement did may have been undone: read those schemas again.
+  // DDL the statement did may have been undone: read those schemas again
+  // (only of databases it wrote: a read stopped early undoes nothing, and
+  // a reload would destroy tables the caller may be using, such as a
+  // virtual table whose module ran the read).
   std::vector<int> reload;
   if (!fail) {
     for (int i = 0; i < n; ++i) {
-      if (store_->at(i)->schema_changed_in_txn) reload.push_back(i);
+      if (store_->at(i)->schema_changed_in_txn && (write_mask & DbBit(i)) != 0) reload.push_back(i);
     }
   }
   Status st = CommitIfAutocommit();
