@@ -33,6 +33,7 @@ int RemoveNode(Rtree* rt, const std::shared_ptr<Node>& node, int height) {
   rc = sqlite3_reset(s);
   if (rc != SQLITE_OK) return rc;
   rt->cache.erase(node->id);
+  node->dirty = false;  // its row is gone: never written again
   node->height = height;
   rt->removed.push_back(node);
   return SQLITE_OK;

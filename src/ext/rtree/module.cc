@@ -283,11 +283,26 @@ int ShadowName(const char* suffix) {
 
 }  // namespace
 
+namespace {
+int UpdateRow(Rtree* rt, int argc, sqlite3_value** argv, sqlite3_int64* out_rowid);
+}  // namespace
+
 int RtreeUpdate(sqlite3_vtab* vt, int argc, sqlite3_value** argv, sqlite3_int64* out_rowid) {
   Rtree* rt = AsRtree(vt);
   if (rt->scanning > 0) return SQLITE_LOCKED_VTAB;
   BusyScope busy(rt);
   const int64_t last = sqlite3_last_insert_rowid(rt->db);
+  rt->tracking = true;
+  int rc = UpdateRow(rt, argc, argv, out_rowid);
+  int rc2 = WriteTouched(rt);
+  sqlite3_set_last_insert_rowid(rt->db, last);
+  return rc != SQLITE_OK ? rc : rc2;
+}
+
+namespace {
+
+// The work of xUpdate: a delete, an insert, or both (an update).
+int UpdateRow(Rtree* rt, int argc, sqlite3_value** argv, sqlite3_int64* out_rowid) {
   int rc = SQLITE_OK;
   Cell cell;
   bool have_rowid = false;
@@ -306,9 +321,7 @@ int RtreeUpdate(sqlite3_vtab* vt, int argc, sqlite3_value** argv, sqlite3_int64*
         bad = cell.c[k].f > cell.c[k + 1].f;
       }
       if (bad) {
-        rc = ConstraintError(rt, k + 1);
-        sqlite3_set_last_insert_rowid(rt->db, last);
-        return rc;
+        return ConstraintError(rt, k + 1);
       }
     }
     if (sqlite3_value_type(argv[2]) != SQLITE_NULL) {
@@ -322,9 +335,7 @@ int RtreeUpdate(sqlite3_vtab* vt, int argc, sqlite3_value** argv, sqlite3_int64*
           if (sqlite3_vtab_on_conflict(rt->db) == SQLITE_REPLACE) {
             rc = DeleteRowid(rt, cell.id);
           } else {
-            rc = ConstraintError(rt, 0);
-            sqlite3_set_last_insert_rowid(rt->db, last);
-            return rc;
+            return ConstraintError(rt, 0);
           }
         }
       }
@@ -358,9 +369,10 @@ int RtreeUpdate(sqlite3_vtab* vt, int argc, sqlite3_value** argv, sqlite3_int64*
       rc = sqlite3_reset(s);
     }
   }
-  sqlite3_set_last_insert_rowid(rt->db, last);
   return rc;
 }
+
+}  // namespace
 
 const sqlite3_module kRtreeModule = {
     3,          Create,      Connect,        RtreeBestIndex, Disconnect, Destroy,

@@ -102,6 +102,7 @@ int Acquire(Rtree* rt, int64_t id, int64_t parent, std::shared_ptr<Node>* out) {
     Node* n = it->second.get();
     if (parent != 0) n->parent = parent;
     if (id == 1) rt->depth = Get16(n->data.data());
+    if (rt->tracking) rt->touched.push_back(it->second);
     *out = it->second;
     return SQLITE_OK;
   }
@@ -130,6 +131,7 @@ int Acquire(Rtree* rt, int64_t id, int64_t parent, std::shared_ptr<Node>* out) {
   if (rc == SQLITE_OK && n->count() > rt->max_cells()) rc = SQLITE_CORRUPT_VTAB;
   if (rc != SQLITE_OK) return rc;
   rt->cache.emplace(id, n);
+  if (rt->tracking) rt->touched.push_back(n);
   *out = std::move(n);
   return SQLITE_OK;
 }
@@ -140,6 +142,7 @@ std::shared_ptr<Node> NewNode(Rtree* rt, int64_t parent) {
   n->parent = parent;
   n->dirty = true;
   n->data.assign(size_t(rt->node_size), 0);
+  if (rt->tracking) rt->touched.push_back(n);
   return n;
 }
 
@@ -176,6 +179,17 @@ int FlushCache(Rtree* rt) {
   }
   rt->busy--;
   sqlite3_set_last_insert_rowid(rt->db, last);
+  return rc;
+}
+
+int WriteTouched(Rtree* rt) {
+  int rc = SQLITE_OK;
+  for (const std::shared_ptr<Node>& n : rt->touched) {
+    // A node removed from the tree was deleted from %_node and is clean.
+    if (rc == SQLITE_OK && n->dirty) rc = WriteNode(rt, n);
+  }
+  rt->touched.clear();
+  rt->tracking = false;
   return rc;
 }
 

@@ -22,7 +22,8 @@
 //   2. Every cell of an interior node bounds every cell of its child.
 //   3. A non-root node holds at least min_cells() cells after a delete.
 //   4. Nodes in `cache` mirror %_node except for dirty ones, which are
-//      written at xSync/xCommit/xSavepoint/xRelease (between statements
+//      written when the xUpdate that changed them returns (and, as a
+//      safety net, at xSync/xCommit/xSavepoint/xRelease) (between statements
 //      of no write transaction the cache is checked against the database,
 //      ValidateCache, and dropped if it may be stale); a cached node's
 //      `parent` is its parent's number, or 0 when not known yet (then
@@ -130,6 +131,11 @@ struct Rtree {
   int64_t snap_changes = -1;
   int64_t snap_version = -1;
   Stmt data_version;
+  // While xUpdate runs: every node it acquired or created. Its dirty ones
+  // are written when it returns, as SQLite 3.40 writes a node when the
+  // last reference to it goes (WriteTouched).
+  bool tracking = false;
+  std::vector<std::shared_ptr<Node>> touched;
   // Nodes removed by a delete, their cells to be reinserted (a stack).
   std::vector<std::shared_ptr<Node>> removed;
 
@@ -153,6 +159,8 @@ int Acquire(Rtree* rt, int64_t id, int64_t parent, std::shared_ptr<Node>* out);
 std::shared_ptr<Node> NewNode(Rtree* rt, int64_t parent);
 int WriteNode(Rtree* rt, const std::shared_ptr<Node>& n);
 int FlushCache(Rtree* rt);
+// Writes the dirty nodes of rt->touched and ends the tracking.
+int WriteTouched(Rtree* rt);
 void ResetCache(Rtree* rt);
 // Outside a write transaction: drops the cache if the database may have
 // changed since it was filled.
