@@ -120,13 +120,17 @@ void SplitCells(const Rtree* rt, const std::vector<Cell>& cells, Node* left, Nod
   BASALT_DCHECK(n == rt->max_cells() + 1 && 2 * m <= n);
   std::vector<int> sorted(static_cast<size_t>(rt->ndim * n));
   std::vector<int> spare(static_cast<size_t>(n));
+  std::vector<double> lo(static_cast<size_t>(n)), hi(static_cast<size_t>(n));
   for (int d = 0; d < rt->ndim; ++d) {
     int* idx = &sorted[size_t(d * n)];
-    for (int i = 0; i < n; ++i) idx[i] = i;
+    for (int i = 0; i < n; ++i) {
+      idx[i] = i;
+      lo[size_t(i)] = rt->Dc(cells[size_t(i)].c[2 * d]);
+      hi[size_t(i)] = rt->Dc(cells[size_t(i)].c[2 * d + 1]);
+    }
     MergeSort(idx, n, spare.data(), [&](int a, int b) {
-      double a1 = rt->Dc(cells[a].c[2 * d]), a2 = rt->Dc(cells[a].c[2 * d + 1]);
-      double b1 = rt->Dc(cells[b].c[2 * d]), b2 = rt->Dc(cells[b].c[2 * d + 1]);
-      return a1 < b1 || (a1 == b1 && a2 < b2);
+      const double a1 = lo[size_t(a)], b1 = lo[size_t(b)];
+      return a1 < b1 || (a1 == b1 && hi[size_t(a)] < hi[size_t(b)]);
     });
   }
   int best_dim = 0;
@@ -295,65 +299,83 @@ int Reinsert(Rtree* rt, const std::shared_ptr<Node>& node, const Cell& cell, int
 }  // namespace
 
 void CellUnion(const Rtree* rt, Cell* a, const Cell& b) {
-  for (int k = 0; k < rt->ndim2; k += 2) {
-    if (rt->is_int) {
+  const int n = rt->ndim2;
+  if (rt->is_int) {
+    for (int k = 0; k < n; k += 2) {
       a->c[k].i = std::min(a->c[k].i, b.c[k].i);
       a->c[k + 1].i = std::max(a->c[k + 1].i, b.c[k + 1].i);
-    } else {
+    }
+  } else {
+    for (int k = 0; k < n; k += 2) {
       a->c[k].f = std::min(a->c[k].f, b.c[k].f);
       a->c[k + 1].f = std::max(a->c[k + 1].f, b.c[k + 1].f);
     }
   }
 }
 
-// Area of cell `cell` of `n` and the growth of that area if it took in
-// `c`; the same arithmetic as Area(), Growth() and CellUnion(), on the
-// stored bytes (ChooseLeaf runs this for every cell on its path).
-static void AreaAndGrowth(const Rtree* rt, const uint8_t* cell, const Cell& c, double* area,
-                          double* growth) {
-  const uint8_t* p = cell + 8;
-  double a = 1.0;
-  double u = 1.0;
-  for (int d = rt->ndim - 1; d >= 0; --d) {
-    Coord lo, hi;
-    lo.u = Get32(p + 8 * d);
-    hi.u = Get32(p + 8 * d + 4);
-    if (rt->is_int) {
-      int32_t ulo = std::min(lo.i, c.c[2 * d].i);
-      int32_t uhi = std::max(hi.i, c.c[2 * d + 1].i);
-      a *= double(int64_t{hi.i} - int64_t{lo.i});
-      u *= double(int64_t{uhi} - int64_t{ulo});
-    } else {
-      float ulo = std::min(lo.f, c.c[2 * d].f);
-      float uhi = std::max(hi.f, c.c[2 * d + 1].f);
-      float diff = hi.f - lo.f;
-      float udiff = uhi - ulo;
-      a *= diff;
-      u *= udiff;
+// The child of `node` whose area grows least if it took in `c`, ties to
+// the smaller area: the same arithmetic as Area() and CellUnion()
+// on the stored bytes (ChooseLeaf runs it for every cell on its path).
+template <bool kInt, int kDims>
+static int64_t BestChild(const Rtree* rt, const Node& node, const Cell& c) {
+  int64_t best = 0;
+  double min_growth = 0;
+  double min_area = 0;
+  const int count = node.count();
+  const uint8_t* cell = node.data.data() + 4;
+  for (int i = 0; i < count; ++i, cell += rt->cell_bytes) {
+    double area = 1.0;
+    double grown = 1.0;
+    for (int d = kDims - 1; d >= 0; --d) {  // unrolled: kDims is a constant
+      Coord lo, hi;
+      lo.u = Get32(cell + 8 + 8 * d);
+      hi.u = Get32(cell + 12 + 8 * d);
+      if constexpr (kInt) {
+        int32_t ulo = std::min(lo.i, c.c[2 * d].i);
+        int32_t uhi = std::max(hi.i, c.c[2 * d + 1].i);
+        area *= double(int64_t{hi.i} - int64_t{lo.i});
+        grown *= double(int64_t{uhi} - int64_t{ulo});
+      } else {
+        float ulo = std::min(lo.f, c.c[2 * d].f);
+        float uhi = std::max(hi.f, c.c[2 * d + 1].f);
+        float diff = hi.f - lo.f;
+        float udiff = uhi - ulo;
+        area *= diff;
+        grown *= udiff;
+      }
+    }
+    const double growth = grown - area;
+    if (i == 0 || growth < min_growth || (growth == min_growth && area < min_area)) {
+      min_growth = growth;
+      min_area = area;
+      best = Get64(cell);
     }
   }
-  *area = a;
-  *growth = u - a;
+  return best;
+}
+
+template <bool kInt>
+static int64_t BestChildOf(const Rtree* rt, const Node& node, const Cell& c) {
+  switch (rt->ndim) {
+    case 1:
+      return BestChild<kInt, 1>(rt, node, c);
+    case 2:
+      return BestChild<kInt, 2>(rt, node, c);
+    case 3:
+      return BestChild<kInt, 3>(rt, node, c);
+    case 4:
+      return BestChild<kInt, 4>(rt, node, c);
+    default:
+      return BestChild<kInt, 5>(rt, node, c);
+  }
 }
 
 int ChooseLeaf(Rtree* rt, const Cell& c, int height, std::shared_ptr<Node>* out) {
   std::shared_ptr<Node> node;
   int rc = Acquire(rt, 1, 0, &node);
   for (int level = 0; rc == SQLITE_OK && level < rt->depth - height; ++level) {
-    int64_t best = 0;
-    double min_growth = 0;
-    double min_area = 0;
-    const int count = node->count();
-    const uint8_t* cell = node->data.data() + 4;
-    for (int i = 0; i < count; ++i, cell += rt->cell_bytes) {
-      double area, growth;
-      AreaAndGrowth(rt, cell, c, &area, &growth);
-      if (i == 0 || growth < min_growth || (growth == min_growth && area < min_area)) {
-        min_growth = growth;
-        min_area = area;
-        best = Get64(cell);
-      }
-    }
+    const int64_t best =
+        rt->is_int ? BestChildOf<true>(rt, *node, c) : BestChildOf<false>(rt, *node, c);
     std::shared_ptr<Node> child;
     rc = Acquire(rt, best, node->id, &child);
     node = std::move(child);

@@ -159,7 +159,6 @@ int WriteNode(Rtree* rt, const std::shared_ptr<Node>& n) {
   sqlite3_step(s);
   n->dirty = false;
   int rc = sqlite3_reset(s);
-  sqlite3_bind_null(s, 2);
   if (n->id == 0 && rc == SQLITE_OK) {
     n->id = sqlite3_last_insert_rowid(rt->db);
     rt->cache.emplace(n->id, n);
@@ -268,10 +267,6 @@ void WriteCell(const Rtree* rt, Node* n, const Cell& c, int i) {
   Put64(p, c.id);
   for (int k = 0; k < rt->ndim2; ++k) Put32(p + 8 + 4 * k, c.c[k].u);
   n->dirty = true;
-}
-
-int64_t CellId(const Rtree* rt, const Node* n, int i) {
-  return Get64(n->data.data() + 4 + rt->cell_bytes * i);
 }
 
 void DeleteCellBytes(const Rtree* rt, Node* n, int i) {

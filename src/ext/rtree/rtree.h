@@ -61,14 +61,20 @@ struct Cell {
   Coord c[kMaxDims * 2] = {};
 };
 
+// Big-endian 32-bit loads and stores (one byte swap on little-endian hosts).
 inline uint32_t Get32(const uint8_t* p) {
-  return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  v = __builtin_bswap32(v);
+#endif
+  return v;
 }
 inline void Put32(uint8_t* p, uint32_t v) {
-  p[0] = uint8_t(v >> 24);
-  p[1] = uint8_t(v >> 16);
-  p[2] = uint8_t(v >> 8);
-  p[3] = uint8_t(v);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  v = __builtin_bswap32(v);
+#endif
+  std::memcpy(p, &v, 4);
 }
 inline int Get16(const uint8_t* p) { return (p[0] << 8) | p[1]; }
 inline void Put16(uint8_t* p, int v) {
@@ -173,7 +179,9 @@ int FindLeaf(Rtree* rt, int64_t rowid, std::shared_ptr<Node>* leaf, int64_t* nod
 // Cell access on a node.
 void ReadCell(const Rtree* rt, const Node* n, int i, Cell* out);
 void WriteCell(const Rtree* rt, Node* n, const Cell& c, int i);
-int64_t CellId(const Rtree* rt, const Node* n, int i);
+inline int64_t CellId(const Rtree* rt, const Node* n, int i) {
+  return Get64(n->data.data() + 4 + rt->cell_bytes * i);
+}
 void DeleteCellBytes(const Rtree* rt, Node* n, int i);
 bool AppendCell(const Rtree* rt, Node* n, const Cell& c);  // false: full
 int CellIndex(const Rtree* rt, const Node* n, int64_t id, int* out);
