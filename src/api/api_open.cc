@@ -51,6 +51,9 @@ int CloseImpl(sqlite3* db, bool allow_zombie) {
   bool closed = false;
   int rc = Guard(db, kCodeOnThrow, [&] {
     if (!IsOpenOrSick(db)) return SQLITE_MISUSE;  // closed by another thread meanwhile
+    // As SQLite: virtual tables disconnect first, finalizing the statements
+    // their modules hold.
+    if (db->conn != nullptr) db->conn->DisconnectVtabsIfIdle();
     if (db->active_backups > 0) {
       // Unlike SQLite's close_v2 (which would make a zombie), Basalt
       // refuses to close under an unfinished backup either way.

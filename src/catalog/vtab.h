@@ -103,10 +103,27 @@ class VtabCursor {
   virtual Status Rowid(int64_t* rowid) = 0;
 };
 
+class Vtab;
+
+// The list of virtual tables in the current transaction (main's
+// VtabManager). A table destroyed while on it (a schema reload inside the
+// transaction disconnects it) leaves it first.
+class VtabTxnList {
+ public:
+  virtual void Forget(Vtab* vt) = 0;
+
+ protected:
+  ~VtabTxnList() = default;
+};
+
 // One virtual table (sqlite3_vtab).
 class Vtab {
  public:
-  virtual ~Vtab() = default;  // xDisconnect
+  virtual ~Vtab() {  // xDisconnect (in the subclass)
+    if (joined_ != nullptr) joined_->Forget(this);
+  }
+  // Set by the transaction list while this table is on it.
+  void set_joined(VtabTxnList* list) { joined_ = list; }
   virtual Status BestIndex(IndexInfo* info) = 0;
   virtual Status Open(std::unique_ptr<VtabCursor>* out) = 0;
   // DROP TABLE: remove the table's storage; the object is destroyed next.
@@ -153,6 +170,9 @@ class Vtab {
   // sqlite3_vtab_config settings.
   bool constraint_support = false;  // SQLITE_VTAB_CONSTRAINT_SUPPORT
   int risk = 0;                     // 1 innocuous, 2 direct only
+
+ private:
+  VtabTxnList* joined_ = nullptr;
 };
 
 // What xCreate / xConnect receive: the module name, the database and table

@@ -233,7 +233,8 @@ class Codegen {
   bool CodeVtabUpdate(ast::UpdateStmt* st, const Table* tab, Scope* outer);
   bool CodeVtabDelete(ast::DeleteStmt* st, const Table* tab, Scope* outer);
   bool CodeVtabCollect(ast::Expr* where, std::vector<Source>* srcs,
-                       const std::function<void(int argv)>& row, int n, int rows);
+                       const std::function<void(int argv)>& row, int n, int rows,
+                       bool key_is_rowid = false);
   void CodeVtabApply(const Table* tab, int rows, int n, OnConflict on_conflict);
   void CodeVtabLoop(WhereLoops* w, const LoopPlan& lp, const Source& src, LevelState* lv);
   void CodeLevelTerms(WhereLoops* w, size_t li, const Source& src, SourceMask ready,

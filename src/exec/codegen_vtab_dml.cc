@@ -60,6 +60,10 @@ bool Codegen::CodeVtabInsert(ast::InsertStmt* st, const Table* tab, Scope* outer
   InsertLoop loop;
   const bool single_row = src != nullptr && src->prior == nullptr && src->values.size() == 1 &&
                           src->order_by == nullptr && src->limit == nullptr;
+  // One xUpdate call has nothing to undo on failure: no statement
+  // savepoint (SQLite opens one only for multi-row writes), so the table's
+  // xSavepoint does not run for each single-row INSERT of a transaction.
+  if (single_row && in_trigger_ == 0) prog_->stmt_journal = false;
   if (src != nullptr && !single_row) {
     if (!CodeInsertSource(src, tab, nvals, vals, end, &loop)) return false;
   } else if (single_row) {
@@ -92,9 +96,12 @@ bool Codegen::CodeVtabInsert(ast::InsertStmt* st, const Table* tab, Scope* outer
 }
 
 // Pass 1 of UPDATE / DELETE: the argv of each Update call, one row each in
-// temporary table `rows` (the row's n registers, from `argv`).
+// temporary table `rows` (the row's n registers, from `argv`), in scan
+// order; or, key_is_rowid (DELETE), keyed by the rowid in argv[0]: as
+// SQLite's RowSet, rows are then deleted once each, in rowid order.
 bool Codegen::CodeVtabCollect(ast::Expr* where, std::vector<Source>* srcs,
-                              const std::function<void(int argv)>& row, int n, int rows) {
+                              const std::function<void(int argv)>& row, int n, int rows,
+                              bool key_is_rowid) {
   WhereLoops w;
   std::vector<std::vector<bool>> used(1);
   used[0].assign((*srcs)[0].table->columns.size(), true);
@@ -103,8 +110,12 @@ bool Codegen::CodeVtabCollect(ast::Expr* where, std::vector<Source>* srcs,
   const int argv = AllocReg(n + 2);
   row(argv);
   Op(Opcode::kMakeRecord, argv, n, argv + n);
-  Op(Opcode::kNewRowid, rows, argv + n + 1, 0);
-  Op(Opcode::kInsert, rows, argv + n, argv + n + 1);
+  if (key_is_rowid) {
+    Op(Opcode::kInsert, rows, argv + n, argv);
+  } else {
+    Op(Opcode::kNewRowid, rows, argv + n + 1, 0);
+    Op(Opcode::kInsert, rows, argv + n, argv + n + 1);
+  }
   WhereEnd(&w);
   return !ctx_->failed();
 }
@@ -141,7 +152,7 @@ bool Codegen::CodeVtabDelete(ast::DeleteStmt* st, const Table* tab, Scope* outer
   const int rows = ctx_->AllocCursor();
   Op(Opcode::kOpenEphemeral, rows, 1);
   auto row = [&](int argv) { Op(Opcode::kVRowid, cursor, argv); };
-  if (!CodeVtabCollect(st->where, &srcs, row, 1, rows)) return false;
+  if (!CodeVtabCollect(st->where, &srcs, row, 1, rows, true)) return false;
   CodeVtabApply(tab, rows, 1, OnConflict::kDefault);
   return !ctx_->failed();
 }

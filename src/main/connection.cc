@@ -160,4 +160,21 @@ Status Connection::EndStatement(DbMask write_mask, int stmt_savepoint, bool ok, 
   return st;
 }
 
+void Connection::DisconnectVtabsIfIdle() {
+  if (txn_.active() > 0) return;
+  bool any = false;
+  for (int i = 0; i < store_.size(); ++i) {
+    Database* d = store_.at(i);
+    if (d == nullptr) continue;
+    for (const auto& entry : d->schema.tables()) {
+      Table* t = entry.second.get();
+      if (t->vtab == nullptr) continue;
+      vtabs_.Forget(t->vtab.get());
+      t->vtab.reset();
+      any = true;
+    }
+  }
+  if (any) schema().Touch();
+}
+
 }  // namespace basalt

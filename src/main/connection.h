@@ -56,6 +56,11 @@ class Connection : public ConnectionHooks {
   SchemaStore& dbs() { return store_; }
   TransactionController& txn() { return txn_; }
   VtabManager& vtabs() { return vtabs_; }
+  // Disconnects every connected virtual table when no statement is running
+  // (sqlite3_close does so before it looks for unfinalized statements, so
+  // a module's own prepared statements go with it). Statements compiled
+  // against them are expired and reconnect when run again.
+  void DisconnectVtabsIfIdle();
   FunctionRegistry& funcs() { return funcs_; }
   CompileOptions& options() { return options_; }
   VmEnv* env() { return &env_; }

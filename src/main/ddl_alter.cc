@@ -270,7 +270,18 @@ Status DdlExecutor::RenameTable(ast::AlterTableStmt* st, Table* t) {
   // SQLite renames the parent of a foreign key in legacy mode only while
   // foreign keys are enforced.
   const bool keep_references = target.legacy && !options_->foreign_keys;
+  // A virtual table renames its own storage first (xRename), as in SQLite.
+  const bool is_virtual = t->is_virtual;
+  if (is_virtual && t->vtab == nullptr) TRY(vtabs_->Connect(t));
+  if (is_virtual && t->vtab->can_rename()) TRY(t->vtab->Rename(new_name));
   TRY(EditSchemaRows(db, [&](SchemaRowText* row, bool* changed) {
+    if (is_virtual && row->type == "table" && EqualsIgnoreCase(row->name, old_name)) {
+      std::string out;
+      if (alter::RenameVirtualTable(row->sql, new_name, &out)) row->sql = std::move(out);
+      row->name = row->tbl_name = new_name;
+      *changed = true;
+      return Status();
+    }
     if (row->has_sql && !IsInternalName(row->name) &&
         (row->type != "index" || EqualsIgnoreCase(row->tbl_name, old_name))) {
       std::string out;

@@ -1,6 +1,6 @@
 // CREATE VIRTUAL TABLE (lang_createvtab): the module's xCreate builds the
 // table's storage and declares its columns; sqlite_schema records the
-// statement (root page 0), and later connections reconnect with xConnect.
+// statement (root page 0) first, and later connections reconnect with xConnect.
 #include "main/ddl.h"
 
 namespace basalt {
@@ -18,10 +18,17 @@ Status DdlExecutor::CreateVirtualTable(ast::CreateVirtualTableStmt* st) {
     return Status(kError, "no such module: " + std::string(st->module));
   }
   if (dry_run_) return Status();
+  // As in SQLite, the schema row goes in before xCreate runs, so shadow
+  // tables the module creates follow it in sqlite_schema.
+  const std::string sql = "CREATE VIRTUAL TABLE " + std::string(st->body_text);
+  TRY(db->InsertSchemaRow("table", st->name, st->name, 0, sql));
   std::unique_ptr<Table> t;
-  TRY(vtabs_->Create(st, db->name, &t));
-  Status s = db->InsertSchemaRow("table", t->name, t->name, 0, t->sql);
-  if (s.ok()) s = db->BumpSchemaCookie();
+  Status s = vtabs_->Create(st, db->name, &t);
+  if (!s.ok()) {
+    (void)db->DeleteSchemaRows(st->name);
+    return s;
+  }
+  s = db->BumpSchemaCookie();
   if (!s.ok()) {
     (void)t->vtab->Destroy();
     return s;

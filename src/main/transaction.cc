@@ -70,12 +70,14 @@ Status TransactionController::BeginStatement(DbMask read_mask, DbMask write_mask
       (write_mask != 0 || writes_vtab) && stmt_journal && !(autocommit_ && active_ == 0);
   if (journal) {
     const int level = StatementLevel(write_mask);
+    // Virtual tables first: their xSavepoint may write (an R*Tree flushes
+    // its node cache), and those writes must come before the savepoint.
+    TRY(vtabs_->Savepoint(0, level));
     for (int i = 0; i < store_->size(); ++i) {
       if ((write_mask & DbBit(i)) != 0) TRY(store_->at(i)->bt->OpenSavepoints(level + 1));
     }
     *stmt_savepoint = level;
     ++stmt_levels_;
-    TRY(vtabs_->Savepoint(0, level));
   }
   ++active_;
   if (write_mask != 0) ++active_writers_;
@@ -146,11 +148,14 @@ Status TransactionController::EndStatement(DbMask write_mask, int stmt_savepoint
       (void)bt->ReleaseSavepoint(stmt_savepoint);
     }
   }
-  // DDL the statement did may have been undone: read those schemas again.
+  // DDL the statement did may have been undone: read those schemas again
+  // (only of databases it wrote: a read stopped early undoes nothing, and
+  // a reload would destroy tables the caller may be using, such as a
+  // virtual table whose module ran the read).
   std::vector<int> reload;
   if (!fail) {
     for (int i = 0; i < n; ++i) {
-      if (store_->at(i)->schema_changed_in_txn) reload.push_back(i);
+      if (store_->at(i)->schema_changed_in_txn && (write_mask & DbBit(i)) != 0) reload.push_back(i);
     }
   }
   Status st = CommitIfAutocommit();
@@ -179,8 +184,11 @@ Status TransactionController::CommitUnderReaders() {
 }
 
 Status TransactionController::CommitIfAutocommit() {
-  if (!autocommit_ || active_ > 0) return Status();
-  return CommitAll();
+  if (!autocommit_ || active_ > 0 || committing_) return Status();
+  committing_ = true;
+  Status st = CommitAll();
+  committing_ = false;
+  return st;
 }
 
 namespace {
@@ -442,6 +450,8 @@ Status TransactionController::Exec(ast::Stmt* st) {
       return RollbackAll();
     }
     case ast::StmtKind::kSavepoint:
+      // Virtual tables first, as for a statement savepoint (BeginStatement).
+      TRY(vtabs_->Savepoint(0, static_cast<int>(savepoints_.size())));
       if (autocommit_) {
         autocommit_ = false;
         savepoint_txn_ = true;
@@ -449,7 +459,7 @@ Status TransactionController::Exec(ast::Stmt* st) {
       savepoints_.emplace_back(st->As<ast::SavepointStmt>()->name);
       savepoint_fk_.resize(savepoints_.size() - 1);
       savepoint_fk_.push_back(fk_ != nullptr ? *fk_ : FkCounters());
-      return vtabs_->Savepoint(0, static_cast<int>(savepoints_.size()) - 1);
+      return Status();
     case ast::StmtKind::kRelease:
       return Release(st->As<ast::ReleaseStmt>()->name);
     default:

@@ -126,6 +126,9 @@ class TransactionController {
   // COMMIT while only readers run: commits now, then gives the databases
   // that were in a transaction a read transaction again for the readers.
   Status CommitUnderReaders();
+  // True while CommitAll runs: statements a virtual table runs from its
+  // xSync/xCommit (on its shadow tables) must not start another commit.
+  bool committing_ = false;
   std::vector<std::string> savepoints_;  // open SAVEPOINT names, outermost first
   bool savepoint_txn_ = false;           // the transaction was started by SAVEPOINT
   int stmt_levels_ = 0;                  // statement savepoints open now

@@ -150,11 +150,13 @@ Status VtabManager::Join(Vtab* vt, int savepoint_level) {
   if (std::find(joined_.begin(), joined_.end(), vt) != joined_.end()) return Status();
   TRY(vt->Begin());
   joined_.push_back(vt);
+  vt->set_joined(this);
   for (int i = 0; i < savepoint_level; ++i) TRY(vt->Savepoint(i));
   return Status();
 }
 
 void VtabManager::Forget(Vtab* vt) {
+  vt->set_joined(nullptr);
   joined_.erase(std::remove(joined_.begin(), joined_.end(), vt), joined_.end());
 }
 
@@ -166,12 +168,14 @@ Status VtabManager::SyncAll() {
 void VtabManager::CommitAll() {
   std::vector<Vtab*> done;
   done.swap(joined_);
+  for (Vtab* vt : done) vt->set_joined(nullptr);
   for (Vtab* vt : done) (void)vt->Commit();
 }
 
 void VtabManager::RollbackAll() {
   std::vector<Vtab*> done;
   done.swap(joined_);
+  for (Vtab* vt : done) vt->set_joined(nullptr);
   for (Vtab* vt : done) (void)vt->Rollback();
 }
 

@@ -26,7 +26,7 @@
 
 namespace basalt {
 
-class VtabManager : public VtabHost {
+class VtabManager : public VtabHost, public VtabTxnList {
  public:
   explicit VtabManager(SchemaStore* store) : store_(store) {}
   ~VtabManager() override;
@@ -63,7 +63,7 @@ class VtabManager : public VtabHost {
   Status Savepoint(int op, int level);  // op: 0 begin, 1 release, 2 rollback to
   bool any_joined() const { return !joined_.empty(); }
   // vt is going away (DROP TABLE): it leaves the transaction.
-  void Forget(Vtab* vt);
+  void Forget(Vtab* vt) override;
 
  private:
   VtabArgs ArgsFor(const Table& t) const;

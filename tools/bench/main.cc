@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "api.h"
+#include "cases_rtree.h"
 
 namespace basalt::bench {
 namespace {
@@ -608,6 +609,12 @@ int Main(int argc, char** argv) {
       {"window_rank", "rank() OVER (PARTITION BY g ORDER BY x), 1k groups", WindowRank, false,
        false},
       {"full_join", "FULL JOIN of two rows/10-row tables on an indexed key", FullJoin, false,
+       false},
+      {"rtree_insert", "100k inserts into a 2-D rtree, one transaction",
+       [](const Api& a, const Options&, const std::string& p) { return RtreeInsert(a, p); }, false,
+       false},
+      {"rtree_query", "10k window queries on a 100k-row 2-D rtree",
+       [](const Api& a, const Options&, const std::string& p) { return RtreeQuery(a, p); }, false,
        false},
   };
   std::string fixture = o.dir + "/fixture-" + std::to_string(o.rows) + ".db";
