@@ -18,10 +18,17 @@ Status DdlExecutor::CreateVirtualTable(ast::CreateVirtualTableStmt* st) {
     return Status(kError, "no such module: " + std::string(st->module));
   }
   if (dry_run_) return Status();
+  // SQLite writes the table's sqlite_schema row before xCreate runs, so it
+  // precedes the rows of any shadow tables xCreate makes.
+  std::string sql = "CREATE VIRTUAL TABLE " + std::string(st->body_text);
+  TRY(db->InsertSchemaRow("table", st->name, st->name, 0, sql));
   std::unique_ptr<Table> t;
-  TRY(vtabs_->Create(st, db->name, &t));
-  Status s = db->InsertSchemaRow("table", t->name, t->name, 0, t->sql);
-  if (s.ok()) s = db->BumpSchemaCookie();
+  Status s = vtabs_->Create(st, db->name, &t);
+  if (!s.ok()) {
+    (void)db->DeleteSchemaRows(st->name);
+    return s;
+  }
+  s = db->BumpSchemaCookie();
   if (!s.ok()) {
     (void)t->vtab->Destroy();
     return s;

@@ -1,0 +1,235 @@
+// Evaluating a MATCH expression. Each phrase token's doclist is gathered
+// from every segment of the language (and the pending terms), newest
+// first, the newest entry of a docid winning and deletion markers dropped;
+// a prefix token unions the doclists of all the terms it starts (or reads
+// a prefix= index of exactly its length). Phrases, NEAR groups, AND, OR and
+// NOT then combine per document.
+#include <algorithm>
+
+#include "ext/fts3/expr.h"
+
+namespace basalt::fts {
+namespace {
+
+using PosMap = std::map<int64_t, std::vector<Position>>;
+
+bool PosLess(const Position& a, const Position& b) {
+  return a.col != b.col ? a.col < b.col : a.pos < b.pos;
+}
+
+// All occurrences of one token, per document.
+int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, PosMap* out) {
+  int index = 0;
+  bool prefix = tok.prefix;
+  if (prefix) {
+    for (int i = 1; i < t->nindex(); ++i) {
+      if (static_cast<size_t>(t->prefixes[i - 1]) == tok.text.size()) {
+        index = i;
+        prefix = false;
+      }
+    }
+  }
+  std::vector<SegInfo> segs;
+  int64_t lo = t->AbsLevel(langid, index, 0);
+  int rc = LoadSegments(t, lo, lo + kMaxLevel - 1, &segs);
+  if (rc != SQLITE_OK) return rc;
+  // term -> doclists newest first
+  std::map<std::string, std::vector<Doclist>> terms;
+  if (t->any_pending && langid == t->pending_langid) {
+    auto& p = t->pending[index];
+    for (auto it = p.lower_bound(tok.text); it != p.end(); ++it) {
+      bool in = prefix ? it->first.compare(0, tok.text.size(), tok.text) == 0 : it->first == tok.text;
+      if (!in) break;
+      auto& v = terms[it->first];
+      v.emplace_back();
+      DecodeDoclist(it->second.Finish(), false, &v.back());
+    }
+  }
+  for (const auto& g : segs) {
+    rc = ScanSegment(t, g, tok.text, prefix, [&](const std::string& term, std::string_view dl) {
+      auto& v = terms[term];
+      v.emplace_back();
+      return DecodeDoclist(dl, t->desc, &v.back()) ? SQLITE_OK : SQLITE_CORRUPT_VTAB;
+    });
+    if (rc != SQLITE_OK) return rc;
+  }
+  for (auto& [term, lists] : terms) {
+    std::vector<const Doclist*> ptrs;
+    for (auto& l : lists) ptrs.push_back(&l);
+    for (const auto& e : MergeDoclists(ptrs, t->desc, true)) {
+      DecodePositions(e.pos, &(*out)[e.docid]);
+    }
+  }
+  if (terms.size() > 1) {
+    for (auto& [d, v] : *out) {
+      std::sort(v.begin(), v.end(), PosLess);
+      v.erase(std::unique(v.begin(), v.end(),
+                          [](const Position& a, const Position& b) {
+                            return a.col == b.col && a.pos == b.pos;
+                          }),
+              v.end());
+    }
+  }
+  return SQLITE_OK;
+}
+
+// Start positions of a phrase per document.
+int PhraseHits(FtsTable* t, const Expr* e, int langid, Hits* out) {
+  std::vector<PosMap> toks(e->tokens.size());
+  for (size_t i = 0; i < e->tokens.size(); ++i) {
+    int rc = TokenHits(t, e->tokens[i], langid, &toks[i]);
+    if (rc != SQLITE_OK) return rc;
+  }
+  for (auto& [docid, first] : toks[0]) {
+    std::vector<Position> starts;
+    for (const auto& p : first) {
+      if (e->col >= 0 && p.col != e->col) continue;
+      bool ok = !(e->tokens[0].first && p.pos != 0);
+      for (size_t i = 1; ok && i < toks.size(); ++i) {
+        auto it = toks[i].find(docid);
+        if (it == toks[i].end()) {
+          ok = false;
+          break;
+        }
+        Position want{p.col, p.pos + static_cast<int>(i)};
+        ok = std::binary_search(it->second.begin(), it->second.end(), want, PosLess) &&
+             !(e->tokens[i].first && want.pos != 0);
+      }
+      if (ok) starts.push_back(p);
+    }
+    if (!starts.empty()) (*out)[docid] = std::move(starts);
+  }
+  return SQLITE_OK;
+}
+
+void CollectPhrases(const Expr* e, std::vector<const Expr*>* out) {
+  if (e->kind == Expr::kPhrase) {
+    out->push_back(e);
+    return;
+  }
+  CollectPhrases(e->left.get(), out);
+  CollectPhrases(e->right.get(), out);
+}
+
+// The phrases of a NEAR group in order, with the distances between them.
+void NearGroup(const Expr* e, std::vector<const Expr*>* ph, std::vector<int>* dist) {
+  if (e->kind == Expr::kPhrase) {
+    ph->push_back(e);
+    return;
+  }
+  NearGroup(e->left.get(), ph, dist);
+  dist->push_back(e->near);
+  ph->push_back(e->right.get());
+}
+
+bool Near(const Position& a, int la, const Position& b, int lb, int n) {
+  if (a.col != b.col) return false;
+  if (a.pos <= b.pos) return b.pos - a.pos - la <= n;
+  return a.pos - b.pos - lb <= n;
+}
+
+// Filters the group's hits in one document; false when the group fails.
+bool NearFilter(const std::vector<const Expr*>& ph, const std::vector<int>& dist,
+                std::vector<std::vector<Position>>* hits) {
+  auto keep = [&](size_t i, size_t j) {  // keep hits of i near some hit of j
+    std::vector<Position> kept;
+    int n = dist[std::min(i, j)];
+    for (const auto& a : (*hits)[i]) {
+      for (const auto& b : (*hits)[j]) {
+        if (Near(a, static_cast<int>(ph[i]->tokens.size()), b,
+                 static_cast<int>(ph[j]->tokens.size()), n)) {
+          kept.push_back(a);
+          break;
+        }
+      }
+    }
+    (*hits)[i] = std::move(kept);
+  };
+  for (size_t i = 1; i < ph.size(); ++i) keep(i, i - 1);
+  for (size_t i = ph.size() - 1; i > 0; --i) keep(i - 1, i);
+  for (const auto& h : *hits) {
+    if (h.empty()) return false;
+  }
+  return true;
+}
+
+std::vector<Position> HitsIn(const QueryResult& r, const Expr* p, int64_t docid) {
+  auto it = r.hits[p->phrase_index].find(docid);
+  return it == r.hits[p->phrase_index].end() ? std::vector<Position>() : it->second;
+}
+
+std::vector<int64_t> Docs(const QueryResult& r, const Expr* e) {
+  std::vector<int64_t> out;
+  if (e->kind == Expr::kPhrase) {
+    for (const auto& [d, v] : r.hits[e->phrase_index]) out.push_back(d);
+    return out;
+  }
+  auto a = Docs(r, e->left.get());
+  auto b = Docs(r, e->right.get());
+  switch (e->kind) {
+    case Expr::kOr:
+      std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+      break;
+    case Expr::kNot:
+      std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+      break;
+    default:
+      std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+      break;
+  }
+  if (e->kind == Expr::kNear) {
+    std::vector<const Expr*> ph;
+    std::vector<int> dist;
+    NearGroup(e, &ph, &dist);
+    std::vector<int64_t> kept;
+    for (int64_t d : out) {
+      std::vector<std::vector<Position>> h;
+      for (const auto* p : ph) h.push_back(HitsIn(r, p, d));
+      if (NearFilter(ph, dist, &h)) kept.push_back(d);
+    }
+    out = std::move(kept);
+  }
+  return out;
+}
+
+void NearTrim(const QueryResult& r, const Expr* e, int64_t docid,
+              std::vector<std::vector<Position>>* res) {
+  if (e->kind == Expr::kPhrase) return;
+  if (e->kind == Expr::kNear) {
+    std::vector<const Expr*> ph;
+    std::vector<int> dist;
+    NearGroup(e, &ph, &dist);
+    std::vector<std::vector<Position>> h;
+    for (const auto* p : ph) h.push_back(HitsIn(r, p, docid));
+    if (!NearFilter(ph, dist, &h)) {
+      for (auto& v : h) v.clear();
+    }
+    for (size_t i = 0; i < ph.size(); ++i) (*res)[ph[i]->phrase_index] = std::move(h[i]);
+    return;
+  }
+  NearTrim(r, e->left.get(), docid, res);
+  NearTrim(r, e->right.get(), docid, res);
+}
+
+}  // namespace
+
+int EvalExpr(FtsTable* t, const Expr* e, int langid, QueryResult* out) {
+  CollectPhrases(e, &out->phrases);
+  out->hits.resize(out->phrases.size());
+  for (size_t i = 0; i < out->phrases.size(); ++i) {
+    int rc = PhraseHits(t, out->phrases[i], langid, &out->hits[i]);
+    if (rc != SQLITE_OK) return rc;
+  }
+  out->docids = Docs(*out, e);
+  return SQLITE_OK;
+}
+
+std::vector<std::vector<Position>> DocPhraseHits(const QueryResult& r, const Expr* root,
+                                                 int64_t docid) {
+  std::vector<std::vector<Position>> res(r.phrases.size());
+  for (size_t i = 0; i < r.phrases.size(); ++i) res[i] = HitsIn(r, r.phrases[i], docid);
+  NearTrim(r, root, docid, &res);
+  return res;
+}
+
+}  // namespace basalt::fts
