@@ -85,6 +85,10 @@ struct FtsTable {
   bool any_pending = false;
   int pending_langid = 0;
   int automerge = -1;  // -1: not read yet
+  // > 0 while the table runs its own SQL (xUpdate, commands): the statement
+  // savepoints of those nested statements reach xSavepoint / xRollbackTo
+  // of this table too, and must not flush or drop the pending terms.
+  int busy = 0;
 
   int nindex() const { return 1 + static_cast<int>(prefixes.size()); }
   int ncol() const { return static_cast<int>(columns.size()); }

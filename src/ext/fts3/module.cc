@@ -247,18 +247,36 @@ int XColumn(sqlite3_vtab_cursor* vc, sqlite3_context* ctx, int col) {
 }
 
 int XUpdate(sqlite3_vtab* v, int argc, sqlite3_value** argv, sqlite3_int64* rowid) {
-  return UpdateRow(Tab(v), argc, argv, rowid);
+  FtsTable* t = Tab(v);
+  ++t->busy;
+  int rc = UpdateRow(t, argc, argv, rowid);
+  --t->busy;
+  return rc;
 }
-int XSync(sqlite3_vtab* v) { return FlushPending(Tab(v)); }
+int XSync(sqlite3_vtab* v) {
+  FtsTable* t = Tab(v);
+  ++t->busy;
+  int rc = FlushPending(t);
+  --t->busy;
+  return rc;
+}
 int XBegin(sqlite3_vtab*) { return SQLITE_OK; }
 int XCommit(sqlite3_vtab*) { return SQLITE_OK; }
 int XRollback(sqlite3_vtab* v) {
   DiscardPending(Tab(v));
   return SQLITE_OK;
 }
-int XSavepoint(sqlite3_vtab* v, int) { return FlushPending(Tab(v)); }
+int XSavepoint(sqlite3_vtab* v, int) {
+  FtsTable* t = Tab(v);
+  if (t->busy > 0) return SQLITE_OK;
+  ++t->busy;
+  int rc = FlushPending(t);
+  --t->busy;
+  return rc;
+}
 int XRelease(sqlite3_vtab*, int) { return SQLITE_OK; }
 int XRollbackTo(sqlite3_vtab* v, int) {
+  if (Tab(v)->busy > 0) return SQLITE_OK;
   DiscardPending(Tab(v));
   return SQLITE_OK;
 }
