@@ -73,7 +73,7 @@ std::vector<std::vector<int>> PhraseLastPositions(FtsCursor* c, int col) {
   std::vector<std::vector<int>> out;
   if (!c->expr) return out;
   auto hits = DocPhraseHits(c->result, c->expr.get(), c->docid);
-  for (size_t i = 0; i < hits.size(); ++i) {
+  for (size_t i = 0; i < static_cast<size_t>(c->result.naux); ++i) {
     int n = static_cast<int>(c->result.phrases[i]->tokens.size());
     std::vector<int> v;
     for (const auto& p : hits[i]) {

@@ -17,6 +17,11 @@ bool PosLess(const Position& a, const Position& b) {
   return a.col != b.col ? a.col < b.col : a.pos < b.pos;
 }
 
+std::vector<Position> HitsIn(const QueryResult& r, const Expr* p, int64_t docid);
+void NearGroup(const Expr* e, std::vector<const Expr*>* ph, std::vector<int>* dist);
+bool NearFilter(const std::vector<const Expr*>& ph, const std::vector<int>& dist,
+                std::vector<std::vector<Position>>* hits);
+
 // All occurrences of one token, per document.
 int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, PosMap* out) {
   int index = 0;
@@ -104,11 +109,56 @@ int PhraseHits(FtsTable* t, const Expr* e, int langid, Hits* out) {
 
 void CollectPhrases(const Expr* e, std::vector<const Expr*>* out) {
   if (e->kind == Expr::kPhrase) {
-    out->push_back(e);
+    if (out->size() <= static_cast<size_t>(e->phrase_index)) out->resize(e->phrase_index + 1);
+    (*out)[e->phrase_index] = e;
     return;
   }
   CollectPhrases(e->left.get(), out);
   CollectPhrases(e->right.get(), out);
+}
+
+int CountAux(const Expr* e) {
+  if (e->kind == Expr::kPhrase) return 1;
+  return CountAux(e->left.get()) + (e->kind == Expr::kNot ? 0 : CountAux(e->right.get()));
+}
+
+// Keeps, for every document, only the hits of NEAR-grouped phrases that
+// satisfy their group (matchinfo counts those over all rows too).
+void ApplyNear(QueryResult* r, const Expr* e) {
+  if (e->kind == Expr::kPhrase) return;
+  if (e->kind != Expr::kNear) {
+    ApplyNear(r, e->left.get());
+    ApplyNear(r, e->right.get());
+    return;
+  }
+  std::vector<const Expr*> ph;
+  std::vector<int> dist;
+  NearGroup(e, &ph, &dist);
+  std::vector<int64_t> docs;
+  for (const auto& [d, v] : r->hits[ph[0]->phrase_index]) docs.push_back(d);
+  for (const auto* p : ph) {
+    auto& h = r->hits[p->phrase_index];
+    for (auto it = h.begin(); it != h.end();) {
+      if (!std::binary_search(docs.begin(), docs.end(), it->first)) {
+        it = h.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (int64_t d : docs) {
+    std::vector<std::vector<Position>> h;
+    for (const auto* p : ph) h.push_back(HitsIn(*r, p, d));
+    bool ok = NearFilter(ph, dist, &h);
+    for (size_t i = 0; i < ph.size(); ++i) {
+      auto& m = r->hits[ph[i]->phrase_index];
+      if (ok) {
+        m[d] = std::move(h[i]);
+      } else {
+        m.erase(d);
+      }
+    }
+  }
 }
 
 // The phrases of a NEAR group in order, with the distances between them.
@@ -220,6 +270,8 @@ int EvalExpr(FtsTable* t, const Expr* e, int langid, QueryResult* out) {
     int rc = PhraseHits(t, out->phrases[i], langid, &out->hits[i]);
     if (rc != SQLITE_OK) return rc;
   }
+  ApplyNear(out, e);
+  out->naux = CountAux(e);
   out->docids = Docs(*out, e);
   return SQLITE_OK;
 }

@@ -214,14 +214,16 @@ class Parser {
   std::vector<Item>* items_;
 };
 
-void Number(Expr* e, int* n) {
+// Numbers the phrases the auxiliary functions see (all but those on the
+// right of a NOT) first, in query order; pass 1 then numbers the others.
+void Number(Expr* e, int* n, int pass, bool under_not) {
   if (e == nullptr) return;
   if (e->kind == Expr::kPhrase) {
-    e->phrase_index = (*n)++;
+    if ((pass == 0) != under_not) e->phrase_index = (*n)++;
     return;
   }
-  Number(e->left.get(), n);
-  Number(e->right.get(), n);
+  Number(e->left.get(), n, pass, under_not);
+  Number(e->right.get(), n, pass, under_not || e->kind == Expr::kNot);
 }
 
 int Depth(const Expr* e) {
@@ -253,7 +255,8 @@ int ParseExpr(const FtsTable* t, std::string_view query, int default_col,
     return SQLITE_ERROR;
   }
   int n = 0;
-  Number(out->get(), &n);
+  Number(out->get(), &n, 0, false);
+  Number(out->get(), &n, 1, false);
   return SQLITE_OK;
 }
 

@@ -44,7 +44,9 @@ struct QueryResult {
   std::vector<int64_t> docids;             // matching documents, ascending
   std::vector<const Expr*> phrases;        // by phrase_index
   std::vector<Hits> hits;                  // by phrase_index, all documents
-  std::vector<std::vector<int64_t>> docs_with;  // unused columns kept zero
+  // The phrases snippet/offsets/matchinfo see: the first naux (those on
+  // the right of a NOT come after them).
+  int naux = 0;
 };
 
 // Evaluates `e` for language `langid` (pending terms included).

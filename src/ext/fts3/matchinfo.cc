@@ -78,10 +78,10 @@ void MatchinfoFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     }
   }
   const QueryResult& r = c->result;
-  size_t np = r.phrases.size();
+  size_t np = static_cast<size_t>(r.naux);
   int ncol = t->ncol();
   std::vector<int> ntok;
-  for (const auto* p : r.phrases) ntok.push_back(static_cast<int>(p->tokens.size()));
+  for (size_t i = 0; i < np; ++i) ntok.push_back(static_cast<int>(r.phrases[i]->tokens.size()));
   std::vector<std::vector<std::vector<int>>> last(ncol);
   for (int k = 0; k < ncol; ++k) last[k] = PhraseLastPositions(c, k);
   std::vector<uint32_t> out;

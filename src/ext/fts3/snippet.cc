@@ -128,7 +128,7 @@ void SnippetFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   };
   std::string open = text(1, "<b>"), close = text(2, "</b>"), ell = text(3, "<b>...</b>");
   int col = argc > 4 ? sqlite3_value_int(argv[4]) : -1;
-  int ntoken = argc > 5 ? sqlite3_value_int(argv[5]) : -15;
+  int ntoken = argc > 5 ? sqlite3_value_int(argv[5]) : 15;
   if (!c->expr || ntoken == 0) {
     sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);
     return;
@@ -136,7 +136,9 @@ void SnippetFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   ntoken = std::max(-64, std::min(64, ntoken));
   FtsTable* t = c->table;
   std::vector<int> ntok;
-  for (const auto* p : c->result.phrases) ntok.push_back(static_cast<int>(p->tokens.size()));
+  for (int i = 0; i < c->result.naux; ++i) {
+    ntok.push_back(static_cast<int>(c->result.phrases[i]->tokens.size()));
+  }
   std::vector<std::vector<std::vector<int>>> by_col(t->ncol());
   for (int k = 0; k < t->ncol(); ++k) by_col[k] = PhraseLastPositions(c, k);
   std::vector<Fragment> frags;
