@@ -104,7 +104,8 @@ int CreateShadows(FtsTable* t) {
     if (!t->langid_col.empty()) sql += ", langid";
     sql += ");";
   }
-  sql += "CREATE TABLE " + t->ShadowDecl("_segments") + "(blockid INTEGER PRIMARY KEY, block BLOB);";
+  sql +=
+      "CREATE TABLE " + t->ShadowDecl("_segments") + "(blockid INTEGER PRIMARY KEY, block BLOB);";
   sql += "CREATE TABLE " + t->ShadowDecl("_segdir") +
          "(level INTEGER,idx INTEGER,start_block INTEGER,leaves_end_block INTEGER,end_block "
          "INTEGER,root BLOB,PRIMARY KEY(level, idx));";

@@ -43,7 +43,8 @@ int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, PosMap* out) {
   if (t->any_pending && langid == t->pending_langid) {
     auto& p = t->pending[index];
     for (auto it = p.lower_bound(tok.text); it != p.end(); ++it) {
-      bool in = prefix ? it->first.compare(0, tok.text.size(), tok.text) == 0 : it->first == tok.text;
+      bool in =
+          prefix ? it->first.compare(0, tok.text.size(), tok.text) == 0 : it->first == tok.text;
       if (!in) break;
       auto& v = terms[it->first];
       v.emplace_back();

@@ -19,7 +19,9 @@ struct Item {
   std::unique_ptr<Expr> phrase;
 };
 
-bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 
 class Lexer {
  public:
@@ -42,12 +44,12 @@ class Lexer {
       }
       if (c == '(') {
         ++pos_;
-        out->push_back(Item{Item::kOpen});
+        out->push_back(Item{Item::kOpen, Expr::kAnd, 10, nullptr});
         continue;
       }
       if (c == ')') {
         ++pos_;
-        out->push_back(Item{Item::kClose});
+        out->push_back(Item{Item::kClose, Expr::kAnd, 10, nullptr});
         continue;
       }
       int col = col_;
@@ -90,7 +92,7 @@ class Lexer {
       char next = pos_ + len < q_.size() ? q_[pos_ + len] : '\0';
       if (!(IsSpace(next) || next == '"' || next == '(' || next == ')' || next == '\0')) continue;
       pos_ += len;
-      Item it{Item::kOp, k.k, near};
+      Item it{Item::kOp, k.k, near, nullptr};
       out->push_back(std::move(it));
       return true;
     }
@@ -172,8 +174,8 @@ class Parser {
         ok = false;
         return nullptr;
       }
-      if (k == Expr::kNear &&
-          (right->kind != Expr::kPhrase || (left->kind != Expr::kPhrase && left->kind != Expr::kNear))) {
+      if (k == Expr::kNear && (right->kind != Expr::kPhrase ||
+                               (left->kind != Expr::kPhrase && left->kind != Expr::kNear))) {
         ok = false;
         return nullptr;
       }

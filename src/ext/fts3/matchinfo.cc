@@ -102,8 +102,8 @@ void MatchinfoFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
         } else {
           for (int k = 0; k < ncol; ++k) {
             uint64_t nd = static_cast<uint64_t>(stat[0]);
-            out.push_back(nd ? static_cast<uint32_t>((static_cast<uint32_t>(stat[k + 1]) + nd / 2) / nd)
-                             : 0);
+            out.push_back(
+                nd ? static_cast<uint32_t>((static_cast<uint32_t>(stat[k + 1]) + nd / 2) / nd) : 0);
           }
         }
         break;

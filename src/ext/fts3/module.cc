@@ -148,8 +148,7 @@ int FilterMatch(FtsCursor* c, const char* query, int col, int64_t lo, int64_t hi
   return SQLITE_OK;
 }
 
-int XFilter(sqlite3_vtab_cursor* vc, int idx, const char* idx_str, int argc,
-            sqlite3_value** argv) {
+int XFilter(sqlite3_vtab_cursor* vc, int idx, const char* idx_str, int argc, sqlite3_value** argv) {
   FtsCursor* c = Cur(vc);
   FtsTable* t = c->table;
   c->expr.reset();
@@ -232,7 +231,7 @@ int XColumn(sqlite3_vtab_cursor* vc, sqlite3_context* ctx, int col) {
     sqlite3_result_int(ctx, c->langid);
     return SQLITE_OK;
   }
-  if (t->contentless) return SQLITE_OK;
+  if (t->contentless) return SQLITE_ERROR;  // SQLite: "SQL logic error"
   sqlite3_stmt* s = c->scan.get();
   if (c->plan >= kPlanFullText) {
     int rc = LoadRow(c);
@@ -319,10 +318,9 @@ int XFindFunction(sqlite3_vtab*, int, const char* name,
 }
 
 const sqlite3_module kModule = {
-    3,          XCreate,     XConnect, XBestIndex, XDisconnect, XDestroy,   XOpen,
-    XClose,     XFilter,     XNext,    XEof,       XColumn,     XRowid,     XUpdate,
-    XBegin,     XSync,       XCommit,  XRollback,  XFindFunction, XRename,  XSavepoint,
-    XRelease,   XRollbackTo, XShadowName};
+    3,       XCreate,   XConnect,      XBestIndex, XDisconnect, XDestroy, XOpen,       XClose,
+    XFilter, XNext,     XEof,          XColumn,    XRowid,      XUpdate,  XBegin,      XSync,
+    XCommit, XRollback, XFindFunction, XRename,    XSavepoint,  XRelease, XRollbackTo, XShadowName};
 
 void DeleteRegistry(void* p) { delete static_cast<TokenizerRegistry*>(p); }
 

@@ -4,8 +4,8 @@
 
 #include <span>
 
-#include "sqlite3.h"
 #include "ext/fts3/tokenizer.h"
+#include "sqlite3.h"
 
 namespace basalt::fts {
 

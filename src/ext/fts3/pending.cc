@@ -83,8 +83,8 @@ void DiscardPending(FtsTable* t) {
 int PrepareDocid(FtsTable* t, int64_t docid, bool is_delete, int langid) {
   bool out_of_order = t->desc ? docid > t->prev_docid : docid < t->prev_docid;
   if (t->any_pending &&
-      (out_of_order || (docid == t->prev_docid && !t->prev_delete) ||
-       langid != t->pending_langid || t->pending_bytes > static_cast<size_t>(t->max_pending))) {
+      (out_of_order || (docid == t->prev_docid && !t->prev_delete) || langid != t->pending_langid ||
+       t->pending_bytes > static_cast<size_t>(t->max_pending))) {
     int rc = FlushPending(t);
     if (rc != SQLITE_OK) return rc;
   }

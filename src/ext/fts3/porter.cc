@@ -83,11 +83,10 @@ bool Apply(std::string* w, const Rule* rules, int n, Cond cond) {
 }
 
 constexpr Rule kStep2[] = {
-    {"ational", "ate"}, {"tional", "tion"}, {"enci", "ence"},   {"anci", "ance"},
-    {"izer", "ize"},    {"logi", "log"},    {"bli", "ble"},     {"alli", "al"},
-    {"entli", "ent"},   {"eli", "e"},       {"ousli", "ous"},   {"ization", "ize"},
-    {"ation", "ate"},   {"ator", "ate"},    {"alism", "al"},    {"iveness", "ive"},
-    {"fulness", "ful"}, {"ousness", "ous"}, {"aliti", "al"},    {"iviti", "ive"},
+    {"ational", "ate"}, {"tional", "tion"}, {"enci", "ence"},   {"anci", "ance"}, {"izer", "ize"},
+    {"logi", "log"},    {"bli", "ble"},     {"alli", "al"},     {"entli", "ent"}, {"eli", "e"},
+    {"ousli", "ous"},   {"ization", "ize"}, {"ation", "ate"},   {"ator", "ate"},  {"alism", "al"},
+    {"iveness", "ive"}, {"fulness", "ful"}, {"ousness", "ous"}, {"aliti", "al"},  {"iviti", "ive"},
     {"biliti", "ble"},
 };
 constexpr Rule kStep3[] = {
@@ -95,9 +94,9 @@ constexpr Rule kStep3[] = {
     {"ical", "ic"},  {"ful", ""},   {"ness", ""},
 };
 constexpr Rule kStep4[] = {
-    {"al", ""},  {"ance", ""}, {"ence", ""}, {"er", ""},  {"ic", ""},  {"able", ""},
+    {"al", ""},   {"ance", ""}, {"ence", ""},  {"er", ""},   {"ic", ""},  {"able", ""},
     {"ible", ""}, {"ant", ""},  {"ement", ""}, {"ment", ""}, {"ent", ""}, {"ou", ""},
-    {"ism", ""}, {"ate", ""},  {"iti", ""},  {"ous", ""}, {"ive", ""}, {"ize", ""},
+    {"ism", ""},  {"ate", ""},  {"iti", ""},   {"ous", ""},  {"ive", ""}, {"ize", ""},
 };
 
 void Step1(std::string* w) {

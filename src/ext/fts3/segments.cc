@@ -85,7 +85,7 @@ int FindLeaf(FtsTable* t, const SegInfo& seg, const std::string& key, int64_t* l
     const uint8_t* end = p + node.size();
     uint64_t height, child;
     if (!GetVarint(&p, end, &height) || !GetVarint(&p, end, &child)) return SQLITE_CORRUPT_VTAB;
-    NodeReader r{p, end};
+    NodeReader r{p, end, std::string(), true};
     std::string_view dl;
     int64_t pick = static_cast<int64_t>(child);
     int64_t j = static_cast<int64_t>(child);
@@ -111,7 +111,7 @@ int ScanLeaf(std::string_view leaf, const std::string& lo, bool prefix, bool* st
   const uint8_t* end = p + leaf.size();
   uint64_t height;
   if (!GetVarint(&p, end, &height) || height != 0) return SQLITE_CORRUPT_VTAB;
-  NodeReader r{p, end};
+  NodeReader r{p, end, std::string(), true};
   std::string_view dl;
   while (r.Next(true, &dl)) {
     if (r.term < lo) continue;
@@ -138,10 +138,10 @@ int Exec(FtsTable* t, const std::string& sql) {
 
 int LoadSegments(FtsTable* t, int64_t lo, int64_t hi, std::vector<SegInfo>* out) {
   Stmt s;
-  int rc = s.Prepare(t->db,
-                     "SELECT level, idx, start_block, leaves_end_block, end_block, root FROM " +
-                         t->Shadow("_segdir") +
-                         " WHERE level BETWEEN ? AND ? ORDER BY level ASC, idx DESC");
+  int rc =
+      s.Prepare(t->db, "SELECT level, idx, start_block, leaves_end_block, end_block, root FROM " +
+                           t->Shadow("_segdir") +
+                           " WHERE level BETWEEN ? AND ? ORDER BY level ASC, idx DESC");
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_int64(s, 1, lo);
   sqlite3_bind_int64(s, 2, hi);

@@ -86,7 +86,7 @@ int SimpleNext(sqlite3_tokenizer_cursor* cur, const char** token, int* n, int* s
   return SQLITE_DONE;
 }
 
-const sqlite3_tokenizer_module kSimple = {0,         SimpleCreate, SimpleDestroy, SimpleOpen,
+const sqlite3_tokenizer_module kSimple = {0,           SimpleCreate, SimpleDestroy, SimpleOpen,
                                           SimpleClose, SimpleNext,   nullptr};
 
 // unicode61, ASCII part: letters and digits are token characters, and
@@ -114,8 +114,8 @@ int Unicode61Create(int argc, const char* const* argv, sqlite3_tokenizer** out) 
   return SQLITE_OK;
 }
 
-const sqlite3_tokenizer_module kUnicode61 = {0,           Unicode61Create, SimpleDestroy, SimpleOpen,
-                                             SimpleClose, SimpleNext,      nullptr};
+const sqlite3_tokenizer_module kUnicode61 = {
+    0, Unicode61Create, SimpleDestroy, SimpleOpen, SimpleClose, SimpleNext, nullptr};
 
 }  // namespace
 

@@ -17,8 +17,7 @@ namespace {
 // Reads the document `docid`: its column texts (SQL NULL as found=false
 // entries left empty) and language. Returns SQLITE_OK with *found false
 // when there is none.
-int ReadDoc(FtsTable* t, int64_t docid, std::vector<std::string>* vals, int* langid,
-            bool* found) {
+int ReadDoc(FtsTable* t, int64_t docid, std::vector<std::string>* vals, int* langid, bool* found) {
   *found = false;
   if (t->contentless) return SQLITE_OK;
   Stmt s;
@@ -177,9 +176,11 @@ int UpdateRow(FtsTable* t, int argc, sqlite3_value** argv, sqlite3_int64* rowid)
   // An UPDATE that changes the rowid, or an INSERT with an explicit one,
   // replaces or conflicts with the row at the new rowid.
   if (argc > 1 && sqlite3_value_type(argv[1]) == SQLITE_INTEGER) {
-    sqlite3_value* nv = sqlite3_value_type(argv[3 + ncol]) != SQLITE_NULL ? argv[3 + ncol] : argv[1];
+    sqlite3_value* nv =
+        sqlite3_value_type(argv[3 + ncol]) != SQLITE_NULL ? argv[3 + ncol] : argv[1];
     int64_t newid = sqlite3_value_int64(nv);
-    bool changed = sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_int64(argv[0]) != newid;
+    bool changed =
+        sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_int64(argv[0]) != newid;
     if (changed && sqlite3_vtab_on_conflict(t->db) == SQLITE_REPLACE) {
       rc = DeleteDoc(t, newid, &changes, &del);
     } else if (changed && sqlite3_value_type(argv[0]) != SQLITE_NULL) {
@@ -188,11 +189,7 @@ int UpdateRow(FtsTable* t, int argc, sqlite3_value** argv, sqlite3_int64* rowid)
     }
   }
   if (rc == SQLITE_OK && sqlite3_value_type(argv[0]) != SQLITE_NULL) {
-    if (t->contentless) {
-      t->SetError("cannot " + std::string(argc > 1 ? "UPDATE" : "DELETE") +
-                  " contentless fts4 table: " + t->name);
-      return SQLITE_ERROR;
-    }
+    if (t->contentless) return SQLITE_ERROR;  // SQLite: "SQL logic error"
     rc = DeleteDoc(t, sqlite3_value_int64(argv[0]), &changes, &del);
   }
   if (rc == SQLITE_OK && argc > 1) {
