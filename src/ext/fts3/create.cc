@@ -57,6 +57,22 @@ std::string Dequote(std::string_view s) {
   return std::string(s);
 }
 
+// A column's name: its first token, a quoted string dequoted or a run of
+// identifier characters (letters, digits, '_', '$', bytes >= 0x80).
+std::string ColumnName(std::string_view a) {
+  if (!a.empty() && (a[0] == '\'' || a[0] == '"' || a[0] == '`' || a[0] == '[')) {
+    auto toks = SplitTokens(a);
+    return toks.empty() ? std::string() : toks[0];
+  }
+  size_t n = 0;
+  while (n < a.size()) {
+    auto c = static_cast<unsigned char>(a[n]);
+    if (!(std::isalnum(c) || c == '_' || c == '$' || c >= 0x80)) break;
+    ++n;
+  }
+  return std::string(a.substr(0, n));
+}
+
 bool IEquals(std::string_view a, const char* b) {
   size_t n = std::strlen(b);
   if (a.size() != n) return false;
@@ -222,8 +238,7 @@ int ParseAndCreate(sqlite3* db, void* aux, int argc, const char* const* argv, bo
       }
       continue;
     }
-    auto toks = SplitTokens(a);
-    t->columns.push_back(toks.empty() ? std::string() : toks[0]);
+    t->columns.push_back(ColumnName(a));
   }
   if (t->columns.empty() && t->external_content && !t->contentless) ColumnsOfContentTable(t.get());
   if (t->columns.empty()) t->columns.push_back("content");
