@@ -17,6 +17,8 @@ bool ColumnIsNull(FtsCursor* c, int col);
 // current row (after NEAR filtering).
 std::vector<std::vector<int>> PhraseLastPositions(FtsCursor* c, int col);
 
+int RegisterAuxTables(sqlite3* db, TokenizerRegistry* reg);
+
 void SnippetFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv);
 void MatchinfoFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv);
 

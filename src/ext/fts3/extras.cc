@@ -44,6 +44,7 @@ int RegisterExtras(sqlite3* db, TokenizerRegistry* reg) {
                                    TokenizerFunc, nullptr, nullptr);
     }
   }
+  if (rc == SQLITE_OK) rc = RegisterAuxTables(db, reg);
   for (const auto& f : AuxFunctions()) {
     int nargs = std::strcmp(f.name, "snippet") == 0 ? -1 : 1;
     if (rc == SQLITE_OK) {
