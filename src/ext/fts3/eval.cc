@@ -49,6 +49,7 @@ int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, PosMap* out) {
       auto& v = terms[it->first];
       v.emplace_back();
       DecodeDoclist(it->second.Finish(), false, &v.back());
+      if (t->desc) std::reverse(v.back().begin(), v.back().end());
     }
   }
   for (const auto& g : segs) {

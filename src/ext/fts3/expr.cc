@@ -228,11 +228,6 @@ void Number(Expr* e, int* n, int pass, bool under_not) {
   Number(e->right.get(), n, pass, under_not || e->kind == Expr::kNot);
 }
 
-int Depth(const Expr* e) {
-  if (e == nullptr || e->kind == Expr::kPhrase) return e ? 1 : 0;
-  return 1 + std::max(Depth(e->left.get()), Depth(e->right.get()));
-}
-
 }  // namespace
 
 int ParseExpr(const FtsTable* t, std::string_view query, int default_col,
@@ -249,11 +244,6 @@ int ParseExpr(const FtsTable* t, std::string_view query, int default_col,
   if (!ok) {
     out->reset();
     *err = "malformed MATCH expression: [" + std::string(query) + "]";
-    return SQLITE_ERROR;
-  }
-  if (*out && Depth(out->get()) > 12) {
-    out->reset();
-    *err = "FTS expression tree is too large (maximum depth 12)";
     return SQLITE_ERROR;
   }
   int n = 0;

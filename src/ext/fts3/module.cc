@@ -141,7 +141,7 @@ int FilterMatch(FtsCursor* c, const char* query, int col, int64_t lo, int64_t hi
   for (int64_t d : c->result.docids) {
     if (d >= lo && d <= hi) c->docids.push_back(d);
   }
-  if (desc != t->desc) std::reverse(c->docids.begin(), c->docids.end());
+  if (desc) std::reverse(c->docids.begin(), c->docids.end());  // result.docids ascend
   c->at = 0;
   c->eof = c->docids.empty();
   if (!c->eof) c->docid = c->docids[0];
@@ -163,7 +163,8 @@ int XFilter(sqlite3_vtab_cursor* vc, int idx, const char* idx_str, int argc, sql
   int64_t lo = INT64_MIN, hi = INT64_MAX;
   if ((idx & kHasDocidGe) && a < argc) lo = sqlite3_value_int64(argv[a++]);
   if ((idx & kHasDocidLe) && a < argc) hi = sqlite3_value_int64(argv[a++]);
-  bool desc = idx_str != nullptr && std::strcmp(idx_str, "DESC") == 0;
+  // Without ORDER BY docid, rows come in the index's order (order=).
+  bool desc = idx_str != nullptr ? std::strcmp(idx_str, "DESC") == 0 : t->desc;
   c->plan = plan;
   if (plan >= kPlanFullText) {
     if (sqlite3_value_type(cons) == SQLITE_NULL) return SQLITE_OK;

@@ -2,6 +2,8 @@
 // per index as term -> doclist, and written out as a level-0 segment when
 // the transaction commits, at a savepoint, when a docid would break the
 // ascending order, when the language changes, or when they grow past 1 MB.
+#include <algorithm>
+
 #include "ext/fts3/fts_table.h"
 
 namespace basalt::fts {
@@ -64,7 +66,19 @@ int FlushPending(FtsTable* t) {
     if (rc != SQLITE_OK) return rc;
     std::vector<std::pair<std::string, std::string>> terms;
     terms.reserve(p.size());
-    for (const auto& [term, list] : p) terms.emplace_back(term, list.Finish());
+    for (const auto& [term, list] : p) {
+      if (!t->desc) {
+        terms.emplace_back(term, list.Finish());
+        continue;
+      }
+      // order=DESC: pending lists are kept ascending, written descending.
+      Doclist d;
+      DecodeDoclist(list.Finish(), false, &d);
+      std::reverse(d.begin(), d.end());
+      std::string enc;
+      EncodeDoclist(d, true, &enc);
+      terms.emplace_back(term, std::move(enc));
+    }
     rc = WriteSegment(t, t->AbsLevel(t->pending_langid, i, 0), idx, terms);
     if (rc != SQLITE_OK) return rc;
     p.clear();
@@ -81,7 +95,7 @@ void DiscardPending(FtsTable* t) {
 }
 
 int PrepareDocid(FtsTable* t, int64_t docid, bool is_delete, int langid) {
-  bool out_of_order = t->desc ? docid > t->prev_docid : docid < t->prev_docid;
+  bool out_of_order = docid < t->prev_docid;  // pending lists ascend either way
   if (t->any_pending &&
       (out_of_order || (docid == t->prev_docid && !t->prev_delete) || langid != t->pending_langid ||
        t->pending_bytes > static_cast<size_t>(t->max_pending))) {
