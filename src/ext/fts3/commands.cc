@@ -64,7 +64,7 @@ int ForEachDoc(FtsTable* t,
   sql = "SELECT " + std::string(t->external_content ? "rowid" : "docid") + ", " +
         sql.substr(7, sql.rfind(" WHERE ") - 7);
   Stmt s;
-  int rc = s.Prepare(t->db, sql);
+  int rc = Prep(t, &s, sql);
   if (rc != SQLITE_OK) return rc;
   while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
     std::vector<std::string> vals(t->ncol());
@@ -131,8 +131,9 @@ int IncrMerge(FtsTable* t, int min_segs) {
   if (rc != SQLITE_OK) return rc;
   if (min_segs < 2) min_segs = 2;
   Stmt s;
-  rc = s.Prepare(t->db, "SELECT level FROM " + t->Shadow("_segdir") +
-                            " GROUP BY level HAVING count(*) >= ? ORDER BY level");
+  rc = Prep(t, &s,
+            "SELECT level FROM " + t->Shadow("_segdir") +
+                " GROUP BY level HAVING count(*) >= ? ORDER BY level");
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_int(s, 1, min_segs);
   std::vector<int64_t> levels;
@@ -175,7 +176,7 @@ int SpecialInsert(FtsTable* t, const char* cmd) {
       t->has_stat = true;
     }
     Stmt s;
-    int rc = s.Prepare(t->db, "REPLACE INTO " + t->Shadow("_stat") + " VALUES(2, ?)");
+    int rc = Prep(t, &s, "REPLACE INTO " + t->Shadow("_stat") + " VALUES(2, ?)");
     if (rc != SQLITE_OK) return rc;
     sqlite3_bind_int(s, 1, n);
     rc = sqlite3_step(s);

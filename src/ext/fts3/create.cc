@@ -182,7 +182,7 @@ bool ApplyOption(FtsTable* t, std::string_view key, const std::string& val,
 void ColumnsOfContentTable(FtsTable* t) {
   Stmt s;
   std::string sql = "SELECT * FROM " + QuoteIdent(t->schema) + "." + QuoteIdent(t->content_table);
-  if (s.Prepare(t->db, sql) != SQLITE_OK) return;
+  if (Prep(t, &s, sql) != SQLITE_OK) return;
   for (int i = 0; i < sqlite3_column_count(s); ++i) {
     t->columns.push_back(sqlite3_column_name(s, i));
   }

@@ -83,17 +83,33 @@ class Stmt {
   Stmt() = default;
   Stmt(const Stmt&) = delete;
   Stmt& operator=(const Stmt&) = delete;
-  ~Stmt() { sqlite3_finalize(s_); }
+  ~Stmt() { Release(); }
   int Prepare(sqlite3* db, const std::string& sql) {
-    sqlite3_finalize(s_);
-    s_ = nullptr;
+    Release();
     return sqlite3_prepare_v2(db, sql.c_str(), -1, &s_, nullptr);
+  }
+  // Uses a statement owned by a cache: reset (not finalized) on release.
+  void Borrow(sqlite3_stmt* s) {
+    Release();
+    s_ = s;
+    borrowed_ = true;
   }
   sqlite3_stmt* get() const { return s_; }
   operator sqlite3_stmt*() const { return s_; }
 
  private:
+  void Release() {
+    if (borrowed_) {
+      sqlite3_reset(s_);
+      sqlite3_clear_bindings(s_);
+    } else {
+      sqlite3_finalize(s_);
+    }
+    s_ = nullptr;
+    borrowed_ = false;
+  }
   sqlite3_stmt* s_ = nullptr;
+  bool borrowed_ = false;
 };
 
 // SQL quoting helpers: 'x' with quotes doubled, "x" likewise.

@@ -59,7 +59,17 @@ struct SegInfo {
 };
 
 struct FtsTable {
+  FtsTable() = default;
+  FtsTable(const FtsTable&) = delete;
+  FtsTable& operator=(const FtsTable&) = delete;
+  ~FtsTable() { ClearStatements(); }
+  void ClearStatements() {
+    for (auto& [sql, s] : stmt_cache) sqlite3_finalize(s);
+    stmt_cache.clear();
+  }
   sqlite3_vtab base{};
+  // Prepared statements on the shadow tables, by SQL text (see Prep).
+  std::map<std::string, sqlite3_stmt*> stmt_cache;
   sqlite3* db = nullptr;
   std::string schema, name;
   bool fts4 = false;
@@ -142,6 +152,10 @@ int MergeAll(FtsTable* t);
 int AllocateIdx(FtsTable* t, int langid, int index, int level, int* idx);
 // Removes all index data (segments, segdir, docsize, stat, content).
 int DeleteAll(FtsTable* t, bool content);
+
+// Prepares `sql` into *s, from the table's cache when the cached statement
+// is not running (a nested use gets a statement of its own).
+int Prep(FtsTable* t, Stmt* s, const std::string& sql);
 
 // Runs SQL text that needs no result; returns an SQLite code.
 int Exec(FtsTable* t, const std::string& sql);

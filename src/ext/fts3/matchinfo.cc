@@ -20,7 +20,7 @@ int DocSizes(FtsCursor* c, std::vector<uint32_t>* out) {
   FtsTable* t = c->table;
   out->assign(t->ncol(), 0);
   Stmt s;
-  int rc = s.Prepare(t->db, "SELECT size FROM " + t->Shadow("_docsize") + " WHERE docid=?");
+  int rc = Prep(t, &s, "SELECT size FROM " + t->Shadow("_docsize") + " WHERE docid=?");
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_int64(s, 1, c->docid);
   if (sqlite3_step(s) != SQLITE_ROW) return SQLITE_CORRUPT_VTAB;

@@ -36,10 +36,10 @@ int MergeTerms(FtsTable* t, const std::vector<SegInfo>& segs, bool drop_deletes,
 
 int DeleteSegments(FtsTable* t, const std::vector<SegInfo>& segs) {
   Stmt blk, dir;
-  int rc = blk.Prepare(t->db,
-                       "DELETE FROM " + t->Shadow("_segments") + " WHERE blockid BETWEEN ? AND ?");
+  int rc =
+      Prep(t, &blk, "DELETE FROM " + t->Shadow("_segments") + " WHERE blockid BETWEEN ? AND ?");
   if (rc == SQLITE_OK) {
-    rc = dir.Prepare(t->db, "DELETE FROM " + t->Shadow("_segdir") + " WHERE level=? AND idx=?");
+    rc = Prep(t, &dir, "DELETE FROM " + t->Shadow("_segdir") + " WHERE level=? AND idx=?");
   }
   for (const auto& g : segs) {
     if (rc != SQLITE_OK) break;
@@ -60,7 +60,7 @@ int DeleteSegments(FtsTable* t, const std::vector<SegInfo>& segs) {
 
 int NextBlock(FtsTable* t, int64_t* id) {
   Stmt mx;
-  int rc = mx.Prepare(t->db, "SELECT coalesce(max(blockid), 0) + 1 FROM " + t->Shadow("_segments"));
+  int rc = Prep(t, &mx, "SELECT coalesce(max(blockid), 0) + 1 FROM " + t->Shadow("_segments"));
   if (rc != SQLITE_OK) return rc;
   sqlite3_step(mx);
   *id = sqlite3_column_int64(mx, 0);
@@ -70,8 +70,8 @@ int NextBlock(FtsTable* t, int64_t* id) {
 // The highest level holding a segment for (langid, index), or -1.
 int MaxLevel(FtsTable* t, int langid, int index, int64_t* out) {
   Stmt s;
-  int rc = s.Prepare(
-      t->db, "SELECT max(level) FROM " + t->Shadow("_segdir") + " WHERE level BETWEEN ? AND ?");
+  int rc = Prep(t, &s,
+                "SELECT max(level) FROM " + t->Shadow("_segdir") + " WHERE level BETWEEN ? AND ?");
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_int64(s, 1, t->AbsLevel(langid, index, 0));
   sqlite3_bind_int64(s, 2, t->AbsLevel(langid, index, kMaxLevel - 1));
@@ -101,8 +101,8 @@ int MergeLevel(FtsTable* t, int langid, int index, int level) {
 
 int AllocateIdx(FtsTable* t, int langid, int index, int level, int* idx) {
   Stmt s;
-  int rc = s.Prepare(
-      t->db, "SELECT coalesce(max(idx) + 1, 0) FROM " + t->Shadow("_segdir") + " WHERE level=?");
+  int rc = Prep(t, &s,
+                "SELECT coalesce(max(idx) + 1, 0) FROM " + t->Shadow("_segdir") + " WHERE level=?");
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_int64(s, 1, t->AbsLevel(langid, index, level));
   sqlite3_step(s);

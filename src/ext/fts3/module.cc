@@ -34,6 +34,7 @@ int XDisconnect(sqlite3_vtab* v) {
 }
 int XDestroy(sqlite3_vtab* v) {
   FtsTable* t = Tab(v);
+  t->ClearStatements();
   std::string sql;
   for (const char* s : {"_segments", "_segdir", "_docsize", "_stat", "_content"}) {
     sql += "DROP TABLE IF EXISTS " + t->Shadow(s) + ";";
@@ -286,6 +287,7 @@ int XRename(sqlite3_vtab* v, const char* name) {
   int rc = FlushPending(t);
   if (rc != SQLITE_OK) return rc;
   std::string sql;
+  t->ClearStatements();  // the shadow tables change names
   for (const char* s : {"_content", "_docsize", "_stat", "_segments", "_segdir"}) {
     if (std::strcmp(s, "_content") == 0 && t->external_content) continue;
     if ((std::strcmp(s, "_docsize") == 0 && !t->has_docsize) ||

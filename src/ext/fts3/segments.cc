@@ -69,7 +69,7 @@ struct NodeReader {
 
 int ReadBlock(FtsTable* t, int64_t id, std::string* out) {
   Stmt s;
-  int rc = s.Prepare(t->db, "SELECT block FROM " + t->Shadow("_segments") + " WHERE blockid=?");
+  int rc = Prep(t, &s, "SELECT block FROM " + t->Shadow("_segments") + " WHERE blockid=?");
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_int64(s, 1, id);
   if (sqlite3_step(s) != SQLITE_ROW) return SQLITE_CORRUPT_VTAB;
@@ -132,6 +132,21 @@ int ScanLeaf(std::string_view leaf, const std::string& lo, bool prefix, bool* st
 
 }  // namespace
 
+int Prep(FtsTable* t, Stmt* s, const std::string& sql) {
+  auto it = t->stmt_cache.find(sql);
+  if (it != t->stmt_cache.end() && !sqlite3_stmt_busy(it->second)) {
+    s->Borrow(it->second);
+    return SQLITE_OK;
+  }
+  if (it != t->stmt_cache.end()) return s->Prepare(t->db, sql);
+  sqlite3_stmt* p = nullptr;
+  int rc = sqlite3_prepare_v2(t->db, sql.c_str(), -1, &p, nullptr);
+  if (rc != SQLITE_OK) return rc;
+  t->stmt_cache[sql] = p;
+  s->Borrow(p);
+  return SQLITE_OK;
+}
+
 int Exec(FtsTable* t, const std::string& sql) {
   return sqlite3_exec(t->db, sql.c_str(), nullptr, nullptr, nullptr);
 }
@@ -139,9 +154,9 @@ int Exec(FtsTable* t, const std::string& sql) {
 int LoadSegments(FtsTable* t, int64_t lo, int64_t hi, std::vector<SegInfo>* out) {
   Stmt s;
   int rc =
-      s.Prepare(t->db, "SELECT level, idx, start_block, leaves_end_block, end_block, root FROM " +
-                           t->Shadow("_segdir") +
-                           " WHERE level BETWEEN ? AND ? ORDER BY level ASC, idx DESC");
+      Prep(t, &s,
+           "SELECT level, idx, start_block, leaves_end_block, end_block, root FROM " +
+               t->Shadow("_segdir") + " WHERE level BETWEEN ? AND ? ORDER BY level ASC, idx DESC");
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_int64(s, 1, lo);
   sqlite3_bind_int64(s, 2, hi);
@@ -172,8 +187,9 @@ int ScanSegment(FtsTable* t, const SegInfo& seg, const std::string& lo, bool pre
     if (first < seg.start || first > seg.leaves_end) return SQLITE_CORRUPT_VTAB;
   }
   Stmt s;
-  int rc = s.Prepare(t->db, "SELECT block FROM " + t->Shadow("_segments") +
-                                " WHERE blockid BETWEEN ? AND ? ORDER BY blockid");
+  int rc = Prep(t, &s,
+                "SELECT block FROM " + t->Shadow("_segments") +
+                    " WHERE blockid BETWEEN ? AND ? ORDER BY blockid");
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_int64(s, 1, first);
   sqlite3_bind_int64(s, 2, seg.leaves_end);
@@ -215,9 +231,9 @@ int WriteSegment(FtsTable* t, int64_t level, int idx,
   int64_t leaf_bytes = 0;
   for (const auto& l : leaves) leaf_bytes += static_cast<int64_t>(l.size());
   Stmt ins, dir;
-  int rc = ins.Prepare(t->db, "INSERT INTO " + t->Shadow("_segments") + " VALUES(?, ?)");
+  int rc = Prep(t, &ins, "INSERT INTO " + t->Shadow("_segments") + " VALUES(?, ?)");
   if (rc == SQLITE_OK) {
-    rc = dir.Prepare(t->db, "INSERT INTO " + t->Shadow("_segdir") + " VALUES(?,?,?,?,?,?)");
+    rc = Prep(t, &dir, "INSERT INTO " + t->Shadow("_segdir") + " VALUES(?,?,?,?,?,?)");
   }
   if (rc != SQLITE_OK) return rc;
   auto write = [&](int64_t id, const std::string& b) {
@@ -234,7 +250,7 @@ int WriteSegment(FtsTable* t, int64_t level, int idx,
   } else {
     if (first_block <= 0) {
       Stmt mx;
-      rc = mx.Prepare(t->db, "SELECT coalesce(max(blockid), 0) + 1 FROM " + t->Shadow("_segments"));
+      rc = Prep(t, &mx, "SELECT coalesce(max(blockid), 0) + 1 FROM " + t->Shadow("_segments"));
       if (rc != SQLITE_OK) return rc;
       sqlite3_step(mx);
       first_block = sqlite3_column_int64(mx, 0);

@@ -21,7 +21,7 @@ int ReadDoc(FtsTable* t, int64_t docid, std::vector<std::string>* vals, int* lan
   *found = false;
   if (t->contentless) return SQLITE_OK;
   Stmt s;
-  int rc = s.Prepare(t->db, ContentSelect(t));
+  int rc = Prep(t, &s, ContentSelect(t));
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_int64(s, 1, docid);
   rc = sqlite3_step(s);
@@ -52,7 +52,7 @@ int DeleteDoc(FtsTable* t, int64_t docid, int* changes, std::vector<int>* del) {
   if ((rc = AddDocTerms(t, docid, langid, vals, -1, del)) != SQLITE_OK) return rc;
   if (!t->external_content) {
     Stmt c;
-    rc = c.Prepare(t->db, "SELECT count(*) FROM " + t->Shadow("_content") + " WHERE rowid!=?");
+    rc = Prep(t, &c, "SELECT count(*) FROM " + t->Shadow("_content") + " WHERE rowid!=?");
     if (rc != SQLITE_OK) return rc;
     sqlite3_bind_int64(c, 1, docid);
     sqlite3_step(c);
@@ -65,13 +65,13 @@ int DeleteDoc(FtsTable* t, int64_t docid, int* changes, std::vector<int>* del) {
   --*changes;
   Stmt s;
   if (!t->external_content) {
-    rc = s.Prepare(t->db, "DELETE FROM " + t->Shadow("_content") + " WHERE rowid=?");
+    rc = Prep(t, &s, "DELETE FROM " + t->Shadow("_content") + " WHERE rowid=?");
     if (rc != SQLITE_OK) return rc;
     sqlite3_bind_int64(s, 1, docid);
     if ((rc = StepDone(s)) != SQLITE_OK) return rc;
   }
   if (t->has_docsize) {
-    rc = s.Prepare(t->db, "DELETE FROM " + t->Shadow("_docsize") + " WHERE docid=?");
+    rc = Prep(t, &s, "DELETE FROM " + t->Shadow("_docsize") + " WHERE docid=?");
     if (rc != SQLITE_OK) return rc;
     sqlite3_bind_int64(s, 1, docid);
     rc = StepDone(s);
@@ -100,7 +100,7 @@ int InsertContent(FtsTable* t, int argc, sqlite3_value** argv, int64_t* docid) {
   if (!t->langid_col.empty()) sql += ",?";
   sql += ")";
   Stmt s;
-  int rc = s.Prepare(t->db, sql);
+  int rc = Prep(t, &s, sql);
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_value(s, 1, id);
   for (int c = 0; c < t->ncol(); ++c) sqlite3_bind_value(s, c + 2, argv[2 + c]);
@@ -117,7 +117,7 @@ int InsertContent(FtsTable* t, int argc, sqlite3_value** argv, int64_t* docid) {
 int ReadStat(FtsTable* t, std::vector<int64_t>* a) {
   a->assign(t->ncol() + 2, 0);
   Stmt s;
-  int rc = s.Prepare(t->db, "SELECT value FROM " + t->Shadow("_stat") + " WHERE id=0");
+  int rc = Prep(t, &s, "SELECT value FROM " + t->Shadow("_stat") + " WHERE id=0");
   if (rc != SQLITE_OK) return rc;
   if (sqlite3_step(s) != SQLITE_ROW) return SQLITE_OK;
   auto* p = static_cast<const uint8_t*>(sqlite3_column_blob(s, 0));
@@ -134,7 +134,7 @@ int WriteDocsize(FtsTable* t, int64_t docid, const std::vector<int>& sz) {
   std::string blob;
   for (int c = 0; c < t->ncol(); ++c) PutVarint(&blob, static_cast<uint64_t>(sz[c]));
   Stmt s;
-  int rc = s.Prepare(t->db, "REPLACE INTO " + t->Shadow("_docsize") + " VALUES(?,?)");
+  int rc = Prep(t, &s, "REPLACE INTO " + t->Shadow("_docsize") + " VALUES(?,?)");
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_int64(s, 1, docid);
   sqlite3_bind_blob(s, 2, blob.data(), static_cast<int>(blob.size()), SQLITE_TRANSIENT);
@@ -155,7 +155,7 @@ int UpdateTotals(FtsTable* t, const std::vector<int>& ins, const std::vector<int
   std::string blob;
   for (auto v : a) PutVarint(&blob, static_cast<uint64_t>(v));
   Stmt s;
-  rc = s.Prepare(t->db, "REPLACE INTO " + t->Shadow("_stat") + " VALUES(0,?)");
+  rc = Prep(t, &s, "REPLACE INTO " + t->Shadow("_stat") + " VALUES(0,?)");
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_blob(s, 1, blob.data(), static_cast<int>(blob.size()), SQLITE_TRANSIENT);
   return StepDone(s);
