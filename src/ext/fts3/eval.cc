@@ -174,10 +174,14 @@ void NearGroup(const Expr* e, std::vector<const Expr*>* ph, std::vector<int>* di
   ph->push_back(e->right.get());
 }
 
+// Phrases a (la tokens) and b (lb tokens) starting at these positions are
+// within n tokens of each other: compared by their last tokens, which must
+// differ, the later one at most n + its length past the other.
 bool Near(const Position& a, int la, const Position& b, int lb, int n) {
   if (a.col != b.col) return false;
-  if (a.pos <= b.pos) return b.pos - a.pos - la <= n;
-  return a.pos - b.pos - lb <= n;
+  int a_last = a.pos + la - 1, b_last = b.pos + lb - 1;
+  if (b_last > a_last) return b_last - a_last <= n + lb;
+  return a_last > b_last && a_last - b_last <= n + la;
 }
 
 // Filters the group's hits in one document; false when the group fails.
@@ -244,23 +248,57 @@ std::vector<int64_t> Docs(const QueryResult& r, const Expr* e) {
   return out;
 }
 
-void NearTrim(const QueryResult& r, const Expr* e, int64_t docid,
-              std::vector<std::vector<Position>>* res) {
+// A NEAR group is read as one AND: its phrases have no hits in a document
+// that lacks any of them.
+void ClearIncompleteNear(const Expr* e, std::vector<std::vector<Position>>* res) {
   if (e->kind == Expr::kPhrase) return;
-  if (e->kind == Expr::kNear) {
-    std::vector<const Expr*> ph;
-    std::vector<int> dist;
-    NearGroup(e, &ph, &dist);
-    std::vector<std::vector<Position>> h;
-    for (const auto* p : ph) h.push_back(HitsIn(r, p, docid));
-    if (!NearFilter(ph, dist, &h)) {
-      for (auto& v : h) v.clear();
-    }
-    for (size_t i = 0; i < ph.size(); ++i) (*res)[ph[i]->phrase_index] = std::move(h[i]);
+  if (e->kind != Expr::kNear) {
+    ClearIncompleteNear(e->left.get(), res);
+    ClearIncompleteNear(e->right.get(), res);
     return;
   }
-  NearTrim(r, e->left.get(), docid, res);
-  NearTrim(r, e->right.get(), docid, res);
+  std::vector<const Expr*> ph;
+  std::vector<int> dist;
+  NearGroup(e, &ph, &dist);
+  bool all = true;
+  for (const auto* p : ph) all = all && !(*res)[p->phrase_index].empty();
+  if (all) return;
+  for (const auto* p : ph) (*res)[p->phrase_index].clear();
+}
+
+// Tests `e` on one document the way SQLite's row test runs: AND and NOT
+// stop at a failing left side, so a NEAR group on their right is then left
+// untrimmed; a NEAR group that is tested keeps only its near hits (none if
+// it fails). res holds each phrase's hits in the document.
+bool TestRow(const QueryResult& r, const Expr* e, int64_t docid,
+             std::vector<std::vector<Position>>* res) {
+  switch (e->kind) {
+    case Expr::kPhrase:
+      return !(*res)[e->phrase_index].empty();
+    case Expr::kNear: {
+      std::vector<const Expr*> ph;
+      std::vector<int> dist;
+      NearGroup(e, &ph, &dist);
+      std::vector<std::vector<Position>> h;
+      for (const auto* p : ph) h.push_back((*res)[p->phrase_index]);
+      bool ok = true;
+      for (const auto& v : h) ok = ok && !v.empty();
+      ok = ok && NearFilter(ph, dist, &h);
+      for (size_t i = 0; i < ph.size(); ++i) {
+        (*res)[ph[i]->phrase_index] = ok ? std::move(h[i]) : std::vector<Position>();
+      }
+      return ok;
+    }
+    case Expr::kAnd:
+      return TestRow(r, e->left.get(), docid, res) && TestRow(r, e->right.get(), docid, res);
+    case Expr::kNot:
+      return TestRow(r, e->left.get(), docid, res) && !TestRow(r, e->right.get(), docid, res);
+    default: {
+      bool a = TestRow(r, e->left.get(), docid, res);
+      bool b = TestRow(r, e->right.get(), docid, res);
+      return a || b;
+    }
+  }
 }
 
 }  // namespace
@@ -272,6 +310,7 @@ int EvalExpr(FtsTable* t, const Expr* e, int langid, QueryResult* out) {
     int rc = PhraseHits(t, out->phrases[i], langid, &out->hits[i]);
     if (rc != SQLITE_OK) return rc;
   }
+  out->raw_hits = out->hits;
   ApplyNear(out, e);
   out->naux = CountAux(e);
   out->docids = Docs(*out, e);
@@ -281,8 +320,12 @@ int EvalExpr(FtsTable* t, const Expr* e, int langid, QueryResult* out) {
 std::vector<std::vector<Position>> DocPhraseHits(const QueryResult& r, const Expr* root,
                                                  int64_t docid) {
   std::vector<std::vector<Position>> res(r.phrases.size());
-  for (size_t i = 0; i < r.phrases.size(); ++i) res[i] = HitsIn(r, r.phrases[i], docid);
-  NearTrim(r, root, docid, &res);
+  for (size_t i = 0; i < r.phrases.size(); ++i) {
+    auto it = r.raw_hits[i].find(docid);
+    if (it != r.raw_hits[i].end()) res[i] = it->second;
+  }
+  ClearIncompleteNear(root, &res);
+  TestRow(r, root, docid, &res);
   return res;
 }
 
