@@ -34,6 +34,12 @@ void TokenizerFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   sqlite3_result_blob(ctx, &m, sizeof(m), SQLITE_TRANSIENT);
 }
 
+// match(): what an FTS table's MATCH falls back to when its xBestIndex could
+// not take the constraint (SQLite registers it with sqlite3_overload_function).
+void MatchFunc(sqlite3_context* ctx, int, sqlite3_value**) {
+  sqlite3_result_error(ctx, "unable to use function MATCH in the requested context", -1);
+}
+
 }  // namespace
 
 int RegisterExtras(sqlite3* db, TokenizerRegistry* reg) {
@@ -45,6 +51,9 @@ int RegisterExtras(sqlite3* db, TokenizerRegistry* reg) {
     }
   }
   if (rc == SQLITE_OK) rc = RegisterAuxTables(db, reg);
+  if (rc == SQLITE_OK) {
+    rc = sqlite3_create_function(db, "match", 2, SQLITE_UTF8, nullptr, MatchFunc, nullptr, nullptr);
+  }
   for (const auto& f : AuxFunctions()) {
     int nargs = std::strcmp(f.name, "snippet") == 0 ? -1 : 1;
     if (rc == SQLITE_OK) {
