@@ -43,8 +43,8 @@ using Hits = std::map<int64_t, std::vector<Position>>;
 struct QueryResult {
   std::vector<int64_t> docids;       // matching documents, ascending
   std::vector<const Expr*> phrases;  // by phrase_index
-  std::vector<Hits> hits;      // by phrase_index, all documents, NEAR-filtered
-  std::vector<Hits> raw_hits;  // the same before NEAR filtering
+  std::vector<Hits> hits;            // by phrase_index, all documents, NEAR-filtered
+  std::vector<Hits> raw_hits;        // the same before NEAR filtering
   // The phrases snippet/offsets/matchinfo see: the first naux (those on
   // the right of a NOT come after them).
   int naux = 0;

@@ -89,38 +89,9 @@ int SimpleNext(sqlite3_tokenizer_cursor* cur, const char** token, int* n, int* s
 const sqlite3_tokenizer_module kSimple = {0,           SimpleCreate, SimpleDestroy, SimpleOpen,
                                           SimpleClose, SimpleNext,   nullptr};
 
-// unicode61, ASCII part: letters and digits are token characters, and
-// "tokenchars=" / "separators=" arguments move ASCII characters across;
-// every byte >= 0x80 is a token character.
-int Unicode61Create(int argc, const char* const* argv, sqlite3_tokenizer** out) {
-  auto* t = new SimpleTok();
-  for (int c = 0; c < 128; ++c) t->delim[c] = !std::isalnum(c);
-  for (int i = 0; i < argc; ++i) {
-    std::string a = argv[i];
-    bool tokenchars = a.compare(0, 11, "tokenchars=") == 0;
-    bool separators = a.compare(0, 11, "separators=") == 0;
-    if (tokenchars || separators) {
-      for (size_t k = 11; k < a.size(); ++k) {
-        auto c = static_cast<unsigned char>(a[k]);
-        if (c < 0x80) t->delim[c] = separators;
-      }
-    } else if (a != "remove_diacritics=0" && a != "remove_diacritics=1" &&
-               a != "remove_diacritics=2") {
-      delete t;
-      return SQLITE_ERROR;
-    }
-  }
-  *out = &t->base;
-  return SQLITE_OK;
-}
-
-const sqlite3_tokenizer_module kUnicode61 = {
-    0, Unicode61Create, SimpleDestroy, SimpleOpen, SimpleClose, SimpleNext, nullptr};
-
 }  // namespace
 
 const sqlite3_tokenizer_module* SimpleTokenizerModule() { return &kSimple; }
-const sqlite3_tokenizer_module* Unicode61TokenizerModule() { return &kUnicode61; }
 
 TokenizerRegistry::TokenizerRegistry() {
   map_["simple"] = SimpleTokenizerModule();
