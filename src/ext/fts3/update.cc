@@ -196,7 +196,6 @@ int UpdateRow(FtsTable* t, int argc, sqlite3_value** argv, sqlite3_int64* rowid)
     int langid = sqlite3_value_int(argv[4 + ncol]);
     if (!inserted) {
       rc = InsertContent(t, argc, argv, &docid);
-      if (rc == SQLITE_CONSTRAINT && !t->external_content) rc = SQLITE_CORRUPT_VTAB;
     }
     if (rc == SQLITE_OK) rc = PrepareDocid(t, docid, false, langid);
     if (rc == SQLITE_OK) {
