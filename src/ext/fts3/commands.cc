@@ -166,6 +166,7 @@ int SpecialInsert(FtsTable* t, const char* cmd) {
   }
   if (c.compare(0, 10, "automerge=") == 0) {
     int n = std::atoi(c.c_str() + 10);
+    if (n == 1 || n > 16) n = 8;  // SQLite's default merge width
     std::string v;
     PutVarint(&v, static_cast<uint64_t>(n));
     t->automerge = n;
