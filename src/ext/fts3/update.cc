@@ -52,7 +52,7 @@ int DeleteDoc(FtsTable* t, int64_t docid, int* changes, std::vector<int>* del) {
   if ((rc = AddDocTerms(t, docid, langid, vals, -1, del)) != SQLITE_OK) return rc;
   if (!t->external_content) {
     Stmt c;
-    rc = Prep(t, &c, "SELECT count(*) FROM " + t->Shadow("_content") + " WHERE rowid!=?");
+    rc = Prep(t, &c, "SELECT EXISTS(SELECT 1 FROM " + t->Shadow("_content") + " WHERE rowid!=?)");
     if (rc != SQLITE_OK) return rc;
     sqlite3_bind_int64(c, 1, docid);
     sqlite3_step(c);
