@@ -53,6 +53,14 @@ bool Codegen::CodeVtabInsert(ast::InsertStmt* st, const Table* tab, Scope* outer
   const int ncol = static_cast<int>(tab->columns.size());
   prog_->writes = true;
   prog_->writes_vtab = true;
+  // One row written once needs no statement savepoint (SQLite opens one
+  // only for statements that may write several rows); FTS flushes its
+  // pending terms at each xSavepoint, so this keeps one segment per
+  // transaction of single-row INSERTs, as in SQLite.
+  if (src == nullptr || (src->prior == nullptr && src->values.size() == 1 &&
+                         src->order_by == nullptr && src->limit == nullptr)) {
+    prog_->stmt_journal = false;
+  }
   prog_->SetP4(Op(Opcode::kVBegin), tab);
   const int argv = AllocReg(ncol + 2);
   const int vals = nvals > 0 ? AllocReg(nvals) : 0;

@@ -69,6 +69,7 @@ class Database {
   Status EnsureSchema();
   // Rebuilds `schema` from sqlite_schema (schema_load.cc).
   Status LoadSchema();
+  Status LoadSchemaRows();  // LoadSchema without keeping connected virtual tables
   // Step 2 above: kSchema when the schema was reloaded.
   Status CheckSchemaCookie();
   // After DDL: the header's schema cookie + 1 (and the schema format set

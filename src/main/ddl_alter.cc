@@ -13,11 +13,13 @@
 //   5. the schema cookie is bumped and the schemas are read again from the
 //      edited rows, as SQLite reloads them (so the hash order of names is
 //      the one a fresh load gives).
+#include <cctype>
 #include "common/assert.h"
 #include "common/coding.h"
 #include "exec/codegen.h"
 #include "main/alter_rows.h"
 #include "main/alter_sql.h"
+
 #include "main/ddl.h"
 #include "parser/parser.h"
 #include "record/record.h"
@@ -247,6 +249,39 @@ Status DdlExecutor::FinishAlter(int dbi, bool temp_changed) {
   return Status();
 }
 
+namespace {
+// The stored "CREATE VIRTUAL TABLE <name> USING ..." with <name> replaced
+// by "new_name", as SQLite writes it.
+std::string RenamedVirtualTableSql(const std::string& sql, std::string_view new_name) {
+  static constexpr std::string_view kPrefix = "CREATE VIRTUAL TABLE ";
+  size_t i = sql.size() >= kPrefix.size() ? kPrefix.size() : sql.size();
+  if (i < sql.size() && (sql[i] == '"' || sql[i] == '\'' || sql[i] == '`' || sql[i] == '[')) {
+    const char close = sql[i] == '[' ? ']' : sql[i];
+    ++i;
+    while (i < sql.size()) {
+      if (sql[i] == close && close != ']' && i + 1 < sql.size() && sql[i + 1] == close) {
+        i += 2;
+      } else if (sql[i++] == close) {
+        break;
+      }
+    }
+  } else {
+    while (i < sql.size() && (std::isalnum(static_cast<unsigned char>(sql[i])) || sql[i] == '_' ||
+                              sql[i] == '$' || static_cast<unsigned char>(sql[i]) >= 0x80)) {
+      ++i;
+    }
+  }
+  std::string out(kPrefix);
+  out += '"';
+  for (char c : new_name) {
+    out += c;
+    if (c == '"') out += '"';
+  }
+  out += '"';
+  return out + sql.substr(i);
+}
+}  // namespace
+
 Status DdlExecutor::RenameTable(ast::AlterTableStmt* st, Table* t) {
   const int dbi = t->db();
   Database* db = store_->at(dbi);
@@ -261,7 +296,21 @@ Status DdlExecutor::RenameTable(ast::AlterTableStmt* st, Table* t) {
   if (t->is_view) return Status(kError, "view " + t->name + " may not be altered");
   if (dry_run_) return Status();
   if (!options_->legacy_alter_table) TRY(CheckViews(dbi, true));
+  const bool is_virtual = t->is_virtual;
   const std::string old_name = t->name;
+  Vtab* renamed_vtab = nullptr;
+  // A virtual table renames its own storage first (xRename), as SQLite's
+  // OP_VRename does before the schema is edited. The SQL xRename runs may
+  // reload the schema: `t` is not used after it.
+  if (is_virtual) {
+    TRY(vtabs_->Connect(t));
+    if (t->vtab->can_rename()) TRY(t->vtab->Rename(new_name));
+    // The reload below connects the table anew under its new name; the old
+    // instance leaves the transaction (xRename flushed what it held).
+    t = db->schema.FindTable(old_name);
+    renamed_vtab = t != nullptr ? t->vtab.get() : nullptr;
+    t = nullptr;
+  }
   alter::Target target;
   target.table = old_name;
   target.db_name = db->name;
@@ -270,18 +319,7 @@ Status DdlExecutor::RenameTable(ast::AlterTableStmt* st, Table* t) {
   // SQLite renames the parent of a foreign key in legacy mode only while
   // foreign keys are enforced.
   const bool keep_references = target.legacy && !options_->foreign_keys;
-  // A virtual table renames its own storage first (xRename), as in SQLite.
-  const bool is_virtual = t->is_virtual;
-  if (is_virtual && t->vtab == nullptr) TRY(vtabs_->Connect(t));
-  if (is_virtual && t->vtab->can_rename()) TRY(t->vtab->Rename(new_name));
   TRY(EditSchemaRows(db, [&](SchemaRowText* row, bool* changed) {
-    if (is_virtual && row->type == "table" && EqualsIgnoreCase(row->name, old_name)) {
-      std::string out;
-      if (alter::RenameVirtualTable(row->sql, new_name, &out)) row->sql = std::move(out);
-      row->name = row->tbl_name = new_name;
-      *changed = true;
-      return Status();
-    }
     if (row->has_sql && !IsInternalName(row->name) &&
         (row->type != "index" || EqualsIgnoreCase(row->tbl_name, old_name))) {
       std::string out;
@@ -289,7 +327,10 @@ Status DdlExecutor::RenameTable(ast::AlterTableStmt* st, Table* t) {
       if (keep_references && row->type == "table" && !EqualsIgnoreCase(row->name, old_name)) {
         tt.table.clear();
       }
-      if (!tt.table.empty() && alter::RenameTable(row->sql, tt, new_name, &out)) {
+      if (is_virtual && row->type == "table" && EqualsIgnoreCase(row->name, old_name)) {
+        row->sql = RenamedVirtualTableSql(row->sql, new_name);
+        *changed = true;
+      } else if (!tt.table.empty() && alter::RenameTable(row->sql, tt, new_name, &out)) {
         row->sql = std::move(out);
         *changed = true;
       }
@@ -321,7 +362,9 @@ Status DdlExecutor::RenameTable(ast::AlterTableStmt* st, Table* t) {
       return Status();
     }));
   }
-  TRY(FinishAlter(dbi, temp_changed));
+  Status done = FinishAlter(dbi, temp_changed);
+  if (renamed_vtab != nullptr) vtabs_->Forget(renamed_vtab);  // compares the pointer only
+  TRY(done);
   // Step 3: the edited schema must still make sense.
   if (!options_->legacy_alter_table) TRY(CheckViews(dbi, true, " after rename"));
   return Status();

@@ -119,6 +119,35 @@ Status ReadSchemaRows(Database& db, std::vector<SchemaRow>* rows) {
 }  // namespace
 
 Status Database::LoadSchema() {
+  // Connected virtual tables outlive a reload when the same table (name,
+  // module, arguments) comes back: one may have joined the open
+  // transaction (VtabManager keeps a pointer to it until commit).
+  std::vector<std::unique_ptr<Table>> kept_vtabs;
+  for (auto& [key, t] : schema.tables()) {
+    if (t->is_virtual && t->vtab != nullptr) {
+      auto keep = std::make_unique<Table>();
+      keep->name = t->name;
+      keep->module = t->module;
+      keep->module_args = t->module_args;
+      keep->columns = t->columns;
+      keep->vtab = std::move(t->vtab);
+      kept_vtabs.push_back(std::move(keep));
+    }
+  }
+  Status st = LoadSchemaRows();
+  for (auto& keep : kept_vtabs) {
+    Table* t = schema.FindTable(keep->name);
+    if (t != nullptr && t->is_virtual && t->vtab == nullptr && t->module == keep->module &&
+        t->module_args == keep->module_args) {
+      t->vtab = std::move(keep->vtab);
+      t->columns = std::move(keep->columns);
+      t->rowid_alias = -1;
+    }
+  }
+  return st;
+}
+
+Status Database::LoadSchemaRows() {
   schema.Clear();
   if (bt->page_count() == 0) return Status();
   std::vector<SchemaRow> rows;

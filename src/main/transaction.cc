@@ -224,7 +224,12 @@ Status TransactionController::CommitAll() {
   // Virtual tables first make their changes durable (xSync); a failure
   // there rolls everything back.
   if (vtabs_->any_joined()) {
+    // xSync may run SQL (FTS writes its pending terms): those statements
+    // belong to the transaction being committed, and must neither commit
+    // nor roll it back when they end.
+    ++active_;
     result = vtabs_->SyncAll();
+    --active_;
     if (!result.ok()) {
       (void)RollbackAll();
       return result;

@@ -79,6 +79,18 @@ class Value {
     type_ = Type::kNull;
     subtype_ = 0;
   }
+  // A pointer value (sqlite3_result_pointer): SQL NULL with subtype 'p'
+  // that carries `p` and a tag naming its type (a hash of the type string).
+  void SetPointer(void* p, uint32_t tag) {
+    type_ = Type::kNull;
+    i_ = static_cast<int64_t>(reinterpret_cast<intptr_t>(p));
+    n_ = tag;
+    subtype_ = 'p';
+  }
+  void* pointer(uint32_t tag) const {
+    if (type_ != Type::kNull || subtype_ != 'p' || n_ != tag) return nullptr;
+    return reinterpret_cast<void*>(static_cast<intptr_t>(i_));
+  }
   void SetInt(int64_t v) {
     i_ = v;
     type_ = Type::kInteger;
@@ -120,6 +132,7 @@ class Value {
       SetBytes(o.type_, o.z_, o.n_);
     } else {
       i_ = o.i_;
+      n_ = o.n_;
       type_ = o.type_;
     }
     subtype_ = o.subtype_;
