@@ -1,0 +1,84 @@
+// .parameter: the bindings kept in temp.sqlite_parameters, and the commands
+// this build does not offer (.import, .sha3sum).
+#include <string>
+#include <vector>
+
+#include "shell/shell.h"
+
+namespace shell {
+namespace {
+
+const char* kCreate =
+    "CREATE TABLE IF NOT EXISTS temp.sqlite_parameters(\n"
+    "  key TEXT PRIMARY KEY,\n"
+    "  value\n"
+    ") WITHOUT ROWID;";
+
+}  // namespace
+
+int DotParameter(Shell& sh, const std::vector<std::string>& a) {
+  OpenDb(sh, false);
+  const size_t n = a.size();
+  if (n == 2 && a[1] == "clear") {
+    sqlite3_exec(sh.db, "DROP TABLE IF EXISTS temp.sqlite_parameters;", nullptr, nullptr, nullptr);
+    return 0;
+  }
+  if (n == 2 && a[1] == "list") {
+    int len = 0;
+    ForEachRow(sh.db, "SELECT max(length(key)) FROM temp.sqlite_parameters;",
+               [&](sqlite3_stmt* st) { len = sqlite3_column_int(st, 0); });
+    if (len > 40) len = 40;
+    if (len) {
+      ForEachRow(sh.db, "SELECT key, quote(value) FROM temp.sqlite_parameters;",
+                 [&](sqlite3_stmt* st) {
+                   std::fprintf(sh.out, "%-*s %s\n", len, ColText(st, 0).c_str(),
+                                ColText(st, 1).c_str());
+                 });
+    }
+    return 0;
+  }
+  if (n == 2 && a[1] == "init") {
+    sqlite3_exec(sh.db, kCreate, nullptr, nullptr, nullptr);
+    return 0;
+  }
+  if (n == 4 && a[1] == "set") {
+    sqlite3_exec(sh.db, kCreate, nullptr, nullptr, nullptr);
+    std::string q = "REPLACE INTO temp.sqlite_parameters(key,value)VALUES(" +
+                    QuoteLiteral(a[2]) + "," + a[3] + ");";
+    sqlite3_stmt* st = nullptr;
+    int rc = sqlite3_prepare_v2(sh.db, q.c_str(), -1, &st, nullptr);
+    if (rc != SQLITE_OK) {
+      sqlite3_finalize(st);
+      q = "REPLACE INTO temp.sqlite_parameters(key,value)VALUES(" + QuoteLiteral(a[2]) + "," +
+          QuoteLiteral(a[3]) + ");";
+      rc = sqlite3_prepare_v2(sh.db, q.c_str(), -1, &st, nullptr);
+      if (rc != SQLITE_OK) {
+        std::fprintf(stderr, "Error: %s\n", sqlite3_errmsg(sh.db));
+        sqlite3_finalize(st);
+        return 1;
+      }
+    }
+    sqlite3_step(st);
+    sqlite3_finalize(st);
+    return 0;
+  }
+  if (n == 3 && a[1] == "unset") {
+    std::string q = "DELETE FROM temp.sqlite_parameters WHERE key=" + QuoteLiteral(a[2]) + ";";
+    sqlite3_exec(sh.db, q.c_str(), nullptr, nullptr, nullptr);
+    return 0;
+  }
+  std::fprintf(stderr, "Usage: .parameter CMD ...\n");
+  return 1;
+}
+
+int DotImport(Shell&, const std::vector<std::string>&) {
+  std::fprintf(stderr, "Error: .import is not available in this build of the basalt shell\n");
+  return 1;
+}
+
+int DotSha3(Shell&, const std::vector<std::string>&) {
+  std::fprintf(stderr, "Error: .sha3sum is not available in this build of the basalt shell\n");
+  return 1;
+}
+
+}  // namespace shell
