@@ -135,8 +135,8 @@ int DotMode(Shell& sh, const std::vector<std::string>& a) {
     sh.mode = Mode::kJson;
   } else {
     std::fprintf(stderr,
-                 "Error: mode should be one of: ascii box column count csv html insert json line "
-                 "list markdown off quote table tabs tcl\n");
+                 "Error: mode should be one of: ascii box column csv html insert json line list "
+                 "markdown qbox quote table tabs tcl\n");
     return 1;
   }
   sh.cmode = sh.mode;

@@ -166,7 +166,6 @@ int ExecSql(Shell& sh, const char* sql, std::string* err) {
     while (IsSpace(*stmt_sql)) ++stmt_sql;
     sh.stmt = stmt;
     sh.cnt = 0;
-    if (sh.echo) std::fprintf(sh.out, "%s\n", stmt_sql);
     if (sh.eqp && sqlite3_stmt_isexplain(stmt) == 0) {
       std::string keep = stmt_sql;
       AutoExplain(sh, keep.c_str());
@@ -216,6 +215,7 @@ double TvSeconds(const struct timeval& tv) {
 // then errors reported as "Parse error near line N: ...".
 int RunSqlLine(Shell& sh, const std::string& sql, int startline) {
   if (!OpenDb(sh, false)) return 1;
+  if (sh.echo) std::printf("%s\n", sql.c_str());
   std::string err;
   struct rusage r0;
   double t0 = 0;

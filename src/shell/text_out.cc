@@ -214,14 +214,15 @@ void OutJsonString(FILE* out, const char* z, long long n) {
 }
 
 // A CSV field is quoted when it is empty, holds a control character, a
-// double quote or DEL, or contains the column separator.
+// space, a quote of either kind or a byte >= 0x7f, or contains the column
+// separator.
 void OutCsv(Shell& sh, const char* z, bool sep) {
   if (z == nullptr) {
     std::fputs(sh.null_value.c_str(), sh.out);
   } else {
     bool quote = *z == 0;
     for (const unsigned char* p = reinterpret_cast<const unsigned char*>(z); *p; ++p) {
-      if (*p < 0x20 || *p == '"' || *p == 0x7f) quote = true;
+      if (*p <= 0x20 || *p == '"' || *p == '\'' || *p >= 0x7f) quote = true;
     }
     if (!sh.col_sep.empty() && std::strstr(z, sh.col_sep.c_str())) quote = true;
     if (quote) {
