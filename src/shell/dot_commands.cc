@@ -51,6 +51,8 @@ bool ContainsNoCase(const char* hay, const std::string& needle) {
   return false;
 }
 
+}  // namespace
+
 // .help PATTERN: the commands PATTERN is a prefix of (with details when just
 // one), else every entry containing PATTERN. Returns how many matched.
 int ShowHelp(FILE* out, const std::string& pat) {
@@ -85,6 +87,8 @@ int ShowHelp(FILE* out, const std::string& pat) {
   }
   return n;
 }
+
+namespace {
 
 int DotEqp(Shell& sh, const Args& a) {
   if (a.size() != 2) return Usage("Usage: .eqp off|on|trace|trigger|full\n");
@@ -190,6 +194,7 @@ const Command kCommands[] = {
     {"import", 2, DotImport},
     {"indexes", 3, [](Shell& sh, const Args& a) { return DotTables(sh, a, true); }},
     {"indices", 3, [](Shell& sh, const Args& a) { return DotTables(sh, a, true); }},
+    {"limits", 5, DotLimit},
     {"mode", 1, DotMode},
     {"nullvalue", 2,
      [](Shell& sh, const Args& a) {

@@ -8,11 +8,21 @@
 namespace shell {
 namespace {
 
-const char* kCreate =
-    "CREATE TABLE IF NOT EXISTS temp.sqlite_parameters(\n"
-    "  key TEXT PRIMARY KEY,\n"
-    "  value\n"
-    ") WITHOUT ROWID;";
+// Creates temp.sqlite_parameters; its reserved name needs writable_schema.
+void InitTable(sqlite3* db) {
+  int writable = 0;
+  ForEachRow(db, "PRAGMA writable_schema", [&](sqlite3_stmt* st) {
+    writable = sqlite3_column_int(st, 0);
+  });
+  sqlite3_exec(db, "PRAGMA writable_schema=ON", nullptr, nullptr, nullptr);
+  sqlite3_exec(db,
+               "CREATE TABLE IF NOT EXISTS temp.sqlite_parameters(\n"
+               "  key TEXT PRIMARY KEY,\n"
+               "  value\n"
+               ") WITHOUT ROWID;",
+               nullptr, nullptr, nullptr);
+  if (!writable) sqlite3_exec(db, "PRAGMA writable_schema=OFF", nullptr, nullptr, nullptr);
+}
 
 }  // namespace
 
@@ -38,11 +48,11 @@ int DotParameter(Shell& sh, const std::vector<std::string>& a) {
     return 0;
   }
   if (n == 2 && a[1] == "init") {
-    sqlite3_exec(sh.db, kCreate, nullptr, nullptr, nullptr);
+    InitTable(sh.db);
     return 0;
   }
   if (n == 4 && a[1] == "set") {
-    sqlite3_exec(sh.db, kCreate, nullptr, nullptr, nullptr);
+    InitTable(sh.db);
     std::string q = "REPLACE INTO temp.sqlite_parameters(key,value)VALUES(" +
                     QuoteLiteral(a[2]) + "," + a[3] + ");";
     sqlite3_stmt* st = nullptr;
@@ -67,7 +77,7 @@ int DotParameter(Shell& sh, const std::vector<std::string>& a) {
     sqlite3_exec(sh.db, q.c_str(), nullptr, nullptr, nullptr);
     return 0;
   }
-  std::fprintf(stderr, "Usage: .parameter CMD ...\n");
+  ShowHelp(sh.out, "parameter");
   return 1;
 }
 

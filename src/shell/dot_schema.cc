@@ -108,7 +108,7 @@ void PrintPretty(FILE* out, const std::string& sql) {
       if (paren == 1 && end == 0 &&
           (c == '(' || c == '\n' || (c == ',' && !WsToEol(z.c_str() + i + 1)))) {
         if (c == '\n') cur.pop_back();
-        PrintSchemaLine(out, cur, "\n    ");
+        PrintSchemaLine(out, cur, "\n  ");
         cur.clear();
         ++lines;
         while (i + 1 < z.size() && IsSpace(z[i + 1])) ++i;
