@@ -162,7 +162,8 @@ struct Command {
 
 const Command kCommands[] = {
     {"archive", 2, [](Shell&, const Args& a) { return NotAvailable(a); }},
-    {"bail", 3, [](Shell& sh, const Args& a) { return SetFlag(&sh.bail, a, "Usage: .bail on|off\n"); }},
+    {"bail", 3,
+     [](Shell& sh, const Args& a) { return SetFlag(&sh.bail, a, "Usage: .bail on|off\n"); }},
     {"cd", 2,
      [](Shell&, const Args& a) {
        if (a.size() != 2) return Usage("Usage: .cd DIRECTORY\n");
@@ -178,7 +179,8 @@ const Command kCommands[] = {
      }},
     {"databases", 2, DotDatabases},
     {"dump", 2, DotDump},
-    {"echo", 2, [](Shell& sh, const Args& a) { return SetFlag(&sh.echo, a, "Usage: .echo on|off\n"); }},
+    {"echo", 2,
+     [](Shell& sh, const Args& a) { return SetFlag(&sh.echo, a, "Usage: .echo on|off\n"); }},
     {"eqp", 2, DotEqp},
     {"expert", 3, [](Shell&, const Args& a) { return NotAvailable(a); }},
     {"explain", 3, DotExplain},
@@ -240,11 +242,13 @@ const Command kCommands[] = {
     {"show", 2, DotShow},
     {"tables", 2, [](Shell& sh, const Args& a) { return DotTables(sh, a, false); }},
     {"timeout", 4, DotTimeout},
-    {"timer", 2, [](Shell& sh, const Args& a) { return SetFlag(&sh.timer, a, "Usage: .timer on|off\n"); }},
+    {"timer", 2,
+     [](Shell& sh, const Args& a) { return SetFlag(&sh.timer, a, "Usage: .timer on|off\n"); }},
     {"width", 1,
      [](Shell& sh, const Args& a) {
        sh.widths.clear();
-       for (size_t j = 1; j < a.size(); ++j) sh.widths.push_back(static_cast<int>(IntegerValue(a[j])));
+       for (size_t j = 1; j < a.size(); ++j)
+         sh.widths.push_back(static_cast<int>(IntegerValue(a[j])));
        return 0;
      }},
 };
@@ -258,13 +262,27 @@ std::string ResolveBackslashes(const std::string& s) {
     if (c == '\\' && i + 1 < s.size()) {
       c = s[++i];
       switch (c) {
-        case 'a': c = '\a'; break;
-        case 'b': c = '\b'; break;
-        case 't': c = '\t'; break;
-        case 'n': c = '\n'; break;
-        case 'v': c = '\v'; break;
-        case 'f': c = '\f'; break;
-        case 'r': c = '\r'; break;
+        case 'a':
+          c = '\a';
+          break;
+        case 'b':
+          c = '\b';
+          break;
+        case 't':
+          c = '\t';
+          break;
+        case 'n':
+          c = '\n';
+          break;
+        case 'v':
+          c = '\v';
+          break;
+        case 'f':
+          c = '\f';
+          break;
+        case 'r':
+          c = '\r';
+          break;
         default:
           if (c >= '0' && c <= '7') {
             int v = c - '0';

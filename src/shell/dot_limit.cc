@@ -12,10 +12,10 @@
 namespace shell {
 
 int DotLimit(Shell& sh, const std::vector<std::string>& a) {
-  static const char* const kNames[] = {
-      "length",       "sql_length",   "column",          "expr_depth",
-      "compound_select", "vdbe_op",   "function_arg",    "attached",
-      "like_pattern_length", "variable_number", "trigger_depth", "worker_threads"};
+  static const char* const kNames[] = {"length",          "sql_length",      "column",
+                                       "expr_depth",      "compound_select", "vdbe_op",
+                                       "function_arg",    "attached",        "like_pattern_length",
+                                       "variable_number", "trigger_depth",   "worker_threads"};
   constexpr int kCount = 12;
   using LimitFn = int (*)(sqlite3*, int, int);
   auto limit = reinterpret_cast<LimitFn>(dlsym(RTLD_DEFAULT, "sqlite3_limit"));
@@ -43,8 +43,7 @@ int DotLimit(Shell& sh, const std::vector<std::string>& a) {
     }
   }
   if (found < 0) {
-    std::fprintf(stderr,
-                 "unknown limit: \"%s\"\nenter \".limits\" with no arguments for a list.\n",
+    std::fprintf(stderr, "unknown limit: \"%s\"\nenter \".limits\" with no arguments for a list.\n",
                  a[1].c_str());
     return 1;
   }

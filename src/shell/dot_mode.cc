@@ -9,10 +9,10 @@
 namespace shell {
 
 const char* ModeName(Mode m) {
-  static const char* const kNames[] = {
-      "line",  "column", "list", "semi",        "html", "insert", "quote",
-      "tcl",   "csv",    "explain", "ascii",    "prettyprint", "eqp", "json",
-      "markdown", "table", "box", "count", "off"};
+  static const char* const kNames[] = {"line",   "column",      "list",  "semi", "html",
+                                       "insert", "quote",       "tcl",   "csv",  "explain",
+                                       "ascii",  "prettyprint", "eqp",   "json", "markdown",
+                                       "table",  "box",         "count", "off"};
   return kNames[static_cast<int>(m)];
 }
 
@@ -163,7 +163,8 @@ int DotShow(Shell& sh, const std::vector<std::string>& a) {
   }
   std::fprintf(out, "%12.12s: ", "nullvalue");
   OutCString(out, sh.null_value.c_str());
-  std::fprintf(out, "\n%12.12s: %s\n", "output", sh.out_name.empty() ? "stdout" : sh.out_name.c_str());
+  std::fprintf(out, "\n%12.12s: %s\n", "output",
+               sh.out_name.empty() ? "stdout" : sh.out_name.c_str());
   std::fprintf(out, "%12.12s: ", "colseparator");
   OutCString(out, sh.col_sep.c_str());
   std::fprintf(out, "\n%12.12s: ", "rowseparator");

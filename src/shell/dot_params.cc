@@ -1,5 +1,5 @@
 // .parameter: the bindings kept in temp.sqlite_parameters, and the commands
-// this build does not offer (.import, .sha3sum).
+// this build does not offer (.sha3sum).
 #include <string>
 #include <vector>
 
@@ -11,9 +11,8 @@ namespace {
 // Creates temp.sqlite_parameters; its reserved name needs writable_schema.
 void InitTable(sqlite3* db) {
   int writable = 0;
-  ForEachRow(db, "PRAGMA writable_schema", [&](sqlite3_stmt* st) {
-    writable = sqlite3_column_int(st, 0);
-  });
+  ForEachRow(db, "PRAGMA writable_schema",
+             [&](sqlite3_stmt* st) { writable = sqlite3_column_int(st, 0); });
   sqlite3_exec(db, "PRAGMA writable_schema=ON", nullptr, nullptr, nullptr);
   sqlite3_exec(db,
                "CREATE TABLE IF NOT EXISTS temp.sqlite_parameters(\n"
@@ -39,11 +38,10 @@ int DotParameter(Shell& sh, const std::vector<std::string>& a) {
                [&](sqlite3_stmt* st) { len = sqlite3_column_int(st, 0); });
     if (len > 40) len = 40;
     if (len) {
-      ForEachRow(sh.db, "SELECT key, quote(value) FROM temp.sqlite_parameters;",
-                 [&](sqlite3_stmt* st) {
-                   std::fprintf(sh.out, "%-*s %s\n", len, ColText(st, 0).c_str(),
-                                ColText(st, 1).c_str());
-                 });
+      ForEachRow(
+          sh.db, "SELECT key, quote(value) FROM temp.sqlite_parameters;", [&](sqlite3_stmt* st) {
+            std::fprintf(sh.out, "%-*s %s\n", len, ColText(st, 0).c_str(), ColText(st, 1).c_str());
+          });
     }
     return 0;
   }
@@ -53,8 +51,8 @@ int DotParameter(Shell& sh, const std::vector<std::string>& a) {
   }
   if (n == 4 && a[1] == "set") {
     InitTable(sh.db);
-    std::string q = "REPLACE INTO temp.sqlite_parameters(key,value)VALUES(" +
-                    QuoteLiteral(a[2]) + "," + a[3] + ");";
+    std::string q = "REPLACE INTO temp.sqlite_parameters(key,value)VALUES(" + QuoteLiteral(a[2]) +
+                    "," + a[3] + ");";
     sqlite3_stmt* st = nullptr;
     int rc = sqlite3_prepare_v2(sh.db, q.c_str(), -1, &st, nullptr);
     if (rc != SQLITE_OK) {
@@ -78,11 +76,6 @@ int DotParameter(Shell& sh, const std::vector<std::string>& a) {
     return 0;
   }
   ShowHelp(sh.out, "parameter");
-  return 1;
-}
-
-int DotImport(Shell&, const std::vector<std::string>&) {
-  std::fprintf(stderr, "Error: .import is not available in this build of the basalt shell\n");
   return 1;
 }
 

@@ -121,8 +121,8 @@ void PrintPretty(FILE* out, const std::string& sql) {
 
 // The "/* name(col,...) */" note sqlite3 adds after a view's definition.
 std::string FakeSchema(sqlite3* db, const std::string* schema, const std::string& name) {
-  std::string q = "PRAGMA " + QuoteIdent(schema ? *schema : "main") + ".table_info=" +
-                  QuoteLiteral(name) + ";";
+  std::string q =
+      "PRAGMA " + QuoteIdent(schema ? *schema : "main") + ".table_info=" + QuoteLiteral(name) + ";";
   std::string s;
   if (schema) {
     bool quote = NeedsQuote(schema->c_str()) && sqlite3_stricmp(schema->c_str(), "temp") != 0;
@@ -142,8 +142,8 @@ std::string FakeSchema(sqlite3* db, const std::string* schema, const std::string
 // databases, and views followed by their column list.
 std::string AddSchema(sqlite3* db, const std::string& sql, const std::string* schema,
                       const std::string& name) {
-  static const char* const kPrefix[] = {"TABLE", "INDEX", "UNIQUE INDEX", "VIEW", "TRIGGER",
-                                        "VIRTUAL TABLE"};
+  static const char* const kPrefix[] = {"TABLE", "INDEX",   "UNIQUE INDEX",
+                                        "VIEW",  "TRIGGER", "VIRTUAL TABLE"};
   if (sql.compare(0, 7, "CREATE ") != 0) return sql;
   for (const char* p : kPrefix) {
     const size_t n = std::strlen(p);
@@ -280,8 +280,8 @@ int DotSchema(Shell& sh, const std::vector<std::string>& a, bool full) {
     return 0;
   }
   if (pattern) {
-    for (const char* s : {"sqlite_master", "sqlite_schema", "sqlite_temp_master",
-                          "sqlite_temp_schema"}) {
+    for (const char* s :
+         {"sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"}) {
       if (sqlite3_stricmp(pattern->c_str(), s) == 0) {
         print("CREATE TABLE " + *pattern +
               " (\n  type text,\n  name text,\n  tbl_name text,\n  rootpage integer,\n  sql "
@@ -291,8 +291,8 @@ int DotSchema(Shell& sh, const std::vector<std::string>& a, bool full) {
   }
   bool failed = false;
   for (const std::string& db : DatabaseNames(sh.db)) {
-    std::string q = "SELECT sql, name, tbl_name FROM " + Wrap(db, NeedsQuote(db.c_str()) ? '"' : 0) +
-                    ".sqlite_schema WHERE ";
+    std::string q = "SELECT sql, name, tbl_name FROM " +
+                    Wrap(db, NeedsQuote(db.c_str()) ? '"' : 0) + ".sqlite_schema WHERE ";
     if (pattern) {
       const bool glob = pattern->find_first_of("*?[") != std::string::npos;
       q += pattern->find('.') != std::string::npos

@@ -120,9 +120,8 @@ int SecondPass(Shell& sh, int argc, char** argv, int* pi) {
     sh.eqp = 3;
   } else if (is("-stats")) {
     sh.stats = true;
-  } else if (is("-scanstats") || is("-backslash") || is("-bail") || is("-utf8") ||
-             is("-safe") || is("-readonly") || is("-nofollow") || is("-deserialize") ||
-             is("-append")) {
+  } else if (is("-scanstats") || is("-backslash") || is("-bail") || is("-utf8") || is("-safe") ||
+             is("-readonly") || is("-nofollow") || is("-deserialize") || is("-append")) {
   } else if (is("-version")) {
     std::printf("%s %s\n", sqlite3_libversion(), sqlite3_sourceid());
     return 0;
@@ -168,11 +167,12 @@ int SecondPass(Shell& sh, int argc, char** argv, int* pi) {
 }
 
 int RunInteractive(Shell& sh) {
-  std::printf("SQLite version %s %.19s\nEnter \".help\" for usage hints.\n",
-              sqlite3_libversion(), sqlite3_sourceid());
+  std::printf("SQLite version %s %.19s\nEnter \".help\" for usage hints.\n", sqlite3_libversion(),
+              sqlite3_sourceid());
   if (sh.db_name == ":memory:") {
-    std::printf("Connected to a \033[1mtransient in-memory database\033[0m.\n"
-                "Use \".open FILENAME\" to reopen on a persistent database.\n");
+    std::printf(
+        "Connected to a \033[1mtransient in-memory database\033[0m.\n"
+        "Use \".open FILENAME\" to reopen on a persistent database.\n");
   }
   std::string history;
   const char* home = std::getenv("HOME");

@@ -108,10 +108,13 @@ std::string NextDisplayLine(const unsigned char* z, const unsigned char** tail, 
 // The --quote form of a value: SQL literal syntax.
 std::string QuotedColumn(sqlite3_stmt* st, int i) {
   switch (sqlite3_column_type(st, i)) {
-    case SQLITE_NULL: return "NULL";
+    case SQLITE_NULL:
+      return "NULL";
     case SQLITE_INTEGER:
-    case SQLITE_FLOAT: return ColText(st, i);
-    case SQLITE_TEXT: return QuoteLiteral(ColText(st, i));
+    case SQLITE_FLOAT:
+      return ColText(st, i);
+    case SQLITE_TEXT:
+      return QuoteLiteral(ColText(st, i));
     default: {
       const unsigned char* b = static_cast<const unsigned char*>(sqlite3_column_blob(st, i));
       int n = sqlite3_column_bytes(st, i);
@@ -144,8 +147,8 @@ void Rule(Shell& sh, int ncol, const char* left, const char* mid, const char* ri
   std::fputs("\n", sh.out);
 }
 
-void CenteredHeader(Shell& sh, const std::vector<std::string>& data, int ncol,
-                    const char* left, const char* sep, const char* end) {
+void CenteredHeader(Shell& sh, const std::vector<std::string>& data, int ncol, const char* left,
+                    const char* sep, const char* end) {
   std::fputs(left, sh.out);
   for (int i = 0; i < ncol; ++i) {
     int w = sh.actual_widths[static_cast<size_t>(i)];

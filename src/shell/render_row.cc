@@ -20,8 +20,7 @@ void RenderLine(Shell& sh, int n, const char* const* vals, const char* const* co
   }
   if (sh.cnt++ > 0) std::fputs(sh.row_sep.c_str(), sh.out);
   for (int i = 0; i < n; ++i) {
-    std::fprintf(sh.out, "%*s = %s%s", w, cols[i], Or(vals[i], sh.null_value),
-                 sh.row_sep.c_str());
+    std::fprintf(sh.out, "%*s = %s%s", w, cols[i], Or(vals[i], sh.null_value), sh.row_sep.c_str());
   }
 }
 
@@ -54,8 +53,7 @@ void RenderExplain(Shell& sh, int n, const char* const* vals, const char* const*
   }
 }
 
-void RenderSeparated(Shell& sh, int n, const char* const* vals, const char* const* cols,
-                     bool tcl) {
+void RenderSeparated(Shell& sh, int n, const char* const* vals, const char* const* cols, bool tcl) {
   auto put = [&](const char* z) {
     if (tcl) {
       OutCString(sh.out, z);
@@ -217,8 +215,8 @@ void RenderEqp(Shell& sh) {
 // back to. Steps the statement, then resets it.
 void PrepareExplainIndent(Shell& sh, sqlite3_stmt* stmt) {
   static const char* const kNext[] = {"Next", "Prev", "VPrev", "VNext", "SorterNext", nullptr};
-  static const char* const kYield[] = {"Yield",  "SeekLT", "SeekGT", "RowSetRead",
-                                       "Rewind", nullptr};
+  static const char* const kYield[] = {"Yield",      "SeekLT", "SeekGT",
+                                       "RowSetRead", "Rewind", nullptr};
   sh.explain_indent.clear();
   sh.explain_row = 0;
   if (sqlite3_column_count(stmt) != 8) {
@@ -241,8 +239,8 @@ void PrepareExplainIndent(Shell& sh, sqlite3_stmt* stmt) {
     yield.push_back(InList(name, kYield));
     sh.explain_indent.push_back(0);
     bool indent = InList(name, kNext) && p2op > 0;
-    if (std::strcmp(name, "Goto") == 0 && p2op < static_cast<int>(yield.size()) &&
-        p2op >= 0 && (yield[static_cast<size_t>(p2op)] || sqlite3_column_int(stmt, 2))) {
+    if (std::strcmp(name, "Goto") == 0 && p2op < static_cast<int>(yield.size()) && p2op >= 0 &&
+        (yield[static_cast<size_t>(p2op)] || sqlite3_column_int(stmt, 2))) {
       indent = true;
     }
     if (indent) {
@@ -255,14 +253,26 @@ void PrepareExplainIndent(Shell& sh, sqlite3_stmt* stmt) {
 void RenderRow(Shell& sh, int n, const char* const* vals, const char* const* cols,
                const int* types) {
   switch (sh.cmode) {
-    case Mode::kLine: RenderLine(sh, n, vals, cols); break;
-    case Mode::kExplain: RenderExplain(sh, n, vals, cols); break;
+    case Mode::kLine:
+      RenderLine(sh, n, vals, cols);
+      break;
+    case Mode::kExplain:
+      RenderExplain(sh, n, vals, cols);
+      break;
     case Mode::kSemi:
     case Mode::kPretty:
-    case Mode::kList: RenderSeparated(sh, n, vals, cols, false); break;
-    case Mode::kAscii: RenderSeparated(sh, n, vals, cols, false); break;
-    case Mode::kTcl: RenderSeparated(sh, n, vals, cols, true); break;
-    case Mode::kHtml: RenderHtml(sh, n, vals, cols); break;
+    case Mode::kList:
+      RenderSeparated(sh, n, vals, cols, false);
+      break;
+    case Mode::kAscii:
+      RenderSeparated(sh, n, vals, cols, false);
+      break;
+    case Mode::kTcl:
+      RenderSeparated(sh, n, vals, cols, true);
+      break;
+    case Mode::kHtml:
+      RenderHtml(sh, n, vals, cols);
+      break;
     case Mode::kCsv:
       if (sh.cnt++ == 0 && sh.headers) {
         for (int i = 0; i < n; ++i) OutCsv(sh, cols[i] ? cols[i] : "", i < n - 1);
@@ -271,19 +281,26 @@ void RenderRow(Shell& sh, int n, const char* const* vals, const char* const* col
       for (int i = 0; i < n; ++i) OutCsv(sh, vals[i], i < n - 1);
       std::fputs(sh.row_sep.c_str(), sh.out);
       break;
-    case Mode::kInsert: RenderInsert(sh, n, vals, cols, types); break;
-    case Mode::kQuote: RenderQuote(sh, n, vals, cols, types); break;
-    case Mode::kJson: RenderJson(sh, n, vals, cols, types); break;
+    case Mode::kInsert:
+      RenderInsert(sh, n, vals, cols, types);
+      break;
+    case Mode::kQuote:
+      RenderQuote(sh, n, vals, cols, types);
+      break;
+    case Mode::kJson:
+      RenderJson(sh, n, vals, cols, types);
+      break;
     case Mode::kEqp:
-      sh.eqp_rows.push_back({std::atoi(Or(vals[0], "")), std::atoi(Or(vals[1], "")),
-                             Or(vals[3], "")});
+      sh.eqp_rows.push_back(
+          {std::atoi(Or(vals[0], "")), std::atoi(Or(vals[1], "")), Or(vals[3], "")});
       break;
     case Mode::kCount:
     case Mode::kOff:
     case Mode::kColumn:
     case Mode::kMarkdown:
     case Mode::kTable:
-    case Mode::kBox: break;
+    case Mode::kBox:
+      break;
   }
 }
 

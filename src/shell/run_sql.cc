@@ -99,8 +99,7 @@ void AutoExplain(Shell& sh, const char* stmt_sql) {
   std::string q = std::string("EXPLAIN QUERY PLAN ") + stmt_sql;
   if (sqlite3_prepare_v2(sh.db, q.c_str(), -1, &ex, nullptr) == SQLITE_OK && ex) {
     while (sqlite3_step(ex) == SQLITE_ROW) {
-      sh.eqp_rows.push_back(
-          {sqlite3_column_int(ex, 0), sqlite3_column_int(ex, 1), ColText(ex, 3)});
+      sh.eqp_rows.push_back({sqlite3_column_int(ex, 0), sqlite3_column_int(ex, 1), ColText(ex, 3)});
     }
     RenderEqp(sh);
   }

@@ -63,14 +63,14 @@ struct EqpRow {
 
 struct Shell {
   sqlite3* db = nullptr;
-  std::string db_name;     // file name given on the command line or by .open
-  int open_flags = 0;      // extra sqlite3_open_v2 flags (-readonly, -nofollow)
-  FILE* out = nullptr;     // current output (stdout, a file or a pipe)
+  std::string db_name;  // file name given on the command line or by .open
+  int open_flags = 0;   // extra sqlite3_open_v2 flags (-readonly, -nofollow)
+  FILE* out = nullptr;  // current output (stdout, a file or a pipe)
   bool out_is_pipe = false;
-  std::string out_name;    // "stdout" or the file of .output/.once
-  int once_pending = 0;    // 1 while .once output is in effect
+  std::string out_name;  // "stdout" or the file of .output/.once
+  int once_pending = 0;  // 1 while .once output is in effect
   Mode mode = Mode::kList;
-  Mode cmode = Mode::kList;  // the mode used for the current statement
+  Mode cmode = Mode::kList;        // the mode used for the current statement
   Mode normal_mode = Mode::kList;  // restored by ".explain off"
   bool headers = false;
   bool headers_set = false;  // .headers was used (column mode keeps it)
@@ -90,7 +90,7 @@ struct Shell {
   bool stats = false;
   bool interactive = false;
   bool safe_mode = false;
-  bool dump_newlines = false;   // insert mode keeps newlines (.dump --newlines)
+  bool dump_newlines = false;  // insert mode keeps newlines (.dump --newlines)
   bool preserve_rowids = false;
   int lineno = 0;
   int input_nesting = 0;

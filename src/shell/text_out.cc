@@ -13,43 +13,153 @@ namespace {
 // SQLite's 147 keywords: a name equal to one of them is quoted by
 // QuoteIdentIfNeeded. Sorted, for binary search.
 const char* const kKeywords[] = {
-    "ABORT",       "ACTION",       "ADD",          "AFTER",
-    "ALL",         "ALTER",        "ALWAYS",       "ANALYZE",
-    "AND",         "AS",           "ASC",          "ATTACH",
-    "AUTOINCREMENT", "BEFORE",     "BEGIN",        "BETWEEN",
-    "BY",          "CASCADE",      "CASE",         "CAST",
-    "CHECK",       "COLLATE",      "COLUMN",       "COMMIT",
-    "CONFLICT",    "CONSTRAINT",   "CREATE",       "CROSS",
-    "CURRENT",     "CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP",
-    "DATABASE",    "DEFAULT",      "DEFERRABLE",   "DEFERRED",
-    "DELETE",      "DESC",         "DETACH",       "DISTINCT",
-    "DO",          "DROP",         "EACH",         "ELSE",
-    "END",         "ESCAPE",       "EXCEPT",       "EXCLUDE",
-    "EXCLUSIVE",   "EXISTS",       "EXPLAIN",      "FAIL",
-    "FILTER",      "FIRST",        "FOLLOWING",    "FOR",
-    "FOREIGN",     "FROM",         "FULL",         "GENERATED",
-    "GLOB",        "GROUP",        "GROUPS",       "HAVING",
-    "IF",          "IGNORE",       "IMMEDIATE",    "IN",
-    "INDEX",       "INDEXED",      "INITIALLY",    "INNER",
-    "INSERT",      "INSTEAD",      "INTERSECT",    "INTO",
-    "IS",          "ISNULL",       "JOIN",         "KEY",
-    "LAST",        "LEFT",         "LIKE",         "LIMIT",
-    "MATCH",       "MATERIALIZED", "NATURAL",      "NO",
-    "NOT",         "NOTHING",      "NOTNULL",      "NULL",
-    "NULLS",       "OF",           "OFFSET",       "ON",
-    "OR",          "ORDER",        "OTHERS",       "OUTER",
-    "OVER",        "PARTITION",    "PLAN",         "PRAGMA",
-    "PRECEDING",   "PRIMARY",      "QUERY",        "RAISE",
-    "RANGE",       "RECURSIVE",    "REFERENCES",   "REGEXP",
-    "REINDEX",     "RELEASE",      "RENAME",       "REPLACE",
-    "RESTRICT",    "RETURNING",    "RIGHT",        "ROLLBACK",
-    "ROW",         "ROWS",         "SAVEPOINT",    "SELECT",
-    "SET",         "TABLE",        "TEMP",         "TEMPORARY",
-    "THEN",        "TIES",         "TO",           "TRANSACTION",
-    "TRIGGER",     "UNBOUNDED",    "UNION",        "UNIQUE",
-    "UPDATE",      "USING",        "VACUUM",       "VALUES",
-    "VIEW",        "VIRTUAL",      "WHEN",         "WHERE",
-    "WINDOW",      "WITH",         "WITHOUT",
+    "ABORT",
+    "ACTION",
+    "ADD",
+    "AFTER",
+    "ALL",
+    "ALTER",
+    "ALWAYS",
+    "ANALYZE",
+    "AND",
+    "AS",
+    "ASC",
+    "ATTACH",
+    "AUTOINCREMENT",
+    "BEFORE",
+    "BEGIN",
+    "BETWEEN",
+    "BY",
+    "CASCADE",
+    "CASE",
+    "CAST",
+    "CHECK",
+    "COLLATE",
+    "COLUMN",
+    "COMMIT",
+    "CONFLICT",
+    "CONSTRAINT",
+    "CREATE",
+    "CROSS",
+    "CURRENT",
+    "CURRENT_DATE",
+    "CURRENT_TIME",
+    "CURRENT_TIMESTAMP",
+    "DATABASE",
+    "DEFAULT",
+    "DEFERRABLE",
+    "DEFERRED",
+    "DELETE",
+    "DESC",
+    "DETACH",
+    "DISTINCT",
+    "DO",
+    "DROP",
+    "EACH",
+    "ELSE",
+    "END",
+    "ESCAPE",
+    "EXCEPT",
+    "EXCLUDE",
+    "EXCLUSIVE",
+    "EXISTS",
+    "EXPLAIN",
+    "FAIL",
+    "FILTER",
+    "FIRST",
+    "FOLLOWING",
+    "FOR",
+    "FOREIGN",
+    "FROM",
+    "FULL",
+    "GENERATED",
+    "GLOB",
+    "GROUP",
+    "GROUPS",
+    "HAVING",
+    "IF",
+    "IGNORE",
+    "IMMEDIATE",
+    "IN",
+    "INDEX",
+    "INDEXED",
+    "INITIALLY",
+    "INNER",
+    "INSERT",
+    "INSTEAD",
+    "INTERSECT",
+    "INTO",
+    "IS",
+    "ISNULL",
+    "JOIN",
+    "KEY",
+    "LAST",
+    "LEFT",
+    "LIKE",
+    "LIMIT",
+    "MATCH",
+    "MATERIALIZED",
+    "NATURAL",
+    "NO",
+    "NOT",
+    "NOTHING",
+    "NOTNULL",
+    "NULL",
+    "NULLS",
+    "OF",
+    "OFFSET",
+    "ON",
+    "OR",
+    "ORDER",
+    "OTHERS",
+    "OUTER",
+    "OVER",
+    "PARTITION",
+    "PLAN",
+    "PRAGMA",
+    "PRECEDING",
+    "PRIMARY",
+    "QUERY",
+    "RAISE",
+    "RANGE",
+    "RECURSIVE",
+    "REFERENCES",
+    "REGEXP",
+    "REINDEX",
+    "RELEASE",
+    "RENAME",
+    "REPLACE",
+    "RESTRICT",
+    "RETURNING",
+    "RIGHT",
+    "ROLLBACK",
+    "ROW",
+    "ROWS",
+    "SAVEPOINT",
+    "SELECT",
+    "SET",
+    "TABLE",
+    "TEMP",
+    "TEMPORARY",
+    "THEN",
+    "TIES",
+    "TO",
+    "TRANSACTION",
+    "TRIGGER",
+    "UNBOUNDED",
+    "UNION",
+    "UNIQUE",
+    "UPDATE",
+    "USING",
+    "VACUUM",
+    "VALUES",
+    "VIEW",
+    "VIRTUAL",
+    "WHEN",
+    "WHERE",
+    "WINDOW",
+    "WITH",
+    "WITHOUT",
 };
 
 bool IsKeyword(const char* name) {
@@ -179,12 +289,23 @@ void OutCString(FILE* out, const char* z) {
 void OutHtml(FILE* out, const char* z) {
   for (; *z; ++z) {
     switch (*z) {
-      case '<': std::fputs("&lt;", out); break;
-      case '&': std::fputs("&amp;", out); break;
-      case '>': std::fputs("&gt;", out); break;
-      case '"': std::fputs("&quot;", out); break;
-      case '\'': std::fputs("&#39;", out); break;
-      default: std::fputc(*z, out);
+      case '<':
+        std::fputs("&lt;", out);
+        break;
+      case '&':
+        std::fputs("&amp;", out);
+        break;
+      case '>':
+        std::fputs("&gt;", out);
+        break;
+      case '"':
+        std::fputs("&quot;", out);
+        break;
+      case '\'':
+        std::fputs("&#39;", out);
+        break;
+      default:
+        std::fputc(*z, out);
     }
   }
 }
@@ -199,12 +320,23 @@ void OutJsonString(FILE* out, const char* z, long long n) {
       std::fputc(c, out);
     } else if (c <= 0x1f) {
       switch (c) {
-        case '\b': std::fputs("\\b", out); break;
-        case '\f': std::fputs("\\f", out); break;
-        case '\n': std::fputs("\\n", out); break;
-        case '\r': std::fputs("\\r", out); break;
-        case '\t': std::fputs("\\t", out); break;
-        default: std::fprintf(out, "\\u%04x", c);
+        case '\b':
+          std::fputs("\\b", out);
+          break;
+        case '\f':
+          std::fputs("\\f", out);
+          break;
+        case '\n':
+          std::fputs("\\n", out);
+          break;
+        case '\r':
+          std::fputs("\\r", out);
+          break;
+        case '\t':
+          std::fputs("\\t", out);
+          break;
+        default:
+          std::fprintf(out, "\\u%04x", c);
       }
     } else {
       std::fputc(c, out);
