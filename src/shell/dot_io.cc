@@ -16,7 +16,10 @@ bool OpenDb(Shell& sh, bool keep_going) {
   const std::string name = sh.db_name.empty() ? ":memory:" : sh.db_name;
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | sh.open_flags;
   if (sh.open_flags & SQLITE_OPEN_READONLY) flags = sh.open_flags;
-  if (sqlite3_open_v2(name.c_str(), &sh.db, flags | SQLITE_OPEN_URI, nullptr) != SQLITE_OK) {
+  sqlite3* db = nullptr;
+  const int rc = sqlite3_open_v2(name.c_str(), &db, flags | SQLITE_OPEN_URI, nullptr);
+  sh.db = db;
+  if (rc != SQLITE_OK) {
     std::fprintf(stderr, "Error: unable to open database \"%s\": %s\n", name.c_str(),
                  sqlite3_errmsg(sh.db));
     sqlite3_close(sh.db);

@@ -21,6 +21,9 @@
 #endif
 
 namespace shell {
+
+volatile int g_interrupts = 0;
+
 namespace {
 
 bool IsSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
@@ -115,6 +118,10 @@ int ProcessInput(Shell& sh) {
     if (!got) {
       if (at_terminal) std::printf("\n");
       break;
+    }
+    if (g_interrupts) {
+      if (sh.in != nullptr) break;
+      g_interrupts = 0;
     }
     ++sh.lineno;
     if (sql.empty() && AllWhitespace(line.c_str())) {

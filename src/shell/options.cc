@@ -4,6 +4,7 @@
 // display options, so that they override the init file.
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -21,6 +22,13 @@ namespace shell {
 namespace {
 
 const char* g_argv0 = "basalt";
+sqlite3* volatile* g_db = nullptr;  // the connection Ctrl-C interrupts
+
+// Ctrl-C: interrupts the running statement; a third one in a row exits.
+void OnInterrupt(int) {
+  if (++g_interrupts > 2) std::_Exit(1);
+  if (g_db && *g_db) sqlite3_interrupt(*g_db);
+}
 
 const char* OptionValue(int argc, char** argv, int i) {
   if (i >= argc) {
@@ -195,6 +203,8 @@ int RunInteractive(Shell& sh) {
 
 int RunMain(Shell& sh, int argc, char** argv) {
   g_argv0 = argv[0];
+  g_db = &sh.db;
+  std::signal(SIGINT, OnInterrupt);
   sh.interactive = isatty(0);
   std::vector<std::string> cmds;
   std::string init_file;

@@ -61,8 +61,11 @@ struct EqpRow {
   std::string detail;
 };
 
+// Ctrl-C presses not yet seen by the input loop (set by the signal handler).
+extern volatile int g_interrupts;
+
 struct Shell {
-  sqlite3* db = nullptr;
+  sqlite3* volatile db = nullptr;
   std::string db_name;  // file name given on the command line or by .open
   int open_flags = 0;   // extra sqlite3_open_v2 flags (-readonly, -nofollow)
   FILE* out = nullptr;  // current output (stdout, a file or a pipe)
