@@ -162,6 +162,7 @@ struct Command {
 
 const Command kCommands[] = {
     {"archive", 2, [](Shell&, const Args& a) { return NotAvailable(a); }},
+    {"backup", 2, DotBackup},
     {"bail", 3,
      [](Shell& sh, const Args& a) { return SetFlag(&sh.bail, a, "Usage: .bail on|off\n"); }},
     {"cd", 2,
@@ -177,6 +178,7 @@ const Command kCommands[] = {
      [](Shell& sh, const Args& a) {
        return SetFlag(&sh.count_changes, a, "Usage: .changes on|off\n");
      }},
+    {"clone", 2, [](Shell&, const Args& a) { return NotAvailable(a); }},
     {"databases", 2, DotDatabases},
     {"dump", 2, DotDump},
     {"echo", 2,
@@ -234,6 +236,8 @@ const Command kCommands[] = {
      }},
     {"read", 3, DotRead},
     {"recover", 3, [](Shell&, const Args& a) { return NotAvailable(a); }},
+    {"restore", 3, DotRestore},
+    {"save", 3, DotBackup},
     {"schema", 2, [](Shell& sh, const Args& a) { return DotSchema(sh, a, false); }},
     {"separator", 3, DotSeparator},
     {"sha3sum", 2, DotSha3},

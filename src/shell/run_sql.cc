@@ -171,8 +171,7 @@ int ExecSql(Shell& sh, const char* sql, std::string* err) {
       sqlite3_finalize(stmt);
       stmt = nullptr;
       sqlite3_prepare_v2(sh.db, sql, -1, &stmt, nullptr);
-      sh.stmt = stmt;
-      sh.cnt = 0;
+      sh.stmt = stmt;  // cnt goes on from the EXPLAIN rows, as in sqlite3
     }
     sh.cmode = sh.mode;
     if (sh.autoexplain) {

@@ -181,6 +181,8 @@ int DotShow(Shell& sh, const std::vector<std::string>& args);
 int DotMode(Shell& sh, const std::vector<std::string>& args);
 int DotHelp(Shell& sh, const std::vector<std::string>& args);
 int ShowHelp(FILE* out, const std::string& pattern);  // .help PATTERN; returns matches
+int DotBackup(Shell& sh, const std::vector<std::string>& args);
+int DotRestore(Shell& sh, const std::vector<std::string>& args);
 int DotLimit(Shell& sh, const std::vector<std::string>& args);
 int DotSha3(Shell& sh, const std::vector<std::string>& args);
 void BindParameters(Shell& sh, sqlite3_stmt* stmt);
