@@ -19,6 +19,7 @@ bool OpenDb(Shell& sh, bool keep_going) {
   sqlite3* db = nullptr;
   const int rc = sqlite3_open_v2(name.c_str(), &db, flags | SQLITE_OPEN_URI, nullptr);
   sh.db = db;
+  if (rc == SQLITE_OK) RegisterShellFunctions(db);
   if (rc != SQLITE_OK) {
     std::fprintf(stderr, "Error: unable to open database \"%s\": %s\n", name.c_str(),
                  sqlite3_errmsg(sh.db));

@@ -1,5 +1,4 @@
-// .parameter: the bindings kept in temp.sqlite_parameters, and the commands
-// this build does not offer (.sha3sum).
+// .parameter: the bindings kept in temp.sqlite_parameters.
 #include <string>
 #include <vector>
 
@@ -76,11 +75,6 @@ int DotParameter(Shell& sh, const std::vector<std::string>& a) {
     return 0;
   }
   ShowHelp(sh.out, "parameter");
-  return 1;
-}
-
-int DotSha3(Shell&, const std::vector<std::string>&) {
-  std::fprintf(stderr, "Error: .sha3sum is not available in this build of the basalt shell\n");
   return 1;
 }
 

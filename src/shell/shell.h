@@ -137,6 +137,7 @@ void RenderColumnar(Shell& sh, sqlite3_stmt* stmt);
 // *err to sqlite3's message ("in prepare, ...", "stepping, ...").
 int ExecSql(Shell& sh, const char* sql, std::string* err);
 bool OpenDb(Shell& sh, bool keep_going);
+void RegisterShellFunctions(sqlite3* db);  // sha3(), sha3_query()
 int RunSqlLine(Shell& sh, const std::string& sql, int startline);
 // Runs a query and calls fn for each row; returns the result code.
 template <typename F>
