@@ -211,7 +211,8 @@ int DotSha3(Shell& sh, const std::vector<std::string>& a) {
     sql +=
         ")) SELECT lower(hex(sha3_query(a," + b + "))) AS hash, b AS label   FROM [sha3sum$query]";
   } else {
-    sql += ")) SELECT lower(hex(sha3_query(group_concat(a,'')," + b + ")))   FROM [sha3sum$query]";
+    sql += ")) SELECT lower(hex(sha3_query(group_concat(a,'')," + b +
+           "))) AS hash   FROM [sha3sum$query]";
   }
   if (debug) {
     std::fprintf(sh.out, "%s\n", sql.c_str());
