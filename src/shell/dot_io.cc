@@ -87,7 +87,10 @@ int DotOutput(Shell& sh, const std::vector<std::string>& a, bool once) {
   if (file == "stdout") return 0;
   FILE* f = std::fopen(file.c_str(), "wb");
   if (f == nullptr) {
-    if (file != "off") std::fprintf(stderr, "Error: cannot write to \"%s\"\n", file.c_str());
+    if (file != "off") {
+      std::fprintf(stderr, "Error: cannot open \"%s\"\n", file.c_str());
+      std::fprintf(stderr, "Error: cannot write to \"%s\"\n", file.c_str());
+    }
     return 1;
   }
   SetOutput(sh, f, false, file);

@@ -2,6 +2,7 @@
 // database name, the trailing SQL arguments and the options that must act
 // before the init file; the second (after ~/.basaltrc or -init) sets the
 // display options, so that they override the init file.
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -174,10 +175,19 @@ int SecondPass(Shell& sh, int argc, char** argv, int* pi) {
   return -1;
 }
 
+// Whether the library knows a VFS of this name (sqlite3_vfs_find, looked up
+// at run time; without it only the default "unix" is known).
+bool VfsExists(const std::string& name) {
+  using FindFn = void* (*)(const char*);
+  auto find = reinterpret_cast<FindFn>(dlsym(RTLD_DEFAULT, "sqlite3_vfs_find"));
+  if (find == nullptr) return name == "unix";
+  return find(name.c_str()) != nullptr;
+}
+
 int RunInteractive(Shell& sh) {
   std::printf("SQLite version %s %.19s\nEnter \".help\" for usage hints.\n", sqlite3_libversion(),
               sqlite3_sourceid());
-  if (sh.db_name == ":memory:") {
+  if (sh.warn_memory_db) {
     std::printf(
         "Connected to a \033[1mtransient in-memory database\033[0m.\n"
         "Use \".open FILENAME\" to reopen on a persistent database.\n");
@@ -208,6 +218,7 @@ int RunMain(Shell& sh, int argc, char** argv) {
   sh.interactive = isatty(0);
   std::vector<std::string> cmds;
   std::string init_file;
+  std::string vfs;
   bool have_file = false;
   bool bare = argc == 1;
   for (int i = 1; i < argc; ++i) {
@@ -229,7 +240,9 @@ int RunMain(Shell& sh, int argc, char** argv) {
       init_file = OptionValue(argc, argv, ++i);
     } else if (is("-batch")) {
       sh.interactive = false;
-    } else if (is("-heap") || is("-mmap") || is("-vfs") || is("-sorterref")) {
+    } else if (is("-vfs")) {
+      vfs = OptionValue(argc, argv, ++i);
+    } else if (is("-heap") || is("-mmap") || is("-sorterref")) {
       OptionValue(argc, argv, ++i);
     } else if (is("-pagecache") || is("-lookaside") || is("-threadsafe")) {
       i += 2;
@@ -247,8 +260,14 @@ int RunMain(Shell& sh, int argc, char** argv) {
       break;
     }
   }
-  if (sh.db_name.empty()) sh.db_name = ":memory:";
-  (void)bare;
+  if (!vfs.empty() && !VfsExists(vfs)) {
+    std::fprintf(stderr, "no such VFS: \"%s\"\n", vfs.c_str());
+    std::exit(1);
+  }
+  if (sh.db_name.empty()) {
+    sh.db_name = ":memory:";
+    sh.warn_memory_db = bare;
+  }
   if (access(sh.db_name.c_str(), F_OK) == 0) OpenDb(sh, false);
   ProcessRcFile(sh, init_file);
   for (int i = 1; i < argc; ++i) {

@@ -107,7 +107,7 @@ void RenderQuotedValue(Shell& sh, int i, const char* val, int type, bool insert)
   } else if (type == SQLITE_INTEGER) {
     std::fputs(val, sh.out);
   } else if (type == SQLITE_FLOAT) {
-    OutReal(sh.out, sqlite3_column_double(sh.stmt, i), insert);
+    OutReal(sh.out, sqlite3_column_double(sh.stmt, i), insert, insert);
   } else {
     OutHexBlob(sh.out, sqlite3_column_blob(sh.stmt, i), sqlite3_column_bytes(sh.stmt, i));
   }
@@ -159,7 +159,7 @@ void RenderJson(Shell& sh, int n, const char* const* vals, const char* const* co
     if (vals[i] == nullptr || types[i] == SQLITE_NULL) {
       std::fputs("null", sh.out);
     } else if (types[i] == SQLITE_FLOAT) {
-      OutReal(sh.out, sqlite3_column_double(sh.stmt, i), false);
+      OutReal(sh.out, sqlite3_column_double(sh.stmt, i), false, true);
     } else if (types[i] == SQLITE_BLOB) {
       OutJsonString(sh.out, static_cast<const char*>(sqlite3_column_blob(sh.stmt, i)),
                     sqlite3_column_bytes(sh.stmt, i));

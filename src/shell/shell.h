@@ -106,6 +106,7 @@ struct Shell {
   std::vector<int> explain_indent;
   size_t explain_row = 0;
   std::string init_file;
+  bool warn_memory_db = false;  // no arguments: say the database is transient
 };
 
 // text_out.cc
@@ -116,7 +117,7 @@ void OutCString(FILE* out, const char* z);
 void OutHtml(FILE* out, const char* z);
 void OutJsonString(FILE* out, const char* z, long long n);
 void OutCsv(Shell& sh, const char* z, bool sep);
-void OutReal(FILE* out, double r, bool integral_as_dot0);
+void OutReal(FILE* out, double r, bool integral_as_dot0, bool inf_as_1e999);
 void WidthPrint(FILE* out, int w, const char* z);
 int CharCount(const char* z);
 std::string QuoteIdentIfNeeded(const std::string& name);  // "x" only if needed

@@ -372,14 +372,16 @@ void OutCsv(Shell& sh, const char* z, bool sep) {
 }
 
 // Reals of the quote, insert and json modes: 20 significant digits, with
-// infinities written as 1e999; insert mode writes integral values as N.0.
-void OutReal(FILE* out, double r, bool integral_as_dot0) {
+// infinities written as 1e999 (not in quote mode); insert mode writes
+// integral values as N.0.
+void OutReal(FILE* out, double r, bool integral_as_dot0, bool inf_as_1e999) {
   char z[64];
-  if (r == __builtin_inf()) {
+  if (!inf_as_1e999) {
+  } else if (r == __builtin_inf()) {
     std::fputs("1e999", out);
     return;
   }
-  if (r == -__builtin_inf()) {
+  if (inf_as_1e999 && r == -__builtin_inf()) {
     std::fputs("-1e999", out);
     return;
   }

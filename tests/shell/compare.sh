@@ -34,7 +34,7 @@ snapshot() {
 
 # run WHICH SCRIPT-OR-LINE KIND: output in $tmp/WHICH.out
 run() {
-  work="$tmp/work_$1"
+  work="$tmp/work"  # one name for both shells: paths in output agree
   rm -rf "$work" "$tmp/home"
   mkdir -p "$work" "$tmp/home"
   [ -d "$here/data" ] && cp -R "$here/data/." "$work/"
@@ -49,9 +49,9 @@ run() {
 check() {
   cases=$((cases + 1))
   if cmp -s "$tmp/basalt.out" "$tmp/sqlite.out"; then
-    echo "ok   $1"
+    printf 'ok   %s\n' "$1"
   else
-    echo "FAIL $1"
+    printf 'FAIL %s\n' "$1"
     diff "$tmp/sqlite.out" "$tmp/basalt.out" | head -20
     fail=1
   fi
