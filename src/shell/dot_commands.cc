@@ -148,6 +148,31 @@ int DotTimeout(Shell& sh, const Args& a) {
   return 0;
 }
 
+// -safe: commands that reach files or other programs end the shell.
+void FailIfUnsafe(const Shell& sh, const char* name, const Args& a) {
+  static const char* const kUnsafe[] = {"backup", "save",  "restore", "cd",    "import",
+                                        "output", "once",  "read",    "shell", "system",
+                                        "clone",  "excel", "load",    "log"};
+  const char* why = nullptr;
+  std::string msg;
+  for (const char* u : kUnsafe) {
+    if (std::strcmp(u, name) == 0) {
+      msg = "cannot run ." + a[0] + " in safe mode";
+      why = msg.c_str();
+    }
+  }
+  if (std::strcmp(name, "open") == 0) {
+    for (size_t i = 1; i < a.size(); ++i) {
+      if (a[i][0] != '-' && a[i] != ":memory:") {
+        why = "cannot open disk-based database files in safe mode";
+      }
+    }
+  }
+  if (why == nullptr) return;
+  std::fprintf(stderr, "line %d: %s\n", sh.lineno, why);
+  std::exit(1);
+}
+
 int NotAvailable(const Args& a) {
   std::fprintf(stderr, "Error: .%s is not available in this build of the basalt shell\n",
                a[0].c_str());
@@ -184,6 +209,7 @@ const Command kCommands[] = {
     {"echo", 2,
      [](Shell& sh, const Args& a) { return SetFlag(&sh.echo, a, "Usage: .echo on|off\n"); }},
     {"eqp", 2, DotEqp},
+    {"excel", 2, [](Shell&, const Args& a) { return NotAvailable(a); }},
     {"expert", 3, [](Shell&, const Args& a) { return NotAvailable(a); }},
     {"explain", 3, DotExplain},
     {"fullschema", 2, [](Shell& sh, const Args& a) { return DotSchema(sh, a, true); }},
@@ -199,6 +225,8 @@ const Command kCommands[] = {
     {"indexes", 3, [](Shell& sh, const Args& a) { return DotTables(sh, a, true); }},
     {"indices", 3, [](Shell& sh, const Args& a) { return DotTables(sh, a, true); }},
     {"limits", 5, DotLimit},
+    {"load", 2, [](Shell&, const Args& a) { return NotAvailable(a); }},
+    {"log", 2, [](Shell&, const Args& a) { return NotAvailable(a); }},
     {"mode", 1, DotMode},
     {"nullvalue", 2,
      [](Shell& sh, const Args& a) {
@@ -372,6 +400,7 @@ int DoMetaCommand(Shell& sh, const std::string& line) {
   for (const Command& c : kCommands) {
     if (name.size() >= c.min_len && name.size() <= std::strlen(c.name) &&
         std::strncmp(c.name, name.c_str(), name.size()) == 0) {
+      if (sh.safe_mode) FailIfUnsafe(sh, c.name, a);
       rc = c.fn(sh, a);
       break;
     }

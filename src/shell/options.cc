@@ -129,7 +129,9 @@ int SecondPass(Shell& sh, int argc, char** argv, int* pi) {
     sh.eqp = 3;
   } else if (is("-stats")) {
     sh.stats = true;
-  } else if (is("-scanstats") || is("-backslash") || is("-bail") || is("-utf8") || is("-safe") ||
+  } else if (is("-safe")) {
+    sh.safe_mode = true;
+  } else if (is("-scanstats") || is("-backslash") || is("-bail") || is("-utf8") ||
              is("-readonly") || is("-nofollow") || is("-deserialize") || is("-append")) {
   } else if (is("-version")) {
     std::printf("%s %s\n", sqlite3_libversion(), sqlite3_sourceid());

@@ -48,3 +48,12 @@ sqlite3 -mmap 0 :memory: "select 1"
 sqlite3 -nofollow :memory: "select 1"
 sqlite3 -interactive :memory: < script.sql
 sqlite3 -vfs nosuchvfs :memory: "select 1"
+# -safe: dot-commands that reach files or programs end the shell.
+printf 'select 1;\n.shell echo x\n' | sqlite3 -safe
+printf 'select 1;\n.cd /\n' | sqlite3 -safe
+printf 'select 1;\n.open x.db\n' | sqlite3 -safe
+printf 'select 1;\n.open :memory:\n.output x.txt\n' | sqlite3 -safe
+printf '.once x\n' | sqlite3 -safe
+printf '.import a b\n' | sqlite3 -safe
+printf '.read outer.sql\n' | sqlite3 -safe
+printf '.dump\n.tables\n' | sqlite3 -safe
