@@ -225,6 +225,7 @@ const Command kCommands[] = {
     {"indexes", 3, [](Shell& sh, const Args& a) { return DotTables(sh, a, true); }},
     {"indices", 3, [](Shell& sh, const Args& a) { return DotTables(sh, a, true); }},
     {"limits", 5, DotLimit},
+    {"lint", 2, DotLint},
     {"load", 2, [](Shell&, const Args& a) { return NotAvailable(a); }},
     {"log", 2, [](Shell&, const Args& a) { return NotAvailable(a); }},
     {"mode", 1, DotMode},
@@ -270,6 +271,24 @@ const Command kCommands[] = {
     {"separator", 3, DotSeparator},
     {"sha3sum", 2, DotSha3},
     {"shell", 2, DotShellCmd},
+    {"stats", 2,
+     [](Shell& sh, const Args& a) {
+       if (a.size() == 2) {
+         if (a[1] == "stmt") {
+           sh.stats = 2;
+         } else if (a[1] == "vmstep") {
+           sh.stats = 3;
+         } else {
+           sh.stats = BooleanValue(a[1]) ? 1 : 0;
+         }
+         return 0;
+       }
+       if (a.size() == 1) {
+         std::fprintf(stderr, "Error: .stats needs sqlite3_status, which this library lacks\n");
+         return 1;
+       }
+       return Usage("Usage: .stats ?on|off|stmt|vmstep?\n");
+     }},
     {"system", 2, DotShellCmd},
     {"show", 2, DotShow},
     {"tables", 2, [](Shell& sh, const Args& a) { return DotTables(sh, a, false); }},

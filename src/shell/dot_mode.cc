@@ -169,7 +169,8 @@ int DotShow(Shell& sh, const std::vector<std::string>& a) {
   OutCString(out, sh.col_sep.c_str());
   std::fprintf(out, "\n%12.12s: ", "rowseparator");
   OutCString(out, sh.row_sep.c_str());
-  std::fprintf(out, "\n%12.12s: %s\n", "stats", sh.stats ? "on" : "off");
+  static const char* const kStats[] = {"off", "on", "stmt", "vmstep"};
+  std::fprintf(out, "\n%12.12s: %s\n", "stats", kStats[sh.stats & 3]);
   std::fprintf(out, "%12.12s: ", "width");
   for (int w : sh.widths) std::fprintf(out, "%d ", w);
   std::fprintf(out, "\n%12.12s: %s\n", "filename", sh.db_name.c_str());

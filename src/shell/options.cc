@@ -128,7 +128,7 @@ int SecondPass(Shell& sh, int argc, char** argv, int* pi) {
   } else if (is("-eqpfull")) {
     sh.eqp = 3;
   } else if (is("-stats")) {
-    sh.stats = true;
+    sh.stats = 1;
   } else if (is("-safe")) {
     sh.safe_mode = true;
   } else if (is("-scanstats") || is("-backslash") || is("-bail") || is("-utf8") ||

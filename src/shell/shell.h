@@ -90,7 +90,7 @@ struct Shell {
   bool bail = false;
   bool timer = false;
   bool count_changes = false;
-  bool stats = false;
+  int stats = 0;  // .stats: 0 off, 1 on, 2 stmt, 3 vmstep (shown, not yet printed)
   bool interactive = false;
   bool safe_mode = false;
   bool dump_newlines = false;  // insert mode keeps newlines (.dump --newlines)
@@ -185,6 +185,7 @@ int DotHelp(Shell& sh, const std::vector<std::string>& args);
 int ShowHelp(FILE* out, const std::string& pattern);  // .help PATTERN; returns matches
 int DotBackup(Shell& sh, const std::vector<std::string>& args);
 int DotRestore(Shell& sh, const std::vector<std::string>& args);
+int DotLint(Shell& sh, const std::vector<std::string>& args);
 int DotLimit(Shell& sh, const std::vector<std::string>& args);
 int DotSha3(Shell& sh, const std::vector<std::string>& args);
 void BindParameters(Shell& sh, sqlite3_stmt* stmt);

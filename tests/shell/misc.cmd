@@ -57,3 +57,12 @@ printf '.once x\n' | sqlite3 -safe
 printf '.import a b\n' | sqlite3 -safe
 printf '.read outer.sql\n' | sqlite3 -safe
 printf '.dump\n.tables\n' | sqlite3 -safe
+# Opening: -readonly, a missing file, a directory, a non-database.
+sqlite3 r.db "create table t(a)" && sqlite3 -readonly r.db "insert into t values(1)"
+sqlite3 -readonly r.db ".databases" && ls
+sqlite3 / "select 1"
+sqlite3 script.sql "select * from sqlite_schema"
+sqlite3 r.db "create table t(a)" && sqlite3 -nofollow r.db ".tables"
+# .lint fkey-indexes
+sqlite3 :memory: ".lint" ".lint bogus" ".lint fkey-indexes"
+sqlite3 :memory: "create table p(id integer primary key, k unique); create table c(x references p(id), y); create table d(a, b, foreign key(a,b) references p(id,k)); create index d_ba on d(b,a); create table e(z references p)" ".lint fkey-indexes" ".lint fkey-indexes -verbose" ".lint fkey-indexes --groupbyparent -v" ".lint fkey -x"
