@@ -1,5 +1,6 @@
 // Files and connections: .read, .output/.once, .open, and the lazily
 // opened database connection.
+#include <stdio_ext.h>
 #include <sys/stat.h>
 
 #include <cstdio>
@@ -32,6 +33,9 @@ bool OpenDb(Shell& sh, bool keep_going) {
 }
 
 void SetOutput(Shell& sh, FILE* f, bool pipe, const std::string& name) {
+  // Only this thread writes the shell's output: stdio need not lock it
+  // (it would, once the library has started a thread).
+  __fsetlocking(f, FSETLOCKING_BYCALLER);
   sh.out = f;
   sh.out_is_pipe = pipe;
   sh.out_name = name;

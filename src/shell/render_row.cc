@@ -117,12 +117,12 @@ void RenderInsert(Shell& sh, int n, const char* const* vals, const char* const* 
                   const int* types) {
   std::fprintf(sh.out, "INSERT INTO %s", sh.dest_table.c_str());
   if (sh.headers) {
-    std::fputc('(', sh.out);
+    putc_unlocked('(', sh.out);
     for (int i = 0; i < n; ++i) {
-      if (i > 0) std::fputc(',', sh.out);
+      if (i > 0) putc_unlocked(',', sh.out);
       std::fputs(QuoteIdentIfNeeded(cols[i]).c_str(), sh.out);
     }
-    std::fputc(')', sh.out);
+    putc_unlocked(')', sh.out);
   }
   ++sh.cnt;
   for (int i = 0; i < n; ++i) {
@@ -155,7 +155,7 @@ void RenderJson(Shell& sh, int n, const char* const* vals, const char* const* co
   ++sh.cnt;
   for (int i = 0; i < n; ++i) {
     OutJsonString(sh.out, cols[i], -1);
-    std::fputc(':', sh.out);
+    putc_unlocked(':', sh.out);
     if (vals[i] == nullptr || types[i] == SQLITE_NULL) {
       std::fputs("null", sh.out);
     } else if (types[i] == SQLITE_FLOAT) {
@@ -168,9 +168,9 @@ void RenderJson(Shell& sh, int n, const char* const* vals, const char* const* co
     } else {
       std::fputs(vals[i], sh.out);
     }
-    if (i < n - 1) std::fputc(',', sh.out);
+    if (i < n - 1) putc_unlocked(',', sh.out);
   }
-  std::fputc('}', sh.out);
+  putc_unlocked('}', sh.out);
 }
 
 // The EXPLAIN QUERY PLAN tree: each row under its parent, drawn with |--

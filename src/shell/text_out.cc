@@ -213,12 +213,14 @@ std::string QuoteLiteral(const std::string& s) {
 }
 
 void OutQuoted(FILE* out, const char* z) {
-  std::fputc('\'', out);
-  for (; *z; ++z) {
-    std::fputc(*z, out);
-    if (*z == '\'') std::fputc('\'', out);
+  putc_unlocked('\'', out);
+  while (const char* q = std::strchr(z, '\'')) {  // each quote doubled
+    std::fwrite(z, 1, static_cast<size_t>(q - z + 1), out);
+    putc_unlocked('\'', out);
+    z = q + 1;
   }
-  std::fputc('\'', out);
+  std::fputs(z, out);
+  putc_unlocked('\'', out);
 }
 
 // Text with newlines or carriage returns becomes
@@ -240,18 +242,18 @@ void OutQuotedEscaped(FILE* out, const char* z) {
     std::fputs("replace(", out);
     zcr = UnusedString(z, "\\r", "\\015");
   }
-  std::fputc('\'', out);
+  putc_unlocked('\'', out);
   for (; *z; ++z) {
     if (*z == '\n') {
       std::fputs(znl.c_str(), out);
     } else if (*z == '\r') {
       std::fputs(zcr.c_str(), out);
     } else {
-      std::fputc(*z, out);
-      if (*z == '\'') std::fputc('\'', out);
+      putc_unlocked(*z, out);
+      if (*z == '\'') putc_unlocked('\'', out);
     }
   }
-  std::fputc('\'', out);
+  putc_unlocked('\'', out);
   if (cr) std::fprintf(out, ",'%s',char(13))", zcr.c_str());
   if (nl) std::fprintf(out, ",'%s',char(10))", znl.c_str());
 }
@@ -260,11 +262,11 @@ void OutHexBlob(FILE* out, const void* blob, int n) {
   const unsigned char* p = static_cast<const unsigned char*>(blob);
   std::fputs("X'", out);
   for (int i = 0; i < n; ++i) std::fprintf(out, "%02x", p[i]);
-  std::fputc('\'', out);
+  putc_unlocked('\'', out);
 }
 
 void OutCString(FILE* out, const char* z) {
-  std::fputc('"', out);
+  putc_unlocked('"', out);
   for (; *z; ++z) {
     unsigned char c = static_cast<unsigned char>(*z);
     if (c == '\\') {
@@ -280,10 +282,10 @@ void OutCString(FILE* out, const char* z) {
     } else if (!std::isprint(c)) {
       std::fprintf(out, "\\%03o", c);
     } else {
-      std::fputc(c, out);
+      putc_unlocked(c, out);
     }
   }
-  std::fputc('"', out);
+  putc_unlocked('"', out);
 }
 
 void OutHtml(FILE* out, const char* z) {
@@ -305,44 +307,47 @@ void OutHtml(FILE* out, const char* z) {
         std::fputs("&#39;", out);
         break;
       default:
-        std::fputc(*z, out);
+        putc_unlocked(*z, out);
     }
   }
 }
 
 void OutJsonString(FILE* out, const char* z, long long n) {
   if (n < 0) n = static_cast<long long>(std::strlen(z));
-  std::fputc('"', out);
+  putc_unlocked('"', out);
+  long long run = 0;  // start of the bytes not yet written
   for (long long i = 0; i < n; ++i) {
     unsigned char c = static_cast<unsigned char>(z[i]);
+    if (c > 0x1f && c != '\\' && c != '"') continue;
+    std::fwrite(z + run, 1, static_cast<size_t>(i - run), out);
+    run = i + 1;
     if (c == '\\' || c == '"') {
-      std::fputc('\\', out);
-      std::fputc(c, out);
-    } else if (c <= 0x1f) {
-      switch (c) {
-        case '\b':
-          std::fputs("\\b", out);
-          break;
-        case '\f':
-          std::fputs("\\f", out);
-          break;
-        case '\n':
-          std::fputs("\\n", out);
-          break;
-        case '\r':
-          std::fputs("\\r", out);
-          break;
-        case '\t':
-          std::fputs("\\t", out);
-          break;
-        default:
-          std::fprintf(out, "\\u%04x", c);
-      }
-    } else {
-      std::fputc(c, out);
+      putc_unlocked('\\', out);
+      putc_unlocked(c, out);
+      continue;
+    }
+    switch (c) {
+      case '\b':
+        std::fputs("\\b", out);
+        break;
+      case '\f':
+        std::fputs("\\f", out);
+        break;
+      case '\n':
+        std::fputs("\\n", out);
+        break;
+      case '\r':
+        std::fputs("\\r", out);
+        break;
+      case '\t':
+        std::fputs("\\t", out);
+        break;
+      default:
+        std::fprintf(out, "\\u%04x", c);
     }
   }
-  std::fputc('"', out);
+  std::fwrite(z + run, 1, static_cast<size_t>(n - run), out);
+  putc_unlocked('"', out);
 }
 
 // A CSV field is quoted when it is empty, holds a control character, a
@@ -358,12 +363,12 @@ void OutCsv(Shell& sh, const char* z, bool sep) {
     }
     if (!sh.col_sep.empty() && std::strstr(z, sh.col_sep.c_str())) quote = true;
     if (quote) {
-      std::fputc('"', sh.out);
+      putc_unlocked('"', sh.out);
       for (; *z; ++z) {
-        std::fputc(*z, sh.out);
-        if (*z == '"') std::fputc('"', sh.out);
+        putc_unlocked(*z, sh.out);
+        if (*z == '"') putc_unlocked('"', sh.out);
       }
-      std::fputc('"', sh.out);
+      putc_unlocked('"', sh.out);
     } else {
       std::fputs(z, sh.out);
     }
