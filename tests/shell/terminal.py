@@ -86,7 +86,7 @@ def run(shell, rc_name, hist_name):
 
 
 def main():
-    shell = sys.argv[1]
+    shell = os.path.abspath(sys.argv[1])
     reference = "--reference" in sys.argv[2:]
     rc_name = "" if reference else ".basaltrc"
     hist_name = "" if reference else ".basalt_history"
