@@ -1,5 +1,6 @@
 // Files and connections: .read, .output/.once, .open, and the lazily
 // opened database connection.
+#include <dlfcn.h>
 #include <stdio_ext.h>
 #include <sys/stat.h>
 
@@ -12,8 +13,45 @@
 
 namespace shell {
 
+namespace {
+
+// -deserialize: a temporary database holding a copy of the file (changes
+// are never written back), through sqlite3_deserialize when the library
+// has it.
+bool OpenDeserialized(Shell& sh) {
+  using DeserializeFn =
+      int (*)(sqlite3*, const char*, unsigned char*, sqlite3_int64, sqlite3_int64, unsigned);
+  auto deserialize = reinterpret_cast<DeserializeFn>(dlsym(RTLD_DEFAULT, "sqlite3_deserialize"));
+  if (deserialize == nullptr) {
+    std::fprintf(stderr,
+                 "Error: -deserialize needs sqlite3_deserialize, which this library lacks\n");
+    std::exit(1);
+  }
+  sqlite3* db = nullptr;
+  sqlite3_open("", &db);
+  sh.db = db;
+  RegisterShellFunctions(db);
+  FILE* f = std::fopen(sh.db_name.c_str(), "rb");
+  if (f == nullptr) return true;
+  std::string bytes;
+  char buf[65536];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) bytes.append(buf, n);
+  std::fclose(f);
+  auto* data = static_cast<unsigned char*>(sqlite3_malloc64(bytes.size() + 1));
+  std::memcpy(data, bytes.data(), bytes.size());
+  const auto size = static_cast<sqlite3_int64>(bytes.size());
+  int rc = deserialize(db, "main", data, size, size,
+                       SQLITE_DESERIALIZE_RESIZEABLE | SQLITE_DESERIALIZE_FREEONCLOSE);
+  if (rc) std::fprintf(stderr, "Error: sqlite3_deserialize() returns %d\n", rc);
+  return true;
+}
+
+}  // namespace
+
 bool OpenDb(Shell& sh, bool keep_going) {
   if (sh.db) return true;
+  if (sh.deserialize) return OpenDeserialized(sh);
   const std::string name = sh.db_name.empty() ? ":memory:" : sh.db_name;
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | sh.open_flags;
   if (sh.open_flags & SQLITE_OPEN_READONLY) flags = sh.open_flags;

@@ -252,6 +252,8 @@ int RunMain(Shell& sh, int argc, char** argv) {
       ++i;
     } else if (is("-nonce")) {
       ++i;
+    } else if (is("-deserialize")) {
+      sh.deserialize = true;
     } else if (is("-readonly")) {
       sh.open_flags = SQLITE_OPEN_READONLY;
     } else if (is("-nofollow")) {

@@ -66,9 +66,10 @@ extern volatile int g_interrupts;
 
 struct Shell {
   sqlite3* volatile db = nullptr;
-  std::string db_name;  // file name given on the command line or by .open
-  int open_flags = 0;   // extra sqlite3_open_v2 flags (-readonly, -nofollow)
-  FILE* out = nullptr;  // current output (stdout, a file or a pipe)
+  std::string db_name;       // file name given on the command line or by .open
+  int open_flags = 0;        // extra sqlite3_open_v2 flags (-readonly, -nofollow)
+  bool deserialize = false;  // -deserialize: work on an in-memory copy of the file
+  FILE* out = nullptr;       // current output (stdout, a file or a pipe)
   bool out_is_pipe = false;
   std::string out_name;  // "stdout" or the file of .output/.once
   int once_pending = 0;  // 1 while .once output is in effect
