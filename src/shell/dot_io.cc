@@ -92,16 +92,23 @@ void OutputReset(Shell& sh) {
 
 int DotOutput(Shell& sh, const std::vector<std::string>& a, bool once) {
   std::string file;
+  bool bom = false;
   for (size_t i = 1; i < a.size(); ++i) {
     const std::string& z = a[i];
     if (z[0] == '-') {
       const char* o = z.c_str() + 1;
       if (*o == '-') ++o;
-      if (std::strcmp(o, "bom") == 0 || std::strcmp(o, "x") == 0 || std::strcmp(o, "e") == 0) {
-        continue;  // handled below only for the plain cases
+      if (std::strcmp(o, "bom") == 0) {
+        bom = true;
+      } else if (std::strcmp(o, "x") == 0 || std::strcmp(o, "e") == 0) {
+        std::fprintf(stderr, "Error: .%s %s is not available in the basalt shell\n", a[0].c_str(),
+                     z.c_str());
+        return 1;
+      } else {
+        std::fprintf(sh.out, "ERROR: unknown option: \"%s\".  Usage:\n", z.c_str());
+        ShowHelp(sh.out, a[0]);
+        return 1;
       }
-      std::fprintf(stderr, "ERROR: unknown option: \"%s\".  Usage:\n", z.c_str());
-      return 1;
     } else if (file.empty()) {
       file = z;
       if (file[0] == '|') {
@@ -109,7 +116,8 @@ int DotOutput(Shell& sh, const std::vector<std::string>& a, bool once) {
         break;
       }
     } else {
-      std::fprintf(stderr, "ERROR: extra parameter: \"%s\".  Usage:\n", z.c_str());
+      std::fprintf(sh.out, "ERROR: extra parameter: \"%s\".  Usage:\n", z.c_str());
+      ShowHelp(sh.out, a[0]);
       return 1;
     }
   }
@@ -124,9 +132,13 @@ int DotOutput(Shell& sh, const std::vector<std::string>& a, bool once) {
       return 1;
     }
     SetOutput(sh, f, true, file);
+    if (bom) std::fputs("\357\273\277", sh.out);
     return 0;
   }
-  if (file == "stdout") return 0;
+  if (file == "stdout") {
+    if (bom) std::fputs("\357\273\277", sh.out);
+    return 0;
+  }
   FILE* f = std::fopen(file.c_str(), "wb");
   if (f == nullptr) {
     if (file != "off") {
@@ -136,6 +148,7 @@ int DotOutput(Shell& sh, const std::vector<std::string>& a, bool once) {
     return 1;
   }
   SetOutput(sh, f, false, file);
+  if (bom) std::fputs("\357\273\277", sh.out);
   return 0;
 }
 

@@ -285,7 +285,10 @@ int RunMain(Shell& sh, int argc, char** argv) {
     for (const std::string& c : cmds) {
       if (c[0] == '.') {
         rc = DoMetaCommand(sh, c);
-        if (rc) return rc == 2 ? 0 : rc;
+        if (rc) {
+          OutputReset(sh);
+          return rc == 2 ? 0 : rc;
+        }
       } else {
         OpenDb(sh, false);
         std::string err;
@@ -306,6 +309,7 @@ int RunMain(Shell& sh, int argc, char** argv) {
     sh.in = nullptr;
     rc = ProcessInput(sh);
   }
+  OutputReset(sh);  // waits for a .output pipe's command to finish
   if (sh.db) sqlite3_close(sh.db);
   return rc;
 }

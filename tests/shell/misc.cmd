@@ -66,3 +66,7 @@ sqlite3 r.db "create table t(a)" && sqlite3 -nofollow r.db ".tables"
 # .lint fkey-indexes
 sqlite3 :memory: ".lint" ".lint bogus" ".lint fkey-indexes"
 sqlite3 :memory: "create table p(id integer primary key, k unique); create table c(x references p(id), y); create table d(a, b, foreign key(a,b) references p(id,k)); create index d_ba on d(b,a); create table e(z references p)" ".lint fkey-indexes" ".lint fkey-indexes -verbose" ".lint fkey-indexes --groupbyparent -v" ".lint fkey -x"
+sqlite3 :memory: ".output --bom b.txt" "select 1" ".output" ".once -z x"
+sqlite3 :memory: ".output a b"
+sqlite3 :memory: ".once --bom" "select 2"
+sqlite3 :memory: ".once --bom |cat" "select 3"
