@@ -67,9 +67,13 @@ if(EXISTS "${BASALT_SLT_ARCHIVES}/unpack.sh")
     USES_TERMINAL)
 endif()
 
-# The shell against the system sqlite3: byte-identical output on tests/shell/*.sql.
+# The shell against the system sqlite3: byte-identical output on tests/shell/*.sql
+# and *.cmd.
 add_test(NAME shell_compare
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/shell/compare.sh $<TARGET_FILE:basalt-shell>)
+# The shell at a terminal (pseudo-terminal): prompts, Ctrl-C, Ctrl-D, history.
+add_test(NAME shell_terminal
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/shell/terminal.py $<TARGET_FILE:basalt-shell>)
 
 # Tests for features not built yet (see tests/sql-pending/README.md): not in
 # ctest, run on demand.

@@ -66,7 +66,9 @@ Status DdlExecutor::TargetDb(std::string_view schema, bool temp, const char* wha
 Status DdlExecutor::CheckNameFree(Database* db, std::string_view name, bool if_not_exists,
                                   bool* exists, std::string_view text) {
   *exists = false;
-  if (Reserved(name)) {
+  // PRAGMA writable_schema=ON lets sqlite_* names through, as in SQLite
+  // (the shell's temp.sqlite_parameters is created so).
+  if (Reserved(name) && !options_->writable_schema) {
     return Status(kError, "object name reserved for internal use: " + std::string(name));
   }
   if (Table* t = db->schema.FindTable(name)) {

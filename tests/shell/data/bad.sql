@@ -1,0 +1,3 @@
+SELECT 1;
+SELECT bogus;
+SELECT 2;

@@ -1,0 +1,27 @@
+PRAGMA foreign_keys=ON;
+CREATE TABLE kinds(id INTEGER PRIMARY KEY, i INTEGER, r REAL, t TEXT, b BLOB, n NUMERIC, anything);
+INSERT INTO kinds VALUES(1, 42, 3.14159, 'text', x'00ff10', 12.5, NULL);
+INSERT INTO kinds VALUES(2, -9223372036854775808, 1e308, 'multi' || char(10) || 'line' || char(13) || 'cr', x'', '007', 'any');
+INSERT INTO kinds VALUES(3, 9223372036854775807, -0.0, 'it''s "quoted"', zeroblob(3), 1e20, 2.5);
+INSERT INTO kinds VALUES(4, NULL, 0.1, '日本語', NULL, -1, x'41');
+INSERT INTO kinds VALUES(5, 0, 1e-300, '', 'blob?', 'abc', 100.0);
+CREATE TABLE wr(k TEXT PRIMARY KEY, v INTEGER NOT NULL, w) WITHOUT ROWID;
+INSERT INTO wr VALUES('b', 2, 'two'), ('a', 1, NULL), ('c', 3, 3.5);
+CREATE TABLE auto(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE);
+INSERT INTO auto(name) VALUES('x'), ('y'), ('z');
+DELETE FROM auto WHERE name = 'z';
+CREATE TABLE "select"("from" TEXT, "a b" INT, [order] DEFAULT 'dflt');
+INSERT INTO "select" VALUES('kw', 1, 'o');
+CREATE TABLE child(id INTEGER PRIMARY KEY, parent INTEGER REFERENCES auto(id) ON DELETE CASCADE, note TEXT CHECK(note <> 'bad'));
+INSERT INTO child VALUES(10, 1, 'ok'), (11, 2, NULL);
+CREATE TABLE plain(a, b);
+INSERT INTO plain VALUES(1, 2), (3, 4);
+DELETE FROM plain WHERE a = 1;
+INSERT INTO plain VALUES(5, 6);
+CREATE INDEX kinds_t ON kinds(t, i DESC);
+CREATE UNIQUE INDEX child_note ON child(note) WHERE note IS NOT NULL;
+CREATE VIEW kinds_v AS SELECT id, t AS label FROM kinds WHERE i IS NOT NULL;
+CREATE VIEW joined AS SELECT c.id, a.name FROM child c JOIN auto a ON a.id = c.parent;
+CREATE TRIGGER auto_log AFTER INSERT ON auto BEGIN INSERT INTO plain VALUES(new.id, new.name); END;
+CREATE TRIGGER child_guard BEFORE UPDATE ON child -- a comment
+BEGIN SELECT RAISE(ABORT, 'no') WHERE new.note = 'x'; END;

@@ -1,0 +1,2 @@
+.read nested.sql
+SELECT 2;

@@ -1,0 +1,3 @@
+SELECT 1;
+.read bad.sql
+SELECT 3;
