@@ -338,24 +338,6 @@ void sqlite3_result_error_toobig(sqlite3_context* c) {
   GuardVoid(AsCtx(c),
             [&] { basalt::SetFuncError(AsCtx(c), "string or blob too big", SQLITE_TOOBIG); });
 }
-// Pointer values carry a 32-bit hash of their type string (FNV-1a), so a
-// pointer is only handed back to a caller naming the same type.
-static uint32_t PointerTag(const char* type) {
-  uint32_t h = 2166136261u;
-  for (const char* p = type ? type : ""; *p; ++p) h = (h ^ static_cast<uint8_t>(*p)) * 16777619u;
-  return h | 1u;
-}
-void* sqlite3_value_pointer(sqlite3_value* v, const char* type) {
-  if (v == nullptr || type == nullptr) return nullptr;
-  return AsValue(v)->pointer(PointerTag(type));
-}
-// Basalt values do not own what they point at: the destructor is never
-// called (SQLite's own extensions pass none); the pointer stays valid for
-// as long as its owner keeps it.
-void sqlite3_result_pointer(sqlite3_context* c, void* p, const char* type, void (*)(void*)) {
-  AsCtx(c)->result->SetPointer(p, PointerTag(type));
-}
-
 void sqlite3_result_subtype(sqlite3_context* c, unsigned int t) {
   AsCtx(c)->result->set_subtype(static_cast<uint8_t>(t));
 }

@@ -524,24 +524,6 @@ bool RenameTable(std::string_view sql, const Target& t, std::string_view new_nam
   return true;
 }
 
-bool RenameVirtualTable(std::string_view sql, std::string_view new_name, std::string* out) {
-  std::vector<Tok> toks = Tokenize(sql);
-  for (size_t i = 1; i < toks.size(); ++i) {
-    if (toks[i].type != Tk::kUsing || toks[i].depth != 0) continue;
-    const Tok& name = toks[i - 1];
-    std::string quoted = "\"";
-    for (char c : new_name) {
-      if (c == '"') quoted += '"';
-      quoted += c;
-    }
-    quoted += '"';
-    *out = std::string(sql.substr(0, name.off)) + quoted +
-           std::string(sql.substr(name.off + name.len));
-    return true;
-  }
-  return false;
-}
-
 namespace {
 
 // The column-name token of the reference starting at token s (`c`,
