@@ -90,3 +90,7 @@ add_test(NAME file_interop
 # checks on a file sqlite3 made inconsistent (tests/interop/integrity_expr.sh).
 add_test(NAME integrity_expr
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/interop/integrity_expr.sh $<TARGET_FILE:basalt-shell>)
+
+# TLP / NoREC oracles on Basalt alone, a bounded slice (tools/oracle).
+add_test(NAME tlp_norec_slice
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tools/oracle/ci_slice.sh $<TARGET_FILE:basalt> 100 100 300)
