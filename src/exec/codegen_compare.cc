@@ -177,8 +177,10 @@ void Codegen::CodeJumpIf(Expr* e, int label, bool jump_if_true, bool jump_if_nul
       return;
     }
     case ExprKind::kBetween:
-      if (!e->has(ast::kNot) && Resolver::VectorSize(e->left) == 1) {
-        // x BETWEEN a AND b  ==  x >= a AND x <= b, x evaluated once.
+      if (Resolver::VectorSize(e->left) == 1) {
+        // x BETWEEN a AND b  ==  x >= a AND x <= b, x evaluated once, the
+        // second comparison only when the first leaves the answer open (as
+        // SQLite; NOT BETWEEN jumps on the opposite answer, NULL alike).
         int x = CodeExprTemp(e->left);
         Expr* xe = ctx_->arena->New<Expr>();
         xe->kind = ExprKind::kRegister;
@@ -213,7 +215,7 @@ void Codegen::CodeJumpIf(Expr* e, int label, bool jump_if_true, bool jump_if_nul
         both.op = Op::kAnd;
         both.left = &ge;
         both.right = &le;
-        CodeJumpIf(&both, label, jump_if_true, jump_if_null);
+        CodeJumpIf(&both, label, e->has(ast::kNot) ? !jump_if_true : jump_if_true, jump_if_null);
         return;
       }
       break;

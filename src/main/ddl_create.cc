@@ -206,6 +206,26 @@ Status DdlExecutor::FillTableAs(Database* db, const Table* t, ast::CreateTableSt
   return Run(p->get());
 }
 
+namespace {
+
+// Whether e holds a subquery (scalar, EXISTS or IN (SELECT ...)) anywhere.
+bool HasSubquery(const ast::Expr* e) {
+  if (e == nullptr) return false;
+  if (e->select != nullptr || e->kind == ast::ExprKind::kSubquery ||
+      e->kind == ast::ExprKind::kExists) {
+    return true;
+  }
+  if (HasSubquery(e->left) || HasSubquery(e->right)) return true;
+  if (e->list != nullptr) {
+    for (size_t i = 0; i < e->list->size(); ++i) {
+      if (HasSubquery((*e->list)[i])) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 // CHECK constraints must name existing columns and have no subqueries;
 // DEFAULT values must be constant.
 Status DdlExecutor::CheckTableExprs(ast::CreateTableStmt* st, const Table* t, Arena* arena) {
@@ -295,6 +315,16 @@ Status DdlExecutor::CreateIndex(ast::CreateIndexStmt* st, Arena* arena) {
     return Status(kError, "object name reserved for internal use: " + std::string(st->name));
   }
   if (tab->is_view) return Status(kError, "views may not be indexed");
+  if (st->columns != nullptr) {
+    for (size_t i = 0; i < st->columns->size(); ++i) {
+      if (HasSubquery((*st->columns)[i])) {
+        return Status(kError, "subqueries prohibited in index expressions");
+      }
+    }
+  }
+  if (HasSubquery(st->where)) {
+    return Status(kError, "subqueries prohibited in partial index WHERE clauses");
+  }
   if (Reserved(tab->name)) return Status(kError, "table " + tab->name + " may not be indexed");
   if (db->schema.FindIndex(st->name) != nullptr) {
     if (st->if_not_exists) return Status();
