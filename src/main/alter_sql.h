@@ -72,7 +72,6 @@ bool RefersToColumn(std::string_view sql, const Target& t, const Resolution* res
 // as string literals ("it""s" becomes 'it"s'). False when there are none.
 bool QuoteStrings(std::string_view sql, const std::vector<size_t>& offsets, std::string* out);
 
-
 // CREATE TABLE text with `column_text` appended as the last column
 // definition (before any table constraint).
 bool AddColumn(std::string_view sql, std::string_view column_text, std::string* out);

@@ -3,8 +3,8 @@
 #include "catalog/fkey.h"
 #include "exec/codegen.h"
 #include "main/ddl.h"
-#include "record/collation_set.h"
 #include "parser/parser.h"
+#include "record/collation_set.h"
 
 namespace basalt {
 

@@ -37,7 +37,7 @@ namespace basalt {
 
 namespace parser {
 
-constexpr int kMaxStackDepth = 99;          // LALR stack entries above the start state
+constexpr int kMaxStackDepth = 99;  // LALR stack entries above the start state
 // The other limits are run-time ones: ParseLimits (parser.h).
 
 // Dequotes an identifier or string token ('..', "..", `..`, [..]); text
