@@ -9,6 +9,7 @@
 #include "api/guard.h"
 #include "api/handles.h"
 #include "api/trace.h"
+#include "os/vfs.h"
 
 using basalt::Connection;
 using basalt::api::DbState;
@@ -34,15 +35,6 @@ bool ValidAccessFlags(int flags) {
   int access = flags & (SQLITE_OPEN_READONLY | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   return access == SQLITE_OPEN_READONLY || access == SQLITE_OPEN_READWRITE ||
          access == (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-}
-
-// The VFS names sqlite3_open_v2 accepts: the unix VFS under the names of
-// SQLite's unix variants (file: URIs accept the same, see main/open.cc).
-bool KnownVfs(const char* name) {
-  for (const char* known : {"unix", "unix-none", "unix-dotfile", "unix-excl"}) {
-    if (std::strcmp(name, known) == 0) return true;
-  }
-  return false;
 }
 
 int CloseImpl(sqlite3* db, bool allow_zombie) {
@@ -109,10 +101,13 @@ int sqlite3_open_v2(const char* filename, sqlite3** out, int flags, const char* 
       db->has_msg = false;
       return SQLITE_MISUSE;
     }
-    if (vfs != nullptr && !basalt::api::KnownVfs(vfs)) {
-      return basalt::api::SetError(db, SQLITE_ERROR, std::string("no such vfs: ") + vfs);
+    // A null name means the default VFS (the first registered one).
+    basalt::Vfs* os = basalt::FindVfs(vfs != nullptr ? vfs : "");
+    if (os == nullptr) {
+      return basalt::api::SetError(db, SQLITE_ERROR,
+                                   std::string("no such vfs: ") + (vfs != nullptr ? vfs : ""));
     }
-    auto c = Connection::Open(filename != nullptr ? filename : "", flags);
+    auto c = Connection::Open(filename != nullptr ? filename : "", flags, os);
     if (!c.ok()) {
       basalt::api::SetError(db, c.status());
       return c.status().code() & 0xff;

@@ -5,9 +5,11 @@
 // unix Vfs: an application can find it, open files through it, and wrap it
 // in a VFS of its own (a shim that forwards to it). Registered VFS objects
 // are kept in SQLite's list order (the default first) and found by name.
-// Basalt's connections still do their own I/O through the unix Vfs: a
-// registered VFS is not used to open databases (sqlite3_open_v2's zVfs
-// names only the unix VFS variants).
+// Connections opened through "unix" (or one of SQLite's unix variant
+// names) use Basalt's unix Vfs directly; a VFS the program registered is
+// used through vfs_adapter.h for all of a connection's file I/O, locking
+// and shared memory. The resolver installed in os/vfs.h (FindVfs) maps
+// names to either.
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -16,6 +18,7 @@
 
 #include "api/guard.h"
 #include "api/handles.h"
+#include "api/vfs_adapter.h"
 #include "os/vfs.h"
 
 namespace {
@@ -24,6 +27,7 @@ namespace {
 struct AdaptedFile {
   sqlite3_file base;
   basalt::VfsFile* file;
+  basalt::Shm* shm;  // the file's wal-index, once xShmMap asked for it
 };
 
 basalt::VfsFile* FileOf(sqlite3_file* f) { return reinterpret_cast<AdaptedFile*>(f)->file; }
@@ -31,8 +35,11 @@ basalt::VfsFile* FileOf(sqlite3_file* f) { return reinterpret_cast<AdaptedFile*>
 int Code(const basalt::Status& st) { return st.ok() ? SQLITE_OK : st.code(); }
 
 int Close(sqlite3_file* f) {
-  delete FileOf(f);
-  reinterpret_cast<AdaptedFile*>(f)->file = nullptr;
+  auto* af = reinterpret_cast<AdaptedFile*>(f);
+  delete af->shm;
+  af->shm = nullptr;
+  delete af->file;
+  af->file = nullptr;
   return SQLITE_OK;
 }
 int Read(sqlite3_file* f, void* buf, int n, sqlite3_int64 off) {
@@ -67,7 +74,55 @@ int FileControl(sqlite3_file*, int, void*) { return SQLITE_NOTFOUND; }
 int SectorSize(sqlite3_file* f) { return FileOf(f)->SectorSize(); }
 int DeviceCharacteristics(sqlite3_file* f) { return FileOf(f)->DeviceCharacteristics(); }
 
-const sqlite3_io_methods kIoMethods = {1,
+int ShmMapImpl(sqlite3_file* f, int region, int size, int extend, void volatile** out) {
+  auto* af = reinterpret_cast<AdaptedFile*>(f);
+  *out = nullptr;
+  if (size != static_cast<int>(basalt::kShmRegionSize)) return SQLITE_IOERR_SHMMAP;
+  if (af->shm == nullptr) {
+    std::unique_ptr<basalt::Shm> shm;
+    basalt::Status st = af->file->OpenShm(&shm);
+    if (!st.ok()) return Code(st);
+    af->shm = shm.release();
+  }
+  uint8_t* p = nullptr;
+  basalt::Status st = af->shm->Map(region, extend != 0, &p);
+  *out = p;
+  return Code(st);
+}
+int ShmMap(sqlite3_file* f, int region, int size, int extend, void volatile** out) {
+  return basalt::api::Guard(nullptr, SQLITE_NOMEM,
+                            [&] { return ShmMapImpl(f, region, size, extend, out); });
+}
+int ShmLock(sqlite3_file* f, int offset, int n, int flags) {
+  auto* af = reinterpret_cast<AdaptedFile*>(f);
+  if (af->shm == nullptr) return SQLITE_IOERR_SHMLOCK;
+  bool shared = (flags & SQLITE_SHM_SHARED) != 0;
+  basalt::ShmLockOp op =
+      (flags & SQLITE_SHM_UNLOCK) != 0
+          ? (shared ? basalt::ShmLockOp::kUnlockShared : basalt::ShmLockOp::kUnlockExclusive)
+          : (shared ? basalt::ShmLockOp::kShared : basalt::ShmLockOp::kExclusive);
+  return Code(af->shm->Lock(offset, n, op));
+}
+void ShmBarrier(sqlite3_file* f) {
+  auto* af = reinterpret_cast<AdaptedFile*>(f);
+  if (af->shm != nullptr) af->shm->Barrier();
+}
+int ShmUnmap(sqlite3_file* f, int delete_flag) {
+  auto* af = reinterpret_cast<AdaptedFile*>(f);
+  if (af->shm == nullptr) return SQLITE_OK;
+  basalt::Status st = af->shm->Close(delete_flag != 0);
+  delete af->shm;
+  af->shm = nullptr;
+  return Code(st);
+}
+// No memory-mapped I/O: the caller reads through xRead.
+int Fetch(sqlite3_file*, sqlite3_int64, int, void** out) {
+  *out = nullptr;
+  return SQLITE_OK;
+}
+int Unfetch(sqlite3_file*, sqlite3_int64, void*) { return SQLITE_OK; }
+
+const sqlite3_io_methods kIoMethods = {3,
                                        Close,
                                        Read,
                                        Write,
@@ -80,17 +135,18 @@ const sqlite3_io_methods kIoMethods = {1,
                                        FileControl,
                                        SectorSize,
                                        DeviceCharacteristics,
-                                       nullptr,
-                                       nullptr,
-                                       nullptr,
-                                       nullptr,
-                                       nullptr,
-                                       nullptr};
+                                       ShmMap,
+                                       ShmLock,
+                                       ShmBarrier,
+                                       ShmUnmap,
+                                       Fetch,
+                                       Unfetch};
 
 int OpenImpl(sqlite3_vfs*, sqlite3_filename name, sqlite3_file* f, int flags, int* out_flags) {
   auto* af = reinterpret_cast<AdaptedFile*>(f);
   af->base.pMethods = nullptr;
   af->file = nullptr;
+  af->shm = nullptr;
   std::unique_ptr<basalt::VfsFile> file;
   int got = flags;
   std::string path = name != nullptr ? name : "";
@@ -189,6 +245,40 @@ std::vector<sqlite3_vfs*>& List() {
   static auto* list = new std::vector<sqlite3_vfs*>{UnixVfs()};
   return *list;
 }
+
+bool IsUnixName(std::string_view name) {
+  for (std::string_view known : {"unix", "unix-none", "unix-dotfile", "unix-excl"}) {
+    if (name == known) return true;
+  }
+  return false;
+}
+
+// The resolver behind basalt::FindVfs: a registered VFS by name (the
+// default for an empty name); Basalt's own unix Vfs for "unix" and the
+// unix variant names.
+basalt::Vfs* Resolve(std::string_view name) {
+  sqlite3_vfs* found = nullptr;
+  {
+    std::lock_guard<std::mutex> g(ListMutex());
+    auto& list = List();
+    if (name.empty()) {
+      found = list.empty() ? nullptr : list.front();
+    } else {
+      for (sqlite3_vfs* v : list) {
+        if (v->zName != nullptr && name == v->zName) {
+          found = v;
+          break;
+        }
+      }
+    }
+  }
+  if (found == nullptr) return IsUnixName(name) ? basalt::DefaultVfs() : nullptr;
+  if (found == UnixVfs()) return basalt::DefaultVfs();
+  return basalt::api::AdaptVfs(found);
+}
+
+// Installed before main() runs, so URIs opened through any path see it.
+const bool kResolverInstalled = (basalt::SetVfsResolver(&Resolve), true);
 
 }  // namespace
 

@@ -90,9 +90,9 @@ Status ParseOpenTarget(std::string_view filename, int flags, OpenTarget* t) {
         t->flags = (t->flags & ~mask) | want;
       } else if (key == "immutable" && val == "1") {
         t->flags = (t->flags & ~(0x2 | kFlagCreate)) | kFlagReadOnly;
-      } else if (key == "vfs" && val != "unix" && val != "unix-none" && val != "unix-dotfile" &&
-                 val != "unix-excl") {
-        return Status(kError, "no such vfs: " + val);
+      } else if (key == "vfs") {
+        t->vfs = FindVfs(val);
+        if (t->vfs == nullptr) return Status(kError, "no such vfs: " + val);
       }
     }
   }
@@ -110,6 +110,7 @@ Status Database::OpenMemory() {
 
 Status Database::Open(const OpenTarget& target, Vfs* vfs) {
   if (target.memory) return OpenMemory();
+  if (target.vfs != nullptr) vfs = target.vfs;
   std::string full;
   TRY(vfs->FullPathname(target.path, &full));
   path = full;

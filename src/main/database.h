@@ -37,6 +37,7 @@ struct OpenTarget {
   std::string path;  // empty or ":memory:" for an in-memory database
   int flags = 0;     // SQLITE_OPEN_* flags after mode= and immutable=
   bool memory = false;
+  Vfs* vfs = nullptr;  // from a URI's vfs= (null: the connection's VFS)
 };
 
 // Splits `filename` ("file:" URIs included) as sqlite3_open_v2 and ATTACH

@@ -18,6 +18,7 @@ Result<std::unique_ptr<Connection>> Connection::Open(std::string_view filename, 
   c->vfs_ = vfs != nullptr ? vfs : DefaultVfs();
   OpenTarget target;
   TRY(ParseOpenTarget(filename, flags, &target));
+  if (target.vfs != nullptr) c->vfs_ = target.vfs;  // as SQLite, vfs= is the connection's VFS
   auto main = std::make_unique<Database>("main", /*temp=*/false);
   main->filename = std::string(filename);
   TRY(main->Open(target, c->vfs_));

@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "common/status.h"
 
@@ -163,6 +164,17 @@ class Vfs {
 
 // The process-wide unix VFS (unix_vfs.cc).
 Vfs* DefaultVfs();
+
+// The VFS a name selects (sqlite3_open_v2's zVfs, a "file:" URI's vfs=):
+// null when no VFS has that name. Without a resolver only the names of
+// SQLite's unix variants ("unix", "unix-none", "unix-dotfile",
+// "unix-excl") are known, all meaning DefaultVfs(). The C API installs a
+// resolver that also finds the sqlite3_vfs objects a program registered
+// (api/vfs_adapter.h); an empty name then means the current default VFS.
+// The resolver must be safe to call from any thread.
+using VfsResolver = Vfs* (*)(std::string_view name);
+void SetVfsResolver(VfsResolver resolver);
+Vfs* FindVfs(std::string_view name);
 
 // SQLite's Julian-day offset of the Unix epoch, in milliseconds.
 inline constexpr int64_t kUnixEpochJulianMs = 210866760000000LL;
