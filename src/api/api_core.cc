@@ -90,7 +90,14 @@ int ExecImpl(sqlite3* db, const char* sql, int (*callback)(void*, int, char**, c
 
 extern "C" {
 
-const char* sqlite3_libversion(void) { return SQLITE_VERSION; }
+// The exported data symbols of SQLite's interface. Basalt does not read
+// the two directories yet; they exist so programs that set them link and
+// run unchanged.
+const char sqlite3_version[] = SQLITE_VERSION;
+char* sqlite3_temp_directory = nullptr;
+char* sqlite3_data_directory = nullptr;
+
+const char* sqlite3_libversion(void) { return sqlite3_version; }
 const char* sqlite3_sourceid(void) { return SQLITE_SOURCE_ID; }
 int sqlite3_libversion_number(void) { return SQLITE_VERSION_NUMBER; }
 

@@ -14,11 +14,51 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace basalt::api {
 namespace {
 
 Status FromCode(int rc) { return rc == SQLITE_OK ? Status() : Status(rc); }
+
+// The names handed to a VFS for open main databases, for
+// sqlite3_database_file_object: the database, journal and WAL name
+// pointers of each map to the database's sqlite3_file. A journal or WAL
+// opened later is given the pointer inside its database's layout, as
+// SQLite does, so the lookup works from any of the three.
+struct OpenMain {
+  const char* db_name;
+  const char* journal_name;
+  const char* wal_name;
+  sqlite3_file* file;
+};
+std::mutex& MainsMutex() {
+  static std::mutex mu;
+  return mu;
+}
+std::vector<OpenMain>& Mains() {
+  static auto* mains = new std::vector<OpenMain>();
+  return *mains;
+}
+void ForgetMain(sqlite3_file* f) {
+  std::lock_guard<std::mutex> g(MainsMutex());
+  auto& m = Mains();
+  for (size_t i = 0; i < m.size(); ++i) {
+    if (m[i].file == f) {
+      m.erase(m.begin() + static_cast<std::ptrdiff_t>(i));
+      return;
+    }
+  }
+}
+// The journal or WAL name pointer of an open main database at `path`.
+const char* CompanionName(const std::string& path) {
+  std::lock_guard<std::mutex> g(MainsMutex());
+  for (const OpenMain& m : Mains()) {
+    if (path == m.journal_name) return m.journal_name;
+    if (path == m.wal_name) return m.wal_name;
+  }
+  return nullptr;
+}
 
 // Invariant: `text` outlives every use of Name() by the VFS (the file keeps
 // its own copy until xClose).
@@ -89,8 +129,17 @@ class CShm final : public Shm {
 
 class CFile final : public VfsFile {
  public:
-  CFile(sqlite3_file* f, VfsName name) : f_(f), name_(std::move(name)) {}
+  CFile(sqlite3_file* f, VfsName name, bool main_db) : f_(f), name_(std::move(name)) {
+    if (main_db && !name_.text.empty()) {
+      const char* db = name_.Name();
+      const char* journal = db + std::strlen(db) + 2;  // past the empty parameter list
+      const char* wal = journal + std::strlen(journal) + 1;
+      std::lock_guard<std::mutex> g(MainsMutex());
+      Mains().push_back(OpenMain{db, journal, wal, f_});
+    }
+  }
   ~CFile() override {
+    ForgetMain(f_);
     if (f_->pMethods != nullptr) f_->pMethods->xClose(f_);
     std::free(f_);
   }
@@ -166,8 +215,12 @@ class CVfs final : public Vfs {
     auto* f = static_cast<sqlite3_file*>(std::calloc(1, static_cast<size_t>(v_->szOsFile)));
     if (f == nullptr) return Status::NoMem();
     VfsName name = MakeName(path, flags);
+    const char* zname = name.Name();
+    if ((flags & (kOpenMainJournal | kOpenWal)) != 0) {
+      if (const char* companion = CompanionName(path)) zname = companion;
+    }
     int got = 0;
-    int rc = v_->xOpen(v_, name.Name(), f, flags, &got);
+    int rc = v_->xOpen(v_, zname, f, flags, &got);
     if (rc != SQLITE_OK) {
       // SQLite's rule: a file whose pMethods is set must be closed even
       // when xOpen failed.
@@ -176,7 +229,7 @@ class CVfs final : public Vfs {
       return FromCode(rc);
     }
     if (out_flags != nullptr) *out_flags = got;
-    *out = std::make_unique<CFile>(f, std::move(name));
+    *out = std::make_unique<CFile>(f, std::move(name), (flags & kOpenMainDb) != 0);
     return Status();
   }
   Status Delete(const std::string& path, bool sync_dir) override {
@@ -232,3 +285,11 @@ basalt::Vfs* AdaptVfs(sqlite3_vfs* vfs) {
 }
 
 }  // namespace basalt::api
+
+extern "C" sqlite3_file* sqlite3_database_file_object(const char* name) {
+  std::lock_guard<std::mutex> g(basalt::api::MainsMutex());
+  for (const basalt::api::OpenMain& m : basalt::api::Mains()) {
+    if (name == m.db_name || name == m.journal_name || name == m.wal_name) return m.file;
+  }
+  return nullptr;
+}

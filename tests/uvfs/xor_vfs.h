@@ -5,7 +5,7 @@
 #include "sqlite3.h"
 
 typedef struct XorCounters {
-  int opens, reads, writes, syncs, locks, shm_maps;
+  int opens, reads, writes, syncs, locks, shm_maps, companions;
 } XorCounters;
 
 /* Registers "xor" over the current default VFS. */
