@@ -71,6 +71,11 @@ endif()
 # and *.cmd.
 add_test(NAME shell_compare
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/shell/compare.sh $<TARGET_FILE:basalt-shell>)
+# Debian's own sqlite3 shell loading Basalt's library (LD_LIBRARY_PATH) against
+# the same shell on the system library, over the same cases.
+add_test(NAME system_shell_on_basalt
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/shell/system_shell.sh $<TARGET_FILE:basalt>
+                 ${CMAKE_BINARY_DIR}/system_shell)
 # The shell at a terminal (pseudo-terminal): prompts, Ctrl-C, Ctrl-D, history.
 add_test(NAME shell_terminal
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/shell/terminal.py $<TARGET_FILE:basalt-shell>)

@@ -35,6 +35,33 @@ std::string Resolver::ColumnName(const ast::ExprItem& item, const SelectInfo* in
 
 // ---- SELECT -------------------------------------------------------------------
 
+namespace {
+
+// Whether a FROM clause names `name` unqualified (in nested joins too).
+bool FromNames(const ast::FromList* from, std::string_view name) {
+  if (from == nullptr) return false;
+  for (size_t i = 0; i < from->size(); ++i) {
+    const ast::FromItem* item = (*from)[i];
+    if (item->nested != nullptr && FromNames(item->nested, name)) return true;
+    if (item->subquery == nullptr && item->func_args == nullptr && item->schema.empty() &&
+        EqualsIgnoreCase(item->name, name)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// SQLite makes a CTE recursive when a compound body's later arm reads the
+// CTE itself, whether or not the WITH says RECURSIVE.
+bool ReadsItselfRecursively(const ast::Cte* cte) {
+  for (const Select* arm = cte->select; arm != nullptr && arm->prior != nullptr; arm = arm->prior) {
+    if (FromNames(arm->from, cte->name)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool Resolver::PushWith(ast::With* with, Scope* outer) {
   if (with != nullptr) {
     for (ast::Cte* cte : with->ctes) {
@@ -47,7 +74,8 @@ bool Resolver::PushWith(ast::With* with, Scope* outer) {
       // body is a compound whose recursive arms refer to the CTE itself.
       ce->resolving = true;
       Select* body = cte->select;
-      bool recursive_shape = with->recursive && body->prior != nullptr;
+      bool recursive_shape =
+          body->prior != nullptr && (with->recursive || ReadsItselfRecursively(cte));
       if (recursive_shape) {
         // The initial (non-recursive) arms give the column list.
         Select* first = body;
