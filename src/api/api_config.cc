@@ -160,10 +160,12 @@ int sqlite3_db_config(sqlite3* db, int op, ...) {
         expire = true;
         break;
       case SQLITE_DBCONFIG_ENABLE_TRIGGER:
-        flag = &d.enable_trigger;
+        flag = &o.enable_trigger;
+        expire = true;
         break;
       case SQLITE_DBCONFIG_ENABLE_VIEW:
-        flag = &d.enable_view;
+        flag = &o.enable_view;
+        expire = true;
         break;
       case SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER:
         flag = &d.fts3_tokenizer;
@@ -187,10 +189,12 @@ int sqlite3_db_config(sqlite3* db, int op, ...) {
         flag = &d.defensive;
         break;
       case SQLITE_DBCONFIG_DQS_DML:
-        flag = &d.dqs_dml;
+        flag = &o.dqs_dml;
+        expire = true;
         break;
       case SQLITE_DBCONFIG_DQS_DDL:
-        flag = &d.dqs_ddl;
+        flag = &o.dqs_ddl;
+        expire = true;
         break;
       case SQLITE_DBCONFIG_LEGACY_FILE_FORMAT:
         flag = &d.legacy_file_format;

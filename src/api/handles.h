@@ -47,8 +47,6 @@ enum class DbState : uint8_t { kOpen, kSick, kZombie, kClosed };
 // views cannot be switched off, double-quoted strings always fall back to
 // literals, DEFENSIVE does not restrict writable_schema).
 struct DbConfig {
-  bool enable_trigger = true;
-  bool enable_view = true;
   bool fts3_tokenizer = true;  // Debian's build enables both by default
   bool load_extension = true;
   bool no_ckpt_on_close = false;
@@ -56,8 +54,6 @@ struct DbConfig {
   bool trigger_eqp = false;
   bool reset_database = false;
   bool defensive = false;
-  bool dqs_dml = true;
-  bool dqs_ddl = true;
   bool legacy_file_format = false;
 };
 

@@ -519,6 +519,7 @@ class Codegen {
   // Triggers on `tab` for `event` at `time` (ast::TriggerTime/Event values).
   void CodeTriggers(const Table* tab, int event, int time, int old_base, int new_base,
                     int skip_label, const std::vector<bool>* changed_cols, OnConflict on_conflict);
+  bool TriggerEnabled(const Trigger* trig) const;
   bool HasTriggers(const Table* tab, int event, int time, const std::vector<bool>* changed_cols);
   bool CodeTriggerBody(const Trigger* trig, const Table* tab, int event, int old_base, int new_base,
                        int skip_label, OnConflict on_conflict);

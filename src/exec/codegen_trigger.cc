@@ -7,13 +7,18 @@ namespace basalt {
 
 using ast::Expr;
 
+// SQLITE_DBCONFIG_ENABLE_TRIGGER off leaves only TEMP triggers firing.
+bool Codegen::TriggerEnabled(const Trigger* trig) const {
+  return ctx_->options.enable_trigger || (trig->owner != nullptr && trig->owner->is_temp());
+}
+
 bool Codegen::HasTriggers(const Table* tab, int event, int time,
                           const std::vector<bool>* changed_cols) {
   if (no_triggers_) return false;
   std::vector<const Trigger*> triggers;
   ctx_->catalog->TriggersOn(tab, &triggers);
   for (const Trigger* trig : triggers) {
-    if (trig->event != event || trig->time != time) continue;
+    if (trig->event != event || trig->time != time || !TriggerEnabled(trig)) continue;
     if (event == static_cast<int>(ast::TriggerEvent::kUpdate) && changed_cols &&
         !trig->update_columns.empty()) {
       bool hit = false;
@@ -40,7 +45,7 @@ void Codegen::CodeTriggers(const Table* tab, int event, int time, int old_base, 
   ctx_->catalog->TriggersOn(tab, &triggers);
   for (auto it = triggers.rbegin(); it != triggers.rend(); ++it) {
     const Trigger* trig = *it;
-    if (trig->event != event || trig->time != time) continue;
+    if (trig->event != event || trig->time != time || !TriggerEnabled(trig)) continue;
     if (event == static_cast<int>(ast::TriggerEvent::kUpdate) && changed_cols &&
         !trig->update_columns.empty()) {
       bool hit = false;

@@ -22,6 +22,13 @@ void DdlExecutor::InitContext(CompileContext* ctx, Arena* arena) const {
   ctx->sql = text_;
 }
 
+// The expressions a CREATE checks (CHECK constraints, index expressions and
+// WHERE clauses) are DDL: their double-quoted strings follow DQS_DDL.
+void DdlExecutor::UseDdlQuoting(CompileContext* ctx) const {
+  ctx->options.dqs_dml = ctx->options.dqs_ddl;
+  ctx->options.dqs_schema = ctx->options.dqs_ddl;
+}
+
 Status DdlExecutor::Run(Program* prog) {
   Vm vm(prog, env_);
   for (;;) {

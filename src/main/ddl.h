@@ -61,6 +61,7 @@ class DdlExecutor {
 
   // A compile context over this connection's databases and functions.
   void InitContext(CompileContext* ctx, Arena* arena) const;
+  void UseDdlQuoting(CompileContext* ctx) const;
   // Runs a program to its end (index builds, CREATE TABLE ... AS SELECT).
   Status Run(Program* prog);
 

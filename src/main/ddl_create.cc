@@ -272,6 +272,7 @@ Status DdlExecutor::CheckTableExprs(ast::CreateTableStmt* st, const Table* t, Ar
   if (checks.empty() && !t->has_generated) return Status();
   CompileContext ctx;
   InitContext(&ctx, arena);
+  UseDdlQuoting(&ctx);
   Resolver resolver(&ctx);
   std::vector<Source> srcs;
   srcs.push_back(resolver.MakeTableSource(t, "", 0));
@@ -292,6 +293,7 @@ Status DdlExecutor::CheckTableExprs(ast::CreateTableStmt* st, const Table* t, Ar
 Status DdlExecutor::BuildIndexRows(Index* idx, Arena* arena) {
   CompileContext ctx;
   InitContext(&ctx, arena);
+  UseDdlQuoting(&ctx);
   Result<std::unique_ptr<Program>> p = CompileIndexBuild(idx, &ctx);
   if (!p.ok()) return p.status();
   return Run(p->get());

@@ -98,6 +98,8 @@ enum ExprFlags : uint16_t {
   kDoubleQuoted = 1 << 3,  // kColumn written as "name" (may fall back to a string)
   kParenthesized = 1 << 4, // written inside ( )
   kFromJoinOn = 1 << 5,    // (planner) term came from an ON clause
+  kSchemaText = 1 << 6,    // (planner) parsed from stored schema text (a CHECK, a
+                           // DEFAULT, an index expression...), not the statement
 };
 
 enum class SortOrder : uint8_t { kUnspecified, kAsc, kDesc };

@@ -274,7 +274,8 @@ Resolver::Lookup Resolver::BindResultAlias(Expr* e, Scope* scope, Scope* sc, int
 bool Resolver::BindUnknownName(Expr* e) {
   std::string_view name = e->text;
   if (e->table.empty()) {
-    if (e->has(ast::kDoubleQuoted)) {
+    bool dqs_allowed = e->has(ast::kSchemaText) ? ctx_->options.dqs_schema : ctx_->options.dqs_dml;
+    if (e->has(ast::kDoubleQuoted) && dqs_allowed) {
       if (ctx_->name_watch != nullptr) {
         size_t off = ctx_->name_watch->OffsetOf(e->span);
         if (off != std::string_view::npos) ctx_->name_watch->dq_strings.push_back(off);

@@ -167,6 +167,10 @@ bool Resolver::AddSource(ast::FromItem* item, SelectInfo* info, Scope* outer, bo
       if (t != nullptr && t->is_virtual && !ConnectVirtual(t)) return false;
       if (t == nullptr) return ctx_->NoSuchTable(item->schema, item->name);
       if (t->is_view) {
+        // SQLITE_DBCONFIG_ENABLE_VIEW off leaves only TEMP views usable.
+        if (!ctx_->options.enable_view && (t->owner == nullptr || !t->owner->is_temp())) {
+          return ctx_->Error("access to view \"" + t->name + "\" prohibited");
+        }
         const auto& open = ctx_->expanding_views;
         if (std::find(open.begin(), open.end(), t) != open.end()) {
           return ctx_->Error("view " + t->name + " is circularly defined");

@@ -1,6 +1,7 @@
 #include "planner/context.h"
 
 #include "parser/parser.h"
+#include "planner/walk.h"
 
 namespace basalt {
 
@@ -49,6 +50,11 @@ ast::Expr* CompileContext::ParseExpr(std::string_view text) {
     return nullptr;
   }
   ast::Expr* e = (*s->columns)[0];
+  auto mark = [](ast::Expr* x) {
+    x->flags |= ast::kSchemaText;
+    return true;
+  };
+  WalkExpr(e, mark);
   return e;
 }
 

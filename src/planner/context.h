@@ -49,6 +49,17 @@ struct CompileOptions {
   bool writable_schema = false;
   // A preupdate hook is set (sqlite3_preupdate_hook): no DELETE truncates.
   bool preupdate_hook = false;
+  // sqlite3_db_config switches (api/api_config.cc). Without enable_trigger
+  // only TEMP triggers fire; without enable_view only TEMP views may be
+  // used. A double-quoted name that matches no column becomes a string
+  // when the statement's kind allows it: dqs_dml for the statement's own
+  // expressions, dqs_schema for expressions parsed from stored schema text
+  // (the DDL executor sets both from DQS_DDL while it checks a CREATE).
+  bool enable_trigger = true;
+  bool enable_view = true;
+  bool dqs_dml = true;
+  bool dqs_schema = true;
+  bool dqs_ddl = true;  // SQLITE_DBCONFIG_DQS_DDL, read by the DDL executor
 };
 
 // What ALTER TABLE learns from compiling one view or trigger (main/ddl_alter):
