@@ -61,6 +61,10 @@ int PrepareImpl(sqlite3* db, const char* sql, int nbytes, sqlite3_stmt** out, co
     if (!r.ok()) {
       SetError(db, r.status());
       db->err_offset = db->conn->last_error_offset();
+      // As SQLite, a failed prepare goes to the error log (SQLITE_CONFIG_LOG)
+      // with the text from the statement on.
+      sqlite3_log(r.status().code(), "%s in \"%.*s\"", sqlite3_errmsg(db), static_cast<int>(len),
+                  sql);
       return r.status().code() & 0xff;
     }
     ClearError(db);

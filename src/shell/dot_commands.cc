@@ -203,7 +203,7 @@ const Command kCommands[] = {
      [](Shell& sh, const Args& a) {
        return SetFlag(&sh.count_changes, a, "Usage: .changes on|off\n");
      }},
-    {"clone", 2, [](Shell&, const Args& a) { return NotAvailable(a); }},
+    {"clone", 2, DotClone},
     {"databases", 2, DotDatabases},
     {"dump", 2, DotDump},
     {"echo", 2,
@@ -226,8 +226,8 @@ const Command kCommands[] = {
     {"indices", 3, [](Shell& sh, const Args& a) { return DotTables(sh, a, true); }},
     {"limits", 5, DotLimit},
     {"lint", 2, DotLint},
-    {"load", 2, [](Shell&, const Args& a) { return NotAvailable(a); }},
-    {"log", 2, [](Shell&, const Args& a) { return NotAvailable(a); }},
+    {"load", 2, DotLoad},
+    {"log", 2, DotLog},
     {"mode", 1, DotMode},
     {"nullvalue", 2,
      [](Shell& sh, const Args& a) {

@@ -8,9 +8,10 @@
 
 int main(int argc, char** argv) {
   // One thread uses each connection: no connection mutexes (as sqlite3).
+  shell::Shell sh;
   sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
   sqlite3_config(SQLITE_CONFIG_URI, 1);
-  shell::Shell sh;
+  sqlite3_config(SQLITE_CONFIG_LOG, shell::ShellLog, &sh);
   shell::SetOutput(sh, stdout, false, "");
   __fsetlocking(stderr, FSETLOCKING_BYCALLER);
   return shell::RunMain(sh, argc, argv);

@@ -108,6 +108,7 @@ struct Shell {
   size_t explain_row = 0;
   std::string init_file;
   bool warn_memory_db = false;  // no arguments: say the database is transient
+  FILE* log = nullptr;          // .log: where SQLITE_CONFIG_LOG messages go
 };
 
 // text_out.cc
@@ -188,6 +189,12 @@ int DotBackup(Shell& sh, const std::vector<std::string>& args);
 int DotRestore(Shell& sh, const std::vector<std::string>& args);
 int DotLint(Shell& sh, const std::vector<std::string>& args);
 int DotLimit(Shell& sh, const std::vector<std::string>& args);
+// dot_clone.cc
+int DotClone(Shell& sh, const std::vector<std::string>& args);
+// dot_extension.cc
+int DotLoad(Shell& sh, const std::vector<std::string>& args);
+int DotLog(Shell& sh, const std::vector<std::string>& args);
+void ShellLog(void* shell, int code, const char* msg);
 int DotSha3(Shell& sh, const std::vector<std::string>& args);
 void BindParameters(Shell& sh, sqlite3_stmt* stmt);
 
