@@ -124,6 +124,23 @@ constexpr std::array<TokenOperator, static_cast<size_t>(Tk::kCount)> kTokenOpera
 
 }  // namespace
 
+// An integer literal 0 (also written 00 or 0x0, or in parentheses); not a
+// hexadecimal literal too large for 64 bits, which is an error later.
+bool Parser::Impl::IsZeroLiteral(const Expr* e) const {
+  return e->kind == ExprKind::kInteger && e->ival == 0 && e != bad_hex_ && !e->text.empty() &&
+         e->text[0] != '-';
+}
+
+// The literal 0 a constant-false AND becomes, spanning the whole AND.
+Expr* Parser::Impl::ZeroLiteral(const char* start) {
+  Expr* e = NewExpr(ExprKind::kInteger, start);
+  e->ival = 0;
+  e->text = "0";
+  SetHeight(e);
+  Finish(e, start);
+  return e;
+}
+
 Expr* Parser::Impl::ParseBinary(int min_prec, int d, bool stop_at_and) {
   const char* start = cur_.z;
   Expr* left = ParseUnary(d);
@@ -145,6 +162,13 @@ Expr* Parser::Impl::ParseBinary(int min_prec, int d, bool stop_at_and) {
       Advance();
       Expr* right = ParseBinary(RightOperandPrec(OperatorOf(op)), d + 2, false);
       if (!right) return nullptr;
+      if (op == Op::kAnd && !rename_mode_ && (IsZeroLiteral(left) || IsZeroLiteral(right))) {
+        // The dropped operands are never compiled: an oversized hex literal
+        // in them is no error (the first one is the only one noted).
+        if (bad_hex_ != nullptr && bad_hex_->span.data() >= start) bad_hex_ = nullptr;
+        left = ZeroLiteral(start);
+        continue;
+      }
       left = MakeBinary(op, left, right, start);
       continue;
     }

@@ -369,6 +369,7 @@ namespace basalt {
 Parser::Parser(Arena* arena, std::string_view sql) : impl_(arena->New<Impl>(arena, sql)) {}
 
 void Parser::SetLimits(const ParseLimits& limits) { impl_->limits_ = limits; }
+void Parser::SetRenameMode(bool on) { impl_->rename_mode_ = on; }
 
 Result<ast::Stmt*> Parser::ParseStatement() {
   Impl& p = *impl_;
@@ -403,6 +404,7 @@ Result<ast::Stmt*> Parser::ParseStatement() {
   }
   if (!p.failed_ && p.has_pending_) p.Fail(Status(kError, p.pending_));
   if (!p.failed_ && p.bad_hex_) {
+    if (p.deferred_.empty()) p.error_offset_ = static_cast<int>(p.bad_hex_->span.data() - p.begin_);
     p.Defer("hex literal too big: " + std::string(p.bad_hex_negated_ ? "-" : "") +
             std::string(p.bad_hex_->text));
   }

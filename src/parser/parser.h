@@ -42,6 +42,11 @@ class Parser {
   Result<ast::Stmt*> ParseStatement();
   // Lowers the limits checked by the statements parsed from now on.
   void SetLimits(const ParseLimits& limits);
+  // For ALTER TABLE's renames (SQLite's IN_RENAME_OBJECT): keep every name
+  // of the text in the tree. Otherwise, as SQLite's parser does, `x AND 0`
+  // and `0 AND x` with an integer literal 0 become the literal 0 at once,
+  // so x is never resolved or evaluated.
+  void SetRenameMode(bool on);
 
   // Byte offset in `sql` just after the last parsed statement (and its ';').
   size_t offset() const;

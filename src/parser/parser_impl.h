@@ -205,6 +205,8 @@ struct Parser::Impl {
   ast::Expr* ParseLike(ast::Expr* left, bool negated, const char* start, int d);
   ast::Expr* ParseIs(ast::Expr* left, const char* start, int d);
   ast::Expr* MakeBinary(ast::Op op, ast::Expr* l, ast::Expr* r, const char* start);
+  bool IsZeroLiteral(const ast::Expr* e) const;
+  ast::Expr* ZeroLiteral(const char* start);
   ast::Expr* MakeUnary(ast::Op op, ast::Expr* operand, const char* start);
   // nexprlist: expr, expr, ... (d = depth before the first expr; later ones
   // are at d + 2).
@@ -298,6 +300,7 @@ struct Parser::Impl {
   bool failed_ = false;
   Status error_;
   ParseLimits limits_;
+  bool rename_mode_ = false;  // see Parser::SetRenameMode
   // A rule's error waits for the token that triggered it: if that token is
   // itself a syntax error, the syntax error is reported instead (as SQLite).
   bool has_pending_ = false;

@@ -19,6 +19,8 @@ ast::Stmt* CompileContext::ParseStmt(std::string_view text) {
   std::string_view copy = arena->CopyString(text);
   if (name_watch != nullptr && text.data() == name_watch->source.data()) name_watch->copy = copy;
   Parser parser(arena, copy);
+  // ALTER TABLE watching names must see all of them (see SetRenameMode).
+  parser.SetRenameMode(name_watch != nullptr);
   Result<ast::Stmt*> r = parser.ParseStatement();
   if (!r.ok()) {
     if (error.ok()) error = r.status();

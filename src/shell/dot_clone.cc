@@ -104,9 +104,11 @@ bool CloneObjectsOnce(Shell& sh, sqlite3* dst, const std::string& where, bool wi
   }
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    std::string name = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    const unsigned char* zname = sqlite3_column_text(st, 0);
     const unsigned char* sql = sqlite3_column_text(st, 1);
-    std::string text = sql != nullptr ? reinterpret_cast<const char*>(sql) : "";
+    if (zname == nullptr || sql == nullptr) continue;  // automatic indexes have no SQL
+    std::string name = reinterpret_cast<const char*>(zname);
+    std::string text = reinterpret_cast<const char*>(sql);
     std::printf("%s... ", name.c_str());
     std::fflush(stdout);
     char* err = nullptr;
