@@ -8,6 +8,8 @@ runner=${1:?usage: passes_off.sh BASALT_SLT SOURCE_DIR [SLT_DIR]}
 src=${2:?usage: passes_off.sh BASALT_SLT SOURCE_DIR [SLT_DIR]}
 slt=${3:-}
 # Plan-dependent expectations:
+#   select/minmax_ties.test   which of the values equal under NOCASE min()/max()
+#                             returns follows the index the optimization reads;
 #   select/rowid_lookup.test  rowid = <real beyond 2^53> finds nothing through
 #                             the rowid lookup but matches in a full scan;
 #   vacuum/vacuum.test        INSERT ... SELECT without ORDER BY numbers rows
@@ -21,7 +23,7 @@ run() {
   echo "$out" | tail -1
 }
 files=$(find "$src/tests/sql" -name '*.test' | LC_ALL=C sort |
-        grep -v -e '/select/rowid_lookup.test$' -e '/vacuum/vacuum.test$' \
+        grep -v -e '/select/rowid_lookup.test$' -e '/select/minmax_ties.test$' -e '/vacuum/vacuum.test$' \
                 -e '/func/json_pending.test$')
 for pass in flatten or_to_in const_fold subquery_once coroutine index_lookup covering_index \
             order_by_index; do

@@ -49,11 +49,41 @@ void Codegen::FinalizeAccumulators(AggInfo* agg, std::vector<int>* results) {
 // input (no GROUP BY) or one per group (rows sorted by the group key, a
 // group ending where the key changes).
 bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest, RowSink* sink,
-                                  WhereLoops* wl) {
+                                  WhereLoops* wl, ast::ExprList* minmax_order) {
   AggPlan plan;
   PrepareAccumulators(info->agg, &plan);
+  if (minmax_order != nullptr && wl->plan.order_by_satisfied) {
+    plan.stop_arg = (*minmax_order)[0];
+    if (!wl->plan.loops.empty()) wl->plan.loops[0].minmax = true;
+  }
   if (info->agg->group_by == nullptr) return CodeSingleGroup(s, info, dest, sink, wl, plan);
   return CodeGroupBy(s, info, dest, sink, wl, plan);
+}
+
+// SQLite's min/max optimization: a query whose only aggregate is one
+// min(x) or max(x) (no GROUP BY, HAVING, FILTER or window) asks the planner
+// for the rows in x's order (ascending for min, descending for max). When
+// an index gives that order the first row with x not NULL is the answer,
+// and its bare columns are that row's. Returns the ORDER BY to plan with,
+// or null.
+ast::ExprList* Codegen::MinMaxOrder(Select* s, SelectInfo* info) {
+  const AggInfo* agg = info->agg;
+  if (agg == nullptr || agg->group_by != nullptr || s->having != nullptr || info->win != nullptr ||
+      agg->funcs.size() != 1 || !ctx_->options.PassOn(Pass::kOrderByIndex)) {
+    return nullptr;
+  }
+  const AggFunc& f = agg->funcs[0];
+  Expr* call = f.expr;
+  if ((f.def->flags & kFuncMinMax) == 0 || call->list == nullptr || call->list->size() != 1 ||
+      call->filter != nullptr || call->over != nullptr) {
+    return nullptr;
+  }
+  auto* order = ctx_->arena->New<ast::ExprList>();
+  ast::ExprItem item;
+  item.expr = (*call->list)[0];
+  item.order = f.def->name == "max" ? ast::SortOrder::kDesc : ast::SortOrder::kAsc;
+  order->items.push_back(*ctx_->arena, item);
+  return order;
 }
 
 // Allocates the accumulators (and DISTINCT's temporary indexes), the
@@ -140,6 +170,11 @@ bool Codegen::CodeSingleGroup(Select* s, SelectInfo* info, SelectDest* dest, Row
   if (bare) {
     CodeBareColumns(plan, first, true);
     Op(Opcode::kInteger, 0, first);
+  }
+  if (plan.stop_arg != nullptr) {
+    int r = AllocReg();
+    CodeExpr(plan.stop_arg, r);
+    Op(Opcode::kNotNull, r, w->break_label);
   }
   WhereEnd(w);
   std::vector<int> results;

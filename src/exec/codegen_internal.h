@@ -210,7 +210,7 @@ class Codegen {
   // order_by / group_by by index order).
   bool PlanLoops(WhereLoops* w, std::vector<Source>* sources, ast::Expr* where,
                  ast::ExprList* order_by, ast::ExprList* group_by,
-                 std::vector<std::vector<bool>>* used);
+                 std::vector<std::vector<bool>>* used, bool first_row_only = false);
   // Emits the loop headers; afterwards the code for one joined row can be
   // emitted; WhereEnd closes the loops.
   bool WhereBegin(WhereLoops* w);
@@ -265,16 +265,21 @@ class Codegen {
 
   // ---- aggregates (codegen_agg.cc) ----
   bool CodeAggregateSelect(ast::Select* s, SelectInfo* info, SelectDest* dest, struct RowSink* sink,
-                           struct WhereLoops* w);
+                           struct WhereLoops* w, ast::ExprList* minmax_order);
   void UpdateAccumulators(AggInfo* agg);
   struct AggPlan {  // accumulators and output registers of one aggregate query
     AggInfo* agg = nullptr;
     int first_acc = 0;
     int n_accs = 0;
-    int minmax = -1;            // the only min()/max() function, or -1
+    int minmax = -1;  // the only min()/max() function, or -1
+    // The min()/max() query reads rows in its argument's order (an index):
+    // the first row whose argument is not NULL decides, and the loops stop
+    // there (SQLite's min/max optimization). Null otherwise.
+    ast::Expr* stop_arg = nullptr;
     std::vector<int> out_regs;  // the bare columns' values in the output row
   };
   void PrepareAccumulators(AggInfo* agg, AggPlan* plan);
+  ast::ExprList* MinMaxOrder(ast::Select* s, SelectInfo* info);
   size_t PushOutRedirects(const AggPlan& plan);
   void CodeBareColumns(const AggPlan& plan, int first_flag, bool from_cursors);
   bool CodeSingleGroup(ast::Select* s, SelectInfo* info, SelectDest* dest, struct RowSink* sink,

@@ -373,10 +373,14 @@ bool Codegen::CodeSimpleSelect(Select* s, SelectDest* dest) {
   // With aggregates ORDER BY sorts rows made later; with window functions
   // the scan is asked for the order of the first window computed, as
   // SQLite's planner is (the order of rows tied on that window's keys).
-  ast::ExprList* plan_order = info->agg != nullptr   ? nullptr
+  ast::ExprList* minmax_order = info->agg != nullptr ? MinMaxOrder(s, info) : nullptr;
+  ast::ExprList* plan_order = info->agg != nullptr   ? minmax_order
                               : info->win != nullptr ? WindowScanOrder(info)
                                                      : s->order_by;
-  if (!PlanLoops(&w, &info->sources, s->where, plan_order, nullptr, &used)) return false;
+  if (!PlanLoops(&w, &info->sources, s->where, plan_order, nullptr, &used,
+                 minmax_order != nullptr)) {
+    return false;
+  }
   int coroutine_src = w.plan.loops.empty() ? -1 : w.plan.loops[0].src;
   // The unmatched rows of a RIGHT JOIN need the left sources' null rows,
   // which a co-routine does not have.
@@ -386,7 +390,7 @@ bool Codegen::CodeSimpleSelect(Select* s, SelectDest* dest) {
   if (!MaterializeSources(info, coroutine_src)) return false;
   if (info->agg != nullptr) {
     RowSink sink;
-    return CodeAggregateSelect(s, info, dest, &sink, &w);
+    return CodeAggregateSelect(s, info, dest, &sink, &w, minmax_order);
   }
   RowSink sink;
   SetupSink(s, info, dest, &sink,

@@ -158,7 +158,7 @@ int Codegen::CodeInListIndex(Expr* in, int* has_null, char aff, const Collation*
 
 bool Codegen::PlanLoops(WhereLoops* w, std::vector<Source>* sources, Expr* where,
                         ast::ExprList* order_by, ast::ExprList* group_by,
-                        std::vector<std::vector<bool>>* used) {
+                        std::vector<std::vector<bool>>* used, bool first_row_only) {
   w->sources = sources;
   WherePlanner planner(ctx_, &resolver_);
   PlanRequest req;
@@ -168,6 +168,7 @@ bool Codegen::PlanLoops(WhereLoops* w, std::vector<Source>* sources, Expr* where
   req.group_by = group_by;
   req.used_columns = used;
   req.dml_rows = dml_rows_;
+  req.first_row_only = first_row_only;
   return planner.Plan(req, &w->plan);
 }
 
@@ -181,9 +182,12 @@ std::string Codegen::LoopDetail(const LoopPlan& lp, const Source& src) {
   };
   switch (lp.access) {
     case AccessKind::kFullScan:
-      d = "SCAN " + name;
-      if (lp.index && !lp.index->is_table_store())
+      d = (lp.minmax ? "SEARCH " : "SCAN ") + name;
+      if (lp.index && !lp.index->is_table_store()) {
         d += std::string(lp.covering ? " USING COVERING INDEX " : " USING INDEX ") + lp.index->name;
+      } else if (lp.minmax && src.table->without_rowid) {
+        d += " USING PRIMARY KEY";
+      }
       return d;
     case AccessKind::kRowidEq:
       return "SEARCH " + name + " USING INTEGER PRIMARY KEY (rowid=?)";
@@ -200,8 +204,9 @@ std::string Codegen::LoopDetail(const LoopPlan& lp, const Source& src) {
     case AccessKind::kIndex: {
       const bool pk = lp.index->is_table_store();
       if (lp.eq.empty() && !lp.lower && !lp.upper) {
-        if (pk) return "SCAN " + name;
-        return "SCAN " + name + (lp.covering ? " USING COVERING INDEX " : " USING INDEX ") +
+        std::string verb = lp.minmax ? "SEARCH " : "SCAN ";
+        if (pk) return verb + name + (lp.minmax ? " USING PRIMARY KEY" : "");
+        return verb + name + (lp.covering ? " USING COVERING INDEX " : " USING INDEX ") +
                lp.index->name;
       }
       d = "SEARCH " + name +

@@ -504,6 +504,7 @@ bool WherePlanner::Plan(const PlanRequest& req, WherePlan* plan) {
         bool sat = OrderSatisfied(cands[i], req.order_by, &rev);
         double rows = std::max(cands[i].rows, 2.0);
         double total = cands[i].cost + (sat ? 0.0 : rows * std::log2(rows));
+        if (req.first_row_only && sat) total = 1.0 + cands[i].cost * 1e-9;
         if (i == 0 || total < best_total) {
           best_total = total;
           lp = cands[i];

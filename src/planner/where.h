@@ -80,6 +80,7 @@ struct LoopPlan {
   WhereTerm* upper = nullptr;
   bool reverse = false;            // scan backwards (ORDER BY ... DESC)
   bool full_index_scan = false;    // every entry of `index` (no constraint)
+  bool minmax = false;             // stops at the first row for min()/max(): EXPLAIN says SEARCH
   const VtabPlan* vtab = nullptr;  // kVirtual
   double rows = 0;                 // estimated rows per outer iteration
   double cost = 0;
@@ -101,6 +102,9 @@ struct PlanRequest {
   // empty vector = unknown (then no covering scans). bit 63 = "rowid".
   std::vector<std::vector<bool>>* used_columns = nullptr;
   bool one_row = false;  // e.g. scalar subquery (no effect yet)
+  // Only the first row in order_by's order is read (min()/max()): a path
+  // that delivers the order wins, as in SQLite, whatever its full cost.
+  bool first_row_only = false;
   // The scan that finds the rows of a DELETE / UPDATE: as SQLite's (which
   // asks for a one-pass plan), it never reads a whole index instead of a
   // rowid table, so the rows change in the order SQLite changes them.
