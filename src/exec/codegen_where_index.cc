@@ -58,6 +58,14 @@ TermOp InIndexOrder(TermOp op, bool desc_col) {
   return op;
 }
 
+// The affinity a probe key gets from its index column. As SQLite's
+// OP_Affinity, REAL affinity leaves an integer an integer (only a stored
+// value becomes a real), so 9007199254740993 does not find the stored real
+// 9007199254740992.0; that is NUMERIC affinity here.
+char SeekAffinity(Affinity column) {
+  return static_cast<char>(column == Affinity::kReal ? Affinity::kNumeric : column);
+}
+
 }  // namespace
 
 void Codegen::CodeIndexRange(const LoopPlan& lp, const Source& src, LevelState* lv) {
@@ -135,7 +143,7 @@ void Codegen::CodeEqualityKeys(const LoopPlan& lp, IndexScan* x) {
   for (int i = 0; i < x->neq; ++i) {
     WhereTerm* t = lp.eq[static_cast<size_t>(i)];
     int col = x->idx->columns[static_cast<size_t>(i)];
-    char caff = static_cast<char>(x->tab->columns[static_cast<size_t>(col)].affinity);
+    char caff = SeekAffinity(x->tab->columns[static_cast<size_t>(col)].affinity);
     if (t->op == TermOp::kIn) {
       // value already loaded by the IN loop
     } else if (t->op == TermOp::kIsNull) {
@@ -164,8 +172,7 @@ void Codegen::CodeEqualityKeys(const LoopPlan& lp, IndexScan* x) {
 void Codegen::PlanIndexBounds(const LoopPlan& lp, IndexScan* x) {
   if (x->neq < static_cast<int>(x->idx->columns.size())) {
     int col = x->idx->columns[static_cast<size_t>(x->neq)];
-    if (col >= 0)
-      x->range_aff = static_cast<char>(x->tab->columns[static_cast<size_t>(col)].affinity);
+    if (col >= 0) x->range_aff = SeekAffinity(x->tab->columns[static_cast<size_t>(col)].affinity);
     x->desc_col = x->idx->desc[static_cast<size_t>(x->neq)] != 0;
   }
   WhereTerm* lo_term = x->desc_col ? lp.upper : lp.lower;
