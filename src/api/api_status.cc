@@ -158,6 +158,9 @@ int sqlite3_stmt_status(sqlite3_stmt* s, int op, int reset) {
       case SQLITE_STMTSTATUS_VM_STEP:
         counter = vm != nullptr ? &vm->vm_steps : nullptr;
         break;
+      case SQLITE_STMTSTATUS_FULLSCAN_STEP:
+        counter = vm != nullptr ? &vm->fullscan_steps : nullptr;
+        break;
       case SQLITE_STMTSTATUS_SORT:
         counter = vm != nullptr ? &vm->sorts : nullptr;
         break;
@@ -170,7 +173,8 @@ int sqlite3_stmt_status(sqlite3_stmt* s, int op, int reset) {
       case SQLITE_STMTSTATUS_MEMUSED:
         return static_cast<int>(s->stmt->MemoryUsed());
       default:
-        // FULLSCAN_STEP, AUTOINDEX, FILTER_HIT / MISS: not counted yet.
+        // AUTOINDEX, FILTER_HIT / MISS: Basalt's plans build no automatic
+        // indexes and no Bloom filters, so these stay 0.
         return 0;
     }
     if (counter != nullptr) value = *counter;

@@ -181,6 +181,7 @@ class Codegen {
     int brk = 0;                     // label: leave this level
     Opcode next_op = Opcode::kNoop;  // Next/Prev of the loop, kNoop for one-shot levels
     int next_cursor = -1;
+    bool full_scan = false;       // a scan of the whole table: Next counts FULLSCAN_STEP
     int match_reg = 0;            // LEFT JOIN: 1 once a row matched
     int first_addr = 0;           // LEFT JOIN: re-entry point for the null row
     std::vector<int> in_cursors;  // IN lists driving equality lookups (outermost first)

@@ -378,6 +378,7 @@ void Codegen::CodeFullScan(const LoopPlan& lp, const Source& src, LevelState* lv
   lv->top = prog_->pc();
   lv->next_op = lp.reverse ? Opcode::kPrev : Opcode::kNext;
   lv->next_cursor = cursor;
+  lv->full_scan = lp.index == nullptr || lp.index->is_table_store();
   if (lp.index != nullptr && !lp.covering) SeekTableRow(lp.index, src, lv);
 }
 
@@ -563,7 +564,8 @@ void Codegen::WhereEnd(WhereLoops* w) {
     if (lv.in_cursors.empty()) ResolveLabel(lv.cont);
     if (lv.next_op != Opcode::kNoop) {
       if (!lv.in_cursors.empty()) ResolveLabel(lv.cont);
-      Op(lv.next_op, lv.next_cursor, lv.top);
+      int next = Op(lv.next_op, lv.next_cursor, lv.top);
+      if (lv.full_scan) prog_->at(next).p5 = kP5FullScanStep;
     }
     // IN loops: advance the innermost IN value, then the outer ones.
     for (size_t k = lv.in_cursors.size(); k-- > 0;) {

@@ -136,6 +136,10 @@ constexpr uint8_t kCmpJumpIfNull = 0x08;    // jump when an operand is NULL
 constexpr uint8_t kCmpNullEq = 0x10;        // IS / IS NOT: NULL equals NULL
 constexpr uint8_t kCmpStoreResult = 0x20;   // store 0/1/NULL in r[P2] instead of jumping
 
+// P5 of Next/Prev: the loop scans a whole table (sqlite3_stmt_status's
+// SQLITE_STMTSTATUS_FULLSCAN_STEP counts its steps; SQLite's value, 1).
+constexpr uint8_t kP5FullScanStep = 0x01;
+
 // P5 of Insert/Delete.
 constexpr uint8_t kInsNChange = 0x01;    // count the change
 constexpr uint8_t kInsLastRowid = 0x02;  // set last_insert_rowid

@@ -504,6 +504,7 @@ StepResult Vm::Run() {
           VM_TRY(c->SorterNext(&more));
         }
         if (more) {
+          if (in.p5 == kP5FullScanStep) ++stats_.fullscan_steps;
           if (MustStop(pc_, in.p2)) return Fail(Status(kInterrupt));
           pc_ = in.p2;
           continue;

@@ -61,6 +61,7 @@ enum class StepResult { kRow, kDone, kError };
 struct VmStats {
   int64_t vm_steps = 0;
   int64_t sorts = 0;
+  int64_t fullscan_steps = 0;  // Next/Prev steps of whole-table scans (p5 kP5FullScanStep)
 };
 
 class Vm {

@@ -1,6 +1,6 @@
 """sqlite3_db_config on a library: the default of every boolean option,
 and what ENABLE_TRIGGER, ENABLE_VIEW, DQS_DML and DQS_DDL change. Run by
-db_config.sh on Basalt's library and the system one; outputs must match."""
+same_output.sh on Basalt's library and the system one; outputs must match."""
 import ctypes, sys
 lib = ctypes.CDLL(sys.argv[1])
 db = ctypes.c_void_p()
