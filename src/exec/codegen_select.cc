@@ -360,6 +360,11 @@ bool Codegen::SetupSink(Select* s, SelectInfo* info, SelectDest* dest, RowSink* 
     sink->sorter_cursor = ctx_->AllocCursor();
     int a = Op(Opcode::kSorterOpen, sink->sorter_cursor, sink->n_order + sink->n_result);
     prog_->SetP4(a, OrderKeyInfo(s->order_by));
+    // With LIMIT the sorter keeps only the rows that can be output (not
+    // with window functions, whose stages feed the sorter themselves).
+    if (sink->limit_reg && info->win == nullptr) {
+      Op(Opcode::kSorterLimit, sink->sorter_cursor, sink->limit_reg, sink->offset_reg);
+    }
   }
   return true;
 }
@@ -563,6 +568,8 @@ void Codegen::ReadCompoundResult(Select* last, SelectDest* dest, int acc, int n,
     }
     int a = Op(Opcode::kSorterOpen, sink.sorter_cursor, sink.n_order + n);
     prog_->SetP4(a, oki);
+    if (sink.limit_reg)
+      Op(Opcode::kSorterLimit, sink.sorter_cursor, sink.limit_reg, sink.offset_reg);
   }
   int rdone = MakeLabel();
   Op(Opcode::kRewind, acc, rdone);

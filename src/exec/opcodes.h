@@ -152,6 +152,8 @@
     "advance sorter P1; jump to P2 if there is a row")                                             \
   X(SorterData,    Cur,  Reg,  No,   None,         "r[P2] = current record of sorter P1")          \
   X(SorterInsert,  Cur,  Reg,  No,   None,         "add the record r[P2] to sorter P1")            \
+  X(SorterLimit,   Cur,  Reg,  Reg,  None,                                                         \
+    "sorter P1 keeps its first r[P2] + max(r[P3], 0) rows (no P3 if 0); none if r[P2] < 0")       \
   X(WinInit,       Cur,  No,   No,   Window,                                                       \
     "start window stage P4 over the sorted rows of sorter P1 (checks frame offsets)")              \
   X(WinNext,       Cur,  Jmp,  Reg,  Window,                                                       \

@@ -117,7 +117,7 @@ int CompareRecordPrefix(const uint8_t* a, uint32_t na, const uint8_t* b, uint32_
   return CompareFieldsFrom(a, na, b, nb, ki, 0, status);
 }
 
-void Sorter::Add(const uint8_t* rec, uint32_t n) {
+uint8_t* Sorter::Store(const uint8_t* rec, uint32_t n) {
   if (chunk_used_ + n > chunk_cap_) {
     size_t cap = std::max<size_t>(n, chunk_cap_ ? chunk_cap_ * 2 : 16384);
     if (cap > (1u << 22) && n < (1u << 22)) cap = 1u << 22;
@@ -129,15 +129,20 @@ void Sorter::Add(const uint8_t* rec, uint32_t n) {
   uint8_t* dst = chunks_.back().get() + chunk_used_;
   std::memcpy(dst, rec, n);
   chunk_used_ += n;
+  stored_bytes_ += n;
+  return dst;
+}
+
+Sorter::Entry Sorter::MakeEntry(const uint8_t* data, uint32_t n) const {
   Entry e;
-  e.data = dst;
+  e.data = data;
   e.size = n;
   e.type = static_cast<uint8_t>(Type::kNull);
   e.len = 0;
   e.i = 0;
   e.has_i2 = false;
   e.i2 = 0;
-  FieldReader r{dst, n};
+  FieldReader r{data, n};
   Value v;
   bool bad = false;
   if (r.Init() && r.Next(&v, &bad)) {
@@ -160,7 +165,15 @@ void Sorter::Add(const uint8_t* rec, uint32_t n) {
     // An integer second key field is kept too (window and multi-key sorts).
     e.has_i2 = key_info_->n_fields >= 2 && r.PeekInt(&e.i2);
   }
-  entries_.push_back(e);
+  return e;
+}
+
+void Sorter::Add(const uint8_t* rec, uint32_t n) {
+  if (bound_ > 0) {
+    AddBounded(rec, n);
+    return;
+  }
+  entries_.push_back(MakeEntry(Store(rec, n), n));
 }
 
 int Sorter::CompareEntries(const Entry& a, const Entry& b, Status* st) const {
@@ -210,6 +223,17 @@ int Sorter::CompareEntries(const Entry& a, const Entry& b, Status* st) const {
 }
 
 Status Sorter::Sort() {
+  if (bound_ > 0 && !heap_.empty()) {
+    // The heap's rows in ascending (key, arrival) order: already the
+    // stable order.
+    std::sort_heap(heap_.begin(), heap_.end(),
+                   [this](const Ranked& x, const Ranked& y) { return RankLess(x, y); });
+    entries_.reserve(heap_.size());
+    for (const Ranked& r : heap_) entries_.push_back(r.e);
+    heap_.clear();
+    heap_.shrink_to_fit();
+  }
+  TRY(add_status_);
   Status st;
   const KeyInfo& ki = *key_info_;
   // No key (a window without PARTITION BY or ORDER BY): input order. Input

@@ -4,9 +4,11 @@
 // tear-down in vm_state.cc.
 #include "exec/vm.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/assert.h"
+#include "exec/sorter.h"
 #include "exec/vm_cursor.h"
 #include "exec/vm_ops_inl.h"
 #include "record/affinity.h"
@@ -528,6 +530,16 @@ StepResult Vm::Run() {
       case Opcode::kSorterInsert:
         VM_TRY(cursors_[static_cast<size_t>(in.p1)]->SorterInsert(r[in.p2]));
         break;
+      case Opcode::kSorterLimit: {
+        // A negative limit is no limit; a negative offset counts as 0.
+        int64_t limit = r[in.p2].int_value();
+        int64_t offset = in.p3 ? std::max<int64_t>(r[in.p3].int_value(), 0) : 0;
+        uint64_t k = static_cast<uint64_t>(limit) + static_cast<uint64_t>(offset);
+        if (limit > 0 && k >= static_cast<uint64_t>(limit)) {
+          cursors_[static_cast<size_t>(in.p1)]->sorter()->SetBound(k);
+        }
+        break;
+      }
       case Opcode::kNullRow: {
         auto& c = cursors_[static_cast<size_t>(in.p1)];
         if (c) c->SetNullRow();
