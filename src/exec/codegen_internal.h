@@ -162,6 +162,7 @@ class Codegen {
                  bool order_satisfied);
   void SinkRow(struct RowSink* sink, int regs, const std::vector<int>& order_regs);
   void ProduceRow(struct RowSink* sink, SelectInfo* info, ast::ExprList* order_by);
+  bool ProduceBoundedRow(struct RowSink* sink, SelectInfo* info, ast::ExprList* order_by);
   void DrainSorter(struct RowSink* sink);
   void EmitSinkEqp(struct RowSink* sink);
   KeyInfo* OrderKeyInfo(ast::ExprList* order_by);
@@ -663,6 +664,7 @@ struct RowSink {
   int sorter_cursor = -1;
   ast::ExprList* order_by = nullptr;
   int n_order = 0;
+  bool bounded = false;  // the sorter keeps LIMIT + OFFSET rows (SorterLimit)
   // LIMIT / OFFSET
   int limit_reg = 0;
   int offset_reg = 0;

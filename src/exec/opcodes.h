@@ -154,6 +154,8 @@
   X(SorterInsert,  Cur,  Reg,  No,   None,         "add the record r[P2] to sorter P1")            \
   X(SorterLimit,   Cur,  Reg,  Reg,  None,                                                         \
     "sorter P1 keeps its first r[P2] + max(r[P3], 0) rows (no P3 if 0); none if r[P2] < 0")       \
+  X(SorterCheck,   Cur,  Jmp,  Regs, Int,                                                          \
+    "jump to P2 if bounded sorter P1 would drop a row of key r[P3..P3+P4-1]")                    \
   X(WinInit,       Cur,  No,   No,   Window,                                                       \
     "start window stage P4 over the sorted rows of sorter P1 (checks frame offsets)")              \
   X(WinNext,       Cur,  Jmp,  Reg,  Window,                                                       \

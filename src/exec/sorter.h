@@ -22,6 +22,10 @@ class Sorter {
   // unbounded sorter would give. Call before the first Add.
   void SetBound(uint64_t k) { bound_ = k; }
   void Add(const uint8_t* rec, uint32_t n);
+  // Bounded and full: whether a row with key fields key[0..n) would be
+  // dropped on arrival (not smaller than the largest kept row), so the
+  // caller need not build its record.
+  bool WouldDrop(const Value* key, int n);
   Status Sort();
   bool empty() const { return entries_.empty(); }
   // Iteration after Sort().

@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/coding.h"
 #include "exec/sorter.h"
+#include "record/value_ops.h"
 
 namespace basalt {
 
@@ -36,6 +38,35 @@ void Sorter::AddBounded(const uint8_t* rec, uint32_t n) {
   live_bytes_ += n;
   // Evicted rows stay in the chunks until they outweigh the kept ones.
   if (stored_bytes_ > 2 * live_bytes_ + (size_t{1} << 20)) CompactBounded();
+}
+
+bool Sorter::WouldDrop(const Value* key, int n) {
+  if (bound_ == 0 || heap_.size() < bound_) return false;
+  const KeyInfo& ki = *key_info_;
+  const Entry& top = heap_.front().e;
+  // The usual case: an integer first key against an integer.
+  if (n > 0 && key[0].type() == Type::kInteger && static_cast<Type>(top.type) == Type::kInteger) {
+    int64_t a = key[0].int_value();
+    if (a != top.i) return (a > top.i) != (ki.desc && ki.desc[0]);
+    if (n == 1) return true;
+  }
+  const uint8_t* rec = top.data;
+  uint32_t h = 0;
+  int hn = GetVarint32(rec, &h);
+  uint32_t hdr = static_cast<uint32_t>(hn), body = h;
+  for (int i = 0; i < n && i < ki.n_fields; ++i) {
+    if (hdr >= h) return false;  // a short record: keep the row (Add decides)
+    uint32_t st;
+    hdr += static_cast<uint32_t>(GetVarint32(rec + hdr, &st));
+    uint32_t sz = SerialTypeLen(st);
+    if (body + sz > top.size) return false;
+    Value v;
+    DecodeSerial(rec + body, st, &v, true);
+    body += sz;
+    int c = CompareValues(key[i], v, ki.colls ? ki.colls[i] : nullptr);
+    if (c != 0) return (c > 0) != (ki.desc && ki.desc[i]);
+  }
+  return true;  // equal keys: the earlier row wins
 }
 
 void Sorter::CompactBounded() {

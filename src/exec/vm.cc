@@ -530,6 +530,12 @@ StepResult Vm::Run() {
       case Opcode::kSorterInsert:
         VM_TRY(cursors_[static_cast<size_t>(in.p1)]->SorterInsert(r[in.p2]));
         break;
+      case Opcode::kSorterCheck:
+        if (cursors_[static_cast<size_t>(in.p1)]->sorter()->WouldDrop(&r[in.p3], in.p4_int())) {
+          pc_ = in.p2;
+          continue;
+        }
+        break;
       case Opcode::kSorterLimit: {
         // A negative limit is no limit; a negative offset counts as 0.
         int64_t limit = r[in.p2].int_value();
