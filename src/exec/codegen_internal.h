@@ -491,6 +491,10 @@ class Codegen {
   // Reads the row the table cursor is on into r[base..].
   void CodeReadRow(DmlTarget* t, int base);
   void CodeIndexKey(const Index* idx, int base, int key_regs);
+  // MakeRecord at addr writes a stored row or index key whose field i is a
+  // REAL column's where mask[i] is 'E' (see EncodeRecord); no-op without one.
+  void SetRealMask(int addr, const std::string& mask);
+  std::string IndexRealMask(const Index* idx);
   // Expression of the table evaluated over the row at `base` (defaults,
   // CHECK constraints).
   ast::Expr* ParseTableExpr(const Table* tab, std::string_view sql, int base);

@@ -136,6 +136,10 @@ constexpr uint8_t kCmpJumpIfNull = 0x08;    // jump when an operand is NULL
 constexpr uint8_t kCmpNullEq = 0x10;        // IS / IS NOT: NULL equals NULL
 constexpr uint8_t kCmpStoreResult = 0x20;   // store 0/1/NULL in r[P2] instead of jumping
 
+// MakeRecord P5: P4 is not an affinity string but the REAL-column mask of
+// EncodeRecord (a stored row or index key).
+constexpr uint8_t kRecRealMask = 0x01;
+
 // P5 of Insert/Delete.
 constexpr uint8_t kInsNChange = 0x01;    // count the change
 constexpr uint8_t kInsLastRowid = 0x02;  // set last_insert_rowid

@@ -664,6 +664,10 @@ StepResult Vm::Run() {
         if (in.p5 & kInsNChange) ++n_change_;
         if (in.p5 & kInsTotal) ++n_total_change_;
         break;
+      case Opcode::kIdxAppend:
+        VM_TRY(cursors_[static_cast<size_t>(in.p1)]->AppendKey(r[in.p2]));
+        ++*gen_;
+        break;
       case Opcode::kDelete:
         if (in.p5 >= kInsPreHook) [[unlikely]] {  // a hook-carrying delete
           if (env_->change_hooks != nullptr) FireHooks(in, false);

@@ -623,6 +623,16 @@ Status VmCursor::InsertKey(const Value& record) {
   return st;
 }
 
+Status VmCursor::AppendKey(const Value& record) {
+  // UTF-16 keys order by their stored bytes, not as the sorter ordered
+  // them: those go in through a seek.
+  if (IsUtf16(enc_)) return InsertKey(record);
+  Moved();
+  TRY(cur_->AppendKey(reinterpret_cast<const uint8_t*>(record.data()), record.size()));
+  eof_ = cur_->eof();
+  return Status();
+}
+
 Status VmCursor::Delete() {
   Moved();
   if (cur_->has_moved()) TRY(cur_->Restore());

@@ -87,6 +87,9 @@ class VmCursor {
 
   Status InsertRow(int64_t rowid, const Value& record, bool append);
   Status InsertKey(const Value& record);
+  // Adds an index record that sorts after every key in the tree (a build
+  // from sorted keys): straight onto the last leaf, no seek.
+  Status AppendKey(const Value& record);
   Status Delete();
   Status NewRowid(int64_t* out);
   Status Count(int64_t* out);
