@@ -201,6 +201,8 @@
     "write record r[P2] with rowid r[P3] via cursor P1 (P5 flags)")                                \
   X(IdxInsert,     Cur,  Reg,  Reg,  TableOpt,                                                     \
     "insert index record r[P2] via cursor P1 (P5 flags; hooks: row at r[P3], table P4)")         \
+  X(ClearTree,     Root, Db,   Int,  None,                                                         \
+    "delete every entry of B-tree P1 of database P2 (P3 1: entries count as changes, 2: total)")  \
   X(IdxAppend,     Cur,  Reg,  No,   None,                                                         \
     "add index record r[P2], after every key of index P1 (sorted builds)")                        \
   X(Delete,        Cur,  Reg,  Reg,  TableOpt,                                                     \

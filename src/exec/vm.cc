@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "btree/btree.h"
 #include "common/assert.h"
 #include "exec/sorter.h"
 #include "exec/vm_cursor.h"
@@ -664,6 +665,15 @@ StepResult Vm::Run() {
         if (in.p5 & kInsNChange) ++n_change_;
         if (in.p5 & kInsTotal) ++n_total_change_;
         break;
+      case Opcode::kClearTree: {
+        int64_t entries = 0;
+        VM_TRY(
+            env_->dbs[static_cast<size_t>(in.p2)]->ClearTree(static_cast<Pgno>(in.p1), &entries));
+        ++*gen_;
+        if (in.p3 & 1) n_change_ += entries;
+        if (in.p3 & 2) n_total_change_ += entries;
+        break;
+      }
       case Opcode::kIdxAppend:
         VM_TRY(cursors_[static_cast<size_t>(in.p1)]->AppendKey(r[in.p2]));
         ++*gen_;
