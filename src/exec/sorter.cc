@@ -142,6 +142,7 @@ Sorter::Entry Sorter::MakeEntry(const uint8_t* data, uint32_t n) const {
   e.i = 0;
   e.has_i2 = false;
   e.i2 = 0;
+  e.pfx = 0;
   FieldReader r{data, n};
   Value v;
   bool bad = false;
@@ -155,10 +156,15 @@ Sorter::Entry Sorter::MakeEntry(const uint8_t* data, uint32_t n) const {
         e.r = v.real_value();
         break;
       case Type::kText:
-      case Type::kBlob:
+      case Type::kBlob: {
         e.z = v.data();
         e.len = v.size();
+        uint32_t k = e.len < 8 ? e.len : 8;
+        for (uint32_t j = 0; j < k; ++j) {
+          e.pfx |= uint64_t{static_cast<uint8_t>(e.z[j])} << (56 - 8 * j);
+        }
         break;
+      }
       case Type::kNull:
         break;
     }
@@ -176,14 +182,23 @@ void Sorter::Add(const uint8_t* rec, uint32_t n) {
   entries_.push_back(MakeEntry(Store(rec, n), n));
 }
 
+namespace {
+bool BinaryFirst(const KeyInfo& ki) {
+  return ki.colls == nullptr || ki.colls[0] == nullptr || ki.colls[0] == BinaryCollation();
+}
+}  // namespace
+
 int Sorter::CompareEntries(const Entry& a, const Entry& b, Status* st) const {
   const KeyInfo& ki = *key_info_;
   int c = 0;
   Type ta = static_cast<Type>(a.type), tb = static_cast<Type>(b.type);
   if (ta == Type::kInteger && tb == Type::kInteger) {
     c = a.i < b.i ? -1 : (a.i > b.i ? 1 : 0);
-  } else if (ta == Type::kText && tb == Type::kText &&
-             (ki.colls == nullptr || ki.colls[0] == nullptr || ki.colls[0] == BinaryCollation())) {
+  } else if (ta == Type::kReal && tb == Type::kReal) {
+    c = a.r < b.r ? -1 : (a.r > b.r ? 1 : 0);  // no NaN: a stored NaN reads as NULL
+  } else if (ta == tb && (ta == Type::kBlob || (ta == Type::kText && BinaryFirst(ki)))) {
+    // Blobs compare by memcmp under any collation; text under BINARY.
+    if (a.pfx != b.pfx) return ((a.pfx < b.pfx) != (ki.desc && ki.desc[0])) ? -1 : 1;
     uint32_t m = a.len < b.len ? a.len : b.len;
     c = m ? std::memcmp(a.z, b.z, m) : 0;
     if (c == 0) c = a.len < b.len ? -1 : (a.len > b.len ? 1 : 0);

@@ -54,6 +54,9 @@ class Sorter {
       const char* z;
     };
     int64_t i2;
+    // Text/blob under BINARY: the first 8 bytes, big-endian, zero-padded
+    // (different prefixes order the values; equal ones need the bytes).
+    uint64_t pfx;
   };
   // A kept row of the bounded mode; seq is its arrival number.
   struct Ranked {
