@@ -57,8 +57,7 @@ std::unique_ptr<VmCursor> VmCursor::Recycle(std::unique_ptr<VmCursor> c) {
   c->header_len_ = 0;
   c->header_pos_ = 0;
   c->n_parsed_ = 0;
-  c->types_.clear();
-  c->offsets_.clear();
+  c->body_pos_ = 0;
   if (c->overflow_buf_.capacity() > 65536) std::string().swap(c->overflow_buf_);
   return c;
 }
@@ -460,14 +459,14 @@ Status VmCursor::LoadRow() {
   header_len_ = 0;
   header_pos_ = 0;
   n_parsed_ = 0;
-  types_.clear();
-  offsets_.clear();
+  body_pos_ = 0;
   if (payload_len_ > 0) {
     uint32_t h;
     int k = GetVarint32(payload_, &h);
     if (h > payload_len_ || h < static_cast<uint32_t>(k) || h > 98307) return CORRUPT();
     header_len_ = h;
     header_pos_ = static_cast<uint32_t>(k);
+    body_pos_ = h;
   }
   row_valid_ = true;
   row_gen_ = *write_gen_;
@@ -476,19 +475,41 @@ Status VmCursor::LoadRow() {
 
 // Parses the loaded record's header up to field i (or its end).
 Status VmCursor::ParseHeaderThrough(int i) {
-  uint32_t body = n_parsed_ == 0 ? header_len_ : offsets_.back() + SerialTypeLen(types_.back());
-  while (static_cast<int>(n_parsed_) <= i && header_pos_ < header_len_) {
-    uint32_t st;
-    header_pos_ += static_cast<uint32_t>(GetVarint32(payload_ + header_pos_, &st));
-    if (header_pos_ > header_len_) return CORRUPT();
-    uint32_t sz = SerialTypeLen(st);
-    if (body + sz > payload_len_) return CORRUPT();
-    types_.push_back(st);
-    offsets_.push_back(body);
-    body += sz;
-    ++n_parsed_;
+  uint32_t n = n_parsed_;
+  if (static_cast<int64_t>(n) > i || header_pos_ >= header_len_) return Status();
+  // Each field takes at least one header byte: room for every field the
+  // rest of the header can describe, up to field i.
+  uint64_t want =
+      std::min<uint64_t>(static_cast<uint64_t>(i) + 1, uint64_t{n} + (header_len_ - header_pos_));
+  if (types_.size() < want) {
+    types_.resize(want);
+    offsets_.resize(want);
   }
-  return Status();
+  uint32_t* ty = types_.data();
+  uint32_t* off = offsets_.data();
+  uint32_t pos = header_pos_, body = body_pos_;
+  Status st;
+  while (static_cast<int64_t>(n) <= i && pos < header_len_) {
+    uint32_t t = payload_[pos];
+    if (t < 0x80) {
+      ++pos;
+    } else {
+      pos += static_cast<uint32_t>(GetVarint32(payload_ + pos, &t));
+    }
+    uint32_t sz = SerialTypeLen(t);
+    if (pos > header_len_ || body + sz > payload_len_) {
+      st = CORRUPT();
+      break;
+    }
+    ty[n] = t;
+    off[n] = body;
+    body += sz;
+    ++n;
+  }
+  header_pos_ = pos;
+  body_pos_ = body;
+  n_parsed_ = n;
+  return st;
 }
 
 Status VmCursor::Column(int i, Value* out, const Value* dflt) {

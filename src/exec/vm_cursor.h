@@ -150,6 +150,9 @@ class VmCursor {
   uint32_t header_len_ = 0;
   uint32_t header_pos_ = 0;  // bytes of header parsed so far
   uint32_t n_parsed_ = 0;    // columns whose type/offset are known
+  uint32_t body_pos_ = 0;    // offset of field n_parsed_'s body
+  // types_[0..n_parsed_) and offsets_[0..n_parsed_) are the current row's;
+  // the vectors only grow (entries past n_parsed_ are stale).
   std::vector<uint32_t> types_;
   std::vector<uint32_t> offsets_;
 
