@@ -440,12 +440,10 @@ StepResult Vm::Run() {
         slot = std::move(c).value();
         break;
       }
-      case Opcode::kOpenDup: {
-        auto c = VmCursor::OpenDup(cursors_[static_cast<size_t>(in.p2)].get(), gen_);
-        if (!c.ok()) return Fail(std::move(c).status());
-        cursors_[static_cast<size_t>(in.p1)] = std::move(c).value();
+      case Opcode::kOpenDup:
+        VM_TRY(VmCursor::ReopenDup(&cursors_[static_cast<size_t>(in.p1)],
+                                   cursors_[static_cast<size_t>(in.p2)].get(), gen_));
         break;
-      }
       case Opcode::kOpenRowSet:
         cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenRowSet();
         break;

@@ -127,6 +127,27 @@ Result<std::unique_ptr<VmCursor>> VmCursor::OpenDup(VmCursor* other, uint64_t* w
   return c;
 }
 
+Status VmCursor::ReopenDup(std::unique_ptr<VmCursor>* c, VmCursor* other, uint64_t* write_gen) {
+  VmCursor* old = c->get();
+  if (old == nullptr || old->kind_ != Kind::kBtree || old->eph_ == nullptr ||
+      old->eph_ != other->eph_ || old->root_ != other->root_ || old->cur_ == nullptr) {
+    auto dup = OpenDup(other, write_gen);
+    if (!dup.ok()) return std::move(dup).status();
+    *c = std::move(dup).value();
+    return Status();
+  }
+  // The state of a fresh OpenDup cursor.
+  old->write_gen_ = write_gen;
+  old->key_info_ = other->key_info_;
+  old->n_columns_ = other->n_columns_;
+  old->eof_ = true;
+  old->seq_ = 0;
+  old->Moved();
+  return old->bt_->OpenCursor(old->root_, true, old->cur_.get(),
+                              old->key_info_ ? KeyCompare : nullptr,
+                              const_cast<KeyInfo*>(old->key_info_));
+}
+
 std::unique_ptr<VmCursor> VmCursor::OpenSorter(const KeyInfo* key_info, uint64_t* write_gen) {
   std::unique_ptr<VmCursor> c(new VmCursor());
   c->kind_ = Kind::kSorter;

@@ -108,6 +108,10 @@ class VmCursor {
 
   // Shared temporary tree (OpenDup).
   std::shared_ptr<Btree> ephemeral() const { return eph_; }
+  // OpenDup of `other` into the slot holding *c: when *c is already a dup
+  // of the same tree, its B-tree cursor is reopened in place (as new, no
+  // allocation); otherwise a new cursor replaces it.
+  static Status ReopenDup(std::unique_ptr<VmCursor>* c, VmCursor* other, uint64_t* write_gen);
 
  private:
   VmCursor() = default;
