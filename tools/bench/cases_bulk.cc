@@ -15,6 +15,8 @@
 namespace basalt::bench {
 namespace {
 
+bool use_wal = false;  // BulkUseWal
+
 double Seconds() {
   using namespace std::chrono;
   return duration<double>(steady_clock::now().time_since_epoch()).count();
@@ -34,6 +36,7 @@ class Conn {
         SQLITE_OK) {
       Fail(a_, db_, "open " + path);
     }
+    if (use_wal && path != ":memory:") Exec("PRAGMA journal_mode=WAL");
   }
   ~Conn() { a_.close(db_); }
   void Exec(const std::string& sql) {
@@ -242,6 +245,8 @@ double SortAll(const Api& a, int64_t rows, const std::string& path) {
 }
 
 }  // namespace
+
+void BulkUseWal(bool on) { use_wal = on; }
 
 const std::vector<BulkCase>& BulkCases() {
   static const std::vector<BulkCase> cases = {

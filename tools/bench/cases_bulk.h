@@ -21,5 +21,7 @@ struct BulkCase {
 
 // Every bulk case, in the order the benchmark runs them.
 const std::vector<BulkCase>& BulkCases();
+// File databases of the bulk cases in WAL mode (default: rollback journal).
+void BulkUseWal(bool on);
 
 }  // namespace basalt::bench

@@ -3,7 +3,10 @@
 // same process, alternating, and reported as Basalt/SQLite time ratios.
 //
 //   basalt-bench [--dir DIR] [--reps N] [--rows N] [--only NAME[,NAME]]
-//                [--bulk-rows N] [--memory]
+//                [--bulk-rows N] [--memory | --wal]
+// The bulk cases (cases_bulk.cc) use --bulk-rows rows (default 200000) on
+// file databases (rollback journal, or WAL with --wal) or, with --memory,
+// on ":memory:".
 //
 // Every workload runs on both engines; each engine's time is the best of N
 // repetitions. The lookup and scan workloads read a database written by the
@@ -569,6 +572,8 @@ int Main(int argc, char** argv) {
       o.bulk_rows = std::max<int64_t>(1000, std::atoll(value().c_str()));
     } else if (arg == "--memory") {
       o.bulk_memory = true;
+    } else if (arg == "--wal") {
+      BulkUseWal(true);
     } else if (arg == "--big-mb") {
       o.big_bytes = std::max<int64_t>(1, std::atoll(value().c_str())) << 20;
     } else if (arg == "--only") {
@@ -583,7 +588,7 @@ int Main(int argc, char** argv) {
     } else {
       Die("unknown option " + arg +
           " (usage: basalt-bench [--dir DIR] [--reps N] [--rows N] [--big-mb N] [--only a,b] "
-          "[--bulk-rows N] [--memory])");
+          "[--bulk-rows N] [--memory] [--wal])");
     }
   }
   o.txns = std::max<int64_t>(1000, o.rows / 10);
