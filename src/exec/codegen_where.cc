@@ -296,6 +296,15 @@ bool Codegen::WhereBegin(WhereLoops* w) {
           break;
         case AccessKind::kIndex:
           CodeIndexRange(lp, src, &lv);
+          // A BETWEEN whose two halves bound the index range is enforced by
+          // the range, as SQLite drops a term whose virtual halves all drive
+          // the loop; it is not tested again for each row.
+          if (lp.lower && lp.upper && lp.lower->from_between && lp.upper->from_between &&
+              lp.lower->expr == lp.upper->expr) {
+            for (WhereTerm& t : plan.terms) {
+              if (!t.from_between && t.expr == lp.lower->expr) t.coded = true;
+            }
+          }
           break;
         case AccessKind::kVirtual:  // handled above
           break;
