@@ -162,18 +162,23 @@ inline bool Vm::LookUpKey(const Instr& in, bool* jump) {
 
 inline void Vm::MakeRecord(const Instr& in) {
   Value* r = regs_.data();
+  const char* real_mask = nullptr;
   if (const char* aff = in.p4_str_or_null()) {
-    for (int i = 0; i < in.p2 && aff[i]; ++i) {
-      if (aff[i] != 'A') ApplyAffinity(&r[in.p1 + i], static_cast<Affinity>(aff[i]));
+    if (in.p5 & kRecRealMask) {
+      real_mask = aff;
+    } else {
+      for (int i = 0; i < in.p2 && aff[i]; ++i) {
+        if (aff[i] != 'A') ApplyAffinity(&r[in.p1 + i], static_cast<Affinity>(aff[i]));
+      }
     }
   }
   if (in.p3 >= in.p1 && in.p3 < in.p1 + in.p2) {
     std::string buf;  // the record replaces one of its own fields
-    EncodeRecord(&r[in.p1], in.p2, &buf);
+    EncodeRecord(&r[in.p1], in.p2, &buf, real_mask);
     r[in.p3].SetBlob(buf.data(), buf.size());
     return;
   }
-  EncodeRecordInto(&r[in.p1], in.p2, &r[in.p3]);
+  EncodeRecordInto(&r[in.p1], in.p2, &r[in.p3], real_mask);
 }
 
 inline bool Vm::NewRowid(const Instr& in) {

@@ -3,6 +3,10 @@
 // same process, alternating, and reported as Basalt/SQLite time ratios.
 //
 //   basalt-bench [--dir DIR] [--reps N] [--rows N] [--only NAME[,NAME]]
+//                [--bulk-rows N] [--memory | --wal]
+// The bulk cases (cases_bulk.cc) use --bulk-rows rows (default 200000) on
+// file databases (rollback journal, or WAL with --wal) or, with --memory,
+// on ":memory:".
 //
 // Every workload runs on both engines; each engine's time is the best of N
 // repetitions. The lookup and scan workloads read a database written by the
@@ -22,6 +26,7 @@
 #include <vector>
 
 #include "api.h"
+#include "cases_bulk.h"
 #include "cases_rtree.h"
 
 namespace basalt::bench {
@@ -34,6 +39,8 @@ struct Options {
   int64_t txns = 100000;
   int64_t lookups = 200000;
   int64_t big_bytes = int64_t{1} << 30;
+  int64_t bulk_rows = 200000;  // rows of the bulk cases (cases_bulk.cc)
+  bool bulk_memory = false;    // the bulk cases on ":memory:" databases
   std::vector<std::string> only;
 };
 
@@ -561,6 +568,12 @@ int Main(int argc, char** argv) {
       o.reps = std::max(1, std::atoi(value().c_str()));
     } else if (arg == "--rows") {
       o.rows = std::max<int64_t>(1000, std::atoll(value().c_str()));
+    } else if (arg == "--bulk-rows") {
+      o.bulk_rows = std::max<int64_t>(1000, std::atoll(value().c_str()));
+    } else if (arg == "--memory") {
+      o.bulk_memory = true;
+    } else if (arg == "--wal") {
+      BulkUseWal(true);
     } else if (arg == "--big-mb") {
       o.big_bytes = std::max<int64_t>(1, std::atoll(value().c_str())) << 20;
     } else if (arg == "--only") {
@@ -574,7 +587,8 @@ int Main(int argc, char** argv) {
       }
     } else {
       Die("unknown option " + arg +
-          " (usage: basalt-bench [--dir DIR] [--reps N] [--rows N] [--big-mb N] [--only a,b])");
+          " (usage: basalt-bench [--dir DIR] [--reps N] [--rows N] [--big-mb N] [--only a,b] "
+          "[--bulk-rows N] [--memory] [--wal])");
     }
   }
   o.txns = std::max<int64_t>(1000, o.rows / 10);
@@ -617,6 +631,14 @@ int Main(int argc, char** argv) {
        [](const Api& a, const Options&, const std::string& p) { return RtreeQuery(a, p); }, false,
        false},
   };
+  for (const BulkCase& bc : BulkCases()) {
+    auto run = bc.run;
+    all.push_back({bc.name, bc.what,
+                   [run](const Api& a, const Options& opt, const std::string& p) {
+                     return run(a, opt.bulk_rows, opt.bulk_memory ? ":memory:" : p);
+                   },
+                   false, false});
+  }
   std::string fixture = o.dir + "/fixture-" + std::to_string(o.rows) + ".db";
   std::string big = o.dir + "/big-" + std::to_string(o.big_bytes >> 20) + "mb.db";
   bool need_fixture = false, need_big = false;
