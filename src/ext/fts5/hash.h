@@ -1,0 +1,61 @@
+// The pending-terms hash: what this transaction wrote since the last flush,
+// per index key (a prefix byte — '0' for the main index, '1'+i for prefix
+// index i — then the token), as a doclist in the segment format.
+//
+// Invariant: within a key, rowids arrive ascending (the index flushes
+// before a smaller or repeated rowid, see Index::BeginWrite); the position
+// list of the last rowid is still open (`cur_pos`) until the next rowid or
+// the flush closes it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ext/fts5/config.h"
+
+namespace basalt::fts5 {
+
+class PendingHash {
+ public:
+  struct Entry {
+    std::string doclist;  // closed rowids: rowid delta, size field, positions
+    std::string cur_pos;  // positions of the open rowid
+    int64_t last_rowid = 0;
+    int64_t prev_rowid = 0;  // rowid before the open one (delta base)
+    int col = 0;
+    int pos = 0;
+    bool open = false;
+    bool del = false;
+    bool content = false;  // detail=none: a real occurrence, not only a delete
+  };
+
+  explicit PendingHash(Detail d) : detail_(d) {}
+  // Adds one occurrence (col >= 0) or a delete marker (col < 0) for rowid.
+  void Write(int64_t rowid, int col, int pos, char prefix, const char* tok, int n);
+  // The bytes SQLite would count for the same data (its flush threshold).
+  int64_t bytes() const { return bytes_; }
+  bool empty() const { return map_.empty(); }
+  void Clear() {
+    map_.clear();
+    bytes_ = 0;
+  }
+  // Closes every open position list and returns the keys in order.
+  std::vector<std::pair<std::string_view, const std::string*>> Sorted();
+  // The doclist for a key (closed copy), or nullptr.
+  const Entry* Find(const std::string& key) const;
+  const std::unordered_map<std::string, Entry>& map() const { return map_; }
+  // Appends the doclist of e with its open rowid closed.
+  void Closed(const Entry& e, std::string* out) const;
+
+ private:
+  void Close(Entry* e);
+  Detail detail_;
+  std::unordered_map<std::string, Entry> map_;
+  int64_t bytes_ = 0;
+};
+
+}  // namespace basalt::fts5
