@@ -323,6 +323,10 @@ class Parser {
   }
 
   void ApplyColset(ExprNode* n, const std::vector<int>& cols) {
+    if (cfg_.detail == Detail::kNone) {
+      Fail("fts5: column queries are not supported (detail=none)");
+      return;
+    }
     for (Phrase* p : n->phrases) {
       if (p->cols.empty()) {
         p->cols = cols;

@@ -227,8 +227,13 @@ void MergeDoclists(std::vector<RawDoclist*> lists, bool drop_deletes, bool none,
       if (j >= l->size() || (i < acc.size() && acc[i].rowid < (*l)[j].rowid)) {
         merged.push_back(std::move(acc[i++]));
       } else {
-        if (i < acc.size() && acc[i].rowid == (*l)[j].rowid) ++i;  // the newer wins
+        // The newer entry wins but takes the older one's delete flag, as
+        // SQLite's merge does: a delete marker over an insert that had
+        // nothing to delete ends up with neither flag nor positions.
+        bool older_del = false, same = i < acc.size() && acc[i].rowid == (*l)[j].rowid;
+        if (same) older_del = acc[i++].del;
         merged.push_back(std::move((*l)[j++]));
+        if (same) merged.back().del = older_del;
       }
     }
     acc.swap(merged);

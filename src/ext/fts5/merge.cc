@@ -136,7 +136,7 @@ int Index::MergeLevel(Structure* s, int lvl, int* rem) {
       if (none) {
         if (e.del) {
           w.AppendRawVarint(0);
-          if (e.none_flags == 2) w.AppendRawVarint(0);
+          if (!empty) w.AppendRawVarint(0);
         }
       } else {
         w.AppendRawVarint((uint64_t{e.pos.size()} << 1) | (e.del ? 1 : 0));

@@ -143,7 +143,9 @@ int XColumn(sqlite3_vtab_cursor* vc, sqlite3_context* ctx, int col) {
   Cursor* c = Cur(vc);
   int n = c->tab->cfg.ncol();
   if (col == n) {
-    sqlite3_result_int64(ctx, c->id);
+    // An UPDATE reads unchanged columns with sqlite3_vtab_nochange() set;
+    // the table-named column must then stay NULL (it is a command slot).
+    if (!sqlite3_vtab_nochange(ctx)) sqlite3_result_int64(ctx, c->id);
     return SQLITE_OK;
   }
   if (col == n + 1) {

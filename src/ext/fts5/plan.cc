@@ -275,7 +275,8 @@ int XUpdate(sqlite3_vtab* v, int argc, sqlite3_value** argv, sqlite3_int64* out_
   const Config& cfg = t->cfg;
   int ncol = cfg.ncol();
   int rc = SQLITE_OK;
-  if (argc > 1 && sqlite3_value_type(argv[2 + ncol]) != SQLITE_NULL) {
+  int type0 = sqlite3_value_type(argv[0]);
+  if (argc > 1 && type0 == SQLITE_NULL && sqlite3_value_type(argv[2 + ncol]) != SQLITE_NULL) {
     const char* cmd = reinterpret_cast<const char*>(sqlite3_value_text(argv[2 + ncol]));
     if (cfg.content != Content::kNormal && sqlite3_stricmp(cmd, "delete") == 0) {
       if (sqlite3_value_type(argv[1]) != SQLITE_INTEGER) return SQLITE_OK;
@@ -283,7 +284,6 @@ int XUpdate(sqlite3_vtab* v, int argc, sqlite3_value** argv, sqlite3_int64* out_
     }
     return SpecialInsert(t, cmd, argv[3 + ncol]);
   }
-  int type0 = sqlite3_value_type(argv[0]);
   if (type0 == SQLITE_INTEGER && cfg.content == Content::kNone) {
     t->SetError(std::string("cannot ") + (argc == 1 ? "DELETE from" : "UPDATE") +
                 " contentless fts5 table: " + cfg.name);
