@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "ext/fts5/index.h"
+#include "ext/fts5/merge_iter.h"
 #include "ext/fts5/writer.h"
 
 namespace basalt::fts5 {
@@ -17,7 +18,7 @@ namespace {
 
 // Rewrites the leaf holding r's current term so that it starts with that
 // term; deletes the leaves before it.
-int TrimSegment(DataStore* store, const SegReader& r, Segment* seg) {
+int TrimSegment(DataStore* store, const SegReader& r, bool same_leaf, Segment* seg) {
   const Leaf& lf = r.term_leaf();
   const std::string& term = r.term();
   std::string b(4, '\0');
@@ -26,7 +27,7 @@ int TrimSegment(DataStore* store, const SegReader& r, Segment* seg) {
   b.append(lf.data, r.term_end(), lf.szleaf - r.term_end());
   PutU16(reinterpret_cast<uint8_t*>(b.data()) + 2, static_cast<int>(b.size()));
   PutVarint(&b, 4);
-  if (r.term_end() < lf.szleaf && r.next_term() < lf.szleaf && r.pgidx_off() <= lf.nn()) {
+  if (same_leaf && r.next_term() < lf.szleaf && r.pgidx_off() <= lf.nn()) {
     int diff = lf.szleaf - r.next_term();
     PutVarint(&b, b.size() - 1 - diff - 4);
     b.append(lf.data, r.pgidx_off(), lf.nn() - r.pgidx_off());
@@ -98,75 +99,57 @@ int Index::MergeLevel(Structure* s, int lvl, int* rem) {
   if (resume) w.ResumeAt(out.segs[out_idx].last + 1);
   bool oldest = out.segs.size() == 1 && static_cast<int>(s->levels.size()) == lvl + 2;
 
-  std::vector<SegReader> readers;
-  readers.reserve(ninput);
-  int rc = SQLITE_OK;
-  for (int i = 0; i < ninput && rc == SQLITE_OK; ++i) {
-    readers.emplace_back(&store_, in.segs[i], none);
-    rc = readers.back().First();
-  }
-  std::vector<RawDoclist> lists(ninput);
-  while (rc == SQLITE_OK) {
-    const std::string* min = nullptr;
-    for (SegReader& r : readers) {
-      if (!r.eof() && (min == nullptr || r.term() < *min)) min = &r.term();
+  std::vector<Segment> inputs(in.segs.begin(), in.segs.begin() + ninput);
+  MergeIter it;
+  int rc = it.Init(&store_, inputs, none);
+  std::string term;
+  bool have_term = false, written = false;
+  for (; rc == SQLITE_OK && !it.eof(); rc = it.Next()) {
+    SegCursor& sc = it.cur();
+    if (!have_term || sc.term() != term) {
+      if (rem != nullptr && w.leaves_written() > *rem) break;
+      term = sc.term();
+      have_term = true;
+      written = false;
     }
-    if (min == nullptr) break;
-    if (rem != nullptr && w.leaves_written() > *rem) break;
-    std::string term = *min;
-    std::vector<RawDoclist*> ptrs;
-    std::vector<SegReader*> at;
-    for (int i = 0; i < ninput; ++i) {
-      if (readers[i].eof() || readers[i].term() != term) continue;
-      if ((rc = readers[i].ReadDoclist(&lists[i])) != SQLITE_OK) return rc;
-      ptrs.push_back(&lists[i]);
-      at.push_back(&readers[i]);
+    const RawEntry& e = sc.entry();
+    bool empty = none ? e.none_flags == 1 : e.pos.empty();
+    // A delete marker is dropped when nothing older can hold the rowid.
+    if (empty && (oldest || !sc.del)) continue;
+    if (!written) {
+      if ((rc = w.AppendTerm(term)) != SQLITE_OK) return rc;
+      written = true;
     }
-    RawDoclist merged;
-    MergeDoclists(ptrs, false, none, &merged);
-    bool written = false;
-    for (const RawEntry& e : merged) {
-      bool empty = none ? e.none_flags == 1 : e.pos.empty();
-      if (empty && (oldest || !e.del)) continue;
-      if (!written) {
-        if ((rc = w.AppendTerm(term)) != SQLITE_OK) return rc;
-        written = true;
+    if ((rc = w.AppendRowid(e.rowid)) != SQLITE_OK) return rc;
+    if (none) {
+      if (sc.del) {
+        w.AppendRawVarint(0);
+        if (!empty) w.AppendRawVarint(0);
       }
-      if ((rc = w.AppendRowid(e.rowid)) != SQLITE_OK) return rc;
-      if (none) {
-        if (e.del) {
-          w.AppendRawVarint(0);
-          if (!empty) w.AppendRawVarint(0);
-        }
-      } else {
-        w.AppendRawVarint((uint64_t{e.pos.size()} << 1) | (e.del ? 1 : 0));
-        rc = w.AppendPoslistData(reinterpret_cast<const uint8_t*>(e.pos.data()),
-                                 static_cast<int>(e.pos.size()));
-        if (rc != SQLITE_OK) return rc;
-      }
-    }
-    for (SegReader* r : at) {
-      if ((rc = r->Next()) != SQLITE_OK) return rc;
+    } else {
+      w.AppendRawVarint((uint64_t{e.pos.size()} << 1) | (sc.del ? 1 : 0));
+      rc = w.AppendPoslistData(reinterpret_cast<const uint8_t*>(e.pos.data()),
+                               static_cast<int>(e.pos.size()));
+      if (rc != SQLITE_OK) return rc;
     }
   }
   if (rc != SQLITE_OK) return rc;
   int last = 0;
   if ((rc = w.Finish(&last)) != SQLITE_OK) return rc;
   out.segs[out_idx].last = last;
-  bool done =
-      std::all_of(readers.begin(), readers.end(), [](const SegReader& r) { return r.eof(); });
-  if (done) {
+  if (it.eof()) {
     for (int i = 0; i < ninput && rc == SQLITE_OK; ++i) rc = RemoveSegment(in.segs[i].id);
     in.segs.erase(in.segs.begin(), in.segs.begin() + ninput);
     in.merge = 0;
     if (out.segs[out_idx].last == 0) out.segs.erase(out.segs.begin() + out_idx);
   } else {
     for (int i = 0; i < ninput && rc == SQLITE_OK; ++i) {
-      if (readers[i].eof()) {
+      SegCursor& c = it.input(i);
+      if (c.eof) {
         in.segs[i].first = 0;
         in.segs[i].last = 0;
       } else {
-        rc = TrimSegment(&store_, readers[i], &in.segs[i]);
+        rc = TrimSegment(&store_, *c.reader, c.entry().pgno == c.reader->term_pgno(), &in.segs[i]);
       }
     }
     in.merge = ninput;

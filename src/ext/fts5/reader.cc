@@ -132,6 +132,7 @@ int SegReader::ReadDoclist(RawDoclist* out) {
     first = false;
     RawEntry e;
     e.rowid = rowid;
+    e.pgno = pgno;
     if (none_) {
       while (e.none_flags < 2 && off < lf->szleaf && off < limit && p[off] == 0) {
         ++e.none_flags;

@@ -20,6 +20,7 @@ struct RawEntry {
   bool del = false;
   std::string pos;  // detail=none: empty (flags kept in `none_flags`)
   int none_flags = 0;
+  int pgno = 0;  // the leaf holding the rowid (segment doclists only)
 };
 using RawDoclist = std::vector<RawEntry>;
 
