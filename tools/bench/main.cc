@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "api.h"
+#include "cases_fts5.h"
 #include "cases_rtree.h"
 
 namespace basalt::bench {
@@ -34,6 +35,7 @@ struct Options {
   int64_t txns = 100000;
   int64_t lookups = 200000;
   int64_t big_bytes = int64_t{1} << 30;
+  int64_t fts5_docs = 20000;  // the FTS5 cases; --fts5-docs 100000 for the full size
   std::vector<std::string> only;
 };
 
@@ -563,6 +565,8 @@ int Main(int argc, char** argv) {
       o.rows = std::max<int64_t>(1000, std::atoll(value().c_str()));
     } else if (arg == "--big-mb") {
       o.big_bytes = std::max<int64_t>(1, std::atoll(value().c_str())) << 20;
+    } else if (arg == "--fts5-docs") {
+      o.fts5_docs = std::max<int64_t>(100, std::atoll(value().c_str()));
     } else if (arg == "--only") {
       std::string v = value();
       size_t p = 0;
@@ -574,7 +578,8 @@ int Main(int argc, char** argv) {
       }
     } else {
       Die("unknown option " + arg +
-          " (usage: basalt-bench [--dir DIR] [--reps N] [--rows N] [--big-mb N] [--only a,b])");
+          " (usage: basalt-bench [--dir DIR] [--reps N] [--rows N] [--big-mb N] [--fts5-docs N] "
+          "[--only a,b])");
     }
   }
   o.txns = std::max<int64_t>(1000, o.rows / 10);
@@ -616,6 +621,16 @@ int Main(int argc, char** argv) {
       {"rtree_query", "10k window queries on a 100k-row 2-D rtree",
        [](const Api& a, const Options&, const std::string& p) { return RtreeQuery(a, p); }, false,
        false},
+      {"fts5_build", "FTS5 index over --fts5-docs ~1 KB documents, one transaction",
+       [](const Api& a, const Options& o, const std::string& p) {
+         return Fts5Build(a, p, o.fts5_docs);
+       },
+       false, false},
+      {"fts5_query", "10k bm25-ranked MATCH queries (ORDER BY rank LIMIT 10)",
+       [](const Api& a, const Options& o, const std::string& p) {
+         return Fts5Query(a, p, o.fts5_docs);
+       },
+       false, false},
   };
   std::string fixture = o.dir + "/fixture-" + std::to_string(o.rows) + ".db";
   std::string big = o.dir + "/big-" + std::to_string(o.big_bytes >> 20) + "mb.db";
