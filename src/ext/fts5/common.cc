@@ -10,7 +10,7 @@ int VarintLen(uint64_t v) {
   return n;
 }
 
-void PutVarint(std::string* out, uint64_t v) {
+void PutVarintSlow(std::string* out, uint64_t v) {
   uint8_t tmp[9];
   if (v >> 56) {  // nine bytes: the last carries a full 8 bits
     tmp[8] = static_cast<uint8_t>(v);

@@ -16,7 +16,14 @@ namespace basalt::fts5 {
 
 int VarintLen(uint64_t v);
 // Appends the varint of v to *out.
-void PutVarint(std::string* out, uint64_t v);
+void PutVarintSlow(std::string* out, uint64_t v);
+inline void PutVarint(std::string* out, uint64_t v) {
+  if (v < 0x80) {
+    out->push_back(static_cast<char>(v));
+  } else {
+    PutVarintSlow(out, v);
+  }
+}
 // Reads a varint at p (bounded by end); returns the bytes read, 0 if it is
 // truncated.
 int GetVarint(const uint8_t* p, const uint8_t* end, uint64_t* v);

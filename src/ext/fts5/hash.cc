@@ -47,12 +47,10 @@ void PendingHash::Closed(const Entry& e, std::string* out) const {
 }
 
 void PendingHash::Write(int64_t rowid, int col, int pos, char prefix, const char* tok, int n) {
-  std::string key;
-  key.reserve(n + 1);
-  key.push_back(prefix);
-  key.append(tok, n);
-  auto [it, fresh] = map_.try_emplace(std::move(key));
-  Entry& e = it->second;
+  key_.assign(1, prefix);
+  key_.append(tok, n);
+  bool fresh;
+  Entry& e = *Lookup(key_, &fresh);
   int64_t grow = 0;
   bool new_row = false;
   if (fresh) {
@@ -107,20 +105,63 @@ void PendingHash::Write(int64_t rowid, int col, int pos, char prefix, const char
   bytes_ += grow;
 }
 
+namespace {
+uint32_t HashKey(std::string_view s) {
+  uint32_t h = 2166136261u;
+  for (unsigned char c : s) h = (h ^ c) * 16777619u;
+  return h;
+}
+}  // namespace
+
+PendingHash::Entry* PendingHash::Lookup(std::string_view key, bool* fresh) {
+  if (slots_.empty() || entries_.size() * 2 >= slots_.size()) {
+    size_t cap = slots_.empty() ? 1024 : slots_.size() * 2;
+    slots_.assign(cap, 0);
+    hashes_.assign(cap, 0);
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      uint32_t h = HashKey(entries_[i].key);
+      size_t at = h & (cap - 1);
+      while (slots_[at] != 0) at = (at + 1) & (cap - 1);
+      slots_[at] = static_cast<uint32_t>(i + 1);
+      hashes_[at] = h;
+    }
+  }
+  uint32_t h = HashKey(key);
+  size_t mask = slots_.size() - 1;
+  size_t at = h & mask;
+  for (; slots_[at] != 0; at = (at + 1) & mask) {
+    if (hashes_[at] == h && entries_[slots_[at] - 1].key == key) {
+      *fresh = false;
+      return &entries_[slots_[at] - 1];
+    }
+  }
+  entries_.emplace_back();
+  entries_.back().key.assign(key);
+  slots_[at] = static_cast<uint32_t>(entries_.size());
+  hashes_[at] = h;
+  *fresh = true;
+  return &entries_.back();
+}
+
 std::vector<std::pair<std::string_view, const std::string*>> PendingHash::Sorted() {
   std::vector<std::pair<std::string_view, const std::string*>> out;
-  out.reserve(map_.size());
-  for (auto& [k, e] : map_) {
+  out.reserve(entries_.size());
+  for (Entry& e : entries_) {
     Close(&e);
-    out.emplace_back(k, &e.doclist);
+    out.emplace_back(e.key, &e.doclist);
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return out;
 }
 
 const PendingHash::Entry* PendingHash::Find(const std::string& key) const {
-  auto it = map_.find(key);
-  return it == map_.end() ? nullptr : &it->second;
+  if (slots_.empty()) return nullptr;
+  uint32_t h = HashKey(key);
+  size_t mask = slots_.size() - 1;
+  for (size_t at = h & mask; slots_[at] != 0; at = (at + 1) & mask) {
+    if (hashes_[at] == h && entries_[slots_[at] - 1].key == key) return &entries_[slots_[at] - 1];
+  }
+  return nullptr;
 }
 
 }  // namespace basalt::fts5

@@ -9,9 +9,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -22,6 +22,7 @@ namespace basalt::fts5 {
 class PendingHash {
  public:
   struct Entry {
+    std::string key;
     std::string doclist;  // closed rowids: rowid delta, size field, positions
     std::string cur_pos;  // positions of the open rowid
     int64_t last_rowid = 0;
@@ -38,23 +39,32 @@ class PendingHash {
   void Write(int64_t rowid, int col, int pos, char prefix, const char* tok, int n);
   // The bytes SQLite would count for the same data (its flush threshold).
   int64_t bytes() const { return bytes_; }
-  bool empty() const { return map_.empty(); }
+  bool empty() const { return entries_.empty(); }
   void Clear() {
-    map_.clear();
+    entries_.clear();
+    slots_.clear();
+    hashes_.clear();
     bytes_ = 0;
   }
   // Closes every open position list and returns the keys in order.
   std::vector<std::pair<std::string_view, const std::string*>> Sorted();
   // The doclist for a key (closed copy), or nullptr.
   const Entry* Find(const std::string& key) const;
-  const std::unordered_map<std::string, Entry>& map() const { return map_; }
+  const std::vector<Entry>& entries() const { return entries_; }
   // Appends the doclist of e with its open rowid closed.
   void Closed(const Entry& e, std::string* out) const;
 
  private:
   void Close(Entry* e);
+  // Open addressing: slots_ hold 1 + an index into entries_ (0 = empty),
+  // hashes_ the full hash of that slot's key; capacity a power of two,
+  // at most half full.
+  Entry* Lookup(std::string_view key, bool* fresh);
   Detail detail_;
-  std::unordered_map<std::string, Entry> map_;
+  std::vector<Entry> entries_;
+  std::vector<uint32_t> slots_;
+  std::vector<uint32_t> hashes_;
+  std::string key_;  // scratch for Write
   int64_t bytes_ = 0;
 };
 

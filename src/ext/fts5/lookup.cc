@@ -42,7 +42,8 @@ int Index::ScanTerms(const std::string& prefix,
     }
     if (rc != SQLITE_OK) return rc;
   }
-  for (const auto& [key, e] : hash_.map()) {
+  for (const PendingHash::Entry& e : hash_.entries()) {
+    const std::string& key = e.key;
     if (!StartsWith(key, prefix)) continue;
     std::string bytes;
     hash_.Closed(e, &bytes);
