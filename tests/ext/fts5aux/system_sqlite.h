@@ -13,6 +13,11 @@
 
 namespace basalt::fts5test {
 
+struct SystemSqlite;
+// The loaded library; sqlite_forward.cc routes the sqlite3_* calls of the
+// code under test (auxiliary functions) to it.
+extern SystemSqlite g_system;
+
 #define FTS5TEST_FUNCTIONS(X) \
   X(open)                     \
   X(close)                    \
@@ -31,7 +36,15 @@ namespace basalt::fts5test {
   X(column_text)              \
   X(column_bytes)             \
   X(column_double)            \
-  X(column_int64)
+  X(column_int64)             \
+  X(value_text)               \
+  X(value_int)                \
+  X(value_double)             \
+  X(result_text)              \
+  X(result_double)            \
+  X(result_error)             \
+  X(result_error_code)        \
+  X(result_error_nomem)
 
 struct SystemSqlite {
 #define FTS5TEST_MEMBER(name) decltype(&sqlite3_##name) name = nullptr;

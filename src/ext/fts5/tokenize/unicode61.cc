@@ -47,13 +47,17 @@ struct Unicode61 {
 
 bool SetCategories(Unicode61* t, const char* spec) {
   std::fill(std::begin(t->category), std::end(t->category), false);
+  bool any = false;
   for (const char* p = spec; *p != '\0';) {
     while (*p == ' ') ++p;
     if (*p == '\0') break;
     if (!UnicodeParseCategory(p, t->category)) return false;
+    any = true;
     while (*p != '\0' && *p != ' ') ++p;
   }
-  t->category[kCategoryAlways] = true;
+  // SQLite's quirk: the "always" code points (unassigned ones, ...) are
+  // token characters once any pattern was read, even one it ignores.
+  t->category[kCategoryAlways] = any;
   t->category[kCategoryNever] = false;
   return true;
 }

@@ -19,7 +19,7 @@ inline constexpr const char* kCategoryNames[] = {
     "Cc", "Cf", "Cn", "Co", "Cs", "Ll", "Lm", "Lo", "Lt", "Lu", "Mc", "Me", "Mn", "Nd", "Nl",
     "No", "Pc", "Pd", "Pe", "Pf", "Pi", "Po", "Ps", "Sc", "Sk", "Sm", "So", "Zl", "Zp", "Zs"};
 inline constexpr int kCategoryCount = 30;
-inline constexpr int kCategoryAlways = 30;  // a token character under any categories
+inline constexpr int kCategoryAlways = 30;  // a token character under any non-empty categories
 inline constexpr int kCategoryNever = 31;   // never a token character
 inline constexpr int kCategorySlots = 32;
 
