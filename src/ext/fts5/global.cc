@@ -53,7 +53,11 @@ int CreateFunction(fts5_api* api, const char* name, void* user, fts5_extension_f
   e.user_data = user;
   e.fn = fn;
   e.destroy = destroy;
-  return sqlite3_overload_function(g->db, name, -1);
+  e.name = name;
+  // A plain SQL function taking the cursor id (the hidden column's value):
+  // Basalt's virtual tables have no xFindFunction hook.
+  return sqlite3_create_function(g->db, name, -1, SQLITE_UTF8, &e, &AuxFunctionCall, nullptr,
+                                 nullptr);
 }
 
 void ApiPtrFunction(sqlite3_context* ctx, int, sqlite3_value** argv) {

@@ -19,6 +19,7 @@ struct TokenizerModule {
 
 struct AuxFunctionEntry {
   void* owner = nullptr;  // the Global it belongs to
+  std::string name;
   void* user_data = nullptr;
   fts5_extension_function fn = nullptr;
   void (*destroy)(void*) = nullptr;

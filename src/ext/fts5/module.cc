@@ -202,25 +202,11 @@ int XShadowName(const char* name) {
   return 0;
 }
 
-void AuxCallback(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
-  auto* fn = static_cast<const AuxFunctionEntry*>(sqlite3_user_data(ctx));
-  Global* g = static_cast<Global*>(fn->owner);
-  int64_t id = sqlite3_value_int64(argv[0]);
-  Cursor* c = FindCursor(g, id);
-  if (c == nullptr) {
-    char* m = sqlite3_mprintf("no such cursor: %lld", static_cast<long long>(id));
-    sqlite3_result_error(ctx, m, -1);
-    sqlite3_free(m);
-    return;
-  }
-  InvokeAux(fn, c, ctx, argc - 1, argv + 1);
-}
-
 int XFindFunction(sqlite3_vtab* v, int, const char* name,
                   void (**fn)(sqlite3_context*, int, sqlite3_value**), void** arg) {
   const AuxFunctionEntry* e = Tab(v)->cfg.global->FindFunction(name);
   if (e == nullptr) return 0;
-  *fn = &AuxCallback;
+  *fn = &AuxFunctionCall;
   *arg = const_cast<AuxFunctionEntry*>(e);
   return 1;
 }
@@ -274,6 +260,23 @@ const sqlite3_module kModule = {3,          XCreate,  XConnect,    XBestIndex,  
                                 XSavepoint, XRelease, XRollbackTo, XShadowName};
 
 }  // namespace
+
+void AuxFunctionCall(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  auto* fn = static_cast<const AuxFunctionEntry*>(sqlite3_user_data(ctx));
+  Global* g = static_cast<Global*>(fn->owner);
+  int64_t id = sqlite3_value_int64(argv[0]);
+  Cursor* c = FindCursor(g, id);
+  if (c == nullptr) {
+    // Not called on an fts5 table's hidden column (SQLite's message when
+    // no virtual table overloads the function).
+    char* m =
+        sqlite3_mprintf("unable to use function %s in the requested context", fn->name.c_str());
+    sqlite3_result_error(ctx, m, -1);
+    sqlite3_free(m);
+    return;
+  }
+  InvokeAux(fn, c, ctx, argc - 1, argv + 1);
+}
 
 const sqlite3_module* Fts5Module() { return &kModule; }
 

@@ -10,6 +10,10 @@ const sqlite3_module* Fts5Module();
 std::string TableKey(const std::string& schema, const std::string& name);
 const sqlite3_module* Fts5VocabModule();
 
+// An auxiliary function called from SQL: argv[0] is the cursor id an fts5
+// table's hidden column gives (user data: the AuxFunctionEntry).
+void AuxFunctionCall(sqlite3_context* ctx, int argc, sqlite3_value** argv);
+
 int XBestIndex(sqlite3_vtab* v, sqlite3_index_info* info);
 int XFilter(sqlite3_vtab_cursor* vc, int idx, const char* idx_str, int argc, sqlite3_value** argv);
 // The commands written as INSERT INTO t(t[, rank]) VALUES(cmd[, arg]).
