@@ -40,14 +40,10 @@ int ApiTokenize(Fts5Context* ctx, const char* text, int n, void* user,
                 int (*cb)(void*, int, const char*, int, int, int)) {
   return C(ctx)->tab->cfg.Tokenize(FTS5_TOKENIZE_AUX, text, n, user, cb);
 }
-int ApiPhraseCount(Fts5Context* ctx) {
-  Cursor* c = C(ctx);
-  return c->expr ? static_cast<int>(c->expr->phrases.size()) : 0;
-}
+int ApiPhraseCount(Fts5Context* ctx) { return C(ctx)->PhraseCount(); }
 int ApiPhraseSize(Fts5Context* ctx, int i) {
-  Cursor* c = C(ctx);
-  if (c->expr == nullptr || i < 0 || i >= static_cast<int>(c->expr->phrases.size())) return 0;
-  return static_cast<int>(c->expr->phrases[i]->tokens.size());
+  const Phrase* p = C(ctx)->PhraseAt(i);
+  return p ? static_cast<int>(p->tokens.size()) : 0;
 }
 int ApiInstCount(Fts5Context* ctx, int* n) {
   Cursor* c = C(ctx);
@@ -98,29 +94,28 @@ int ApiColumnSize(Fts5Context* ctx, int col, int* n) {
 int ApiQueryPhrase(Fts5Context* ctx, int i, void* user,
                    int (*cb)(const Fts5ExtensionApi*, Fts5Context*, void*)) {
   Cursor* c = C(ctx);
-  if (c->expr == nullptr || i < 0 || i >= static_cast<int>(c->expr->phrases.size())) {
-    return SQLITE_RANGE;
+  const Phrase* src = c->PhraseAt(i);
+  if (src == nullptr) return SQLITE_RANGE;
+  // The phrase's own hits serve unless a NEAR group narrowed them.
+  std::unique_ptr<Phrase> fresh;
+  if (src->trimmed) {
+    fresh = std::make_unique<Phrase>();
+    fresh->tokens = src->tokens;
+    fresh->cols = src->cols;
+    fresh->caret = src->caret;
+    int rc = EvalPhrase(c->tab->index.get(), c->tab->cfg, fresh.get());
+    if (rc != SQLITE_OK) return rc;
+    src = fresh.get();
   }
   Cursor q;
   q.tab = c->tab;
   q.mode = Cursor::kMatch;
-  auto ph = std::make_unique<Phrase>();
-  ph->tokens = c->expr->phrases[i]->tokens;
-  ph->cols = c->expr->phrases[i]->cols;
-  ph->caret = c->expr->phrases[i]->caret;
-  int rc = EvalPhrase(c->tab->index.get(), c->tab->cfg, ph.get());
-  if (rc != SQLITE_OK) return rc;
-  q.rowids = ph->hits.rowids;
-  auto node = std::make_unique<ExprNode>();
-  node->phrases.push_back(ph.get());
-  q.own_expr.phrases.push_back(std::move(ph));
-  q.own_expr.root = std::move(node);
-  q.expr = &q.own_expr;
+  q.query_phrase = src;
   q.current_aux = c->current_aux;
-  for (size_t k = 0; k < q.rowids.size(); ++k) {
+  int rc = SQLITE_OK;
+  for (int64_t rowid : src->hits.rowids) {
     q.ResetRow();
-    q.at = k;
-    q.rowid = q.rowids[k];
+    q.rowid = rowid;
     rc = cb(&kExtensionApi, reinterpret_cast<Fts5Context*>(&q), user);
     if (rc != SQLITE_OK) break;
   }
@@ -169,11 +164,11 @@ void ApiPhraseNext(Fts5Context*, Fts5PhraseIter* it, int* col, int* off) {
   it->a = Bytes(Pos(it->a) + 1);
 }
 int ApiPhraseFirst(Fts5Context* ctx, int i, Fts5PhraseIter* it, int* col, int* off) {
-  const std::vector<uint64_t>* p = C(ctx)->PhrasePositions(i);
+  std::span<const uint64_t> p = C(ctx)->PhrasePositions(i);
   it->a = it->b = nullptr;
-  if (p != nullptr && !p->empty()) {
-    it->a = Bytes(p->data());
-    it->b = Bytes(p->data() + p->size());
+  if (!p.empty()) {
+    it->a = Bytes(p.data());
+    it->b = Bytes(p.data() + p.size());
   }
   ApiPhraseNext(ctx, it, col, off);
   return SQLITE_OK;
@@ -190,11 +185,11 @@ void ApiPhraseNextColumn(Fts5Context*, Fts5PhraseIter* it, int* col) {
   it->a = Bytes(p);
 }
 int ApiPhraseFirstColumn(Fts5Context* ctx, int i, Fts5PhraseIter* it, int* col) {
-  const std::vector<uint64_t>* p = C(ctx)->PhrasePositions(i);
+  std::span<const uint64_t> p = C(ctx)->PhrasePositions(i);
   it->a = it->b = nullptr;
-  if (p != nullptr && !p->empty()) {
-    it->a = Bytes(p->data());
-    it->b = Bytes(p->data() + p->size());
+  if (!p.empty()) {
+    it->a = Bytes(p.data());
+    it->b = Bytes(p.data() + p.size());
   }
   ApiPhraseNextColumn(ctx, it, col);
   return SQLITE_OK;

@@ -50,12 +50,19 @@ sqlite3_value* Cursor::ColumnValue(int col) {
   return row_found ? sqlite3_column_value(row, col + 1) : nullptr;
 }
 
-const std::vector<uint64_t>* Cursor::PhrasePositions(int phrase) {
-  if (expr == nullptr || phrase < 0 || phrase >= static_cast<int>(expr->phrases.size())) {
-    return nullptr;
-  }
-  const Phrase* p = expr->phrases[phrase].get();
-  if (p->negated) return nullptr;
+int Cursor::PhraseCount() const {
+  if (query_phrase != nullptr) return 1;
+  return expr ? static_cast<int>(expr->phrases.size()) : 0;
+}
+
+const Phrase* Cursor::PhraseAt(int i) const {
+  if (i < 0 || i >= PhraseCount()) return nullptr;
+  return query_phrase != nullptr ? query_phrase : expr->phrases[i].get();
+}
+
+std::span<const uint64_t> Cursor::PhrasePositions(int phrase) {
+  const Phrase* p = PhraseAt(phrase);
+  if (p == nullptr || p->negated) return {};
   return p->hits.Find(rowid);
 }
 
@@ -63,11 +70,9 @@ int Cursor::LoadInsts() {
   if (insts_loaded) return SQLITE_OK;
   insts.clear();
   std::vector<std::pair<uint64_t, int>> all;
-  int n = expr ? static_cast<int>(expr->phrases.size()) : 0;
+  int n = PhraseCount();
   for (int i = 0; i < n; ++i) {
-    const std::vector<uint64_t>* p = PhrasePositions(i);
-    if (p == nullptr) continue;
-    for (uint64_t v : *p) all.emplace_back(v, i);
+    for (uint64_t v : PhrasePositions(i)) all.emplace_back(v, i);
   }
   std::sort(all.begin(), all.end());
   for (auto& [v, i] : all) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct Cursor {
   Stmt scan;  // kScan / kLookup: the content rows
   Expr own_expr;
   Expr* expr = nullptr;  // own_expr, or the sorting cursor's (kSource)
+  // xQueryPhrase: a cursor over one phrase of another cursor's query (its
+  // only phrase, index 0), whose rowids are that phrase's hits.
+  const Phrase* query_phrase = nullptr;
   std::vector<int64_t> rowids;
   size_t at = 0;
   Stmt sorter;  // kSorted: SELECT rowid, rank ... ORDER BY rank function
@@ -61,7 +65,9 @@ struct Cursor {
   void ClearAux();
   int LoadRow();                        // content of the current row into `row` (kMatch/kSorted)
   sqlite3_value* ColumnValue(int col);  // null when unavailable
-  const std::vector<uint64_t>* PhrasePositions(int phrase);
+  std::span<const uint64_t> PhrasePositions(int phrase);
+  int PhraseCount() const;
+  const Phrase* PhraseAt(int i) const;
   int LoadInsts();
   int LoadDocsize();
   int FindRank(std::string* err);

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,11 +32,18 @@ struct PhraseToken {
 };
 
 // Matches of one phrase: rowids ascending, and for each the match start
-// positions (column << 32 | offset) ascending.
+// positions (column << 32 | offset) ascending, stored flat.
 struct PhraseHits {
   std::vector<int64_t> rowids;
-  std::vector<std::vector<uint64_t>> pos;
-  const std::vector<uint64_t>* Find(int64_t rowid) const;
+  std::vector<uint32_t> start{0};  // row i: pos[start[i] .. start[i+1])
+  std::vector<uint64_t> pos;
+  void Add(int64_t rowid, std::span<const uint64_t> p) {
+    rowids.push_back(rowid);
+    pos.insert(pos.end(), p.begin(), p.end());
+    start.push_back(static_cast<uint32_t>(pos.size()));
+  }
+  // The positions of rowid (empty if it has no match).
+  std::span<const uint64_t> Find(int64_t rowid) const;
 };
 
 struct Phrase {
@@ -43,6 +51,7 @@ struct Phrase {
   std::vector<int> cols;  // allowed columns; empty = all
   bool caret = false;
   PhraseHits hits;       // filled by evaluation
+  bool trimmed = false;  // hits narrowed by a NEAR group
   bool negated = false;  // under the right side of a NOT: reports no hits
 };
 

@@ -60,14 +60,14 @@ std::vector<int64_t> Intersect(const std::vector<int64_t>& a, const std::vector<
 }
 
 // SQLite's NEAR test over one row: in[i] are phrase i's match positions.
-bool NearMatch(const std::vector<const std::vector<uint64_t>*>& in, const std::vector<int>& nterm,
+bool NearMatch(const std::vector<std::span<const uint64_t>>& in, const std::vector<int>& nterm,
                int near, std::vector<std::vector<uint64_t>>* out) {
   size_t n = in.size();
   std::vector<size_t> idx(n, 0);
   out->assign(n, {});
-  auto at = [&](size_t i) { return static_cast<int64_t>((*in[i])[idx[i]]); };
+  auto at = [&](size_t i) { return static_cast<int64_t>(in[i][idx[i]]); };
   for (size_t i = 0; i < n; ++i) {
-    if (in[i]->empty()) return false;
+    if (in[i].empty()) return false;
   }
   for (;;) {
     int64_t imax = at(0);
@@ -79,27 +79,26 @@ bool NearMatch(const std::vector<const std::vector<uint64_t>*>& in, const std::v
         if (at(i) < imin || at(i) > imax) {
           match = false;
           while (at(i) < imin) {
-            if (++idx[i] >= in[i]->size()) return !(*out)[0].empty();
+            if (++idx[i] >= in[i].size()) return !(*out)[0].empty();
           }
           if (at(i) > imax) imax = at(i);
         }
       }
     } while (!match);
     for (size_t i = 0; i < n; ++i) {
-      uint64_t p = (*in[i])[idx[i]];
+      uint64_t p = in[i][idx[i]];
       if ((*out)[i].empty() || (*out)[i].back() != p) (*out)[i].push_back(p);
     }
     size_t adv = 0;
     int64_t best = INT64_MAX;
     for (size_t i = 0; i < n; ++i) {
-      int64_t la =
-          idx[i] + 1 < in[i]->size() ? static_cast<int64_t>((*in[i])[idx[i] + 1]) : INT64_MAX;
+      int64_t la = idx[i] + 1 < in[i].size() ? static_cast<int64_t>(in[i][idx[i] + 1]) : INT64_MAX;
       if (i == 0 || la < best) {
         best = la;
         adv = i;
       }
     }
-    if (++idx[adv] >= in[adv]->size()) return !(*out)[0].empty();
+    if (++idx[adv] >= in[adv].size()) return !(*out)[0].empty();
   }
 }
 
@@ -119,16 +118,16 @@ int EvalNear(Index* index, const Config& cfg, ExprNode* n, std::vector<int64_t>*
   std::vector<int64_t> kept;
   std::vector<std::vector<uint64_t>> res;
   for (int64_t rowid : *out) {
-    std::vector<const std::vector<uint64_t>*> in;
+    std::vector<std::span<const uint64_t>> in;
     for (Phrase* p : n->phrases) in.push_back(p->hits.Find(rowid));
     if (!NearMatch(in, nterm, n->near, &res)) continue;
     kept.push_back(rowid);
-    for (size_t i = 0; i < res.size(); ++i) {
-      trimmed[i].rowids.push_back(rowid);
-      trimmed[i].pos.push_back(std::move(res[i]));
-    }
+    for (size_t i = 0; i < res.size(); ++i) trimmed[i].Add(rowid, res[i]);
   }
-  for (size_t i = 0; i < n->phrases.size(); ++i) n->phrases[i]->hits = std::move(trimmed[i]);
+  for (size_t i = 0; i < n->phrases.size(); ++i) {
+    n->phrases[i]->hits = std::move(trimmed[i]);
+    n->phrases[i]->trimmed = true;
+  }
   out->swap(kept);
   return SQLITE_OK;
 }
@@ -170,14 +169,16 @@ int EvalNode(Index* index, const Config& cfg, ExprNode* n, std::vector<int64_t>*
 
 }  // namespace
 
-const std::vector<uint64_t>* PhraseHits::Find(int64_t rowid) const {
+std::span<const uint64_t> PhraseHits::Find(int64_t rowid) const {
   auto it = std::lower_bound(rowids.begin(), rowids.end(), rowid);
-  if (it == rowids.end() || *it != rowid) return nullptr;
-  return &pos[it - rowids.begin()];
+  if (it == rowids.end() || *it != rowid) return {};
+  size_t i = it - rowids.begin();
+  return std::span<const uint64_t>(pos.data() + start[i], start[i + 1] - start[i]);
 }
 
 int EvalPhrase(Index* index, const Config& cfg, Phrase* p) {
   p->hits = PhraseHits();
+  p->trimmed = false;
   if (p->tokens.empty()) return SQLITE_OK;
   if (!p->cols.empty() && p->cols[0] < 0) return SQLITE_OK;
   size_t nt = p->tokens.size();
@@ -200,8 +201,7 @@ int EvalPhrase(Index* index, const Config& cfg, Phrase* p) {
     if (!all) continue;
     starts.clear();
     if (none) {
-      p->hits.rowids.push_back(rowid);
-      p->hits.pos.emplace_back();
+      p->hits.Add(rowid, {});
       continue;
     }
     DecodePositions(e0.pos, cfg.detail, &pos[0]);
@@ -215,8 +215,7 @@ int EvalPhrase(Index* index, const Config& cfg, Phrase* p) {
       if (ok) starts.push_back(s);
     }
     if (starts.empty()) continue;
-    p->hits.rowids.push_back(rowid);
-    p->hits.pos.push_back(starts);
+    p->hits.Add(rowid, starts);
   }
   return SQLITE_OK;
 }

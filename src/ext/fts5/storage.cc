@@ -218,6 +218,7 @@ int Table::DeleteAll() {
       "DELETE FROM " + cfg.Shadow("_data") + ";DELETE FROM " + cfg.Shadow("_idx") + ";";
   if (cfg.columnsize) sql += "DELETE FROM " + cfg.Shadow("_docsize") + ";";
   index->store()->Reset();
+  docsize_stmt.Finalize();
   int rc = ExecSql(cfg.db, sql, nullptr);
   if (rc == SQLITE_OK) rc = index->Reinit();
   if (rc == SQLITE_OK) rc = ConfigValue("version", nullptr, kFileFormatVersion);
@@ -243,9 +244,11 @@ int Table::Rebuild() {
 }
 
 int Table::DocSize(int64_t rowid, std::vector<int>* sizes, bool* found) {
-  Stmt s;
-  int rc = s.Prepare(cfg.db, "SELECT sz FROM " + cfg.Shadow("_docsize") + " WHERE id=?");
-  if (rc != SQLITE_OK) return rc;
+  Stmt& s = docsize_stmt;
+  if (!s) {
+    int rc = s.Prepare(cfg.db, "SELECT sz FROM " + cfg.Shadow("_docsize") + " WHERE id=?");
+    if (rc != SQLITE_OK) return rc;
+  }
   sqlite3_bind_int64(s, 1, rowid);
   sizes->assign(cfg.ncol(), 0);
   *found = sqlite3_step(s) == SQLITE_ROW;

@@ -27,6 +27,7 @@ struct Table {
   // > 0 while a method of this table runs statements of its own: the
   // savepoints those nested statements open are not the user's.
   int busy = 0;
+  Stmt docsize_stmt;  // SELECT sz FROM %_docsize WHERE id=? (cached)
 
   void SetError(const std::string& m);
   // cache: keep them valid until Sync (writes); reads reload each time.
