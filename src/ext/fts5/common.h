@@ -20,6 +20,9 @@ void PutVarintSlow(std::string* out, uint64_t v);
 inline void PutVarint(std::string* out, uint64_t v) {
   if (v < 0x80) {
     out->push_back(static_cast<char>(v));
+  } else if (v < 0x4000) {
+    char b[2] = {static_cast<char>(0x80 | (v >> 7)), static_cast<char>(v & 0x7f)};
+    out->append(b, 2);
   } else {
     PutVarintSlow(out, v);
   }

@@ -7,6 +7,7 @@
 // varint, the placeholder and the growth of the previous size field beyond
 // one byte; each position costs its bytes.
 #include <algorithm>
+#include <cstring>
 
 #include "ext/fts5/common.h"
 #include "ext/fts5/hash.h"
@@ -106,10 +107,22 @@ void PendingHash::Write(int64_t rowid, int col, int pos, char prefix, const char
 }
 
 namespace {
+// Eight bytes at a time, multiply-xorshift mixing.
 uint32_t HashKey(std::string_view s) {
-  uint32_t h = 2166136261u;
-  for (unsigned char c : s) h = (h ^ c) * 16777619u;
-  return h;
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ s.size();
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  uint64_t w = 0;
+  for (size_t k = 0; i + k < s.size(); ++k)
+    w |= uint64_t{static_cast<unsigned char>(s[i + k])} << (8 * k);
+  h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 29;
+  return static_cast<uint32_t>(h);
 }
 }  // namespace
 
@@ -144,13 +157,31 @@ PendingHash::Entry* PendingHash::Lookup(std::string_view key, bool* fresh) {
 }
 
 std::vector<std::pair<std::string_view, const std::string*>> PendingHash::Sorted() {
-  std::vector<std::pair<std::string_view, const std::string*>> out;
-  out.reserve(entries_.size());
-  for (Entry& e : entries_) {
+  // Sorted on the first 8 key bytes as a big-endian number (zero-padded,
+  // so the order agrees with bytewise order), then on the whole key.
+  struct Item {
+    uint64_t head;
+    uint32_t index;
+  };
+  std::vector<Item> items;
+  items.reserve(entries_.size());
+  for (uint32_t i = 0; i < entries_.size(); ++i) {
+    Entry& e = entries_[i];
     Close(&e);
-    out.emplace_back(e.key, &e.doclist);
+    uint64_t head = 0;
+    for (size_t k = 0; k < 8; ++k) {
+      head = (head << 8) | (k < e.key.size() ? static_cast<unsigned char>(e.key[k]) : 0);
+    }
+    items.push_back({head, i});
   }
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(items.begin(), items.end(), [&](const Item& a, const Item& b) {
+    if (a.head != b.head) return a.head < b.head;
+    return entries_[a.index].key < entries_[b.index].key;
+  });
+  std::vector<std::pair<std::string_view, const std::string*>> out;
+  out.reserve(items.size());
+  for (const Item& it : items)
+    out.emplace_back(entries_[it.index].key, &entries_[it.index].doclist);
   return out;
 }
 
