@@ -18,6 +18,7 @@ void Cursor::ResetRow() {
   row_loaded = false;
   docsize_loaded = false;
   insts_loaded = false;
+  row_pos_loaded = false;
 }
 
 int Cursor::LoadRow() {
@@ -63,7 +64,57 @@ const Phrase* Cursor::PhraseAt(int i) const {
 std::span<const uint64_t> Cursor::PhrasePositions(int phrase) {
   const Phrase* p = PhraseAt(phrase);
   if (p == nullptr || p->negated) return {};
-  return p->hits.Find(rowid);
+  if (tab->cfg.detail == Detail::kFull) return p->hits.Find(rowid);
+  // The index has no offsets: a matching phrase's positions come from the
+  // row's text (none for a contentless table).
+  if (tab->cfg.content == Content::kNone) return {};
+  if (!std::binary_search(p->hits.rowids.begin(), p->hits.rowids.end(), rowid)) return {};
+  if (LoadRowPositions() != SQLITE_OK) return {};
+  return row_pos[phrase];
+}
+
+namespace {
+struct RowTokCtx {
+  Cursor* c;
+  int col;
+  int pos = -1;
+};
+
+int OnRowToken(void* ctx, int flags, const char* t, int n, int, int) {
+  auto* x = static_cast<RowTokCtx*>(ctx);
+  if ((flags & FTS5_TOKEN_COLOCATED) == 0 || x->pos < 0) ++x->pos;
+  std::string_view tok(t, n > kMaxTokenSize ? kMaxTokenSize : n);
+  Cursor* c = x->c;
+  for (int i = 0; i < c->PhraseCount(); ++i) {
+    const Phrase* p = c->PhraseAt(i);
+    if (p->tokens.size() != 1) continue;
+    const PhraseToken& pt = p->tokens[0];
+    bool match = pt.prefix ? tok.substr(0, pt.text.size()) == pt.text : tok == pt.text;
+    if (!match) continue;
+    if (!p->cols.empty() && !std::binary_search(p->cols.begin(), p->cols.end(), x->col)) continue;
+    if (p->caret && x->pos != 0) continue;
+    auto& v = c->row_pos[i];
+    uint64_t val = (uint64_t(x->col) << 32) | uint64_t(x->pos);
+    if (v.empty() || v.back() != val) v.push_back(val);
+  }
+  return SQLITE_OK;
+}
+}  // namespace
+
+int Cursor::LoadRowPositions() {
+  if (row_pos_loaded) return SQLITE_OK;
+  row_pos.assign(PhraseCount(), {});
+  int rc = LoadRow();
+  for (int col = 0; rc == SQLITE_OK && col < tab->cfg.ncol(); ++col) {
+    if (tab->cfg.unindexed[col]) continue;
+    sqlite3_value* v = ColumnValue(col);
+    if (v == nullptr) continue;
+    RowTokCtx ctx{this, col};
+    const char* t = reinterpret_cast<const char*>(sqlite3_value_text(v));
+    rc = tab->cfg.Tokenize(FTS5_TOKENIZE_AUX, t, sqlite3_value_bytes(v), &ctx, &OnRowToken);
+  }
+  row_pos_loaded = rc == SQLITE_OK;
+  return rc;
 }
 
 int Cursor::LoadInsts() {

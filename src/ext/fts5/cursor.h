@@ -50,6 +50,10 @@ struct Cursor {
   };
   std::vector<Inst> insts;
   bool insts_loaded = false;
+  // detail=column/none: the phrases' positions, found by tokenizing the row.
+  std::vector<std::vector<uint64_t>> row_pos;
+  bool row_pos_loaded = false;
+  int LoadRowPositions();
 
   // Auxiliary-function data, one slot per function.
   struct AuxData {

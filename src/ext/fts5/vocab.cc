@@ -56,7 +56,9 @@ std::string Dequote(const char* s) {
 
 int Connect(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_vtab** out,
             char** err) {
-  if (argc != 5 && argc != 6) {
+  // The three-argument form (database, table, type) is for temp tables.
+  bool with_db = argc == 6 && sqlite3_stricmp(argv[1], "temp") == 0;
+  if (argc != 5 && !with_db) {
     *err = sqlite3_mprintf("wrong number of vtable arguments");
     return SQLITE_ERROR;
   }
@@ -183,12 +185,16 @@ int Filter(sqlite3_vtab_cursor* vc, int, const char*, int, sqlite3_value**) {
     }
     if (vt->type == kRow) {
       c->terms.push_back(word);
-      c->vals.push_back({docs, d == Detail::kNone ? docs : cnt, 0});
+      c->vals.push_back({docs, d == Detail::kFull ? cnt : 0, 0});
+    } else if (vt->type == kCol && d == Detail::kNone) {
+      c->terms.push_back(word);
+      c->colname.push_back(std::string(1, '\0'));  // NULL column name
+      c->vals.push_back({docs, 0, 0});
     } else if (vt->type == kCol) {
       for (auto& [col, dc] : per_col) {
         c->terms.push_back(word);
         c->colname.push_back(t->cfg.cols[col]);
-        c->vals.push_back({dc.first, d == Detail::kColumn ? dc.first : dc.second, 0});
+        c->vals.push_back({dc.first, d == Detail::kFull ? dc.second : 0, 0});
       }
     }
   }
@@ -214,24 +220,24 @@ int Column(sqlite3_vtab_cursor* vc, sqlite3_context* ctx, int col) {
   const auto& v = c->vals[c->at];
   if (vt->type == kCol) {
     if (col == 1) {
-      sqlite3_result_text(ctx, c->colname[c->at].c_str(), -1, SQLITE_TRANSIENT);
-    } else {
+      const std::string& name = c->colname[c->at];
+      if (name != std::string(1, '\0'))
+        sqlite3_result_text(ctx, name.c_str(), -1, SQLITE_TRANSIENT);
+    } else if (v[col - 2] > 0) {  // zero counts (detail!=full) read as NULL
       sqlite3_result_int64(ctx, v[col - 2]);
     }
     return SQLITE_OK;
   }
   if (vt->type == kInstance && col == 2) {
-    if (v[1] >= 0) {
-      sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);  // replaced below
-      auto* t = static_cast<Table*>(vt->g->tables[TableKey(vt->schema, vt->table)]);
-      if (t != nullptr) {
-        sqlite3_result_text(ctx, t->cfg.cols[v[1]].c_str(), -1, SQLITE_TRANSIENT);
-      }
+    auto it = vt->g->tables.find(TableKey(vt->schema, vt->table));
+    if (v[1] >= 0 && it != vt->g->tables.end()) {
+      const auto* t = static_cast<const Table*>(it->second);
+      sqlite3_result_text(ctx, t->cfg.cols[v[1]].c_str(), -1, SQLITE_TRANSIENT);
     }
     return SQLITE_OK;
   }
   int64_t x = v[col - 1];
-  if (x >= 0 || vt->type != kInstance) sqlite3_result_int64(ctx, x);
+  if (vt->type == kInstance ? x >= 0 : x > 0) sqlite3_result_int64(ctx, x);
   return SQLITE_OK;
 }
 int Rowid(sqlite3_vtab_cursor* vc, sqlite3_int64* out) {
