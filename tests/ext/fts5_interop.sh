@@ -8,10 +8,12 @@
 # 2. Each engine queries, updates and integrity-checks the file the other
 #    built; every MATCH answer (and every error message) must be the same
 #    from both engines.
+# 3. The statements of fts5_errors.sql fail with the same messages.
 set -eu
 BASALT=$1
 SQLITE=$2
 WORK=$3
+SRC=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$WORK"
 cd "$WORK"
 rm -f b.db s.db build.sql queries.sql update_b.sql update_s.sql
@@ -89,4 +91,9 @@ check s.db
 dump b.db > b.dump
 dump s.db > s.dump
 cmp b.dump s.dump || { echo "FAIL: optimized files differ"; exit 1; }
+# Error messages, byte for byte.
+rm -f e_b.db e_s.db
+"$BASALT" e_b.db < "$SRC/fts5_errors.sql" > e_b.out 2>&1 || true
+"$SQLITE" e_s.db < "$SRC/fts5_errors.sql" > e_s.out 2>&1 || true
+cmp e_b.out e_s.out || { echo "FAIL: error messages differ"; diff e_b.out e_s.out | head; exit 1; }
 echo "fts5 interop: ok"
