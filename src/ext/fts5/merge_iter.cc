@@ -123,7 +123,29 @@ int MergeIter::Next() {
   bool nt;
   int rc = seg_[f].Next(&nt);
   if (rc != SQLITE_OK) return rc;
-  return Advanced(f, 1);
+  if (nt || seg_[f].eof || !AdvanceRowid(f)) return Advanced(f, 1);
+  return SQLITE_OK;
+}
+
+// The winner moved to its next rowid on the same term: along its path the
+// term relations are unchanged, so only nodes whose two sides share the
+// term compare rowids. Gives up (false) on equal rowids, which need the
+// tie rules of Compare.
+bool MergeIter::AdvanceRowid(int changed) {
+  int n = static_cast<int>(seg_.size());
+  int w = changed;
+  int prev = -1;  // the child node the path came from (-1: a leaf pair)
+  for (int i = (n + changed) / 2; i >= 1; prev = i, i /= 2) {
+    int other = prev < 0 ? (changed ^ 1) : first_[prev ^ 1].first;
+    Node& res = first_[i];
+    if (res.term_eq) {
+      int64_t a = seg_[w].rowid(), b = seg_[other].rowid();
+      if (a == b) return false;
+      if (b < a) w = other;
+    }
+    res.first = w;
+  }
+  return true;
 }
 
 }  // namespace basalt::fts5

@@ -50,6 +50,7 @@ class MergeIter {
   };
   int Compare(int out);
   int Advanced(int changed, int minset);
+  bool AdvanceRowid(int changed);
   std::vector<SegCursor> seg_;
   std::vector<Node> first_;
   int ninput_ = 0;
