@@ -19,55 +19,55 @@ constexpr int kEntryHeader = 48;
 
 void PendingHash::Close(Entry* e) {
   if (!e->open) return;
+  e->open = false;
   if (detail_ == Detail::kNone) {
     if (e->del) {
       e->doclist.push_back(0);
       if (e->content) e->doclist.push_back(0);
     }
-  } else {
-    uint64_t sz = (uint64_t{e->cur_pos.size()} << 1) | (e->del ? 1 : 0);
-    PutVarint(&e->doclist, sz);
-    e->doclist += e->cur_pos;
+    return;
   }
-  e->cur_pos.clear();
-  e->open = false;
+  size_t npos = e->doclist.size() - e->size_off - 1;
+  uint64_t sz = (uint64_t{npos} << 1) | (e->del ? 1 : 0);
+  if (sz < 0x80) {
+    e->doclist[e->size_off] = static_cast<char>(sz);
+    return;
+  }
+  std::string v;
+  PutVarint(&v, sz);
+  e->doclist.replace(e->size_off, 1, v);
 }
 
 void PendingHash::Closed(const Entry& e, std::string* out) const {
-  out->append(e.doclist);
-  if (!e.open) return;
-  if (detail_ == Detail::kNone) {
-    if (e.del) {
+  if (!e.open || detail_ == Detail::kNone) {
+    out->append(e.doclist);
+    if (e.open && e.del) {
       out->push_back(0);
       if (e.content) out->push_back(0);
     }
     return;
   }
-  PutVarint(out, (uint64_t{e.cur_pos.size()} << 1) | (e.del ? 1 : 0));
-  out->append(e.cur_pos);
+  out->append(e.doclist, 0, e.size_off);
+  size_t npos = e.doclist.size() - e.size_off - 1;
+  PutVarint(out, (uint64_t{npos} << 1) | (e.del ? 1 : 0));
+  out->append(e.doclist, e.size_off + 1, npos);
 }
 
 void PendingHash::Write(int64_t rowid, int col, int pos, char prefix, const char* tok, int n) {
-  key_.assign(1, prefix);
-  key_.append(tok, n);
   bool fresh;
-  Entry& e = *Lookup(key_, &fresh);
-  int64_t grow = 0;
+  Entry& e = *Lookup(prefix, std::string_view(tok, n), &fresh);
+  size_t before = e.doclist.size();
+  int64_t grow = fresh ? kEntryHeader + n + 2 : 0;
   bool new_row = false;
-  if (fresh) {
-    grow += kEntryHeader + n + 2;
-  }
   if (fresh || !e.open || rowid != e.last_rowid) {
-    if (e.open) {
-      size_t before = e.doclist.size() + e.cur_pos.size() + (detail_ == Detail::kNone ? 0 : 1);
-      Close(&e);
-      grow += static_cast<int64_t>(e.doclist.size()) - static_cast<int64_t>(before);
-    }
+    Close(&e);
     uint64_t delta = static_cast<uint64_t>(rowid) - static_cast<uint64_t>(e.last_rowid);
     if (fresh) delta = static_cast<uint64_t>(rowid);
-    size_t before = e.doclist.size();
     PutVarint(&e.doclist, delta);
-    grow += static_cast<int64_t>(e.doclist.size() - before) + (detail_ == Detail::kNone ? 0 : 1);
+    if (detail_ != Detail::kNone) {
+      e.size_off = e.doclist.size();
+      e.doclist.push_back(0);
+    }
     e.last_rowid = rowid;
     e.open = true;
     e.del = false;
@@ -81,12 +81,11 @@ void PendingHash::Write(int64_t rowid, int col, int pos, char prefix, const char
   } else if (detail_ == Detail::kNone) {
     e.content = true;
   } else {
-    size_t before = e.cur_pos.size();
     bool add = detail_ == Detail::kFull || new_row;
     if (col != e.col) {
       if (detail_ == Detail::kFull) {
-        e.cur_pos.push_back(1);
-        PutVarint(&e.cur_pos, static_cast<uint64_t>(col));
+        e.doclist.push_back(1);
+        PutVarint(&e.doclist, static_cast<uint64_t>(col));
         e.col = col;
         e.pos = 0;
       } else {
@@ -98,58 +97,54 @@ void PendingHash::Write(int64_t rowid, int col, int pos, char prefix, const char
       add = false;
     }
     if (add) {
-      PutVarint(&e.cur_pos, static_cast<uint64_t>(pos - e.pos + 2));
+      PutVarint(&e.doclist, static_cast<uint64_t>(pos - e.pos + 2));
       e.pos = pos;
     }
-    grow += static_cast<int64_t>(e.cur_pos.size() - before);
   }
-  bytes_ += grow;
+  bytes_ += grow + static_cast<int64_t>(e.doclist.size()) - static_cast<int64_t>(before);
 }
 
 namespace {
-// Eight bytes at a time, multiply-xorshift mixing.
-uint32_t HashKey(std::string_view s) {
-  uint64_t h = 0x9e3779b97f4a7c15ull ^ s.size();
-  size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    uint64_t w;
-    std::memcpy(&w, s.data() + i, 8);
-    h = (h ^ w) * 0xff51afd7ed558ccdull;
-    h ^= h >> 32;
-  }
-  uint64_t w = 0;
-  for (size_t k = 0; i + k < s.size(); ++k)
-    w |= uint64_t{static_cast<unsigned char>(s[i + k])} << (8 * k);
-  h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-  h ^= h >> 29;
-  return static_cast<uint32_t>(h);
+// FNV-1a over the prefix byte and the token.
+uint32_t HashKey(char prefix, std::string_view tok) {
+  uint32_t h = (2166136261u ^ static_cast<unsigned char>(prefix)) * 16777619u;
+  for (unsigned char c : tok) h = (h ^ c) * 16777619u;
+  return h;
+}
+
+bool KeyIs(const std::string& key, char prefix, std::string_view tok) {
+  return key.size() == tok.size() + 1 && key[0] == prefix &&
+         std::memcmp(key.data() + 1, tok.data(), tok.size()) == 0;
 }
 }  // namespace
 
-PendingHash::Entry* PendingHash::Lookup(std::string_view key, bool* fresh) {
+PendingHash::Entry* PendingHash::Lookup(char prefix, std::string_view tok, bool* fresh) {
   if (slots_.empty() || entries_.size() * 2 >= slots_.size()) {
     size_t cap = slots_.empty() ? 1024 : slots_.size() * 2;
     slots_.assign(cap, 0);
     hashes_.assign(cap, 0);
     for (size_t i = 0; i < entries_.size(); ++i) {
-      uint32_t h = HashKey(entries_[i].key);
+      const std::string& k = entries_[i].key;
+      uint32_t h = HashKey(k[0], std::string_view(k).substr(1));
       size_t at = h & (cap - 1);
       while (slots_[at] != 0) at = (at + 1) & (cap - 1);
       slots_[at] = static_cast<uint32_t>(i + 1);
       hashes_[at] = h;
     }
   }
-  uint32_t h = HashKey(key);
+  uint32_t h = HashKey(prefix, tok);
   size_t mask = slots_.size() - 1;
   size_t at = h & mask;
   for (; slots_[at] != 0; at = (at + 1) & mask) {
-    if (hashes_[at] == h && entries_[slots_[at] - 1].key == key) {
+    if (hashes_[at] == h && KeyIs(entries_[slots_[at] - 1].key, prefix, tok)) {
       *fresh = false;
       return &entries_[slots_[at] - 1];
     }
   }
   entries_.emplace_back();
-  entries_.back().key.assign(key);
+  entries_.back().key.reserve(tok.size() + 1);
+  entries_.back().key.push_back(prefix);
+  entries_.back().key.append(tok);
   slots_[at] = static_cast<uint32_t>(entries_.size());
   hashes_[at] = h;
   *fresh = true;
@@ -187,10 +182,14 @@ std::vector<std::pair<std::string_view, const std::string*>> PendingHash::Sorted
 
 const PendingHash::Entry* PendingHash::Find(const std::string& key) const {
   if (slots_.empty()) return nullptr;
-  uint32_t h = HashKey(key);
+  if (key.empty()) return nullptr;
+  std::string_view tok = std::string_view(key).substr(1);
+  uint32_t h = HashKey(key[0], tok);
   size_t mask = slots_.size() - 1;
   for (size_t at = h & mask; slots_[at] != 0; at = (at + 1) & mask) {
-    if (hashes_[at] == h && entries_[slots_[at] - 1].key == key) return &entries_[slots_[at] - 1];
+    if (hashes_[at] == h && KeyIs(entries_[slots_[at] - 1].key, key[0], tok)) {
+      return &entries_[slots_[at] - 1];
+    }
   }
   return nullptr;
 }

@@ -4,7 +4,8 @@
 //
 // Invariant: within a key, rowids arrive ascending (the index flushes
 // before a smaller or repeated rowid, see Index::BeginWrite); the position
-// list of the last rowid is still open (`cur_pos`) until the next rowid or
+// list of the last rowid is still open (after a 1-byte size placeholder at
+// `size_off`, as in SQLite's hash) until the next rowid or
 // the flush closes it.
 #pragma once
 
@@ -24,7 +25,7 @@ class PendingHash {
   struct Entry {
     std::string key;
     std::string doclist;  // closed rowids: rowid delta, size field, positions
-    std::string cur_pos;  // positions of the open rowid
+    size_t size_off = 0;  // the open rowid's size placeholder (detail != none)
     int64_t last_rowid = 0;
     int64_t prev_rowid = 0;  // rowid before the open one (delta base)
     int col = 0;
@@ -59,12 +60,11 @@ class PendingHash {
   // Open addressing: slots_ hold 1 + an index into entries_ (0 = empty),
   // hashes_ the full hash of that slot's key; capacity a power of two,
   // at most half full.
-  Entry* Lookup(std::string_view key, bool* fresh);
+  Entry* Lookup(char prefix, std::string_view tok, bool* fresh);
   Detail detail_;
   std::vector<Entry> entries_;
   std::vector<uint32_t> slots_;
   std::vector<uint32_t> hashes_;
-  std::string key_;  // scratch for Write
   int64_t bytes_ = 0;
 };
 
