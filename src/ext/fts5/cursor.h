@@ -20,7 +20,8 @@ struct Cursor {
   sqlite3_vtab_cursor base{};  // first: sqlite3_vtab_cursor* is a Cursor*
   Table* tab = nullptr;
   int64_t id = 0;  // the value of the table-named column
-  enum Mode { kScan, kLookup, kMatch, kSorted, kSource } mode = kScan;
+  enum Mode { kScan, kLookup, kMatch, kSorted, kSource, kSpecial } mode = kScan;
+  int64_t special = 0;  // kSpecial: the one row's value
   bool eof = true;
   int64_t rowid = 0;
 

@@ -119,11 +119,11 @@ bool KeyIs(const std::string& key, char prefix, std::string_view tok) {
 }  // namespace
 
 PendingHash::Entry* PendingHash::Lookup(char prefix, std::string_view tok, bool* fresh) {
-  if (slots_.empty() || entries_.size() * 2 >= slots_.size()) {
+  if (slots_.empty() || count_ * 2 >= slots_.size()) {
     size_t cap = slots_.empty() ? 1024 : slots_.size() * 2;
     slots_.assign(cap, 0);
     hashes_.assign(cap, 0);
-    for (size_t i = 0; i < entries_.size(); ++i) {
+    for (size_t i = 0; i < count_; ++i) {
       const std::string& k = entries_[i].key;
       uint32_t h = HashKey(k[0], std::string_view(k).substr(1));
       size_t at = h & (cap - 1);
@@ -141,14 +141,16 @@ PendingHash::Entry* PendingHash::Lookup(char prefix, std::string_view tok, bool*
       return &entries_[slots_[at] - 1];
     }
   }
-  entries_.emplace_back();
-  entries_.back().key.reserve(tok.size() + 1);
-  entries_.back().key.push_back(prefix);
-  entries_.back().key.append(tok);
-  slots_[at] = static_cast<uint32_t>(entries_.size());
+  if (count_ == entries_.size()) entries_.emplace_back();
+  Entry& e = entries_[count_++];
+  e.key.push_back(prefix);
+  e.key.append(tok);
+  e.open = false;
+  e.last_rowid = 0;
+  slots_[at] = static_cast<uint32_t>(count_);
   hashes_[at] = h;
   *fresh = true;
-  return &entries_.back();
+  return &e;
 }
 
 std::vector<std::pair<std::string_view, const std::string*>> PendingHash::Sorted() {
@@ -159,8 +161,8 @@ std::vector<std::pair<std::string_view, const std::string*>> PendingHash::Sorted
     uint32_t index;
   };
   std::vector<Item> items;
-  items.reserve(entries_.size());
-  for (uint32_t i = 0; i < entries_.size(); ++i) {
+  items.reserve(count_);
+  for (uint32_t i = 0; i < count_; ++i) {
     Entry& e = entries_[i];
     Close(&e);
     uint64_t head = 0;

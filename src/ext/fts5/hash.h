@@ -9,8 +9,10 @@
 // the flush closes it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -27,7 +29,6 @@ class PendingHash {
     std::string doclist;  // closed rowids: rowid delta, size field, positions
     size_t size_off = 0;  // the open rowid's size placeholder (detail != none)
     int64_t last_rowid = 0;
-    int64_t prev_rowid = 0;  // rowid before the open one (delta base)
     int col = 0;
     int pos = 0;
     bool open = false;
@@ -40,18 +41,24 @@ class PendingHash {
   void Write(int64_t rowid, int col, int pos, char prefix, const char* tok, int n);
   // The bytes SQLite would count for the same data (its flush threshold).
   int64_t bytes() const { return bytes_; }
-  bool empty() const { return entries_.empty(); }
+  bool empty() const { return count_ == 0; }
+  // Empties the hash but keeps its memory: entry strings and the slot
+  // array are reused by the next transaction's writes.
   void Clear() {
-    entries_.clear();
-    slots_.clear();
-    hashes_.clear();
+    for (size_t i = 0; i < count_; ++i) {
+      Entry& e = entries_[i];
+      e.key.clear();
+      e.doclist.clear();
+    }
+    count_ = 0;
+    std::fill(slots_.begin(), slots_.end(), 0);
     bytes_ = 0;
   }
   // Closes every open position list and returns the keys in order.
   std::vector<std::pair<std::string_view, const std::string*>> Sorted();
   // The doclist for a key (closed copy), or nullptr.
   const Entry* Find(const std::string& key) const;
-  const std::vector<Entry>& entries() const { return entries_; }
+  std::span<const Entry> entries() const { return {entries_.data(), count_}; }
   // Appends the doclist of e with its open rowid closed.
   void Closed(const Entry& e, std::string* out) const;
 
@@ -62,7 +69,8 @@ class PendingHash {
   // at most half full.
   Entry* Lookup(char prefix, std::string_view tok, bool* fresh);
   Detail detail_;
-  std::vector<Entry> entries_;
+  std::vector<Entry> entries_;  // the first count_ are live
+  size_t count_ = 0;
   std::vector<uint32_t> slots_;
   std::vector<uint32_t> hashes_;
   int64_t bytes_ = 0;

@@ -123,6 +123,9 @@ int XNext(sqlite3_vtab_cursor* vc) {
       if (!c->eof) c->rowid = sqlite3_column_int64(c->sorter, 0);
       return c->eof && rc != SQLITE_DONE ? sqlite3_reset(c->sorter) : SQLITE_OK;
     }
+    case Cursor::kSpecial:
+      c->eof = true;
+      return SQLITE_OK;
     case Cursor::kMatch:
     case Cursor::kSource:
       if (++c->at >= c->rowids.size()) {
@@ -143,6 +146,10 @@ int XRowid(sqlite3_vtab_cursor* vc, sqlite3_int64* out) {
 int XColumn(sqlite3_vtab_cursor* vc, sqlite3_context* ctx, int col) {
   Cursor* c = Cur(vc);
   int n = c->tab->cfg.ncol();
+  if (c->mode == Cursor::kSpecial) {
+    if (col == n) sqlite3_result_int64(ctx, c->special);
+    return SQLITE_OK;
+  }
   if (col == n) {
     // An UPDATE reads unchanged columns with sqlite3_vtab_nochange() set;
     // the table-named column must then stay NULL (it is a command slot).

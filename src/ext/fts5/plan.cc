@@ -51,6 +51,25 @@ int StartScan(Cursor* c, bool lookup, int64_t lo, int64_t hi, bool desc) {
   return c->eof && rc != SQLITE_DONE ? sqlite3_reset(c->scan) : SQLITE_OK;
 }
 
+// The special queries MATCH '*reads' (leaf reads so far) and '*id' (this
+// cursor's id): one row whose table-named column holds the number.
+int StartSpecial(Cursor* c, const std::string& what) {
+  const char* w = what.c_str();
+  size_t n = what.size();
+  if (n > 0 && sqlite3_strnicmp("reads", w, static_cast<int>(n)) == 0) {
+    c->special = c->tab->index->store()->reads();
+  } else if (n > 0 && sqlite3_strnicmp("id", w, static_cast<int>(n)) == 0) {
+    c->special = c->id;
+  } else {
+    c->tab->SetError("unknown special query: " + what);
+    return SQLITE_ERROR;
+  }
+  c->mode = Cursor::kSpecial;
+  c->eof = false;
+  c->rowid = 0;
+  return SQLITE_OK;
+}
+
 int StartSorted(Cursor* c, bool desc) {
   Table* t = c->tab;
   std::string err;
@@ -200,10 +219,7 @@ int XFilter(sqlite3_vtab_cursor* vc, int flags, const char* idx_str, int argc,
         while (s[1] >= '0' && s[1] <= '9') col = col * 10 + (*++s - '0');
         const char* q = reinterpret_cast<const char*>(sqlite3_value_text(v));
         std::string query = q ? q : "";
-        if (!query.empty() && query[0] == '*') {
-          t->SetError("unknown special query: " + query.substr(1));
-          return SQLITE_ERROR;
-        }
+        if (!query.empty() && query[0] == '*') return StartSpecial(c, query.substr(1));
         Expr e;
         std::string err;
         int rc = ParseExpr(t->cfg, query, col < t->cfg.ncol() ? col : -1, &e, &err);

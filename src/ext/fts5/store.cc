@@ -24,6 +24,7 @@ int DataStore::ReadOptional(int64_t id, std::string* out, bool* found) {
   int rc = Prep(&read_, "SELECT block FROM " + cfg_->Shadow("_data") + " WHERE id=?");
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_int64(read_, 1, id);
+  ++reads_;
   rc = sqlite3_step(read_);
   *found = rc == SQLITE_ROW;
   if (*found) {

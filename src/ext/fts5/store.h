@@ -24,12 +24,14 @@ class DataStore {
   int DeleteIdx(int segid);
   // The %_idx page value for the largest key <= term (0 if none).
   int LookupIdx(int segid, std::string_view term, int64_t* pgno);
+  int64_t reads() const { return reads_; }
   // Drops the cached statements (before a rename or drop).
   void Reset();
 
  private:
   int Prep(Stmt* s, const std::string& sql);
   const Config* cfg_;
+  int64_t reads_ = 0;  // records read (MATCH '*reads')
   Stmt read_, write_, del_range_, idx_write_, idx_del_, idx_lookup_;
 };
 
