@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ext/fts3/module.h"
 #include "ext/fts5/cursor.h"
 #include "ext/fts5/module.h"
 
@@ -272,6 +273,16 @@ const sqlite3_module kModule = {3,          XCreate,  XConnect,    XBestIndex,  
 void AuxFunctionCall(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   auto* fn = static_cast<const AuxFunctionEntry*>(sqlite3_user_data(ctx));
   Global* g = static_cast<Global*>(fn->owner);
+  // snippet() is also FTS3's: without an xFindFunction hook both share one
+  // SQL function, and an FTS3 cursor pointer sends the call to FTS3's.
+  if (argc > 0 && sqlite3_value_pointer(argv[0], "fts3cursor") != nullptr) {
+    for (const auto& f : basalt::fts::AuxFunctions()) {
+      if (sqlite3_stricmp(f.name, fn->name.c_str()) == 0) {
+        f.fn(ctx, argc, argv);
+        return;
+      }
+    }
+  }
   int64_t id = sqlite3_value_int64(argv[0]);
   Cursor* c = FindCursor(g, id);
   if (c == nullptr) {

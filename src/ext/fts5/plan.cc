@@ -4,7 +4,8 @@
 //   M<col>  a MATCH (or = on the table-named column; col = ncol for all)
 //   r       rank MATCH 'function(args)'
 //   =       rowid equality;  <  rowid upper bound;  >  rowid lower bound
-// idxNum: 1 ORDER BY rank, 2 ORDER BY rowid, 4 descending.
+// idxNum (as SQLite 3.40): 0x20 ORDER BY rank, 0x40 ORDER BY rowid, 0x80
+// descending.
 #include <algorithm>
 #include <cstring>
 
@@ -13,9 +14,9 @@
 namespace basalt::fts5 {
 namespace {
 
-constexpr int kOrderRank = 1;
-constexpr int kOrderRowid = 2;
-constexpr int kOrderDesc = 4;
+constexpr int kOrderRank = 0x20;
+constexpr int kOrderRowid = 0x40;
+constexpr int kOrderDesc = 0x80;
 
 Table* Tab(sqlite3_vtab* v) { return reinterpret_cast<Table*>(v); }
 Cursor* Cur(sqlite3_vtab_cursor* c) { return reinterpret_cast<Cursor*>(c); }
