@@ -76,8 +76,7 @@ int XDisconnect(sqlite3_vtab* v) {
 }
 int XDestroy(sqlite3_vtab* v) {
   Table* t = Tab(v);
-  t->index->store()->Reset();
-  t->docsize_stmt.Finalize();
+  t->ResetStatements();
   std::string sql = "DROP TABLE IF EXISTS " + t->cfg.Shadow("_data") + ";DROP TABLE IF EXISTS " +
                     t->cfg.Shadow("_idx") + ";DROP TABLE IF EXISTS " + t->cfg.Shadow("_config") +
                     ";";
@@ -186,8 +185,7 @@ int XRename(sqlite3_vtab* v, const char* name) {
   Table* t = Tab(v);
   int rc = t->Sync();
   if (rc != SQLITE_OK) return rc;
-  t->index->store()->Reset();
-  t->docsize_stmt.Finalize();
+  t->ResetStatements();
   std::string sql;
   std::vector<const char*> names = {"_data", "_idx", "_config"};
   if (t->cfg.columnsize) names.push_back("_docsize");

@@ -102,8 +102,8 @@ int Table::IndexInsert(sqlite3_value** vals, int64_t rowid) {
   }
   ++total_rows;
   if (rc == SQLITE_OK && cfg.columnsize) {
-    Stmt s;
-    rc = s.Prepare(cfg.db, "REPLACE INTO " + cfg.Shadow("_docsize") + " VALUES(?,?)");
+    Stmt& s = docsize_write;
+    if (!s) rc = s.Prepare(cfg.db, "REPLACE INTO " + cfg.Shadow("_docsize") + " VALUES(?,?)");
     if (rc == SQLITE_OK) {
       sqlite3_bind_int64(s, 1, rowid);
       sqlite3_bind_blob(s, 2, docsize.data(), static_cast<int>(docsize.size()), SQLITE_STATIC);
@@ -130,17 +130,38 @@ int Table::ContentInsert(sqlite3_value** argv, int64_t* rowid) {
     *rowid = sqlite3_last_insert_rowid(cfg.db);
     return rc;
   }
-  std::string sql = "INSERT INTO " + cfg.Shadow("_content") + " VALUES(?";
-  for (int i = 0; i < cfg.ncol(); ++i) sql += ",?";
-  sql += ")";
-  Stmt s;
-  int rc = s.Prepare(cfg.db, sql);
-  if (rc != SQLITE_OK) return rc;
+  Stmt& s = content_write;
+  if (!s) {
+    std::string sql = "INSERT INTO " + cfg.Shadow("_content") + " VALUES(?";
+    for (int i = 0; i < cfg.ncol(); ++i) sql += ",?";
+    sql += ")";
+    int rc = s.Prepare(cfg.db, sql);
+    if (rc != SQLITE_OK) return rc;
+  }
+  int rc;
   for (int i = 0; i <= cfg.ncol(); ++i) sqlite3_bind_value(s, i + 1, argv[i + 1]);
   sqlite3_step(s);
   rc = sqlite3_reset(s);
   *rowid = sqlite3_last_insert_rowid(cfg.db);
   return rc;
+}
+
+int Table::DeleteById(Stmt* s, const char* shadow, int64_t rowid) {
+  if (!*s) {
+    int rc = s->Prepare(cfg.db, "DELETE FROM " + cfg.Shadow(shadow) + " WHERE id=?");
+    if (rc != SQLITE_OK) return rc;
+  }
+  sqlite3_bind_int64(*s, 1, rowid);
+  sqlite3_step(*s);
+  return sqlite3_reset(*s);
+}
+
+void Table::ResetStatements() {
+  index->store()->Reset();
+  for (Stmt* s :
+       {&docsize_stmt, &docsize_write, &content_write, &docsize_delete, &content_delete}) {
+    s->Finalize();
+  }
 }
 
 int Table::Delete(int64_t rowid, sqlite3_value** vals) {
@@ -179,15 +200,9 @@ int Table::Delete(int64_t rowid, sqlite3_value** vals) {
       --total_rows;
   }
   if (rc != SQLITE_OK) return rc;
-  if (cfg.columnsize) {
-    rc = ExecSql(cfg.db,
-                 "DELETE FROM " + cfg.Shadow("_docsize") + " WHERE id=" + std::to_string(rowid),
-                 nullptr);
-  }
+  if (cfg.columnsize) rc = DeleteById(&docsize_delete, "_docsize", rowid);
   if (rc == SQLITE_OK && cfg.content == Content::kNormal) {
-    rc = ExecSql(cfg.db,
-                 "DELETE FROM " + cfg.Shadow("_content") + " WHERE id=" + std::to_string(rowid),
-                 nullptr);
+    rc = DeleteById(&content_delete, "_content", rowid);
   }
   return rc;
 }
@@ -217,8 +232,7 @@ int Table::DeleteAll() {
   std::string sql =
       "DELETE FROM " + cfg.Shadow("_data") + ";DELETE FROM " + cfg.Shadow("_idx") + ";";
   if (cfg.columnsize) sql += "DELETE FROM " + cfg.Shadow("_docsize") + ";";
-  index->store()->Reset();
-  docsize_stmt.Finalize();
+  ResetStatements();
   int rc = ExecSql(cfg.db, sql, nullptr);
   if (rc == SQLITE_OK) rc = index->Reinit();
   if (rc == SQLITE_OK) rc = ConfigValue("version", nullptr, kFileFormatVersion);

@@ -28,6 +28,9 @@ struct Table {
   // savepoints those nested statements open are not the user's.
   int busy = 0;
   Stmt docsize_stmt;  // SELECT sz FROM %_docsize WHERE id=? (cached)
+  Stmt docsize_write, content_write, docsize_delete, content_delete;
+  // Finalizes the cached statements (the shadow tables change or go).
+  void ResetStatements();
 
   void SetError(const std::string& m);
   // cache: keep them valid until Sync (writes); reads reload each time.
@@ -41,6 +44,7 @@ struct Table {
   // content.
   int Delete(int64_t rowid, sqlite3_value** vals);
   int DeleteAll();
+  int DeleteById(Stmt* s, const char* shadow, int64_t rowid);
   int Rebuild();
   int Sync();  // averages, then the pending hash
   int ConfigValue(const char* key, sqlite3_value* v, int ival);
