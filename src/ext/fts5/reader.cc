@@ -92,7 +92,9 @@ int SegReader::Seek(std::string_view key) {
 }
 
 int SegReader::ReadDoclist(RawDoclist* out) {
-  out->clear();
+  // Entries are reused (their position strings keep their memory); the
+  // vector is cut to the number read at the end.
+  size_t count = 0;
   Leaf spare;
   const Leaf* lf = &leaf_;
   int pgno = term_pgno_;
@@ -130,16 +132,19 @@ int SegReader::ReadDoclist(RawDoclist* out) {
     off += k;
     rowid = absolute ? static_cast<int64_t>(v) : rowid + static_cast<int64_t>(v);
     first = false;
-    RawEntry e;
+    if (count == out->size()) out->emplace_back();
+    RawEntry& e = (*out)[count++];
     e.rowid = rowid;
     e.pgno = pgno;
+    e.del = false;
+    e.none_flags = 0;
+    e.pos.clear();
     if (none_) {
       while (e.none_flags < 2 && off < lf->szleaf && off < limit && p[off] == 0) {
         ++e.none_flags;
         ++off;
       }
       e.del = e.none_flags > 0;
-      out->push_back(std::move(e));
       continue;
     }
     if ((k = GetVarint(p + off, end, &v)) == 0) return SQLITE_CORRUPT_VTAB;
@@ -165,8 +170,8 @@ int SegReader::ReadDoclist(RawDoclist* out) {
       off += static_cast<int>(take);
       need -= take;
     }
-    out->push_back(std::move(e));
   }
+  out->resize(count);
   return SQLITE_OK;
 }
 
