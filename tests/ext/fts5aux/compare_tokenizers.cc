@@ -134,8 +134,10 @@ void CompareTokenizers(const Env& env, Tally* tally) {
     tally->Check(p.sys_rc == p.ours_rc, what + ": xCreate returned " + std::to_string(p.sys_rc) +
                                             " vs " + std::to_string(p.ours_rc));
     if (p.sys_rc == SQLITE_OK && p.ours_rc == SQLITE_OK) {
-      for (int i = 0; i < 4000; ++i)
+      for (int i = 0; i < 4000; ++i) {
         CompareOn(&p, RandomText(&rng), FTS5_TOKENIZE_DOCUMENT, what, tally);
+        CompareOn(&p, StemmerWords(&rng), FTS5_TOKENIZE_DOCUMENT, what, tally);
+      }
       for (int i = 0; i < 300; ++i) {
         const int flags = i % 3 == 0   ? FTS5_TOKENIZE_QUERY
                           : i % 3 == 1 ? FTS5_TOKENIZE_QUERY | FTS5_TOKENIZE_PREFIX
