@@ -9,6 +9,7 @@
 // suffix must leave a non-empty stem. Where SQLite reads the byte before a
 // 1-byte buffer, that byte is taken as 0 (it matches no rule).
 #include <cstring>
+#include <string>
 #include <new>
 
 #include "ext/fts5/builtins.h"
@@ -75,10 +76,19 @@ bool MGt1AndSOrT(const char* s, int n) {
 using Condition = bool (*)(const char*, int);
 
 struct Rule {
+  constexpr Rule(char k, const char* s, const char* r, Condition c)
+      : key(k),
+        suffix(s),
+        replacement(r),
+        condition(c),
+        suffix_len(static_cast<int>(std::char_traits<char>::length(s))),
+        replacement_len(static_cast<int>(std::char_traits<char>::length(r))) {}
   char key;  // the suffix's second-to-last byte
   const char* suffix;
   const char* replacement;
   Condition condition;  // on the stem; nullptr: always
+  int suffix_len;
+  int replacement_len;
 };
 
 // Steps 2, 3 and 4 of the algorithm, each rule list in SQLite's order.
@@ -122,13 +132,12 @@ bool ApplyStep(Word* w, const Rule (&rules)[N]) {
   const char key = w->At(w->n - 2);
   for (const Rule& r : rules) {
     if (r.key != key) continue;
-    const int len = static_cast<int>(std::strlen(r.suffix));
+    const int len = r.suffix_len;
     if (w->n <= len || std::memcmp(r.suffix, w->buf + w->n - len, len) != 0) continue;
     const int stem = w->n - len;
     if (r.condition != nullptr && !r.condition(w->buf, stem)) return false;
-    const int rep = static_cast<int>(std::strlen(r.replacement));
-    std::memcpy(w->buf + stem, r.replacement, rep);
-    w->n = stem + rep;
+    std::memcpy(w->buf + stem, r.replacement, r.replacement_len);
+    w->n = stem + r.replacement_len;
     return true;
   }
   return false;

@@ -41,6 +41,7 @@ void Delete(Fts5Tokenizer* tok) { delete reinterpret_cast<Trigram*>(tok); }
 int Tokenize(Fts5Tokenizer* tok, void* cb_ctx, int, const char* text, int text_bytes,
              int (*on_token)(void*, int, const char*, int, int, int)) {
   const bool fold = reinterpret_cast<Trigram*>(tok)->fold;
+  const UnicodeTable& table = GetUnicodeTable();
   const auto* base = reinterpret_cast<const unsigned char*>(text);
   const unsigned char* p = base;
   const unsigned char* end = base + (text_bytes > 0 ? text_bytes : 0);
@@ -52,9 +53,15 @@ int Tokenize(Fts5Tokenizer* tok, void* cb_ctx, int, const char* text, int text_b
   while (p < end && *p != 0) {
     const int slot = count % 3;
     start[slot] = static_cast<int>(p - base);
-    uint32_t cp = *p < 0x80 ? *p++ : DecodeUtf8(&p, end);
-    if (fold && UnicodeMayFold(cp)) cp = UnicodeFold(cp, 0);
-    enc_len[slot] = static_cast<int>(EncodeUtf8(cp, enc[slot]) - enc[slot]);
+    if (*p < 0x80) {
+      const unsigned char c = *p++;
+      enc[slot][0] = static_cast<char>(fold && c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
+      enc_len[slot] = 1;
+    } else {
+      uint32_t cp = DecodeUtf8(&p, end);
+      if (fold && (table.Entry(cp) & kUnicodeMayFold)) cp = UnicodeFold(cp, 0);
+      enc_len[slot] = static_cast<int>(EncodeUtf8(cp, enc[slot]) - enc[slot]);
+    }
     if (++count < 3) continue;
     char token[12];
     int n = 0;
