@@ -93,7 +93,7 @@ std::string Instantiate(const std::string& call, const std::string& prefix,
 void Fill(const Env& env, const std::string& table, const std::string& tokenize) {
   Exec(env, "CREATE VIRTUAL TABLE " + table + " USING fts5(a, b, c" + tokenize + ")");
   Exec(env, "BEGIN");
-  for (int i = 0; i < 400; ++i) {
+  for (int i = 0; i < 250; ++i) {
     std::string b = i % 11 == 0 ? "NULL" : i % 13 == 0 ? "''" : SqlQuote(Document(i + 5000, false));
     Exec(env, "INSERT INTO " + table + " VALUES(" + SqlQuote(Document(i, i % 3 == 0)) + ", " + b +
                   ", " + SqlQuote(Document(3 * i + 7, false)) + ")");
@@ -110,7 +110,7 @@ void CompareFunctions(const Env& env, Tally* tally) {
                                                                    {"fg", ", tokenize=trigram"}};
   for (const auto& [table, tokenize] : tables) Fill(env, table, tokenize);
   std::mt19937 rng(77);
-  for (int q = 0; q < 1500; ++q) {
+  for (int q = 0; q < 160; ++q) {
     const auto& [table, tokenize] = tables[q % tables.size()];
     std::string query = Query(&rng);
     if (table == "fg") query = Quote(Vocabulary()[rng() % 12].substr(0, 3 + rng() % 3));

@@ -161,6 +161,39 @@ std::string Document(int i, bool malformed_utf8) {
   return doc;
 }
 
+std::string StemmerWords(std::mt19937* rng) {
+  static const char* kStems[] = {
+      "",         "a",       "e",     "y",      "s",      "x",       "at",     "bl",      "iz",
+      "hop",      "run",     "gener", "condit", "rat",    "fe",      "agr",    "motor",   "sing",
+      "control",  "electr",  "form",  "adjust", "effect", "prob",    "ceas",   "sky",     "cr",
+      "fl",       "happ",    "tann",  "fall",   "hiss",   "fizz",    "fail",   "fil",     "troubl",
+      "siz",      "plaster", "bor",   "tap",    "ag",     "oper",    "relat",  "valen",   "hesit",
+      "digit",    "conform", "radic", "differ", "analog", "vietnam", "predic", "sensibl", "formal",
+      "sensitiv", "tri",     "ee",    "yy",     "ss",     "oo",      "aa",     "caress",  "poni",
+      "ti",       "cat",     "feed",  "mating", "meet",   "Zo",      "Ã©t",    "1",       "a1b",
+      "ye",       "ay",      "boy",   "toy"};
+  static const char* kSuffixes[] = {
+      "",        "",        "s",      "es",      "ies",   "sses", "ss",    "ed",      "eed",
+      "ing",     "ational", "tional", "enci",    "anci",  "izer", "logi",  "bli",     "alli",
+      "entli",   "eli",     "ousli",  "ization", "ation", "ator", "alism", "iveness", "fulness",
+      "ousness", "aliti",   "iviti",  "biliti",  "ical",  "ness", "icate", "iciti",   "ful",
+      "ative",   "alize",   "al",     "ance",    "ence",  "er",   "ic",    "able",    "ible",
+      "ant",     "ement",   "ment",   "ent",     "sion",  "tion", "ion",   "ou",      "ism",
+      "ate",     "iti",     "ous",    "ive",     "ize",   "e",    "ll",    "y",       "ly",
+      "ated",    "ating",   "bled",   "ized"};
+  std::string text;
+  const int words = 1 + static_cast<int>((*rng)() % 12);
+  for (int i = 0; i < words; ++i) {
+    text += kStems[(*rng)() % (sizeof(kStems) / sizeof(kStems[0]))];
+    const int suffixes = static_cast<int>((*rng)() % 3);
+    for (int k = 0; k < suffixes; ++k) {
+      text += kSuffixes[(*rng)() % (sizeof(kSuffixes) / sizeof(kSuffixes[0]))];
+    }
+    text += ' ';
+  }
+  return text;
+}
+
 std::string RandomText(std::mt19937* rng) {
   std::string text;
   const int len = static_cast<int>((*rng)() % 40);

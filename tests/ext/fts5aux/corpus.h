@@ -21,6 +21,10 @@ std::string Document(int i, bool malformed_utf8);
 // combining marks, ASCII punctuation and raw bytes.
 std::string RandomText(std::mt19937* rng);
 
+// Random English-like words: stems joined with the suffixes the Porter
+// stemmer's rules look for (and short or odd ones), separated by spaces.
+std::string StemmerWords(std::mt19937* rng);
+
 // `cp` as UTF-8 (4 bytes at most; no checks).
 std::string Utf8(uint32_t cp);
 

@@ -2,6 +2,7 @@
 // registers Basalt's tokenizers and auxiliary functions into it as b_<name>
 // and compares them with SQLite's own on a generated corpus. Prints the
 // counts; exits 1 on any mismatch.
+#include <chrono>
 #include <cstring>
 
 #include "compare.h"
@@ -92,9 +93,15 @@ int main(int argc, char** argv) {
   }
   Env env{g_system, db, api};
   Tally tokens, vocab, functions;
-  CompareTokenizers(env, &tokens);
-  CompareVocabularies(env, &vocab);
-  CompareFunctions(env, &functions);
+  auto timed = [](const char* what, auto&& run) {
+    auto t0 = std::chrono::steady_clock::now();
+    run();
+    std::printf("%s: %.1f s\n", what,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  };
+  timed("tokenizers", [&] { CompareTokenizers(env, &tokens); });
+  timed("fts5vocab", [&] { CompareVocabularies(env, &vocab); });
+  timed("functions", [&] { CompareFunctions(env, &functions); });
   std::printf("tokenizer outputs: %ld comparisons, %ld mismatches\n", tokens.comparisons,
               tokens.mismatches);
   std::printf("fts5vocab tables:  %ld comparisons, %ld mismatches\n", vocab.comparisons,

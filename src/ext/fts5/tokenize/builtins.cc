@@ -9,6 +9,8 @@ std::span<const BuiltinTokenizer> BuiltinTokenizers() {
   static const BuiltinTokenizer kTable[] = {
       {"unicode61", kUnicode61Tokenizer},
       {"ascii", kAsciiTokenizer},
+      {"porter", kPorterTokenizer},
+      {"trigram", kTrigramTokenizer},
   };
   return kTable;
 }

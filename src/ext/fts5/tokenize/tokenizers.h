@@ -7,5 +7,7 @@ namespace basalt::fts5 {
 
 extern const fts5_tokenizer kUnicode61Tokenizer;  // unicode61.cc
 extern const fts5_tokenizer kAsciiTokenizer;      // ascii.cc
+extern const fts5_tokenizer kPorterTokenizer;     // porter.cc (user data: the fts5_api)
+extern const fts5_tokenizer kTrigramTokenizer;    // trigram.cc
 
 }  // namespace basalt::fts5

@@ -56,6 +56,11 @@ inline int UnicodeCategory(uint32_t cp) {
 // its diacritics; 0 when it is a combining mark that disappears.
 uint32_t UnicodeFold(uint32_t cp, int remove_diacritics);
 
+// Whether UnicodeFold may change `cp` (a cheap test of the table's flag).
+inline bool UnicodeMayFold(uint32_t cp) {
+  return (GetUnicodeTable().Entry(cp) & kUnicodeMayFold) != 0;
+}
+
 // Sets enabled[c] for every category named by the pattern at p ("Lu", "L*",
 // "LC", ...: two characters). Returns false if SQLite would reject it.
 bool UnicodeParseCategory(const char* p, bool enabled[kCategorySlots]);

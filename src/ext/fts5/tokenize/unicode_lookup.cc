@@ -91,8 +91,6 @@ const UnicodeTable& GetUnicodeTable() {
   return table;
 }
 
-bool UnicodeMayFold(uint32_t cp) { return (GetUnicodeTable().Entry(cp) & kUnicodeMayFold) != 0; }
-
 uint32_t UnicodeFold(uint32_t cp, int remove_diacritics) {
   uint32_t folded = FoldCase(cp);
   if (remove_diacritics == 0) return folded;
