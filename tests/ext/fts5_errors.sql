@@ -12,7 +12,7 @@ CREATE VIRTUAL TABLE e8 USING fts5(a, tokenize=nosuch);
 CREATE VIRTUAL TABLE e9 USING fts5(a, columnsize=2);
 CREATE VIRTUAL TABLE e10 USING fts5(a b c);
 CREATE VIRTUAL TABLE e11 USING fts5();
-CREATE VIRTUAL TABLE e12 USING fts5(a, tokenize='ascii nosuch');
+CREATE VIRTUAL TABLE e12 USING fts5(a, tokenize='porter nosuch');
 CREATE VIRTUAL TABLE e13 USING fts5(a, 'x'=y);
 CREATE VIRTUAL TABLE e14 USING fts5vocab(t, bad);
 CREATE VIRTUAL TABLE e15 USING fts5vocab(t);
