@@ -55,7 +55,10 @@ int CreateFunction(fts5_api* api, const char* name, void* user, fts5_extension_f
   e.destroy = destroy;
   e.name = name;
   // A plain SQL function taking the cursor id (the hidden column's value):
-  // Basalt's virtual tables have no xFindFunction hook.
+  // Basalt's virtual tables have no xFindFunction hook. snippet() replaces
+  // FTS3's function of the same name and forwards FTS3 cursors to it
+  // (AuxFunctionCall); this relies on FTS5 registering after FTS3, which
+  // the order of src/ext/CMakeLists.txt (fts3 before fts5) gives.
   return sqlite3_create_function(g->db, name, -1, SQLITE_UTF8, &e, &AuxFunctionCall, nullptr,
                                  nullptr);
 }
