@@ -242,9 +242,10 @@ int XSavepoint(sqlite3_vtab* v, int) {
   if (Tab(v)->busy > 0) return SQLITE_OK;
   return Busy(Tab(v), [&] { return Tab(v)->Sync(); });
 }
-// Releasing a savepoint keeps the pending terms (SQLite 3.40's fts5 does
-// not flush there either; the next savepoint or the commit does).
-int XRelease(sqlite3_vtab*, int) { return SQLITE_OK; }
+int XRelease(sqlite3_vtab* v, int) {
+  if (Tab(v)->busy > 0) return SQLITE_OK;
+  return Busy(Tab(v), [&] { return Tab(v)->Sync(); });
+}
 int XRollbackTo(sqlite3_vtab* v, int) {
   if (Tab(v)->busy > 0) return SQLITE_OK;
   return XRollback(v);
