@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   basalt_fuzz::Budget budget;
-  basalt_fuzz::ConfigureConnection(db, &budget, 2000000, 3000);
+  basalt_fuzz::ConfigureConnection(db, &budget, 300000, 1000);
   basalt_fuzz::DenyFileAccess(db);
   basalt_fuzz::RunScript(db, sql.c_str(), 1000);
   sqlite3_close(db);
