@@ -82,8 +82,11 @@ int main(void) {
 
   Fresh();
   Limit("sql_length", SQLITE_LIMIT_SQL_LENGTH, 100);
-  Run("SELECT 1 AS aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
-  Run("SELECT 1 AS aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+  Run("SELECT 1 AS "
+      "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+  Run("SELECT 1 AS "
+      "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+      "aaaaaaa");
 
   Fresh();
   /* (sqlite_schema itself has 5 columns: a lower limit makes every schema unreadable.) */
@@ -144,7 +147,8 @@ int main(void) {
   Fresh();
   Limit("trigger_depth", SQLITE_LIMIT_TRIGGER_DEPTH, 5);
   Run("PRAGMA recursive_triggers=1; CREATE TABLE r(a); "
-      "CREATE TRIGGER rt AFTER INSERT ON r BEGIN INSERT INTO r SELECT new.a+1 WHERE new.a<(SELECT n FROM lim); END; "
+      "CREATE TRIGGER rt AFTER INSERT ON r BEGIN INSERT INTO r SELECT new.a+1 WHERE new.a<(SELECT "
+      "n FROM lim); END; "
       "CREATE TABLE lim(n); INSERT INTO lim VALUES(5)");
   Run("INSERT INTO r VALUES(1); SELECT count(*) FROM r");
   Run("DELETE FROM r; UPDATE lim SET n=6");
