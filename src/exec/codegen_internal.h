@@ -547,6 +547,9 @@ class Codegen {
   SubprogramCache* subprogram_cache_ = &own_subprogram_cache_;
   Program* root_prog_ = nullptr;  // set in a sub-program's code generator
   std::vector<const Trigger*> active_triggers_;
+  // Entries of active_triggers_ that are not inlined in this program (in a
+  // trigger sub-program: the callers' and its own).
+  int trigger_base_ = 0;
   bool top_level_dml_ = true;
 
   // ---- foreign keys (codegen_fkey.cc) ----

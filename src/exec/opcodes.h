@@ -220,7 +220,7 @@
     "jump to P2 if the counter P1 names (as FkCounter) is zero")                                   \
   X(Program,       Regs, Cnt,  Jmp,  Program,                                                      \
     "run sub-program P4 with r[P1..P1+P2-1] as its r[1..P2]; if it ended by RAISE(IGNORE), "     \
-    "jump to P3 (if nonzero)")                                                                     \
+    "jump to P3 (if nonzero); P5 = trigger levels inlined around it (they count as frames)")                                                                     \
   X(MemMax,        Reg,  Reg,  No,   None,         "r[P1] = max(r[P1], r[P2]) as integers")        \
   X(SetChanges,    Reg,  No,   No,   None,                                                         \
     "add r[P1] (or 1 if P1 == 0) to the change counter")                                           \

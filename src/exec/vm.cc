@@ -315,6 +315,10 @@ StepResult Vm::Run() {
         break;
       case Opcode::kConcat:
         Concat(r[in.p1], r[in.p2], &r[in.p3]);
+        if (TooBig(r[in.p3])) {
+          SetError(Status(kTooBig, "string or blob too big"));
+          return FailWithStatus();
+        }
         break;
       case Opcode::kBitAnd:
         BitAnd(r[in.p1], r[in.p2], &r[in.p3]);

@@ -70,6 +70,7 @@ inline bool Vm::CallFunction(const Instr& in) {
   ctx.result = &out;
   ctx.def->scalar(&ctx, in.p2, argv);
   if (ctx.is_error) return SetError(vm_ops_internal::ErrorOf(ctx));
+  if (TooBig(out)) return SetError(Status(kTooBig, "string or blob too big"));
   r[in.p3] = std::move(out);
   return true;
 }
@@ -101,6 +102,7 @@ inline bool Vm::FinalizeAccumulator(const Instr& in) {
   ctx.result = &out;
   ctx.def->final(&ctx);
   bool ok = !ctx.is_error || SetError(vm_ops_internal::ErrorOf(ctx));
+  if (ok && TooBig(out)) ok = SetError(Status(kTooBig, "string or blob too big"));
   FreeAggregateContext(&ctx);
   ctx = FuncContext();
   if (ok) regs_[static_cast<size_t>(in.p2)] = std::move(out);
