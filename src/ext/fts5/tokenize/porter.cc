@@ -9,8 +9,8 @@
 // suffix must leave a non-empty stem. Where SQLite reads the byte before a
 // 1-byte buffer, that byte is taken as 0 (it matches no rule).
 #include <cstring>
-#include <string>
 #include <new>
+#include <string>
 
 #include "ext/fts5/builtins.h"
 #include "ext/fts5/tokenize/tokenizers.h"
