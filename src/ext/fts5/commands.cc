@@ -32,25 +32,6 @@ int CollectToken(void* ctx, int flags, const char* tok, int n, int, int) {
   return SQLITE_OK;
 }
 
-void DecodeAll(const std::string& pl, Detail d, std::vector<uint64_t>* out) {
-  out->clear();
-  const auto* p = reinterpret_cast<const uint8_t*>(pl.data());
-  const uint8_t* end = p + pl.size();
-  uint64_t col = 0, off = 0, v;
-  while (p < end) {
-    int k = GetVarint(p, end, &v);
-    if (k == 0) return;
-    p += k;
-    if (d == Detail::kFull && v == 1) {
-      p += GetVarint(p, end, &col);
-      off = 0;
-      continue;
-    }
-    off += v - 2;
-    out->push_back(d == Detail::kFull ? (col << 32) | off : off << 32);
-  }
-}
-
 }  // namespace
 
 int Table::Integrity() {
@@ -67,7 +48,7 @@ int Table::Integrity() {
         from_index.insert({term, e.rowid, 0});
         continue;
       }
-      DecodeAll(e.pos, cfg.detail, &pos);
+      DecodePositions(e.pos, cfg.detail, &pos);
       for (uint64_t p : pos) from_index.insert({term, e.rowid, p});
     }
   }

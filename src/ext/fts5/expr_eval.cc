@@ -9,27 +9,6 @@
 namespace basalt::fts5 {
 namespace {
 
-// Decodes a position list into column<<32 | offset values.
-void DecodePositions(const std::string& pl, Detail d, std::vector<uint64_t>* out) {
-  out->clear();
-  const auto* p = reinterpret_cast<const uint8_t*>(pl.data());
-  const uint8_t* end = p + pl.size();
-  uint64_t col = 0, off = 0, v;
-  while (p < end) {
-    int k = GetVarint(p, end, &v);
-    if (k == 0) return;
-    p += k;
-    if (d == Detail::kFull && v == 1) {
-      if ((k = GetVarint(p, end, &col)) == 0) return;
-      p += k;
-      off = 0;
-      continue;
-    }
-    off += v - 2;
-    out->push_back(d == Detail::kFull ? (col << 32) | off : off << 32);
-  }
-}
-
 bool Allowed(const Phrase& ph, uint64_t pos) {
   if (ph.caret && (pos & 0xffffffffu) != 0) return false;
   if (ph.cols.empty()) return true;

@@ -80,5 +80,8 @@ void MergeDoclists(std::vector<RawDoclist*> oldest_first, bool drop_deletes, boo
                    RawDoclist* out);
 // Decodes a doclist in the pending-hash format (rowid deltas).
 void DecodeHashDoclist(const std::string& d, bool detail_none, RawDoclist* out);
+// Decodes a position list into column<<32 | offset values (detail=column:
+// column<<32 only); a truncated list ends the output.
+void DecodePositions(const std::string& pl, Detail d, std::vector<uint64_t>* out);
 
 }  // namespace basalt::fts5

@@ -107,25 +107,6 @@ int Close(sqlite3_vtab_cursor* c) {
   return SQLITE_OK;
 }
 
-void Positions(const std::string& pl, Detail d, std::vector<uint64_t>* out) {
-  out->clear();
-  const auto* p = reinterpret_cast<const uint8_t*>(pl.data());
-  const uint8_t* end = p + pl.size();
-  uint64_t col = 0, off = 0, v;
-  while (p < end) {
-    int k = GetVarint(p, end, &v);
-    if (k == 0) return;
-    p += k;
-    if (d == Detail::kFull && v == 1) {
-      p += GetVarint(p, end, &col);
-      off = 0;
-      continue;
-    }
-    off += v - 2;
-    out->push_back(d == Detail::kFull ? (col << 32) | off : off << 32);
-  }
-}
-
 int Filter(sqlite3_vtab_cursor* vc, int, const char*, int, sqlite3_value**) {
   auto* c = reinterpret_cast<VocabCursor*>(vc);
   auto* vt = reinterpret_cast<VocabTable*>(vc->pVtab);
@@ -160,7 +141,7 @@ int Filter(sqlite3_vtab_cursor* vc, int, const char*, int, sqlite3_value**) {
     int64_t docs = 0, cnt = 0;
     for (RawEntry& e : dl) {
       ++docs;
-      Positions(e.pos, d, &pos);
+      DecodePositions(e.pos, d, &pos);
       if (d == Detail::kNone) {
         if (vt->type == kInstance) {
           c->terms.push_back(word);
