@@ -127,6 +127,15 @@ int CreateFunction(sqlite3* db, const char* name, int nargs, int rep, void* user
   return rc;
 }
 
+// The text form of a numeric value, kept beside its number (the value's
+// type does not change, as in SQLite, where the value then holds both).
+const char* NumericText(Value* x) {
+  char buf[32];
+  int n = x->is_int() ? basalt::IntToText(x->int_value(), buf)
+                      : basalt::RealToText(x->real_value(), buf);
+  return x->CacheNumericText(buf, static_cast<size_t>(n));
+}
+
 }  // namespace
 
 extern "C" {
@@ -176,7 +185,9 @@ const unsigned char* sqlite3_value_text(sqlite3_value* v) {
   return Guard(nullptr, static_cast<const unsigned char*>(nullptr), [&]() -> const unsigned char* {
     Value* x = AsValue(v);
     if (x->is_null()) return nullptr;
-    if (x->is_numeric()) basalt::Stringify(x);
+    if (x->is_numeric()) return reinterpret_cast<const unsigned char*>(NumericText(x));
+    // As in SQLite, a BLOB read as text becomes TEXT.
+    if (x->is_blob()) x->RetagStringLike(Type::kText);
     if (!x->owns_bytes()) x->MakeOwned();
     return reinterpret_cast<const unsigned char*>(x->data());
   });
@@ -186,7 +197,7 @@ const void* sqlite3_value_blob(sqlite3_value* v) {
   return Guard(nullptr, static_cast<const void*>(nullptr), [&]() -> const void* {
     Value* x = AsValue(v);
     if (x->is_null()) return nullptr;
-    if (x->is_numeric()) basalt::Stringify(x);
+    if (x->is_numeric()) return static_cast<const void*>(NumericText(x));
     return x->size() ? x->data() : nullptr;
   });
 }
@@ -195,7 +206,7 @@ int sqlite3_value_bytes(sqlite3_value* v) {
   return Guard(nullptr, 0, [&] {
     Value* x = AsValue(v);
     if (x->is_null()) return 0;
-    if (x->is_numeric()) basalt::Stringify(x);
+    if (x->is_numeric()) NumericText(x);
     return static_cast<int>(x->size());
   });
 }

@@ -15,6 +15,8 @@
 #include <new>
 #include <string_view>
 
+#include "common/assert.h"
+
 namespace basalt {
 
 enum class Type : uint8_t { kNull = 0, kInteger = 1, kReal = 2, kText = 3, kBlob = 4 };
@@ -117,6 +119,18 @@ class Value {
     n_ = static_cast<uint32_t>(n);
     type_ = t;
     subtype_ = 0;
+    return p;
+  }
+  // Keeps text bytes (a numeric value's rendering) in the value's own buffer
+  // while the value keeps its type and number: sqlite3_value_text leaves an
+  // INTEGER an INTEGER. Returns the NUL-terminated copy, valid until the
+  // value changes. Only for numeric values.
+  const char* CacheNumericText(const char* s, size_t n) {
+    BASALT_DCHECK(is_numeric());
+    char* p = Grow(n + 1);
+    std::memcpy(p, s, n);
+    p[n] = '\0';
+    n_ = static_cast<uint32_t>(n);
     return p;
   }
   // Shrinks a string-like value to n bytes (n <= size()), keeping it owned.
