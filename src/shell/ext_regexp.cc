@@ -176,7 +176,7 @@ class Parser {
   // After a backslash: the character an escape stands for; sets err_ if none.
   uint32_t EscapedChar() {
     if (pos_ >= p_.size()) return 0;  // a trailing backslash stands for the end
-    const char c = p_[pos_++];
+    const char c = p_[pos_++];  // an unknown escape leaves c unread (see below)
     static const char kSame[] = "\\()*.+?[$^{|}]";
     static const char kCtl[] = "afnrtv";
     static const char kCtlValue[] = "\a\f\n\r\t\v";
@@ -194,7 +194,8 @@ class Parser {
         return v;
       }
     }
-    err_ = "unknown \\ escape";
+    --pos_;
+    if (err_ == nullptr) err_ = "unknown \\ escape";
     return 0;
   }
 
@@ -217,7 +218,6 @@ class Parser {
         hi = Next();
         if (hi == '\\') hi = EscapedChar();
       }
-      if (err_ != nullptr) return nullptr;
       cc.ranges.emplace_back(c, hi);
       if (pos_ < p_.size() && p_[pos_] == ']') {
         ++pos_;
@@ -225,7 +225,7 @@ class Parser {
         return Leaf(Op::kClass, static_cast<uint32_t>(prog_->classes.size() - 1));
       }
     }
-    err_ = "unclosed '['";
+    err_ = "unclosed '['";  // reported even over an earlier bad escape
     return nullptr;
   }
 
