@@ -64,7 +64,8 @@ int WriteOne(sqlite3_context* ctx, const char* path, sqlite3_value* data, mode_t
   } else if (S_ISDIR(mode)) {
     if (mkdir(path, mode) < 0) {
       struct stat st;
-      if (errno != EEXIST || stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) return 2;
+      if (errno != EEXIST) return 1;  // ENOENT: the caller makes the parents
+      if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) return 2;
     }
   } else {
     FILE* f = std::fopen(path, "wb");

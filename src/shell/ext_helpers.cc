@@ -142,9 +142,9 @@ void Int32Func(sqlite3_context* ctx, int, sqlite3_value** argv) {
 
 void PutsFunc(sqlite3_context* ctx, int, sqlite3_value** argv) {
   auto* sh = static_cast<Shell*>(sqlite3_user_data(ctx));
+  sqlite3_result_value(ctx, argv[0]);  // before the text conversion below
   const unsigned char* z = sqlite3_value_text(argv[0]);
   std::fprintf(sh->out, "%s\n", z ? reinterpret_cast<const char*>(z) : "(null)");
-  sqlite3_result_value(ctx, argv[0]);
 }
 
 void UsleepFunc(sqlite3_context* ctx, int, sqlite3_value** argv) {

@@ -176,7 +176,7 @@ class Parser {
   // After a backslash: the character an escape stands for; sets err_ if none.
   uint32_t EscapedChar() {
     if (pos_ >= p_.size()) return 0;  // a trailing backslash stands for the end
-    const char c = p_[pos_++];  // an unknown escape leaves c unread (see below)
+    const char c = p_[pos_++];        // an unknown escape leaves c unread (see below)
     static const char kSame[] = "\\()*.+?[$^{|}]";
     static const char kCtl[] = "afnrtv";
     static const char kCtlValue[] = "\a\f\n\r\t\v";
