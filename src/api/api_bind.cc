@@ -18,15 +18,16 @@ int64_t LengthLimit(sqlite3_stmt* s) {
   return s->db->conn != nullptr ? s->db->conn->limits().get(basalt::LimitId::kLength) : INT32_MAX;
 }
 
-// Binds the value `make` builds, under the statement's connection.
+// Binds the value `make` builds, under the statement's connection; text and
+// blobs longer than SQLITE_LIMIT_LENGTH are refused when `check_length`.
 template <typename Make>
-int Bind(sqlite3_stmt* s, int i, Make&& make) {
+int Bind(sqlite3_stmt* s, int i, Make&& make, bool check_length = true) {
   if (s == nullptr) return SQLITE_MISUSE;
   return Guard(s->db, kCodeOnThrow, [&] {
     if (s->stmt == nullptr) return SQLITE_MISUSE;
     Value v;
     make(&v);
-    if (v.is_string_like() && static_cast<int64_t>(v.size()) > LengthLimit(s)) {
+    if (check_length && v.is_string_like() && static_cast<int64_t>(v.size()) > LengthLimit(s)) {
       return SetError(s->db, SQLITE_TOOBIG, "string or blob too big");
     }
     int rc = s->stmt->Bind(i, v);
@@ -135,11 +136,16 @@ int sqlite3_bind_blob64(sqlite3_stmt* s, int i, const void* z, sqlite3_uint64 n,
 }
 
 // No length check, as in SQLite (the 64-bit variant has one).
+// As SQLite's, sqlite3_bind_zeroblob does not check SQLITE_LIMIT_LENGTH (the
+// 64-bit form does).
 int sqlite3_bind_zeroblob(sqlite3_stmt* s, int i, int n) {
-  return Bind(s, i, [&](Value* x) {
-    size_t k = static_cast<size_t>(n < 0 ? 0 : n);
-    std::memset(x->Reserve(Type::kBlob, k), 0, k);
-  });
+  return Bind(
+      s, i,
+      [&](Value* x) {
+        size_t k = static_cast<size_t>(n < 0 ? 0 : n);
+        std::memset(x->Reserve(Type::kBlob, k), 0, k);
+      },
+      /*check_length=*/false);
 }
 
 int sqlite3_bind_zeroblob64(sqlite3_stmt* s, int i, sqlite3_uint64 n) {

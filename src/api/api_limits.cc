@@ -7,7 +7,15 @@ extern "C" {
 
 int sqlite3_limit(sqlite3* db, int id, int value) {
   if (!basalt::api::HasConnection(db)) return -1;
-  return basalt::api::Guard(db, -1, [&] { return db->conn->limits().Set(id, value); });
+  return basalt::api::Guard(db, -1, [&] {
+    int old = db->conn->limits().Set(id, value);
+    if (id == SQLITE_LIMIT_COLUMN) {
+      db->conn->options().max_columns = db->conn->limits().get(basalt::LimitId::kColumn);
+    } else if (id == SQLITE_LIMIT_EXPR_DEPTH) {
+      db->conn->options().max_expr_depth = db->conn->limits().get(basalt::LimitId::kExprDepth);
+    }
+    return old;
+  });
 }
 
 }  // extern "C"

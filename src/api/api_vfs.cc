@@ -246,13 +246,6 @@ std::vector<sqlite3_vfs*>& List() {
   return *list;
 }
 
-bool IsUnixName(std::string_view name) {
-  for (std::string_view known : {"unix", "unix-none", "unix-dotfile", "unix-excl"}) {
-    if (name == known) return true;
-  }
-  return false;
-}
-
 // The resolver behind basalt::FindVfs: a registered VFS by name (the
 // default for an empty name); Basalt's own unix Vfs for "unix" and the
 // unix variant names.
@@ -272,7 +265,7 @@ basalt::Vfs* Resolve(std::string_view name) {
       }
     }
   }
-  if (found == nullptr) return IsUnixName(name) ? basalt::DefaultVfs() : nullptr;
+  if (found == nullptr) return basalt::IsUnixVfsName(name) ? basalt::DefaultVfs() : nullptr;
   if (found == UnixVfs()) return basalt::DefaultVfs();
   return basalt::api::AdaptVfs(found);
 }

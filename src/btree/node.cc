@@ -243,6 +243,9 @@ Status InsertCell(BtShared& bt, Node& n, int idx, const uint8_t* cell, uint32_t 
   uint32_t top = ContentStart(n);
   uint32_t array_end = uint32_t(n.ptrs) + 2u * n.ncell;
   uint32_t off = 0;
+  // A corrupt header (content start past the usable size, e.g. 0 read as
+  // 65536 on a small page) must not place the cell outside the page.
+  if (top > bt.usable || array_end > top) return CORRUPT();
   if (top >= array_end + size + 2) {
     off = top - size;
     Put16(d + n.hdr + kPgContentStart, uint16_t(off));
@@ -270,6 +273,7 @@ Status InsertCell(BtShared& bt, Node& n, int idx, const uint8_t* cell, uint32_t 
       Put16(d + n.hdr + kPgContentStart, uint16_t(off));
     }
   }
+  if (off < array_end || off + size > bt.usable) return CORRUPT();
   std::memcpy(d + off, cell, size);
   uint8_t* ptr = d + n.ptrs + 2 * idx;
   std::memmove(ptr + 2, ptr, 2 * size_t(n.ncell - idx));
@@ -312,6 +316,7 @@ Status Defragment(BtShared& bt, Node& n) {
   uint8_t* tmp = bt.PageTmp();
   uint8_t* d = n.data;
   uint32_t top = ContentStart(n);
+  if (top > bt.usable) return CORRUPT();
   std::memcpy(tmp + top, d + top, bt.usable - top);
   uint32_t array_end = uint32_t(n.ptrs) + 2u * n.ncell;
   uint32_t pc = bt.usable;

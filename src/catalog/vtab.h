@@ -225,7 +225,9 @@ class ModuleRegistry {
   // Adds or replaces; a null module removes the name.
   void Set(std::string_view name, std::shared_ptr<VtabModule> module);
   VtabModule* Find(std::string_view name) const;
-  // Names of the modules, in name order.
+  // Names of the modules as registered, in the order PRAGMA module_list
+  // shows them: SQLite's hash-table order (hash_order.h) for the same
+  // registrations, its built-in modules first in its own start-up order.
   std::vector<std::string> Names() const;
   // Removes every module whose name is not in `keep`.
   void RemoveAllBut(const std::vector<std::string>& keep);
@@ -234,6 +236,7 @@ class ModuleRegistry {
 
  private:
   std::map<std::string, std::shared_ptr<VtabModule>> modules_;  // lower-case names
+  std::vector<std::string> added_;  // names as registered, first registration first
   uint64_t generation_ = 0;
 };
 

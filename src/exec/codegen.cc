@@ -170,6 +170,12 @@ Result<std::unique_ptr<Program>> CompileIndexBuild(const Index* idx, CompileCont
   ici->n_columns = idx->n_fields();
   int a = cg.Op(Opcode::kOpenWrite, ic, static_cast<int>(idx->root), tab->db());
   prog->SetP4(a, ici);
+  // The keys go through a sorter, then into the empty index in order, each
+  // appended to its last leaf (as SQLite builds indexes: every key is
+  // computed before any uniqueness check).
+  int sorter = ctx->AllocCursor();
+  a = cg.Op(Opcode::kSorterOpen, sorter, idx->n_fields());
+  prog->SetP4(a, &idx->key_info);
   int done = cg.MakeLabel();
   cg.Op(Opcode::kRewind, tc, done);
   int top = prog->pc();
@@ -204,7 +210,17 @@ Result<std::unique_ptr<Program>> CompileIndexBuild(const Index* idx, CompileCont
   const int nf = idx->n_fields();
   int keys = cg.AllocReg(nf + 1);
   cg.CodeIndexKey(idx, base, keys);
+  cg.SetRealMask(cg.Op(Opcode::kMakeRecord, keys, nf, keys + nf), cg.IndexRealMask(idx));
+  cg.Op(Opcode::kSorterInsert, sorter, keys + nf);
+  cg.ResolveLabel(next);
+  cg.Op(Opcode::kNext, tc, top);
+  cg.ResolveLabel(done);
+  int end = cg.MakeLabel();
+  cg.Op(Opcode::kSorterSort, sorter, end);
+  int load = prog->pc();
+  cg.Op(Opcode::kSorterData, sorter, keys + nf);
   if (idx->unique) {
+    for (int i = 0; i < n; ++i) cg.Op(Opcode::kColumn, sorter, i, keys + i);
     int ok = cg.MakeLabel();
     a = cg.Op(Opcode::kNoConflict, ic, ok, keys);
     prog->SetP4Int(a, n);
@@ -217,11 +233,9 @@ Result<std::unique_ptr<Program>> CompileIndexBuild(const Index* idx, CompileCont
     cg.OpP4Str(Opcode::kHalt, kConstraintUnique, 2, 0, "UNIQUE constraint failed: " + cols);
     cg.ResolveLabel(ok);
   }
-  cg.Op(Opcode::kMakeRecord, keys, nf, keys + nf);
-  cg.Op(Opcode::kIdxInsert, ic, keys + nf);
-  cg.ResolveLabel(next);
-  cg.Op(Opcode::kNext, tc, top);
-  cg.ResolveLabel(done);
+  cg.Op(Opcode::kIdxAppend, ic, keys + nf);
+  cg.Op(Opcode::kSorterNext, sorter, load);
+  cg.ResolveLabel(end);
   cg.Op(Opcode::kHalt, 0, 0);
   if (ctx->failed()) return ctx->error;
   cg.FixLabels();

@@ -54,6 +54,18 @@ bool Codegen::CodeDeleteBody(ast::DeleteStmt* st, Scope* outer) {
     truncating_ = simple && where == nullptr && !ctx_->options.preupdate_hook;
     one_pass = simple && !HasSubquery(where);
   }
+  if (truncating_) {
+    // Every tree of the table emptied at once; the rows it held count as
+    // changes as each deleted row would.
+    DmlTarget t;
+    OpenDmlTarget(tab, &t, cursor);
+    int flags = (in_trigger_ == 0 ? 1 : 0) | 2;
+    Op(Opcode::kClearTree, static_cast<int>(tab->root), tab->db(), flags);
+    for (const Index* idx : tab->indexes) {
+      if (idx->root != tab->root) Op(Opcode::kClearTree, static_cast<int>(idx->root), tab->db(), 0);
+    }
+    return !ctx_->failed();
+  }
   int rowids = OpenRowKeySet(tab, 0, one_pass);
   {
     WhereLoops w;

@@ -99,6 +99,28 @@ void Codegen::CodeIndexKey(const Index* idx, int base, int key_regs) {
   }
 }
 
+void Codegen::SetRealMask(int addr, const std::string& mask) {
+  if (mask.find('E') == std::string::npos) return;
+  prog_->SetP4Text(addr, mask);
+  prog_->at(addr).p5 |= kRecRealMask;
+}
+
+std::string Codegen::IndexRealMask(const Index* idx) {
+  const Table* tab = idx->table;
+  auto real = [&](int col) {
+    return col >= 0 && col != tab->rowid_alias &&
+                   tab->columns[static_cast<size_t>(col)].affinity == Affinity::kReal
+               ? 'E'
+               : 'A';
+  };
+  std::string mask;
+  for (int col : idx->columns) mask += real(col);  // expressions: kExprColumn < 0
+  if (idx->without_rowid()) {
+    for (int col : idx->suffix) mask += real(col);
+  }
+  return mask;
+}
+
 int Codegen::CodePartialIndexGuard(const Index* idx, int base) {
   if (idx->where_sql.empty()) return 0;
   int skip = MakeLabel();
@@ -161,7 +183,7 @@ void Codegen::CodeInsertRow(DmlTarget* t, int base, bool count_change, bool is_u
     int keys = AllocReg(nk + 1);
     int skip = CodePartialIndexGuard(idx, base);
     CodeIndexKey(idx, base, keys);
-    Op(Opcode::kMakeRecord, keys, nk, keys + nk);
+    SetRealMask(Op(Opcode::kMakeRecord, keys, nk, keys + nk), IndexRealMask(idx));
     Op(Opcode::kIdxInsert, t->index_cursors[i], keys + nk);
     if (skip) ResolveLabel(skip);
   }

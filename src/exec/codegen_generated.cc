@@ -137,19 +137,29 @@ void Codegen::CodeStrictTypeCheck(const Table* tab, int base) {
 int Codegen::CodeTableRecord(const Table* tab, int base) {
   const int n = static_cast<int>(tab->columns.size());
   int rec = AllocReg();
+  // The REAL-column mask of each layout below (rows in column order, or
+  // the stored columns in Field order).
+  std::string all(static_cast<size_t>(n), 'A'), stored_mask;
+  for (int i = 0; i < n; ++i) {
+    if (tab->columns[static_cast<size_t>(i)].affinity == Affinity::kReal) {
+      all[static_cast<size_t>(i)] = 'E';
+    }
+  }
   if (tab->without_rowid) {
     // Primary-key columns first, then the other stored ones (Table::Field).
     const int stored = tab->n_stored();
     int tmp = AllocReg(stored);
+    stored_mask.assign(static_cast<size_t>(stored), 'A');
     for (int i = 0; i < n; ++i) {
       if (tab->columns[static_cast<size_t>(i)].is_virtual()) continue;
       Op(Opcode::kSCopy, base + 1 + i, tmp + tab->Field(i));
+      stored_mask[static_cast<size_t>(tab->Field(i))] = all[static_cast<size_t>(i)];
     }
-    Op(Opcode::kMakeRecord, tmp, stored, rec);
+    SetRealMask(Op(Opcode::kMakeRecord, tmp, stored, rec), stored_mask);
     return rec;
   }
   if (tab->rowid_alias < 0 && tab->n_virtual == 0) {
-    Op(Opcode::kMakeRecord, base + 1, n, rec);
+    SetRealMask(Op(Opcode::kMakeRecord, base + 1, n, rec), all);
     return rec;
   }
   if (tab->n_virtual == 0) {
@@ -157,7 +167,7 @@ int Codegen::CodeTableRecord(const Table* tab, int base) {
     // record only, then holds the rowid (at base) again.
     const int alias = base + 1 + tab->rowid_alias;
     Op(Opcode::kNull, 0, alias);
-    Op(Opcode::kMakeRecord, base + 1, n, rec);
+    SetRealMask(Op(Opcode::kMakeRecord, base + 1, n, rec), all);
     Op(Opcode::kSCopy, base, alias);
     return rec;
   }
@@ -167,6 +177,7 @@ int Codegen::CodeTableRecord(const Table* tab, int base) {
   int k = 0;
   for (int i = 0; i < n; ++i) {
     if (tab->columns[static_cast<size_t>(i)].is_virtual()) continue;
+    stored_mask += all[static_cast<size_t>(i)];
     if (i == tab->rowid_alias) {
       Op(Opcode::kNull, 0, tmp + k);
     } else {
@@ -175,7 +186,7 @@ int Codegen::CodeTableRecord(const Table* tab, int base) {
     ++k;
   }
   BASALT_DCHECK(k == stored);
-  Op(Opcode::kMakeRecord, tmp, stored, rec);
+  SetRealMask(Op(Opcode::kMakeRecord, tmp, stored, rec), stored_mask);
   return rec;
 }
 

@@ -162,6 +162,7 @@ class Codegen {
                  bool order_satisfied);
   void SinkRow(struct RowSink* sink, int regs, const std::vector<int>& order_regs);
   void ProduceRow(struct RowSink* sink, SelectInfo* info, ast::ExprList* order_by);
+  bool ProduceBoundedRow(struct RowSink* sink, SelectInfo* info, ast::ExprList* order_by);
   void DrainSorter(struct RowSink* sink);
   void EmitSinkEqp(struct RowSink* sink);
   KeyInfo* OrderKeyInfo(ast::ExprList* order_by);
@@ -496,6 +497,10 @@ class Codegen {
   // Reads the row the table cursor is on into r[base..].
   void CodeReadRow(DmlTarget* t, int base);
   void CodeIndexKey(const Index* idx, int base, int key_regs);
+  // MakeRecord at addr writes a stored row or index key whose field i is a
+  // REAL column's where mask[i] is 'E' (see EncodeRecord); no-op without one.
+  void SetRealMask(int addr, const std::string& mask);
+  std::string IndexRealMask(const Index* idx);
   // Expression of the table evaluated over the row at `base` (defaults,
   // CHECK constraints).
   ast::Expr* ParseTableExpr(const Table* tab, std::string_view sql, int base);
@@ -542,6 +547,9 @@ class Codegen {
   SubprogramCache* subprogram_cache_ = &own_subprogram_cache_;
   Program* root_prog_ = nullptr;  // set in a sub-program's code generator
   std::vector<const Trigger*> active_triggers_;
+  // Entries of active_triggers_ that are not inlined in this program (in a
+  // trigger sub-program: the callers' and its own).
+  int trigger_base_ = 0;
   bool top_level_dml_ = true;
 
   // ---- foreign keys (codegen_fkey.cc) ----
@@ -670,6 +678,7 @@ struct RowSink {
   int sorter_cursor = -1;
   ast::ExprList* order_by = nullptr;
   int n_order = 0;
+  bool bounded = false;  // the sorter keeps LIMIT + OFFSET rows (SorterLimit)
   // LIMIT / OFFSET
   int limit_reg = 0;
   int offset_reg = 0;

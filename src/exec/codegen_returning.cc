@@ -70,6 +70,9 @@ bool Codegen::PrepareReturning(ExprList* list, const Table* tab, Scope* outer, R
       out->items.push_back(*ctx_->arena, item);
     }
   }
+  if (out->size() > static_cast<size_t>(ctx_->options.max_columns)) {
+    return ctx_->Error("too many columns in result set");
+  }
   ret->list = out;
   if (in_trigger_ == 0 && prog_->column_names.empty()) {
     for (size_t i = 0; i < out->size(); ++i) {

@@ -278,9 +278,61 @@ void Codegen::SinkRow(RowSink* sink, int regs, const std::vector<int>& order_reg
   ResolveLabel(skip);
 }
 
+// A bounded sorter whose result columns are plain columns and constants:
+// the ORDER BY keys are computed first, and a row the sorter would drop
+// skips the rest (reading its other columns, building its record). Without
+// side effects in the skipped expressions nothing else can tell. Not with
+// DISTINCT: a dropped row must still be remembered as seen.
+bool Codegen::ProduceBoundedRow(RowSink* sink, SelectInfo* info, ast::ExprList* order_by) {
+  if (!sink->bounded || sink->distinct_cursor >= 0 || order_by == nullptr) return false;
+  int n = sink->n_result;
+  for (int c = 0; c < n; ++c) {
+    switch ((*info->result)[static_cast<size_t>(c)]->kind) {
+      case ExprKind::kResolvedColumn:
+      case ExprKind::kInteger:
+      case ExprKind::kReal:
+      case ExprKind::kString:
+      case ExprKind::kBlob:
+      case ExprKind::kNull:
+      case ExprKind::kParam:
+        break;
+      default:
+        return false;
+    }
+  }
+  int m = static_cast<int>(order_by->size());
+  int key = AllocReg(m);
+  std::vector<int> from_key(static_cast<size_t>(n), -1);  // result column = key field
+  std::vector<int> order_regs;
+  for (int i = 0; i < m; ++i) {
+    Expr* e = (*order_by)[static_cast<size_t>(i)];
+    CodeExpr(e, key + i);
+    order_regs.push_back(key + i);
+    for (int c = 0; c < n; ++c) {
+      if ((*info->result)[static_cast<size_t>(c)] == e) from_key[static_cast<size_t>(c)] = i;
+    }
+  }
+  int drop = MakeLabel();
+  int a = Op(Opcode::kSorterCheck, sink->sorter_cursor, drop, key);
+  prog_->SetP4Int(a, m);
+  int regs = AllocReg(n);
+  for (int c = 0; c < n; ++c) {
+    int k = from_key[static_cast<size_t>(c)];
+    if (k >= 0) {
+      Op(Opcode::kCopy, key + k, regs + c, 0);
+    } else {
+      CodeExpr((*info->result)[static_cast<size_t>(c)], regs + c);
+    }
+  }
+  SinkRow(sink, regs, order_regs);
+  ResolveLabel(drop);
+  return true;
+}
+
 // Computes the result columns and ORDER BY keys of one row and sinks it.
 void Codegen::ProduceRow(RowSink* sink, SelectInfo* info, ast::ExprList* order_by) {
   if (WindowFeedRow(info)) return;  // window functions: the rows go through their stages
+  if (ProduceBoundedRow(sink, info, order_by)) return;
   int n = sink->n_result;
   int regs = AllocReg(n);
   for (int i = 0; i < n; ++i) CodeExpr((*info->result)[static_cast<size_t>(i)], regs + i);
@@ -360,6 +412,12 @@ bool Codegen::SetupSink(Select* s, SelectInfo* info, SelectDest* dest, RowSink* 
     sink->sorter_cursor = ctx_->AllocCursor();
     int a = Op(Opcode::kSorterOpen, sink->sorter_cursor, sink->n_order + sink->n_result);
     prog_->SetP4(a, OrderKeyInfo(s->order_by));
+    // With LIMIT the sorter keeps only the rows that can be output (not
+    // with window functions, whose stages feed the sorter themselves).
+    if (sink->limit_reg && info->win == nullptr) {
+      Op(Opcode::kSorterLimit, sink->sorter_cursor, sink->limit_reg, sink->offset_reg);
+      sink->bounded = true;
+    }
   }
   return true;
 }
@@ -567,6 +625,8 @@ void Codegen::ReadCompoundResult(Select* last, SelectDest* dest, int acc, int n,
     }
     int a = Op(Opcode::kSorterOpen, sink.sorter_cursor, sink.n_order + n);
     prog_->SetP4(a, oki);
+    if (sink.limit_reg)
+      Op(Opcode::kSorterLimit, sink.sorter_cursor, sink.limit_reg, sink.offset_reg);
   }
   int rdone = MakeLabel();
   Op(Opcode::kRewind, acc, rdone);

@@ -1,5 +1,7 @@
 // Triggers, compiled inline at each place they fire: the WHEN clause and the
 // body statements run with NEW/OLD bound to the registers of the row.
+#include <algorithm>
+
 #include "exec/codegen_internal.h"
 #include "parser/parser.h"
 
@@ -73,6 +75,10 @@ void Codegen::CodeTriggers(const Table* tab, int event, int time, int old_base, 
       }
       int a = Op(Opcode::kProgram, args, 2 * n, skip_label);
       prog_->SetP4(a, sub);
+      // The triggers inlined in this program around the call are frames of
+      // SQLite's trigger depth too (SQLITE_LIMIT_TRIGGER_DEPTH counts them).
+      int inlined = static_cast<int>(active_triggers_.size()) - trigger_base_;
+      prog_->at(a).p5 = static_cast<uint8_t>(std::clamp(inlined, 0, 255));
       continue;
     }
     if (active_triggers_.size() > 32) {
@@ -168,6 +174,8 @@ const Program* Codegen::TriggerSubprogram(const Trigger* trig, const Table* tab,
   cg.root_prog_ = root;
   cg.subprogram_cache_ = subprogram_cache_;
   cg.active_triggers_ = active_triggers_;
+  // The sub-program's own trigger is the frame its Vm stands for.
+  cg.trigger_base_ = static_cast<int>(active_triggers_.size()) + 1;
   cg.in_trigger_ = in_trigger_;
   int old_base = cg.AllocReg(ncol + 1);
   int new_base = cg.AllocReg(ncol + 1);

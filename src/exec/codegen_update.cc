@@ -311,7 +311,7 @@ void Codegen::CodeReplaceRow(DmlTarget* t, int old_base, int new_base, bool rowi
     int keys = AllocReg(nk + 1);
     int skip = CodePartialIndexGuard(idx, new_base);
     CodeIndexKey(idx, new_base, keys);
-    Op(Opcode::kMakeRecord, keys, nk, keys + nk);
+    SetRealMask(Op(Opcode::kMakeRecord, keys, nk, keys + nk), IndexRealMask(idx));
     Op(Opcode::kIdxInsert, t->index_cursors[i], keys + nk);
     if (skip) ResolveLabel(skip);
   }

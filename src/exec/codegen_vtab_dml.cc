@@ -114,6 +114,13 @@ bool Codegen::CodeVtabCollect(ast::Expr* where, std::vector<Source>* srcs,
   std::vector<std::vector<bool>> used(1);
   used[0].assign((*srcs)[0].table->columns.size(), true);
   if (!PlanLoops(&w, srcs, where, nullptr, nullptr, &used)) return false;
+  // A scan the table calls unique touches one row: like SQLite's one-pass
+  // DELETE/UPDATE it needs no statement savepoint (FTS flushes its pending
+  // terms at each xSavepoint/xRelease, so this decides segment layout).
+  if (w.plan.loops.size() == 1 && w.plan.loops[0].vtab != nullptr && w.plan.loops[0].vtab->unique &&
+      in_trigger_ == 0) {
+    prog_->stmt_journal = false;
+  }
   if (!WhereBegin(&w)) return false;
   const int argv = AllocReg(n + 2);
   row(argv);

@@ -152,6 +152,10 @@
     "advance sorter P1; jump to P2 if there is a row")                                             \
   X(SorterData,    Cur,  Reg,  No,   None,         "r[P2] = current record of sorter P1")          \
   X(SorterInsert,  Cur,  Reg,  No,   None,         "add the record r[P2] to sorter P1")            \
+  X(SorterLimit,   Cur,  Reg,  Reg,  None,                                                         \
+    "sorter P1 keeps its first r[P2] + max(r[P3], 0) rows (no P3 if 0); none if r[P2] < 0")       \
+  X(SorterCheck,   Cur,  Jmp,  Regs, Int,                                                          \
+    "jump to P2 if bounded sorter P1 would drop a row of key r[P3..P3+P4-1]")                    \
   X(WinInit,       Cur,  No,   No,   Window,                                                       \
     "start window stage P4 over the sorted rows of sorter P1 (checks frame offsets)")              \
   X(WinNext,       Cur,  Jmp,  Reg,  Window,                                                       \
@@ -197,6 +201,10 @@
     "write record r[P2] with rowid r[P3] via cursor P1 (P5 flags)")                                \
   X(IdxInsert,     Cur,  Reg,  Reg,  TableOpt,                                                     \
     "insert index record r[P2] via cursor P1 (P5 flags; hooks: row at r[P3], table P4)")         \
+  X(ClearTree,     Root, Db,   Int,  None,                                                         \
+    "delete every entry of B-tree P1 of database P2 (P3 1: entries count as changes, 2: total)")  \
+  X(IdxAppend,     Cur,  Reg,  No,   None,                                                         \
+    "add index record r[P2], after every key of index P1 (sorted builds)")                        \
   X(Delete,        Cur,  Reg,  Reg,  TableOpt,                                                     \
     "delete the current entry of cursor P1 (P5 flags; hooks: old row r[P2], new r[P3])")         \
   X(IdxDelete,     Cur,  Regs, Cnt,  None,                                                         \
@@ -212,7 +220,7 @@
     "jump to P2 if the counter P1 names (as FkCounter) is zero")                                   \
   X(Program,       Regs, Cnt,  Jmp,  Program,                                                      \
     "run sub-program P4 with r[P1..P1+P2-1] as its r[1..P2]; if it ended by RAISE(IGNORE), "     \
-    "jump to P3 (if nonzero)")                                                                     \
+    "jump to P3 (if nonzero); P5 = trigger levels inlined around it (they count as frames)")                                                                     \
   X(MemMax,        Reg,  Reg,  No,   None,         "r[P1] = max(r[P1], r[P2]) as integers")        \
   X(SetChanges,    Reg,  No,   No,   None,                                                         \
     "add r[P1] (or 1 if P1 == 0) to the change counter")                                           \

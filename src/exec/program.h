@@ -140,6 +140,10 @@ constexpr uint8_t kCmpStoreResult = 0x20;   // store 0/1/NULL in r[P2] instead o
 // SQLITE_STMTSTATUS_FULLSCAN_STEP counts its steps; SQLite's value, 1).
 constexpr uint8_t kP5FullScanStep = 0x01;
 
+// MakeRecord P5: P4 is not an affinity string but the REAL-column mask of
+// EncodeRecord (a stored row or index key).
+constexpr uint8_t kRecRealMask = 0x01;
+
 // P5 of Insert/Delete.
 constexpr uint8_t kInsNChange = 0x01;    // count the change
 constexpr uint8_t kInsLastRowid = 0x02;  // set last_insert_rowid

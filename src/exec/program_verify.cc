@@ -88,7 +88,10 @@ class Verifier {
       case OperandKind::kPar:
         return (x >= 1 && x <= prog_.n_params) || Fail(k, "parameter out of range");
       case OperandKind::kRoot:
-        return x > 0 || Fail(k, "root page not positive");
+        // 0 comes from a corrupt schema (an automatic index whose row is
+        // missing from sqlite_schema); opening it is SQLITE_CORRUPT at run
+        // time, as in SQLite.
+        return x >= 0 || Fail(k, "root page negative");
       case OperandKind::kDb:
       case OperandKind::kRc:
       case OperandKind::kOe:

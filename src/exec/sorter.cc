@@ -117,7 +117,7 @@ int CompareRecordPrefix(const uint8_t* a, uint32_t na, const uint8_t* b, uint32_
   return CompareFieldsFrom(a, na, b, nb, ki, 0, status);
 }
 
-void Sorter::Add(const uint8_t* rec, uint32_t n) {
+uint8_t* Sorter::Store(const uint8_t* rec, uint32_t n) {
   if (chunk_used_ + n > chunk_cap_) {
     size_t cap = std::max<size_t>(n, chunk_cap_ ? chunk_cap_ * 2 : 16384);
     if (cap > (1u << 22) && n < (1u << 22)) cap = 1u << 22;
@@ -129,15 +129,21 @@ void Sorter::Add(const uint8_t* rec, uint32_t n) {
   uint8_t* dst = chunks_.back().get() + chunk_used_;
   std::memcpy(dst, rec, n);
   chunk_used_ += n;
+  stored_bytes_ += n;
+  return dst;
+}
+
+Sorter::Entry Sorter::MakeEntry(const uint8_t* data, uint32_t n) const {
   Entry e;
-  e.data = dst;
+  e.data = data;
   e.size = n;
   e.type = static_cast<uint8_t>(Type::kNull);
   e.len = 0;
   e.i = 0;
   e.has_i2 = false;
   e.i2 = 0;
-  FieldReader r{dst, n};
+  e.pfx = 0;
+  FieldReader r{data, n};
   Value v;
   bool bad = false;
   if (r.Init() && r.Next(&v, &bad)) {
@@ -150,18 +156,37 @@ void Sorter::Add(const uint8_t* rec, uint32_t n) {
         e.r = v.real_value();
         break;
       case Type::kText:
-      case Type::kBlob:
+      case Type::kBlob: {
         e.z = v.data();
         e.len = v.size();
+        uint32_t k = e.len < 8 ? e.len : 8;
+        for (uint32_t j = 0; j < k; ++j) {
+          e.pfx |= uint64_t{static_cast<uint8_t>(e.z[j])} << (56 - 8 * j);
+        }
         break;
+      }
       case Type::kNull:
         break;
     }
     // An integer second key field is kept too (window and multi-key sorts).
     e.has_i2 = key_info_->n_fields >= 2 && r.PeekInt(&e.i2);
   }
-  entries_.push_back(e);
+  return e;
 }
+
+void Sorter::Add(const uint8_t* rec, uint32_t n) {
+  if (bound_ > 0) {
+    AddBounded(rec, n);
+    return;
+  }
+  entries_.push_back(MakeEntry(Store(rec, n), n));
+}
+
+namespace {
+bool BinaryFirst(const KeyInfo& ki) {
+  return ki.colls == nullptr || ki.colls[0] == nullptr || ki.colls[0] == BinaryCollation();
+}
+}  // namespace
 
 int Sorter::CompareEntries(const Entry& a, const Entry& b, Status* st) const {
   const KeyInfo& ki = *key_info_;
@@ -169,8 +194,11 @@ int Sorter::CompareEntries(const Entry& a, const Entry& b, Status* st) const {
   Type ta = static_cast<Type>(a.type), tb = static_cast<Type>(b.type);
   if (ta == Type::kInteger && tb == Type::kInteger) {
     c = a.i < b.i ? -1 : (a.i > b.i ? 1 : 0);
-  } else if (ta == Type::kText && tb == Type::kText &&
-             (ki.colls == nullptr || ki.colls[0] == nullptr || ki.colls[0] == BinaryCollation())) {
+  } else if (ta == Type::kReal && tb == Type::kReal) {
+    c = a.r < b.r ? -1 : (a.r > b.r ? 1 : 0);  // no NaN: a stored NaN reads as NULL
+  } else if (ta == tb && (ta == Type::kBlob || (ta == Type::kText && BinaryFirst(ki)))) {
+    // Blobs compare by memcmp under any collation; text under BINARY.
+    if (a.pfx != b.pfx) return ((a.pfx < b.pfx) != (ki.desc && ki.desc[0])) ? -1 : 1;
     uint32_t m = a.len < b.len ? a.len : b.len;
     c = m ? std::memcmp(a.z, b.z, m) : 0;
     if (c == 0) c = a.len < b.len ? -1 : (a.len > b.len ? 1 : 0);
@@ -210,6 +238,17 @@ int Sorter::CompareEntries(const Entry& a, const Entry& b, Status* st) const {
 }
 
 Status Sorter::Sort() {
+  if (bound_ > 0 && !heap_.empty()) {
+    // The heap's rows in ascending (key, arrival) order: already the
+    // stable order.
+    std::sort_heap(heap_.begin(), heap_.end(),
+                   [this](const Ranked& x, const Ranked& y) { return RankLess(x, y); });
+    entries_.reserve(heap_.size());
+    for (const Ranked& r : heap_) entries_.push_back(r.e);
+    heap_.clear();
+    heap_.shrink_to_fit();
+  }
+  TRY(add_status_);
   Status st;
   const KeyInfo& ki = *key_info_;
   // No key (a window without PARTITION BY or ORDER BY): input order. Input

@@ -4,9 +4,12 @@
 // tear-down in vm_state.cc.
 #include "exec/vm.h"
 
+#include <algorithm>
 #include <cstring>
 
+#include "btree/btree.h"
 #include "common/assert.h"
+#include "exec/sorter.h"
 #include "exec/vm_cursor.h"
 #include "exec/vm_ops_inl.h"
 #include "record/affinity.h"
@@ -312,6 +315,10 @@ StepResult Vm::Run() {
         break;
       case Opcode::kConcat:
         Concat(r[in.p1], r[in.p2], &r[in.p3]);
+        if (TooBig(r[in.p3])) {
+          SetError(Status(kTooBig, "string or blob too big"));
+          return FailWithStatus();
+        }
         break;
       case Opcode::kBitAnd:
         BitAnd(r[in.p1], r[in.p2], &r[in.p3]);
@@ -437,12 +444,10 @@ StepResult Vm::Run() {
         slot = std::move(c).value();
         break;
       }
-      case Opcode::kOpenDup: {
-        auto c = VmCursor::OpenDup(cursors_[static_cast<size_t>(in.p2)].get(), gen_);
-        if (!c.ok()) return Fail(std::move(c).status());
-        cursors_[static_cast<size_t>(in.p1)] = std::move(c).value();
+      case Opcode::kOpenDup:
+        VM_TRY(VmCursor::ReopenDup(&cursors_[static_cast<size_t>(in.p1)],
+                                   cursors_[static_cast<size_t>(in.p2)].get(), gen_));
         break;
-      }
       case Opcode::kOpenRowSet:
         cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenRowSet();
         break;
@@ -529,6 +534,22 @@ StepResult Vm::Run() {
       case Opcode::kSorterInsert:
         VM_TRY(cursors_[static_cast<size_t>(in.p1)]->SorterInsert(r[in.p2]));
         break;
+      case Opcode::kSorterCheck:
+        if (cursors_[static_cast<size_t>(in.p1)]->sorter()->WouldDrop(&r[in.p3], in.p4_int())) {
+          pc_ = in.p2;
+          continue;
+        }
+        break;
+      case Opcode::kSorterLimit: {
+        // A negative limit is no limit; a negative offset counts as 0.
+        int64_t limit = r[in.p2].int_value();
+        int64_t offset = in.p3 ? std::max<int64_t>(r[in.p3].int_value(), 0) : 0;
+        uint64_t k = static_cast<uint64_t>(limit) + static_cast<uint64_t>(offset);
+        if (limit > 0 && k >= static_cast<uint64_t>(limit)) {
+          cursors_[static_cast<size_t>(in.p1)]->sorter()->SetBound(k);
+        }
+        break;
+      }
       case Opcode::kNullRow: {
         auto& c = cursors_[static_cast<size_t>(in.p1)];
         if (c) c->SetNullRow();
@@ -646,6 +667,19 @@ StepResult Vm::Run() {
         // A WITHOUT ROWID table's row counts as a change (P5 as Insert's).
         if (in.p5 & kInsNChange) ++n_change_;
         if (in.p5 & kInsTotal) ++n_total_change_;
+        break;
+      case Opcode::kClearTree: {
+        int64_t entries = 0;
+        VM_TRY(
+            env_->dbs[static_cast<size_t>(in.p2)]->ClearTree(static_cast<Pgno>(in.p1), &entries));
+        ++*gen_;
+        if (in.p3 & 1) n_change_ += entries;
+        if (in.p3 & 2) n_total_change_ += entries;
+        break;
+      }
+      case Opcode::kIdxAppend:
+        VM_TRY(cursors_[static_cast<size_t>(in.p1)]->AppendKey(r[in.p2]));
+        ++*gen_;
         break;
       case Opcode::kDelete:
         if (in.p5 >= kInsPreHook) [[unlikely]] {  // a hook-carrying delete

@@ -177,6 +177,12 @@ class Vm {
   // this one ran sub-programs in (kept for the next call).
   Vm* root_ = this;
   int depth_ = 0;
+  // SQLITE_LIMIT_LENGTH, read at each Step: a function result or a
+  // concatenation longer than this is "string or blob too big".
+  int64_t max_length_ = 1000000000;
+  bool TooBig(const Value& v) const {
+    return v.is_string_like() && static_cast<int64_t>(v.size()) > max_length_;
+  }
   std::vector<std::pair<const Program*, std::unique_ptr<Vm>>> subvms_;
   int64_t fk_stmt_ = 0;  // immediate foreign key violations of the statement (root only)
   Status status_;

@@ -57,8 +57,7 @@ std::unique_ptr<VmCursor> VmCursor::Recycle(std::unique_ptr<VmCursor> c) {
   c->header_len_ = 0;
   c->header_pos_ = 0;
   c->n_parsed_ = 0;
-  c->types_.clear();
-  c->offsets_.clear();
+  c->body_pos_ = 0;
   if (c->overflow_buf_.capacity() > 65536) std::string().swap(c->overflow_buf_);
   return c;
 }
@@ -126,6 +125,27 @@ Result<std::unique_ptr<VmCursor>> VmCursor::OpenDup(VmCursor* other, uint64_t* w
   TRY(c->bt_->OpenCursor(c->root_, true, c->cur_.get(), c->key_info_ ? KeyCompare : nullptr,
                          const_cast<KeyInfo*>(c->key_info_)));
   return c;
+}
+
+Status VmCursor::ReopenDup(std::unique_ptr<VmCursor>* c, VmCursor* other, uint64_t* write_gen) {
+  VmCursor* old = c->get();
+  if (old == nullptr || old->kind_ != Kind::kBtree || old->eph_ == nullptr ||
+      old->eph_ != other->eph_ || old->root_ != other->root_ || old->cur_ == nullptr) {
+    auto dup = OpenDup(other, write_gen);
+    if (!dup.ok()) return std::move(dup).status();
+    *c = std::move(dup).value();
+    return Status();
+  }
+  // The state of a fresh OpenDup cursor.
+  old->write_gen_ = write_gen;
+  old->key_info_ = other->key_info_;
+  old->n_columns_ = other->n_columns_;
+  old->eof_ = true;
+  old->seq_ = 0;
+  old->Moved();
+  return old->bt_->OpenCursor(old->root_, true, old->cur_.get(),
+                              old->key_info_ ? KeyCompare : nullptr,
+                              const_cast<KeyInfo*>(old->key_info_));
 }
 
 std::unique_ptr<VmCursor> VmCursor::OpenSorter(const KeyInfo* key_info, uint64_t* write_gen) {
@@ -460,14 +480,14 @@ Status VmCursor::LoadRow() {
   header_len_ = 0;
   header_pos_ = 0;
   n_parsed_ = 0;
-  types_.clear();
-  offsets_.clear();
+  body_pos_ = 0;
   if (payload_len_ > 0) {
     uint32_t h;
     int k = GetVarint32(payload_, &h);
     if (h > payload_len_ || h < static_cast<uint32_t>(k) || h > 98307) return CORRUPT();
     header_len_ = h;
     header_pos_ = static_cast<uint32_t>(k);
+    body_pos_ = h;
   }
   row_valid_ = true;
   row_gen_ = *write_gen_;
@@ -476,19 +496,41 @@ Status VmCursor::LoadRow() {
 
 // Parses the loaded record's header up to field i (or its end).
 Status VmCursor::ParseHeaderThrough(int i) {
-  uint32_t body = n_parsed_ == 0 ? header_len_ : offsets_.back() + SerialTypeLen(types_.back());
-  while (static_cast<int>(n_parsed_) <= i && header_pos_ < header_len_) {
-    uint32_t st;
-    header_pos_ += static_cast<uint32_t>(GetVarint32(payload_ + header_pos_, &st));
-    if (header_pos_ > header_len_) return CORRUPT();
-    uint32_t sz = SerialTypeLen(st);
-    if (body + sz > payload_len_) return CORRUPT();
-    types_.push_back(st);
-    offsets_.push_back(body);
-    body += sz;
-    ++n_parsed_;
+  uint32_t n = n_parsed_;
+  if (static_cast<int64_t>(n) > i || header_pos_ >= header_len_) return Status();
+  // Each field takes at least one header byte: room for every field the
+  // rest of the header can describe, up to field i.
+  uint64_t want =
+      std::min<uint64_t>(static_cast<uint64_t>(i) + 1, uint64_t{n} + (header_len_ - header_pos_));
+  if (types_.size() < want) {
+    types_.resize(want);
+    offsets_.resize(want);
   }
-  return Status();
+  uint32_t* ty = types_.data();
+  uint32_t* off = offsets_.data();
+  uint32_t pos = header_pos_, body = body_pos_;
+  Status st;
+  while (static_cast<int64_t>(n) <= i && pos < header_len_) {
+    uint32_t t = payload_[pos];
+    if (t < 0x80) {
+      ++pos;
+    } else {
+      pos += static_cast<uint32_t>(GetVarint32(payload_ + pos, &t));
+    }
+    uint32_t sz = SerialTypeLen(t);
+    if (pos > header_len_ || body + sz > payload_len_) {
+      st = CORRUPT();
+      break;
+    }
+    ty[n] = t;
+    off[n] = body;
+    body += sz;
+    ++n;
+  }
+  header_pos_ = pos;
+  body_pos_ = body;
+  n_parsed_ = n;
+  return st;
 }
 
 Status VmCursor::Column(int i, Value* out, const Value* dflt) {
@@ -621,6 +663,16 @@ Status VmCursor::InsertKey(const Value& record) {
   TRY(cur_->InsertKey(data, size, SeekCompare(ctx), &ctx));
   eof_ = cur_->eof();
   return st;
+}
+
+Status VmCursor::AppendKey(const Value& record) {
+  // UTF-16 keys order by their stored bytes, not as the sorter ordered
+  // them: those go in through a seek.
+  if (IsUtf16(enc_)) return InsertKey(record);
+  Moved();
+  TRY(cur_->AppendKey(reinterpret_cast<const uint8_t*>(record.data()), record.size()));
+  eof_ = cur_->eof();
+  return Status();
 }
 
 Status VmCursor::Delete() {

@@ -87,6 +87,9 @@ class VmCursor {
 
   Status InsertRow(int64_t rowid, const Value& record, bool append);
   Status InsertKey(const Value& record);
+  // Adds an index record that sorts after every key in the tree (a build
+  // from sorted keys): straight onto the last leaf, no seek.
+  Status AppendKey(const Value& record);
   Status Delete();
   Status NewRowid(int64_t* out);
   Status Count(int64_t* out);
@@ -105,6 +108,10 @@ class VmCursor {
 
   // Shared temporary tree (OpenDup).
   std::shared_ptr<Btree> ephemeral() const { return eph_; }
+  // OpenDup of `other` into the slot holding *c: when *c is already a dup
+  // of the same tree, its B-tree cursor is reopened in place (as new, no
+  // allocation); otherwise a new cursor replaces it.
+  static Status ReopenDup(std::unique_ptr<VmCursor>* c, VmCursor* other, uint64_t* write_gen);
 
  private:
   VmCursor() = default;
@@ -147,6 +154,9 @@ class VmCursor {
   uint32_t header_len_ = 0;
   uint32_t header_pos_ = 0;  // bytes of header parsed so far
   uint32_t n_parsed_ = 0;    // columns whose type/offset are known
+  uint32_t body_pos_ = 0;    // offset of field n_parsed_'s body
+  // types_[0..n_parsed_) and offsets_[0..n_parsed_) are the current row's;
+  // the vectors only grow (entries past n_parsed_ are stale).
   std::vector<uint32_t> types_;
   std::vector<uint32_t> offsets_;
 

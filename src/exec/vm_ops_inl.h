@@ -70,6 +70,7 @@ inline bool Vm::CallFunction(const Instr& in) {
   ctx.result = &out;
   ctx.def->scalar(&ctx, in.p2, argv);
   if (ctx.is_error) return SetError(vm_ops_internal::ErrorOf(ctx));
+  if (TooBig(out)) return SetError(Status(kTooBig, "string or blob too big"));
   r[in.p3] = std::move(out);
   return true;
 }
@@ -101,6 +102,7 @@ inline bool Vm::FinalizeAccumulator(const Instr& in) {
   ctx.result = &out;
   ctx.def->final(&ctx);
   bool ok = !ctx.is_error || SetError(vm_ops_internal::ErrorOf(ctx));
+  if (ok && TooBig(out)) ok = SetError(Status(kTooBig, "string or blob too big"));
   FreeAggregateContext(&ctx);
   ctx = FuncContext();
   if (ok) regs_[static_cast<size_t>(in.p2)] = std::move(out);
@@ -162,18 +164,23 @@ inline bool Vm::LookUpKey(const Instr& in, bool* jump) {
 
 inline void Vm::MakeRecord(const Instr& in) {
   Value* r = regs_.data();
+  const char* real_mask = nullptr;
   if (const char* aff = in.p4_str_or_null()) {
-    for (int i = 0; i < in.p2 && aff[i]; ++i) {
-      if (aff[i] != 'A') ApplyAffinity(&r[in.p1 + i], static_cast<Affinity>(aff[i]));
+    if (in.p5 & kRecRealMask) {
+      real_mask = aff;
+    } else {
+      for (int i = 0; i < in.p2 && aff[i]; ++i) {
+        if (aff[i] != 'A') ApplyAffinity(&r[in.p1 + i], static_cast<Affinity>(aff[i]));
+      }
     }
   }
   if (in.p3 >= in.p1 && in.p3 < in.p1 + in.p2) {
     std::string buf;  // the record replaces one of its own fields
-    EncodeRecord(&r[in.p1], in.p2, &buf);
+    EncodeRecord(&r[in.p1], in.p2, &buf, real_mask);
     r[in.p3].SetBlob(buf.data(), buf.size());
     return;
   }
-  EncodeRecordInto(&r[in.p1], in.p2, &r[in.p3]);
+  EncodeRecordInto(&r[in.p1], in.p2, &r[in.p3], real_mask);
 }
 
 inline bool Vm::NewRowid(const Instr& in) {

@@ -28,7 +28,10 @@ bool Vm::RunSubprogram(const Instr& in, bool* ignored) {
   // SQLITE_LIMIT_TRIGGER_DEPTH (10), within Basalt's own stack bound.
   int max_depth = env_->hooks != nullptr ? env_->hooks->Limit(10) : -1;
   if (max_depth < 0 || max_depth > kMaxSubprogramDepth) max_depth = kMaxSubprogramDepth;
-  if (depth_ + 1 > max_depth || StackRemaining() < kStackReserve) {
+  // Frames as SQLite counts them: this Vm's, the triggers inlined around the
+  // call (P5), and the sub-program's own.
+  int depth = depth_ + in.p5 + 1;
+  if (depth > max_depth || StackRemaining() < kStackReserve) {
     return SetError(Status(kError, "too many levels of trigger recursion"));
   }
   Vm* vm = nullptr;
@@ -39,10 +42,10 @@ bool Vm::RunSubprogram(const Instr& in, bool* ignored) {
     auto made = std::make_unique<Vm>(sub, env_);
     made->root_ = root_;
     made->gen_ = gen_;
-    made->depth_ = depth_ + 1;
     vm = made.get();
     subvms_.emplace_back(sub, std::move(made));
   }
+  vm->depth_ = depth;
   vm->Reset();
   BASALT_DCHECK(in.p2 < static_cast<int>(vm->regs_.size()));
   for (int i = 0; i < in.p2; ++i) {

@@ -98,6 +98,10 @@ bool Vm::ProgressSaysStop(int ops) {
 StepResult Vm::Step() {
   if (done_) return status_.ok() ? StepResult::kDone : StepResult::kError;
   reset_clean_ = false;
+  if (env_->hooks != nullptr) {
+    int limit = env_->hooks->Limit(0);
+    if (limit >= 0) max_length_ = limit;
+  }
   // Every step looks at the interrupt flag first, as SQLite's does.
   if (MustStop(0, 0)) {
     return Fail(Status(kInterrupt));

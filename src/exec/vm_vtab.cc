@@ -91,9 +91,11 @@ bool Vm::VtabUpdate(const Instr& in) {
   int64_t rowid = 0;
   Status st = vt->Update(in.p2, vtab_args_.data(), &rowid, mode);
   if (!st.ok()) {
-    // OR IGNORE: a constraint failure skips the row.
-    if (st.primary() == kConstraint && mode == 2) return true;
-    if (st.primary() == kConstraint && mode == 1) halt_action_ = 1;
+    // OR IGNORE: a constraint failure skips the row — only for tables that
+    // declared SQLITE_VTAB_CONSTRAINT_SUPPORT, as in SQLite (others, fts5
+    // among them, report the failure).
+    if (st.primary() == kConstraint && vt->constraint_support && mode == 2) return true;
+    if (st.primary() == kConstraint && vt->constraint_support && mode == 1) halt_action_ = 1;
     return SetError(std::move(st));
   }
   if (in.p1 & 1) env_->last_insert_rowid = rowid;

@@ -213,7 +213,7 @@ void StrftimeFunc(FuncContext* ctx, int argc, Value** argv) {
     out.append(buf, static_cast<size_t>(len));
   }
   if (lit < fn) out.append(f + lit, fn - lit);
-  if (static_cast<int64_t>(out.size()) >= kMaxLength) {
+  if (static_cast<int64_t>(out.size()) >= MaxLength(ctx)) {
     ResultTooBig(ctx);
     return;
   }

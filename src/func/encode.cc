@@ -21,7 +21,7 @@ void SubtypeFunc(FuncContext* ctx, int, Value** argv) { ctx->result->SetInt(argv
 void HexFunc(FuncContext* ctx, int, Value** argv) {
   TextOf t(*argv[0]);
   size_t n = t.size();
-  if (static_cast<int64_t>(n) * 2 + 1 > kMaxLength) {
+  if (static_cast<int64_t>(n) * 2 + 1 > MaxLength(ctx)) {
     ResultTooBig(ctx);
     return;
   }
@@ -68,7 +68,7 @@ void QuoteFunc(FuncContext* ctx, int, Value** argv) {
       size_t n = TextOf(v).c_size();
       size_t quotes = 0;
       for (size_t k = 0; k < n; ++k) quotes += z[k] == '\'';
-      if (static_cast<int64_t>(n + quotes + 2) > kMaxLength) {
+      if (static_cast<int64_t>(n + quotes + 2) > MaxLength(ctx)) {
         ResultTooBig(ctx);
         return;
       }
@@ -83,7 +83,7 @@ void QuoteFunc(FuncContext* ctx, int, Value** argv) {
     }
     case Type::kBlob: {
       size_t n = v.size();
-      if (static_cast<int64_t>(n) * 2 + 4 > kMaxLength) {
+      if (static_cast<int64_t>(n) * 2 + 4 > MaxLength(ctx)) {
         ResultTooBig(ctx);
         return;
       }
@@ -129,7 +129,7 @@ void UnicodeFunc(FuncContext* ctx, int, Value** argv) {
 void ZeroblobFunc(FuncContext* ctx, int, Value** argv) {
   int64_t n = ValueToInt64(*argv[0]);
   if (n < 0) n = 0;
-  if (n > kMaxLength) {
+  if (n > MaxLength(ctx)) {
     ResultTooBig(ctx);
     return;
   }

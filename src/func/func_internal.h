@@ -22,6 +22,12 @@ namespace basalt::func {
 
 // SQLITE_MAX_LENGTH (the default SQLITE_LIMIT_LENGTH): longest string or blob.
 inline constexpr int64_t kMaxLength = 1000000000;
+// The connection's SQLITE_LIMIT_LENGTH (kMaxLength without a connection):
+// functions check a result's size against it before building the result.
+inline int64_t MaxLength(FuncContext* ctx) {
+  int limit = ctx->conn != nullptr ? ctx->conn->Limit(0) : -1;
+  return limit >= 0 ? limit : kMaxLength;
+}
 
 // One row of a family's registration table.
 struct BuiltinSpec {

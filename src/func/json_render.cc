@@ -163,7 +163,7 @@ void JsonOut::SqlValue(FuncContext* ctx, const Value& v) {
 
 void JsonOut::SetResult(FuncContext* ctx) const {
   if (failed_) return;
-  if (static_cast<int64_t>(buf_.size()) > kMaxLength) {
+  if (static_cast<int64_t>(buf_.size()) > MaxLength(ctx)) {
     ResultTooBig(ctx);
     return;
   }

@@ -115,7 +115,9 @@ void PrintfFunc(FuncContext* ctx, int argc, Value** argv) {
   }
   out.clear();
   ArgvPrintfArgs args(argv + 1, argc - 1);
-  if (!SqlFormat(f, &args, static_cast<size_t>(kMaxLength), &out)) {
+  // As SQLite, the text stops growing at the connection's SQLITE_LIMIT_LENGTH
+  // (the result is then NULL), so a huge width or precision costs nothing.
+  if (!SqlFormat(f, &args, static_cast<size_t>(MaxLength(ctx)), &out)) {
     ctx->result->SetNull();
     return;
   }

@@ -137,7 +137,7 @@ void RandomFunc(FuncContext* ctx, int, Value**) {
 void RandomblobFunc(FuncContext* ctx, int, Value** argv) {
   int64_t n = ValueToInt64(*argv[0]);
   if (n < 1) n = 1;
-  if (n > kMaxLength) {
+  if (n > MaxLength(ctx)) {
     ResultTooBig(ctx);
     return;
   }

@@ -287,7 +287,7 @@ void ReplaceFunc(FuncContext* ctx, int, Value** argv) {
   int64_t out_len = static_cast<int64_t>(s.size()) +
                     static_cast<int64_t>(count) *
                         (static_cast<int64_t>(r.size()) - static_cast<int64_t>(p.size()));
-  if (out_len > kMaxLength) {
+  if (out_len > MaxLength(ctx)) {
     ResultTooBig(ctx);
     return;
   }

@@ -126,6 +126,11 @@ Status DdlExecutor::AddColumn(ast::AlterTableStmt* st, Table* t, Arena* arena) {
   if (t->is_view) return Status(kError, "Cannot add a column to a view");
   TRY(CheckAlterable(t));
   const ast::ColumnDef* def = st->column;
+  // SQLite parses the new column into a copy named sqlite_altertab_<table>.
+  int max_columns = limits_ != nullptr ? limits_->get(LimitId::kColumn) : 2000;
+  if (t->columns.size() + 1 > static_cast<size_t>(max_columns)) {
+    return Status(kError, "too many columns on sqlite_altertab_" + t->name);
+  }
   if (t->FindColumn(def->name) >= 0) {
     return Status(kError, "duplicate column name: " + std::string(def->name));
   }

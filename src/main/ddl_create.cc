@@ -335,6 +335,10 @@ Status DdlExecutor::CreateIndex(ast::CreateIndexStmt* st, Arena* arena) {
   if (db->schema.FindTable(st->name) != nullptr) {
     return Status(kError, "there is already a table named " + std::string(st->name));
   }
+  int max_columns = limits_ != nullptr ? limits_->get(LimitId::kColumn) : 2000;
+  if (st->columns != nullptr && st->columns->size() > static_cast<size_t>(max_columns)) {
+    return Status(kError, "too many columns in index");
+  }
   std::unique_ptr<Index> idx;
   std::string text = std::string(st->unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX ") +
                      std::string(st->body_text);

@@ -48,6 +48,7 @@ class Limits {
     p.function_arg = get(LimitId::kFunctionArg);
     p.compound_select = get(LimitId::kCompoundSelect);
     p.variable_number = get(LimitId::kVariableNumber);
+    p.column = get(LimitId::kColumn);
     return p;
   }
 

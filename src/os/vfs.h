@@ -173,6 +173,7 @@ Vfs* DefaultVfs();
 // (api/vfs_adapter.h); an empty name then means the current default VFS.
 // The resolver must be safe to call from any thread.
 using VfsResolver = Vfs* (*)(std::string_view name);
+bool IsUnixVfsName(std::string_view name);
 void SetVfsResolver(VfsResolver resolver);
 Vfs* FindVfs(std::string_view name);
 

@@ -9,22 +9,22 @@ namespace {
 
 std::atomic<VfsResolver> g_resolver{nullptr};
 
+}  // namespace
+
 // The names SQLite gives its unix VFS variants; all are Basalt's unix VFS.
-bool IsUnixName(std::string_view name) {
+bool IsUnixVfsName(std::string_view name) {
   for (std::string_view known : {"unix", "unix-none", "unix-dotfile", "unix-excl"}) {
     if (name == known) return true;
   }
   return false;
 }
 
-}  // namespace
-
 void SetVfsResolver(VfsResolver resolver) { g_resolver.store(resolver); }
 
 Vfs* FindVfs(std::string_view name) {
   VfsResolver r = g_resolver.load();
   if (r != nullptr) return r(name);
-  return IsUnixName(name) ? DefaultVfs() : nullptr;
+  return IsUnixVfsName(name) ? DefaultVfs() : nullptr;
 }
 
 }  // namespace basalt

@@ -54,12 +54,12 @@ enum class ExprKind : uint8_t {
   kIsNull,       // left ISNULL / IS NULL
   kNotNull,      // left NOTNULL / NOT NULL / IS NOT NULL
   kCase,         // CASE [left] WHEN list[0] THEN list[1] ... [ELSE right] END
-  kFunction,     // text(args in list) [FILTER (WHERE filter)] [OVER over]; flags kDistinct, kStarArg
-                 // (list is null for f() and f(*))
-  kExists,       // EXISTS (select)
-  kSubquery,     // (select) used as a scalar
-  kVector,       // (list[0], list[1], ...) row value
-  kRaise,        // RAISE(op, text): op kRaiseIgnore / kRaiseRollback / kRaiseAbort / kRaiseFail
+  kFunction,  // text(args in list) [FILTER (WHERE filter)] [OVER over]; flags kDistinct, kStarArg
+              // (list is null for f() and f(*))
+  kExists,    // EXISTS (select)
+  kSubquery,  // (select) used as a scalar
+  kVector,    // (list[0], list[1], ...) row value
+  kRaise,     // RAISE(op, text): op kRaiseIgnore / kRaiseRollback / kRaiseAbort / kRaiseFail
   // (kColumn: kDoubleQuoted is set when the column part was written "name".)
   kVectorElement,  // element ival (0-based) of the row value `left` (a kSubquery or
                    // kVector); made by the parser for SET (a,b) = (SELECT ..)
@@ -73,33 +73,58 @@ enum class ExprKind : uint8_t {
 enum class Op : uint8_t {
   kNone,
   // unary
-  kNeg, kPlus, kBitNot, kNot,
+  kNeg,
+  kPlus,
+  kBitNot,
+  kNot,
   // binary, loosest to tightest grouping as in lang_expr "Operators"
-  kOr, kAnd,
-  kEq, kNe, kIs, kIsNot,  // = == | != <> | IS [DISTINCT FROM..] handled by parser
-  kLt, kLe, kGt, kGe,
-  kBitAnd, kBitOr, kShl, kShr,
-  kAdd, kSub,
-  kMul, kDiv, kMod,
+  kOr,
+  kAnd,
+  kEq,
+  kNe,
+  kIs,
+  kIsNot,  // = == | != <> | IS [DISTINCT FROM..] handled by parser
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  kBitAnd,
+  kBitOr,
+  kShl,
+  kShr,
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kMod,
   kConcat,
-  kJsonArrow, kJsonArrow2,  // -> and ->>
+  kJsonArrow,
+  kJsonArrow2,  // -> and ->>
   // kLike
-  kLike, kGlob, kRegexp, kMatch,
+  kLike,
+  kGlob,
+  kRegexp,
+  kMatch,
   // kCurrentTime
-  kCurTime, kCurDate, kCurTimestamp,
+  kCurTime,
+  kCurDate,
+  kCurTimestamp,
   // kRaise
-  kRaiseIgnore, kRaiseRollback, kRaiseAbort, kRaiseFail,
+  kRaiseIgnore,
+  kRaiseRollback,
+  kRaiseAbort,
+  kRaiseFail,
 };
 
 enum ExprFlags : uint16_t {
-  kNot = 1 << 0,           // NOT BETWEEN / NOT IN / NOT LIKE
-  kDistinct = 1 << 1,      // f(DISTINCT x)
-  kStarArg = 1 << 2,       // f(*)
-  kDoubleQuoted = 1 << 3,  // kColumn written as "name" (may fall back to a string)
-  kParenthesized = 1 << 4, // written inside ( )
-  kFromJoinOn = 1 << 5,    // (planner) term came from an ON clause
-  kSchemaText = 1 << 6,    // (planner) parsed from stored schema text (a CHECK, a
-                           // DEFAULT, an index expression...), not the statement
+  kNot = 1 << 0,            // NOT BETWEEN / NOT IN / NOT LIKE
+  kDistinct = 1 << 1,       // f(DISTINCT x)
+  kStarArg = 1 << 2,        // f(*)
+  kDoubleQuoted = 1 << 3,   // kColumn written as "name" (may fall back to a string)
+  kParenthesized = 1 << 4,  // written inside ( )
+  kFromJoinOn = 1 << 5,     // (planner) term came from an ON clause
+  kSchemaText = 1 << 6,     // (planner) parsed from stored schema text (a CHECK, a
+                            // DEFAULT, an index expression...), not the statement
 };
 
 enum class SortOrder : uint8_t { kUnspecified, kAsc, kDesc };
@@ -123,7 +148,7 @@ struct Expr {
   ExprKind kind = ExprKind::kNull;
   Op op = Op::kNone;
   uint16_t flags = 0;
-  int32_t height = 0;     // (parser) tree height as SQLite counts it (limit 1000)
+  int32_t height = 0;  // (parser) tree height as SQLite counts it (limit 1000)
   // The expression's source text, exactly as written. Exceptions, made so the
   // text is what SQLite shows: the top expression of a result column (and of
   // RETURNING) spans to the start of the next token, whitespace trimmed, so
@@ -154,11 +179,11 @@ struct Expr {
   int32_t column = -1;
   int32_t reg = -1;
   int32_t agg = -1;
-  int32_t depth = 0;            // nesting distance of a correlated column reference
-  const Table* tab = nullptr;   // table of a resolved column
-  const void* aux = nullptr;    // planner-private pointer (function def, collation, ...)
-  char affinity = 0;            // cached affinity letter, 0 = not computed
-  uint8_t pflags = 0;           // planner-private flags
+  int32_t depth = 0;           // nesting distance of a correlated column reference
+  const Table* tab = nullptr;  // table of a resolved column
+  const void* aux = nullptr;   // planner-private pointer (function def, collation, ...)
+  char affinity = 0;           // cached affinity letter, 0 = not computed
+  uint8_t pflags = 0;          // planner-private flags
 
   bool has(uint16_t f) const { return (flags & f) != 0; }
 };
@@ -184,20 +209,20 @@ struct IdList {
 
 struct FromItem {
   std::string_view schema;
-  std::string_view name;   // table/view/CTE name; empty for a subquery
-  std::string_view alias;  // AS alias
-  Select* subquery = nullptr;      // ( select ) [AS alias]
-  ExprList* func_args = nullptr;   // table-valued function name(args)
-  FromList* nested = nullptr;      // ( join-clause ) in parentheses
-  uint8_t join = kJoinComma;       // how this item joins to the items before it.
-                                   // (parser) JOIN, INNER JOIN, CROSS JOIN and NATURAL
-                                   // JOIN carry kJoinInner (with kJoinCross /
-                                   // kJoinNatural); LEFT / RIGHT / FULL [OUTER] carry
-                                   // only their bits (and kJoinNatural if given)
+  std::string_view name;          // table/view/CTE name; empty for a subquery
+  std::string_view alias;         // AS alias
+  Select* subquery = nullptr;     // ( select ) [AS alias]
+  ExprList* func_args = nullptr;  // table-valued function name(args)
+  FromList* nested = nullptr;     // ( join-clause ) in parentheses
+  uint8_t join = kJoinComma;      // how this item joins to the items before it.
+                                  // (parser) JOIN, INNER JOIN, CROSS JOIN and NATURAL
+                                  // JOIN carry kJoinInner (with kJoinCross /
+                                  // kJoinNatural); LEFT / RIGHT / FULL [OUTER] carry
+                                  // only their bits (and kJoinNatural if given)
   Expr* on = nullptr;
   IdList* using_cols = nullptr;
-  std::string_view indexed_by;     // INDEXED BY name
-  bool not_indexed = false;        // NOT INDEXED
+  std::string_view indexed_by;  // INDEXED BY name
+  bool not_indexed = false;     // NOT INDEXED
 
   // ---- planner annotations ----
   int32_t cursor = -1;
@@ -227,15 +252,19 @@ struct With {
 
 enum class FrameUnit : uint8_t { kNone, kRows, kRange, kGroups };
 enum class FrameBound : uint8_t {
-  kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing
+  kUnboundedPreceding,
+  kPreceding,
+  kCurrentRow,
+  kFollowing,
+  kUnboundedFollowing
 };
 enum class FrameExclude : uint8_t { kNoOthers, kCurrentRow, kGroup, kTies };
 
 struct Window {
-  std::string_view name;   // name in WINDOW name AS (...), or OVER name
-  std::string_view base;   // base window name inside ( )
-                           // (window names are kept as written, quotes included:
-                           // SQLite matches them without dequoting)
+  std::string_view name;  // name in WINDOW name AS (...), or OVER name
+  std::string_view base;  // base window name inside ( )
+                          // (window names are kept as written, quotes included:
+                          // SQLite matches them without dequoting)
   ExprList* partition = nullptr;
   ExprList* order = nullptr;
   FrameUnit unit = FrameUnit::kNone;  // kNone: no frame clause
@@ -254,13 +283,13 @@ struct Select {
   CompoundOp op = CompoundOp::kNone;
   Select* prior = nullptr;
   bool distinct = false;
-  ExprList* columns = nullptr;   // result columns; kStar items for * and t.*
+  ExprList* columns = nullptr;  // result columns; kStar items for * and t.*
   FromList* from = nullptr;
   Expr* where = nullptr;
   ExprList* group_by = nullptr;
   Expr* having = nullptr;
-  ArenaVec<Window*> windows;     // WINDOW clause
-  ArenaVec<ExprList*> values;    // VALUES (..),(..): rows; columns/from null then
+  ArenaVec<Window*> windows;   // WINDOW clause
+  ArenaVec<ExprList*> values;  // VALUES (..),(..): rows; columns/from null then
   ExprList* order_by = nullptr;
   Expr* limit = nullptr;
   Expr* offset = nullptr;
@@ -275,19 +304,36 @@ struct Select {
 // ---- Statements -----------------------------------------------------------------
 
 enum class StmtKind : uint8_t {
-  kSelect, kInsert, kUpdate, kDelete,
-  kCreateTable, kCreateIndex, kCreateView, kCreateTrigger, kCreateVirtualTable,
-  kDrop, kAlterTable,
-  kBegin, kCommit, kRollback, kSavepoint, kRelease,
-  kPragma, kVacuum, kReindex, kAnalyze, kAttach, kDetach,
+  kSelect,
+  kInsert,
+  kUpdate,
+  kDelete,
+  kCreateTable,
+  kCreateIndex,
+  kCreateView,
+  kCreateTrigger,
+  kCreateVirtualTable,
+  kDrop,
+  kAlterTable,
+  kBegin,
+  kCommit,
+  kRollback,
+  kSavepoint,
+  kRelease,
+  kPragma,
+  kVacuum,
+  kReindex,
+  kAnalyze,
+  kAttach,
+  kDetach,
 };
 
 enum class ConflictAction : uint8_t { kDefault, kRollback, kAbort, kFail, kIgnore, kReplace };
 
 struct Stmt {
   StmtKind kind;
-  uint8_t explain = 0;     // 1 EXPLAIN, 2 EXPLAIN QUERY PLAN
-  std::string_view span;   // statement text without the trailing ';'
+  uint8_t explain = 0;    // 1 EXPLAIN, 2 EXPLAIN QUERY PLAN
+  std::string_view span;  // statement text without the trailing ';'
   explicit Stmt(StmtKind k) : kind(k) {}
   template <typename T>
   T* As() {
@@ -308,12 +354,12 @@ struct SelectStmt : Stmt {
 };
 
 struct Upsert {
-  ExprList* target = nullptr;    // ON CONFLICT (indexed columns) — null if omitted
+  ExprList* target = nullptr;  // ON CONFLICT (indexed columns) — null if omitted
   Expr* target_where = nullptr;
   bool do_nothing = true;
-  ExprList* sets = nullptr;      // DO UPDATE SET: item.name = column, item.expr = value
+  ExprList* sets = nullptr;  // DO UPDATE SET: item.name = column, item.expr = value
   Expr* where = nullptr;
-  Upsert* next = nullptr;        // several ON CONFLICT clauses
+  Upsert* next = nullptr;  // several ON CONFLICT clauses
 };
 
 // SET assignments (UPDATE and upsert): each item's name is the column. A
@@ -325,10 +371,10 @@ struct InsertStmt : Stmt {
   InsertStmt() : Stmt(kKind) {}
   With* with = nullptr;
   ConflictAction on_conflict = ConflictAction::kDefault;  // INSERT OR x / REPLACE
-  bool is_replace = false;       // written as REPLACE INTO
+  bool is_replace = false;                                // written as REPLACE INTO
   std::string_view schema, table, alias;
-  IdList* columns = nullptr;     // (a, b, c) or null
-  Select* select = nullptr;      // VALUES rows or a SELECT; null for DEFAULT VALUES
+  IdList* columns = nullptr;  // (a, b, c) or null
+  Select* select = nullptr;   // VALUES rows or a SELECT; null for DEFAULT VALUES
   bool default_values = false;
   Upsert* upsert = nullptr;
   ExprList* returning = nullptr;
@@ -339,9 +385,9 @@ struct UpdateStmt : Stmt {
   UpdateStmt() : Stmt(kKind) {}
   With* with = nullptr;
   ConflictAction on_conflict = ConflictAction::kDefault;
-  FromItem* target = nullptr;    // qualified-table-name (schema, name, alias, INDEXED BY)
-  ExprList* sets = nullptr;      // item.name = column, item.expr = value
-  FromList* from = nullptr;      // UPDATE ... FROM
+  FromItem* target = nullptr;  // qualified-table-name (schema, name, alias, INDEXED BY)
+  ExprList* sets = nullptr;    // item.name = column, item.expr = value
+  FromList* from = nullptr;    // UPDATE ... FROM
   Expr* where = nullptr;
   ExprList* returning = nullptr;
   ExprList* order_by = nullptr;
@@ -364,29 +410,37 @@ struct DeleteStmt : Stmt {
 // ---- CREATE TABLE ----
 
 enum class ConstraintKind : uint8_t {
-  kPrimaryKey, kNotNull, kNull, kUnique, kCheck, kDefault, kCollate, kReferences, kGenerated,
+  kPrimaryKey,
+  kNotNull,
+  kNull,
+  kUnique,
+  kCheck,
+  kDefault,
+  kCollate,
+  kReferences,
+  kGenerated,
 };
 
 struct ForeignKey {
-  std::string_view table;            // parent table
-  IdList* columns = nullptr;         // parent columns (may be null)
+  std::string_view table;     // parent table
+  IdList* columns = nullptr;  // parent columns (may be null)
   // ON DELETE / ON UPDATE actions: 0 none, 1 SET NULL, 2 SET DEFAULT, 3 CASCADE,
   // 4 RESTRICT, 5 NO ACTION
   uint8_t on_delete = 0, on_update = 0;
-  int8_t deferrable = -1;            // -1 unspecified, 0 not deferrable, 1 initially deferred,
-                                     // 2 deferrable initially immediate
+  int8_t deferrable = -1;  // -1 unspecified, 0 not deferrable, 1 initially deferred,
+                           // 2 deferrable initially immediate
 };
 
 struct ColumnConstraint {
   ConstraintKind kind;
-  std::string_view name;                     // CONSTRAINT name
+  std::string_view name;  // CONSTRAINT name
   ConflictAction on_conflict = ConflictAction::kDefault;
   SortOrder order = SortOrder::kUnspecified;  // PRIMARY KEY ASC/DESC
   bool autoincrement = false;
-  Expr* expr = nullptr;          // CHECK / DEFAULT / GENERATED AS expression
-  std::string_view collation;    // COLLATE name
-  ForeignKey* fk = nullptr;      // REFERENCES
-  bool stored = false;           // GENERATED ... STORED (else VIRTUAL)
+  Expr* expr = nullptr;        // CHECK / DEFAULT / GENERATED AS expression
+  std::string_view collation;  // COLLATE name
+  ForeignKey* fk = nullptr;    // REFERENCES
+  bool stored = false;         // GENERATED ... STORED (else VIRTUAL)
 };
 
 struct ColumnDef {
@@ -403,7 +457,7 @@ struct ColumnDef {
 struct TableConstraint {
   ConstraintKind kind;  // kPrimaryKey, kUnique, kCheck, kReferences (FOREIGN KEY)
   std::string_view name;
-  ExprList* columns = nullptr;   // PRIMARY KEY / UNIQUE indexed columns (expr + COLLATE + order)
+  ExprList* columns = nullptr;  // PRIMARY KEY / UNIQUE indexed columns (expr + COLLATE + order)
   ConflictAction on_conflict = ConflictAction::kDefault;
   bool autoincrement = false;
   Expr* check = nullptr;
@@ -467,12 +521,12 @@ struct CreateTriggerStmt : Stmt {
   std::string_view schema, name;
   TriggerTime time = TriggerTime::kBefore;  // default when omitted: BEFORE
   TriggerEvent event = TriggerEvent::kInsert;
-  IdList* update_columns = nullptr;        // UPDATE OF a, b
+  IdList* update_columns = nullptr;  // UPDATE OF a, b
   std::string_view table;
-  std::string_view table_schema;           // ON schema.table (parser addition)
+  std::string_view table_schema;  // ON schema.table (parser addition)
   bool for_each_row = false;
   Expr* when = nullptr;
-  ArenaVec<Stmt*> body;                    // INSERT / UPDATE / DELETE / SELECT statements
+  ArenaVec<Stmt*> body;  // INSERT / UPDATE / DELETE / SELECT statements
 };
 
 struct CreateVirtualTableStmt : Stmt {

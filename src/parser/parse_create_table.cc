@@ -58,6 +58,11 @@ ast::Stmt* Parser::Impl::ParseCreateTable(bool temp) {
     ColumnDef* col = ParseColumnDef(d);
     if (!col) return nullptr;
     s->columns.push_back(*arena_, col);
+    // SQLite raises this as the column is added: it stands once the next
+    // token (',' or ')') is read.
+    if (s->columns.size() > static_cast<size_t>(limits_.column)) {
+      Error("too many columns on " + std::string(s->name));
+    }
     d = base_ + 4;
     if (T() != Tk::kComma) break;
     Advance();

@@ -282,6 +282,9 @@ ast::Stmt* Parser::Impl::ParseUpdate(ast::With* with, int d, bool in_trigger) {
     if (!s->order_by) return nullptr;
   }
   if (T() == Tk::kLimit && !ParseLimit(&s->limit, &s->offset, d + 9)) return nullptr;
+  // Raised when the whole statement is reduced (it stands unless the next
+  // token is a syntax error).
+  if (s->sets->size() > static_cast<size_t>(limits_.column)) Error("too many columns in set list");
   return s;
 }
 

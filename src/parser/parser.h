@@ -26,6 +26,7 @@ struct ParseLimits {
   int function_arg = 127;        // SQLITE_LIMIT_FUNCTION_ARG
   int compound_select = 500;     // SQLITE_LIMIT_COMPOUND_SELECT
   int variable_number = 250000;  // SQLITE_LIMIT_VARIABLE_NUMBER
+  int column = 2000;             // SQLITE_LIMIT_COLUMN (table columns, UPDATE's SET list)
 };
 
 class Parser {

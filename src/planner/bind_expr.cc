@@ -419,9 +419,26 @@ bool Resolver::ResolveFunction(Expr* e, Scope* scope) {
   return ResolveList(e->list, scope);
 }
 
+bool Resolver::ResolveTopExpr(Expr* e, Scope* scope) {
+  const int height = e->height;  // (resolving may rewrite *e)
+  height_sum_ += height;
+  bool ok;
+  if (height_sum_ > ctx_->options.max_expr_depth) {
+    ok = ctx_->Error("Expression tree is too large (maximum depth " +
+                     std::to_string(ctx_->options.max_expr_depth) + ")");
+  } else {
+    ++expr_nesting_;
+    ok = ResolveExpr(e, scope);
+    --expr_nesting_;
+  }
+  height_sum_ -= height;
+  return ok;
+}
+
 bool Resolver::ResolveExpr(Expr* e, Scope* scope) {
   if (e == nullptr) return true;
   if (e->pflags & kResolvedFlag) return true;
+  if (expr_nesting_ == 0) return ResolveTopExpr(e, scope);
   switch (e->kind) {
     case ExprKind::kColumn:
       if (!ResolveColumn(e, scope)) return false;

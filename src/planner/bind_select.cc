@@ -137,7 +137,11 @@ bool Resolver::ResolveSelect(Select* s, Scope* outer) {
   // A subquery inside aggregate arguments may have aggregates of its own.
   int saved_agg_depth = agg_depth_;
   agg_depth_ = 0;
+  // Its expressions are top-level ones (their heights add to height_sum_).
+  int saved_nesting = expr_nesting_;
+  expr_nesting_ = 0;
   bool ok = ResolveSelectInner(s, outer);
+  expr_nesting_ = saved_nesting;
   agg_depth_ = saved_agg_depth;
   return ok;
 }
@@ -188,6 +192,9 @@ bool Resolver::ResolveCompoundOrderBy(Select* last) {
   SelectInfo* finfo = InfoOf(first);
   size_t ncols = finfo->result->size();
   ExprList* order = last->order_by;
+  if (order->size() > static_cast<size_t>(ctx_->options.max_columns)) {
+    return ctx_->Error("too many terms in ORDER BY clause");
+  }
   for (size_t i = 0; i < order->size(); ++i) {
     ast::ExprItem& item = order->items[i];
     Expr* e = item.expr;
@@ -264,6 +271,9 @@ bool Resolver::ResolveOrderBy(Select* s, ExprList* order, Scope* scope, SelectIn
   (void)s;
   bool is_group = kind[0] == 'G';
   size_t ncols = info->result->size();
+  if (order->size() > static_cast<size_t>(ctx_->options.max_columns)) {
+    return ctx_->Error(std::string("too many terms in ") + kind + " clause");
+  }
   for (size_t i = 0; i < order->size(); ++i) {
     ast::ExprItem& item = order->items[i];
     Expr* e = item.expr;
@@ -326,6 +336,9 @@ bool Resolver::ResolveCore(Select* s, Scope* outer) {
     scope.outer = outer;
     scope.select = info;
     size_t n = s->values[0]->size();
+    if (n > static_cast<size_t>(ctx_->options.max_columns)) {
+      return ctx_->Error("too many columns in result set");
+    }
     for (ExprList* row : s->values) {
       if (row->size() != n) return ctx_->Error("all VALUES must have the same number of terms");
       if (!ResolveList(row, &scope)) return false;
@@ -342,6 +355,9 @@ bool Resolver::ResolveCore(Select* s, Scope* outer) {
   scope.select = info;
   if (!ApplyJoinConditions(info, &scope)) return false;
   if (!ExpandResultColumns(s, info)) return false;
+  if (info->result->size() > static_cast<size_t>(ctx_->options.max_columns)) {
+    return ctx_->Error("too many columns in result set");
+  }
 
   AggInfo* agg = ctx_->arena->New<AggInfo>();
   agg->id = ++agg_counter_;

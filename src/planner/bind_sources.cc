@@ -2,6 +2,9 @@
 // become Sources; join conditions (ON, USING, NATURAL) and `*` expansion.
 #include <algorithm>
 #include <cstring>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "parser/parser.h"
 #include "planner/bind_internal.h"
@@ -49,19 +52,40 @@ void Resolver::SubqueryColumns(Select* s, std::vector<SourceColumn>* out) {
   SelectInfo* info = InfoOf(first);
   out->clear();
   if (info == nullptr || info->result == nullptr) return;
+  // Names taken so far (ASCII-lowercased) and, per base name, the last
+  // suffix tried: a result of thousands of equal names stays linear.
+  std::unordered_set<std::string> taken;
+  std::unordered_map<std::string, int> last_suffix;
+  auto lower = [](std::string s) {
+    for (char& c : s) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    return s;
+  };
   for (size_t i = 0; i < info->result->size(); ++i) {
     const Expr* e = (*info->result)[i];
     SourceColumn sc;
     std::string name = info->names.size() > i ? info->names[i] : std::string(e->span);
-    // Make names unique the way SQLite does ("a", "a:1", ...).
-    std::string base = name;
-    int suffix = 0;
-    for (;;) {
-      bool clash = false;
-      for (const SourceColumn& o : *out) clash |= EqualsIgnoreCase(o.name, name);
-      if (!clash) break;
-      name = base + ":" + std::to_string(++suffix);
+    // Make names unique the way SQLite does: drop a trailing ":<digits>",
+    // append ":1", ":2", ... (up to 4 tries; SQLite then picks random
+    // numbers, here the next unused number for the stem).
+    std::string key = lower(name);
+    for (int tries = 1; taken.count(key) != 0; ++tries) {
+      size_t n = name.size();
+      if (n > 0) {
+        size_t j = n - 1;
+        while (j > 0 && name[j] >= '0' && name[j] <= '9') --j;
+        if (name[j] == ':') n = j;
+      }
+      std::string stem = name.substr(0, n);
+      int suffix = tries;
+      if (tries > 4) {
+        int& next = last_suffix[lower(stem)];
+        next = std::max(next, 4);
+        suffix = ++next;
+      }
+      name = stem + ":" + std::to_string(suffix);
+      key = lower(name);
     }
+    taken.insert(std::move(key));
     sc.name = ctx_->arena->CopyString(name);
     sc.affinity = ExprAffinity(e);
     bool expl = false;

@@ -67,6 +67,11 @@ Window* Resolver::MergeWindow(const Window* w, ast::Select* s, int depth) {
 }
 
 bool Resolver::ResolveWindowExprs(Window* w, Scope* scope) {
+  // SQLite sorts by PARTITION BY then ORDER BY: one ORDER BY as far as the limit goes.
+  size_t terms = (w->partition ? w->partition->size() : 0) + (w->order ? w->order->size() : 0);
+  if (terms > static_cast<size_t>(ctx_->options.max_columns)) {
+    return ctx_->Error("too many terms in ORDER BY clause");
+  }
   if (!ResolveList(w->partition, scope)) return false;
   if (w->order != nullptr) {
     if (!ResolveList(w->order, scope)) return false;

@@ -24,6 +24,12 @@ namespace basalt {
 struct CompileOptions {
   // Passes switched off (PassBit mask; passes.h).
   uint32_t disabled_passes = 0;
+  // SQLITE_LIMIT_COLUMN: result columns, ORDER BY / GROUP BY terms (api_limits.cc
+  // keeps it equal to the connection's limit).
+  int max_columns = 2000;
+  // SQLITE_LIMIT_EXPR_DEPTH, for the sum of heights of nested expressions
+  // (api_limits.cc keeps it equal to the connection's limit).
+  int max_expr_depth = 1000;
   bool PassOn(Pass p) const { return (disabled_passes & PassBit(p)) == 0; }
 
   bool case_sensitive_like = false;

@@ -148,6 +148,13 @@ class Resolver {
   int agg_depth_ = 0;                // > 0 inside aggregate arguments
   int win_depth_ = 0;                // > 0 inside a window call's arguments or window
   int agg_counter_ = 0;              // ids of AggInfos
+  // SQLite adds the height of each expression it resolves to a running sum
+  // while resolving it (subqueries inside included) and fails once the sum
+  // passes SQLITE_LIMIT_EXPR_DEPTH. expr_nesting_ is 0 at a top-level
+  // expression of the SELECT being resolved.
+  int expr_nesting_ = 0;
+  int height_sum_ = 0;
+  bool ResolveTopExpr(ast::Expr* e, Scope* scope);
   bool no_flatten_ = false;
   const ast::FromList* nested_join_from_ =
       nullptr;  // AddNestedJoin's FROM          // the FROM being added has a RIGHT/FULL JOIN

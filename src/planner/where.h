@@ -68,6 +68,7 @@ struct VtabPlan {
   std::vector<Arg> args;            // in argv order
   std::vector<WhereTerm*> omitted;  // terms the table enforces itself
   bool order_consumed = false;
+  bool unique = false;  // SQLITE_INDEX_SCAN_UNIQUE: at most one row
 };
 
 struct LoopPlan {

@@ -210,6 +210,7 @@ bool WherePlanner::VirtualAccess(int src, SourceMask ready, WherePlan* plan,
   vp->idx_num = info.idx_num;
   vp->idx_str = ctx_->arena->CopyString(info.idx_str);
   vp->order_consumed = info.order_by_consumed && !info.order_by.empty();
+  vp->unique = (info.idx_flags & 1) != 0;
   LoopPlan p;
   p.src = src;
   p.access = AccessKind::kVirtual;

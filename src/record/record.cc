@@ -204,10 +204,30 @@ namespace {
 
 // Pass 1 of encoding: the serial types (into types[0..n)) and the header
 // length (which counts its own varint); returns the record's total size.
-uint64_t RecordLayout(const Value* vals, int n, uint32_t* types, uint64_t* hdr_out) {
+// The integer a REAL column stores for r, if r is an exact integer.
+bool RealStoredAsInt(double r, int64_t* out) {
+  // The bounds keep the conversion defined (NaN fails them too).
+  if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0)) return false;
+  int64_t ix = static_cast<int64_t>(r);
+  if (static_cast<double>(ix) != r || ix == INT64_MIN || ix == INT64_MAX) return false;
+  *out = ix;
+  return true;
+}
+
+uint64_t RecordLayout(const Value* vals, int n, uint32_t* types, uint64_t* hdr_out,
+                      const char* real_mask) {
   uint64_t hdr = 0, body = 0;
+  bool mask = real_mask != nullptr;
   for (int i = 0; i < n; ++i) {
     types[i] = SerialTypeOf(vals[i]);
+    if (mask) {
+      if (real_mask[i] == '\0') {
+        mask = false;
+      } else if (real_mask[i] == 'E' && types[i] == 7) {
+        int64_t ix;
+        if (RealStoredAsInt(vals[i].real_value(), &ix)) types[i] = IntSerialType(ix);
+      }
+    }
     hdr += static_cast<uint64_t>(VarintLen(types[i]));
     body += SerialTypeLen(types[i]);
   }
@@ -243,7 +263,9 @@ void WriteRecord(const Value* vals, int n, const uint32_t* types, uint64_t hdr, 
       case 5:
       case 6: {
         int len = static_cast<int>(SerialTypeLen(st));
-        PutSigned(b, v.int_value(), len);
+        // A REAL here is one RecordLayout found to be an exact integer.
+        int64_t iv = v.type() == Type::kReal ? static_cast<int64_t>(v.real_value()) : v.int_value();
+        PutSigned(b, iv, len);
         b += len;
         break;
       }
@@ -279,20 +301,20 @@ class TypeBuffer {
 
 }  // namespace
 
-void EncodeRecord(const Value* vals, int n, std::string* out) {
+void EncodeRecord(const Value* vals, int n, std::string* out, const char* real_mask) {
   TypeBuffer types(n);
   uint64_t hdr;
-  uint64_t size = RecordLayout(vals, n, types.get(), &hdr);
+  uint64_t size = RecordLayout(vals, n, types.get(), &hdr, real_mask);
   size_t start = out->size();
   out->resize(start + size);
   WriteRecord(vals, n, types.get(), hdr, reinterpret_cast<uint8_t*>(out->data()) + start);
 }
 
-void EncodeRecordInto(const Value* vals, int n, Value* out) {
+void EncodeRecordInto(const Value* vals, int n, Value* out, const char* real_mask) {
   BASALT_DCHECK(out < vals || out >= vals + n);
   TypeBuffer types(n);
   uint64_t hdr;
-  uint64_t size = RecordLayout(vals, n, types.get(), &hdr);
+  uint64_t size = RecordLayout(vals, n, types.get(), &hdr, real_mask);
   uint8_t* base = reinterpret_cast<uint8_t*>(out->Reserve(Type::kBlob, size));
   WriteRecord(vals, n, types.get(), hdr, base);
 }

@@ -45,10 +45,14 @@ Status TranscodeRecord(const uint8_t* rec, uint32_t len, uint8_t from, uint8_t t
                        std::string* out);
 
 // Encodes n values as a record, appending to *out.
-void EncodeRecord(const Value* vals, int n, std::string* out);
+// real_mask, when given, has 'E' at each field that is a REAL column's: a
+// REAL there with an exact integer value (INT64_MIN and INT64_MAX aside) is
+// stored as that integer, as SQLite stores it (readers of a REAL column
+// turn it back into a REAL). The mask may end (NUL) before field n.
+void EncodeRecord(const Value* vals, int n, std::string* out, const char* real_mask = nullptr);
 // The same, as the blob value *out (in its own buffer, reused when large
 // enough). out must not be one of vals[0..n).
-void EncodeRecordInto(const Value* vals, int n, Value* out);
+void EncodeRecordInto(const Value* vals, int n, Value* out, const char* real_mask = nullptr);
 
 // A database's text encoding (header offset 56). Values in the VM are
 // always UTF-8; records of a UTF-16 database hold UTF-16 text.

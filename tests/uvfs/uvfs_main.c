@@ -40,9 +40,9 @@ static void check(sqlite3* db) {
 
 static void counters(int want_shm) {
   XorCounters* c = xor_counters();
-  printf("vfs used: open %d read %d write %d sync %d lock %d shm %d companion %d\n",
-         c->opens > 0, c->reads > 0, c->writes > 0, c->syncs > 0, c->locks > 0,
-         want_shm ? c->shm_maps > 0 : 0, c->companions > 0);
+  printf("vfs used: open %d read %d write %d sync %d lock %d shm %d companion %d\n", c->opens > 0,
+         c->reads > 0, c->writes > 0, c->syncs > 0, c->locks > 0, want_shm ? c->shm_maps > 0 : 0,
+         c->companions > 0);
 }
 
 static int do_write(const char* path, const char* mode) {

@@ -138,7 +138,7 @@ static int xOpen(sqlite3_vfs* v, sqlite3_filename name, sqlite3_file* f, int fla
   x->base.pMethods = 0;
   /* A journal or WAL name leads back to its database's file. */
   if ((flags & (SQLITE_OPEN_MAIN_JOURNAL | SQLITE_OPEN_WAL)) && name) {
-    sqlite3_file *db = sqlite3_database_file_object(name);
+    sqlite3_file* db = sqlite3_database_file_object(name);
     if (db && db->pMethods == &kXorMethods) g_count.companions++;
   }
   int rc = g_real->xOpen(g_real, name, x->real, flags, out);

@@ -3,6 +3,10 @@
 // same process, alternating, and reported as Basalt/SQLite time ratios.
 //
 //   basalt-bench [--dir DIR] [--reps N] [--rows N] [--only NAME[,NAME]]
+//                [--bulk-rows N] [--memory | --wal] [--fts5-docs N]
+// The bulk cases (cases_bulk.cc) use --bulk-rows rows (default 200000) on
+// file databases (rollback journal, or WAL with --wal) or, with --memory,
+// on ":memory:".
 //
 // Every workload runs on both engines; each engine's time is the best of N
 // repetitions. The lookup and scan workloads read a database written by the
@@ -22,6 +26,8 @@
 #include <vector>
 
 #include "api.h"
+#include "cases_bulk.h"
+#include "cases_fts5.h"
 #include "cases_rtree.h"
 
 namespace basalt::bench {
@@ -34,6 +40,9 @@ struct Options {
   int64_t txns = 100000;
   int64_t lookups = 200000;
   int64_t big_bytes = int64_t{1} << 30;
+  int64_t bulk_rows = 200000;  // rows of the bulk cases (cases_bulk.cc)
+  bool bulk_memory = false;    // the bulk cases on ":memory:" databases
+  int64_t fts5_docs = 20000;   // the FTS5 cases; --fts5-docs 100000 for the full size
   std::vector<std::string> only;
 };
 
@@ -561,8 +570,16 @@ int Main(int argc, char** argv) {
       o.reps = std::max(1, std::atoi(value().c_str()));
     } else if (arg == "--rows") {
       o.rows = std::max<int64_t>(1000, std::atoll(value().c_str()));
+    } else if (arg == "--bulk-rows") {
+      o.bulk_rows = std::max<int64_t>(1000, std::atoll(value().c_str()));
+    } else if (arg == "--memory") {
+      o.bulk_memory = true;
+    } else if (arg == "--wal") {
+      BulkUseWal(true);
     } else if (arg == "--big-mb") {
       o.big_bytes = std::max<int64_t>(1, std::atoll(value().c_str())) << 20;
+    } else if (arg == "--fts5-docs") {
+      o.fts5_docs = std::max<int64_t>(100, std::atoll(value().c_str()));
     } else if (arg == "--only") {
       std::string v = value();
       size_t p = 0;
@@ -574,7 +591,8 @@ int Main(int argc, char** argv) {
       }
     } else {
       Die("unknown option " + arg +
-          " (usage: basalt-bench [--dir DIR] [--reps N] [--rows N] [--big-mb N] [--only a,b])");
+          " (usage: basalt-bench [--dir DIR] [--reps N] [--rows N] [--big-mb N] [--only a,b] "
+          "[--bulk-rows N] [--memory] [--wal] [--fts5-docs N])");
     }
   }
   o.txns = std::max<int64_t>(1000, o.rows / 10);
@@ -616,7 +634,25 @@ int Main(int argc, char** argv) {
       {"rtree_query", "10k window queries on a 100k-row 2-D rtree",
        [](const Api& a, const Options&, const std::string& p) { return RtreeQuery(a, p); }, false,
        false},
+      {"fts5_build", "FTS5 index over --fts5-docs ~1 KB documents, one transaction",
+       [](const Api& a, const Options& o, const std::string& p) {
+         return Fts5Build(a, p, o.fts5_docs);
+       },
+       false, false},
+      {"fts5_query", "10k bm25-ranked MATCH queries (ORDER BY rank LIMIT 10)",
+       [](const Api& a, const Options& o, const std::string& p) {
+         return Fts5Query(a, p, o.fts5_docs);
+       },
+       false, false},
   };
+  for (const BulkCase& bc : BulkCases()) {
+    auto run = bc.run;
+    all.push_back({bc.name, bc.what,
+                   [run](const Api& a, const Options& opt, const std::string& p) {
+                     return run(a, opt.bulk_rows, opt.bulk_memory ? ":memory:" : p);
+                   },
+                   false, false});
+  }
   std::string fixture = o.dir + "/fixture-" + std::to_string(o.rows) + ".db";
   std::string big = o.dir + "/big-" + std::to_string(o.big_bytes >> 20) + "mb.db";
   bool need_fixture = false, need_big = false;

@@ -1,0 +1,16 @@
+SELECT typeof((~-CASE 1 WHEN 10 THEN TRUE ELSE '9223372036854775808' END || (9223372036854775807 - (upper(1e308) BETWEEN (1e308 AND '9223372036854775808') AND hex(-3))))), quote((~-CASE 1 WHEN 10 THEN TRUE ELSE '9223372036854775808' END || (9223372036854775807 - (upper(1e308) BETWEEN (1e308 AND '9223372036854775808') AND hex(-3)))));
+SELECT typeof((0 BETWEEN x'' AND (upper(-3) AND 1.0))), quote((0 BETWEEN x'' AND (upper(-3) AND 1.0)));
+SELECT typeof(NOT (1 & '-0')), quote(NOT (1 & '-0'));
+SELECT typeof((((FALSE = TRUE) - NOT -9223372036854775808) << nullif((4294967296 IS NOT -2.5), (0 <> 1.0)))), quote((((FALSE = TRUE) - NOT -9223372036854775808) << nullif((4294967296 IS NOT -2.5), (0 <> 1.0))));
+SELECT typeof(typeof((0.5 / CAST(FALSE AS INTEGER)))), quote(typeof((0.5 / CAST(FALSE AS INTEGER))));
+SELECT typeof(('9223372036854775808' IS NOT CAST((1e308 << 2) AS REAL))), quote(('9223372036854775808' IS NOT CAST((1e308 << 2) AS REAL)));
+SELECT typeof(((round(-2.5, 1) AND 7) BETWEEN ('1e2' AND max(0.5, '0x10')) AND (1e308 OR 10))), quote(((round(-2.5, 1) AND 7) BETWEEN ('1e2' AND max(0.5, '0x10')) AND (1e308 OR 10)));
+SELECT typeof(((1.0 IS (7 = 1)) <= ((2 >> '2.5') IN (round(1e10, 0), (1 / -2.5))))), quote(((1.0 IS (7 = 1)) <= ((2 >> '2.5') IN (round(1e10, 0), (1 / -2.5)))));
+SELECT typeof(((abs(1) - 1.0) + ' 3 ')), quote(((abs(1) - 1.0) + ' 3 '));
+SELECT typeof(((((TRUE OR -0.0) BETWEEN (7 IN (x'35', 0.5)) AND -9223372036854775807) >> ((1 / 10) BETWEEN (x'' > 9223372036854775807) AND (x'' IS NOT 7))) / ~((TRUE IN (1e308, TRUE)) || (x'35' << 1.0)))), quote(((((TRUE OR -0.0) BETWEEN (7 IN (x'35', 0.5)) AND -9223372036854775807) >> ((1 / 10) BETWEEN (x'' > 9223372036854775807) AND (x'' IS NOT 7))) / ~((TRUE IN (1e308, TRUE)) || (x'35' << 1.0))));
+SELECT typeof((((7 IS FALSE) BETWEEN (-9223372036854775808 % '9223372036854775808') AND -1e-3) IS NOT 7)), quote((((7 IS FALSE) BETWEEN (-9223372036854775808 % '9223372036854775808') AND -1e-3) IS NOT 7));
+SELECT typeof((~0.5 + -2147483647)), quote((~0.5 + -2147483647));
+SELECT typeof(coalesce(min((0 IN (10, 10)), (9223372036854775807 BETWEEN '' AND 9223372036854775807)), CAST('0x10' AS NUMERIC))), quote(coalesce(min((0 IN (10, 10)), (9223372036854775807 BETWEEN '' AND 9223372036854775807)), CAST('0x10' AS NUMERIC)));
+SELECT typeof(('-0' IS NOT ((7 > 2) < (x'35' % 2)))), quote(('-0' IS NOT ((7 > 2) < (x'35' % 2))));
+SELECT typeof(hex((3.75 & '9223372036854775808'))), quote(hex((3.75 & '9223372036854775808')));
+SELECT typeof((CASE 9223372036854775807 WHEN ((1e10 >> 2) OR quote(10)) THEN ((TRUE OR 7) || (0.5 % 1e308)) ELSE ('2.5' < quote(x'')) END BETWEEN (-3 IN (((3.75 % -1) <= nullif(9223372036854775807, x'')), (length(10) + (1.0 + FALSE)))) AND 1e308)), quote((CASE 9223372036854775807 WHEN ((1e10 >> 2) OR quote(10)) THEN ((TRUE OR 7) || (0.5 % 1e308)) ELSE ('2.5' < quote(x'')) END BETWEEN (-3 IN (((3.75 % -1) <= nullif(9223372036854775807, x'')), (length(10) + (1.0 + FALSE)))) AND 1e308));

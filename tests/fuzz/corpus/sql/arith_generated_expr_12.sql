@@ -1,0 +1,16 @@
+SELECT typeof((3.75 >> min(ifnull(x'', -0.0), 2))), quote((3.75 >> min(ifnull(x'', -0.0), 2)));
+SELECT typeof(hex((-0.0 >> x'35'))), quote(hex((-0.0 >> x'35')));
+SELECT typeof((((0.5 | TRUE) * typeof(TRUE)) IS NOT x'35')), quote((((0.5 | TRUE) * typeof(TRUE)) IS NOT x'35'));
+SELECT typeof(((((-1 IN (0.5, FALSE)) IS NOT typeof('2.5')) IS NOT ifnull(('2.5' >= NULL), CASE -9223372036854775808 WHEN 0 THEN 'abc' ELSE 1e10 END)) * 3.75)), quote(((((-1 IN (0.5, FALSE)) IS NOT typeof('2.5')) IS NOT ifnull(('2.5' >= NULL), CASE -9223372036854775808 WHEN 0 THEN 'abc' ELSE 1e10 END)) * 3.75));
+SELECT typeof(((min(-1, -1e-3) > ~0.5) / 0.5)), quote(((min(-1, -1e-3) > ~0.5) / 0.5));
+SELECT typeof((NOT -1e-3 IS '0x10')), quote((NOT -1e-3 IS '0x10'));
+SELECT typeof((NOT -1 <> (TRUE < 0))), quote((NOT -1 <> (TRUE < 0)));
+SELECT typeof(((CASE '5' WHEN 1.0 THEN -9223372036854775808 ELSE 4294967296 END IN ((9223372036854775807 * x'35'), (0 BETWEEN -3 AND TRUE))) IN ((('' BETWEEN '-0' AND TRUE) / NOT 10), round('2.5', -1)))), quote(((CASE '5' WHEN 1.0 THEN -9223372036854775808 ELSE 4294967296 END IN ((9223372036854775807 * x'35'), (0 BETWEEN -3 AND TRUE))) IN ((('' BETWEEN '-0' AND TRUE) / NOT 10), round('2.5', -1))));
+SELECT typeof(('1e2' IN (~'', ((('2.5' / x'35') % (-3 IS NOT '2.5')) > ((NULL | FALSE) - (-3 % 10)))))), quote(('1e2' IN (~'', ((('2.5' / x'35') % (-3 IS NOT '2.5')) > ((NULL | FALSE) - (-3 % 10))))));
+SELECT typeof(((- -1e-3 - ('9223372036854775808' <= 2)) IN (NOT (-2.5 <> 7), 1e308))), quote(((- -1e-3 - ('9223372036854775808' <= 2)) IN (NOT (-2.5 <> 7), 1e308)));
+SELECT typeof(CASE (CASE 1.0 WHEN 4294967296 THEN NULL ELSE 9223372036854775807 END IN (('-0' BETWEEN '0x10' AND TRUE), -0.0)) WHEN NULL THEN ((-1e-3 - 1e308) IN (('9223372036854775808' AND 7), abs('abc'))) ELSE ((2147483647 < '') IN ((TRUE / -9223372036854775808), '1e2')) END), quote(CASE (CASE 1.0 WHEN 4294967296 THEN NULL ELSE 9223372036854775807 END IN (('-0' BETWEEN '0x10' AND TRUE), -0.0)) WHEN NULL THEN ((-1e-3 - 1e308) IN (('9223372036854775808' AND 7), abs('abc'))) ELSE ((2147483647 < '') IN ((TRUE / -9223372036854775808), '1e2')) END);
+SELECT typeof(((NULL OR (7 BETWEEN 0 AND '9223372036854775808')) IS NOT (('' * 0) <= (-3 <> '2.5')))), quote(((NULL OR (7 BETWEEN 0 AND '9223372036854775808')) IS NOT (('' * 0) <= (-3 <> '2.5'))));
+SELECT typeof((('2.5' IN ('9223372036854775808', 10)) - CAST('5' AS BLOB))), quote((('2.5' IN ('9223372036854775808', 10)) - CAST('5' AS BLOB)));
+SELECT typeof(-((1.0 % '0x10') % (1e308 IN (-0.0, 0)))), quote(-((1.0 % '0x10') % (1e308 IN (-0.0, 0))));
+SELECT typeof((abs(1.0) IS ('5' * typeof('0x10')))), quote((abs(1.0) IS ('5' * typeof('0x10'))));
+SELECT typeof((upper(ifnull(coalesce(10, ' 3 '), CASE -1 WHEN NULL THEN x'' ELSE -2.5 END)) >= (0.5 BETWEEN ('0x10' & ~'-0') AND -nullif(1e10, '-0')))), quote((upper(ifnull(coalesce(10, ' 3 '), CASE -1 WHEN NULL THEN x'' ELSE -2.5 END)) >= (0.5 BETWEEN ('0x10' & ~'-0') AND -nullif(1e10, '-0'))));

@@ -1,0 +1,16 @@
+SELECT typeof(-CASE 2 WHEN 9223372036854775807 THEN 2147483647 ELSE 4294967296 END), quote(-CASE 2 WHEN 9223372036854775807 THEN 2147483647 ELSE 4294967296 END);
+SELECT typeof(CASE ((1 = -1e-3) IS (0.5 * FALSE)) WHEN 7 THEN ((' 3 ' OR x'') IS hex('2.5')) ELSE (x'35' <> '') END), quote(CASE ((1 = -1e-3) IS (0.5 * FALSE)) WHEN 7 THEN ((' 3 ' OR x'') IS hex('2.5')) ELSE (x'35' <> '') END);
+SELECT typeof(((+FALSE OR CASE 0 WHEN -1 THEN -3 ELSE 7 END) << (2147483647 / ('9223372036854775808' << -1e-3)))), quote(((+FALSE OR CASE 0 WHEN -1 THEN -3 ELSE 7 END) << (2147483647 / ('9223372036854775808' << -1e-3))));
+SELECT typeof((((1 IN (-2.5, x'35')) | (-1 / -0.0)) < 9223372036854775807)), quote((((1 IN (-2.5, x'35')) | (-1 / -0.0)) < 9223372036854775807));
+SELECT typeof((CAST(+9223372036854775807 AS INTEGER) | (4294967296 BETWEEN 2 AND (-3 | '-0')))), quote((CAST(+9223372036854775807 AS INTEGER) | (4294967296 BETWEEN 2 AND (-3 | '-0'))));
+SELECT typeof(upper((x'' <> ('9223372036854775808' BETWEEN '1e2' AND 'abc')))), quote(upper((x'' <> ('9223372036854775808' BETWEEN '1e2' AND 'abc'))));
+SELECT typeof((~(2 IS NOT ' 3 ') / (CASE 0.5 WHEN FALSE THEN '0x10' ELSE 2147483647 END OR (0 & -0.0)))), quote((~(2 IS NOT ' 3 ') / (CASE 0.5 WHEN FALSE THEN '0x10' ELSE 2147483647 END OR (0 & -0.0))));
+SELECT typeof((('-0' IN ((1e10 IS NOT -3), (1e10 & 1e308))) & upper(ifnull(TRUE, 4294967296)))), quote((('-0' IN ((1e10 IS NOT -3), (1e10 & 1e308))) & upper(ifnull(TRUE, 4294967296))));
+SELECT typeof((x'35' IS NOT ifnull(-0.0, x'35'))), quote((x'35' IS NOT ifnull(-0.0, x'35')));
+SELECT typeof((((-2.5 | -2.5) BETWEEN round(0, -1) AND (3.75 * 1e10)) IN (((-1 || -0.0) / (NULL < -3)), ((2147483647 OR x'') AND x'')))), quote((((-2.5 | -2.5) BETWEEN round(0, -1) AND (3.75 * 1e10)) IN (((-1 || -0.0) / (NULL < -3)), ((2147483647 OR x'') AND x''))));
+SELECT typeof(((1e308 IN (9223372036854775807, 1e308)) BETWEEN ('1e2' IS NOT -1) AND ('2.5' > 2147483647))), quote(((1e308 IN (9223372036854775807, 1e308)) BETWEEN ('1e2' IS NOT -1) AND ('2.5' > 2147483647)));
+SELECT typeof(CAST(((9223372036854775807 / NULL) + 4294967296) AS INTEGER)), quote(CAST(((9223372036854775807 / NULL) + 4294967296) AS INTEGER));
+SELECT typeof(7), quote(7);
+SELECT typeof(((0.5 <> ('2.5' < 1.0)) || ((x'35' >= 1e308) - 2147483647))), quote(((0.5 <> ('2.5' < 1.0)) || ((x'35' >= 1e308) - 2147483647)));
+SELECT typeof(CASE 3.75 WHEN (-2.5 AND '-0') THEN '' ELSE (((1e308 IS '5') IS ('5' >> '5')) + CASE '5' WHEN '' THEN ('2.5' <= 2147483647) ELSE TRUE END) END), quote(CASE 3.75 WHEN (-2.5 AND '-0') THEN '' ELSE (((1e308 IS '5') IS ('5' >> '5')) + CASE '5' WHEN '' THEN ('2.5' <= 2147483647) ELSE TRUE END) END);
+SELECT typeof(CAST((0 BETWEEN 'abc' AND 9223372036854775807) AS TEXT)), quote(CAST((0 BETWEEN 'abc' AND 9223372036854775807) AS TEXT));

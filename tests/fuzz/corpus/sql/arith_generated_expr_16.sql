@@ -1,0 +1,17 @@
+SELECT typeof((((0.5 OR ' 3 ') | (-0.0 IN (9223372036854775807, -1e-3))) <= NULL)), quote((((0.5 OR ' 3 ') | (-0.0 IN (9223372036854775807, -1e-3))) <= NULL));
+SELECT typeof((3.75 IS -1e-3)), quote((3.75 IS -1e-3));
+SELECT typeof(((0 OR 1) > '')), quote(((0 OR 1) > ''));
+SELECT typeof(((-NULL % (1 AND 2147483647)) OR - -9223372036854775808)), quote(((-NULL % (1 AND 2147483647)) OR - -9223372036854775808));
+SELECT typeof((' 3 ' || (x'' BETWEEN FALSE AND 3.75))), quote((' 3 ' || (x'' BETWEEN FALSE AND 3.75)));
+SELECT typeof(((NULL - ((2147483647 % x'') OR -TRUE)) >> (CAST(3.75 AS NUMERIC) >> '0x10'))), quote(((NULL - ((2147483647 % x'') OR -TRUE)) >> (CAST(3.75 AS NUMERIC) >> '0x10')));
+SELECT typeof((((1 <> ('9223372036854775808' IS NOT -1e-3)) = ~(1.0 OR -1)) OR ('1e2' + NOT '-0'))), quote((((1 <> ('9223372036854775808' IS NOT -1e-3)) = ~(1.0 OR -1)) OR ('1e2' + NOT '-0')));
+SELECT typeof((CAST(+7 AS NUMERIC) = ('1e2' << '2.5'))), quote((CAST(+7 AS NUMERIC) = ('1e2' << '2.5')));
+SELECT typeof(CASE (10 >> CAST(-3 AS BLOB)) WHEN ((0 IN (4294967296, 4294967296)) >> (1e308 << '5')) THEN ((-0.0 IN (-0.0, '2.5')) = (FALSE > x'')) ELSE ('abc' % '-0') END), quote(CASE (10 >> CAST(-3 AS BLOB)) WHEN ((0 IN (4294967296, 4294967296)) >> (1e308 << '5')) THEN ((-0.0 IN (-0.0, '2.5')) = (FALSE > x'')) ELSE ('abc' % '-0') END);
+SELECT typeof((2 = -3)), quote((2 = -3));
+SELECT typeof(ifnull(length(((10 <= 2147483647) + ('-0' % '9223372036854775808'))), (TRUE OR (-3 << ('2.5' IS NOT '2.5'))))), quote(ifnull(length(((10 <= 2147483647) + ('-0' % '9223372036854775808'))), (TRUE OR (-3 << ('2.5' IS NOT '2.5')))));
+SELECT typeof(('9223372036854775808' IN ((~3.75 AND ('-0' IN ('', NULL))), ((1e10 <= 2) BETWEEN ('9223372036854775808' IN (-1, TRUE)) AND 1)))), quote(('9223372036854775808' IN ((~3.75 AND ('-0' IN ('', NULL))), ((1e10 <= 2) BETWEEN ('9223372036854775808' IN (-1, TRUE)) AND 1))));
+SELECT typeof(length(('9223372036854775808' % 10))), quote(length(('9223372036854775808' % 10)));
+SELECT typeof(((-3 / 7) AND '5')), quote(((-3 / 7) AND '5'));
+SELECT typeof((CASE (3.75 < 1) WHEN nullif(x'35', 1e308) THEN CAST(0.5 AS NUMERIC) ELSE (4294967296 << '2.5') END = ((-1e-3 >> 1e10) IN ((-9223372036854775808 >> 9223372036854775807), CASE ' 3 ' WHEN 7 THEN '0x10' ELSE x'' END)))), quote((CASE (3.75 < 1) WHEN nullif(x'35', 1e308) THEN CAST(0.5 AS NUMERIC) ELSE (4294967296 << '2.5') END = ((-1e-3 >> 1e10) IN ((-9223372036854775808 >> 9223372036854775807), CASE ' 3 ' WHEN 7 THEN '0x10' ELSE x'' END))));
+SELECT typeof((0 IN ((hex((NULL << ' 3 ')) & (('9223372036854775808' / x'35') * ' 3 ')), NOT ~(1.0 BETWEEN '' AND 1e10)))), quote((0 IN ((hex((NULL << ' 3 ')) & (('9223372036854775808' / x'35') * ' 3 ')), NOT ~(1.0 BETWEEN '' AND 1e10))));
+SELECT typeof(((1e10 * FALSE) IS (0.5 IS NOT 10))), quote(((1e10 * FALSE) IS (0.5 IS NOT 10)));

@@ -1,0 +1,18 @@
+SELECT typeof(((('0x10' IN ('9223372036854775808', '9223372036854775808')) * 10) > (('1e2' / 1e308) BETWEEN -9223372036854775808 AND (2147483647 AND TRUE)))), quote(((('0x10' IN ('9223372036854775808', '9223372036854775808')) * 10) > (('1e2' / 1e308) BETWEEN -9223372036854775808 AND (2147483647 AND TRUE))));
+SELECT typeof(((((7 OR 0) >= min('-0', 7)) IS ((2 OR '9223372036854775808') & 3.75)) = 3.75)), quote(((((7 OR 0) >= min('-0', 7)) IS ((2 OR '9223372036854775808') & 3.75)) = 3.75));
+SELECT typeof(-3), quote(-3);
+SELECT typeof(('1e2' || (hex(FALSE) + 1e308))), quote(('1e2' || (hex(FALSE) + 1e308)));
+SELECT typeof(min(CAST(('5' >> 1e308) AS BLOB), (nullif(-9223372036854775808, 9223372036854775807) % (-1e-3 | TRUE)))), quote(min(CAST(('5' >> 1e308) AS BLOB), (nullif(-9223372036854775808, 9223372036854775807) % (-1e-3 | TRUE))));
+SELECT typeof((3.75 % (('' BETWEEN NULL AND 1) - (FALSE OR 1e308)))), quote((3.75 % (('' BETWEEN NULL AND 1) - (FALSE OR 1e308))));
+SELECT typeof((x'35' = '2.5')), quote((x'35' = '2.5'));
+SELECT typeof(('5' & (10 <= (0.5 <= 1.0)))), quote(('5' & (10 <= (0.5 <= 1.0))));
+SELECT typeof(+'abc'), quote(+'abc');
+SELECT typeof((CAST((CASE '1e2' WHEN 2 THEN x'' ELSE 'abc' END BETWEEN (' 3 ' IS 2) AND (7 AND FALSE)) AS REAL) - CAST((0.5 < ifnull(2147483647, x'35')) AS INTEGER))), quote((CAST((CASE '1e2' WHEN 2 THEN x'' ELSE 'abc' END BETWEEN (' 3 ' IS 2) AND (7 AND FALSE)) AS REAL) - CAST((0.5 < ifnull(2147483647, x'35')) AS INTEGER)));
+SELECT typeof((CAST(((2147483647 - -1e-3) <= ('9223372036854775808' <> 9223372036854775807)) AS BLOB) & +(NOT 3.75 || round(1, -1)))), quote((CAST(((2147483647 - -1e-3) <= ('9223372036854775808' <> 9223372036854775807)) AS BLOB) & +(NOT 3.75 || round(1, -1))));
+SELECT typeof(round('5', 0)), quote(round('5', 0));
+SELECT typeof((((1.0 IN (TRUE, 9223372036854775807)) BETWEEN -1e-3 AND (7 | ' 3 ')) IN (7, (+9223372036854775807 >> max(4294967296, 3.75))))), quote((((1.0 IN (TRUE, 9223372036854775807)) BETWEEN -1e-3 AND (7 | ' 3 ')) IN (7, (+9223372036854775807 >> max(4294967296, 3.75)))));
+SELECT typeof(++round(-3, 2)), quote(++round(-3, 2));
+SELECT typeof(((-9223372036854775808 OR '') <> coalesce(0.5, -1e-3))), quote(((-9223372036854775808 OR '') <> coalesce(0.5, -1e-3)));
+SELECT typeof(((-1 = (9223372036854775807 + 'abc')) / FALSE)), quote(((-1 = (9223372036854775807 + 'abc')) / FALSE));
+SELECT typeof((((CASE 4294967296 WHEN '1e2' THEN 10 ELSE x'' END || (x'35' * 1.0)) AND 1e308) IN (-9223372036854775808, (ifnull(1, (FALSE / 3.75)) % NOT (4294967296 BETWEEN -3 AND -1e-3))))), quote((((CASE 4294967296 WHEN '1e2' THEN 10 ELSE x'' END || (x'35' * 1.0)) AND 1e308) IN (-9223372036854775808, (ifnull(1, (FALSE / 3.75)) % NOT (4294967296 BETWEEN -3 AND -1e-3)))));
+SELECT typeof(((CAST('0x10' AS NUMERIC) = (-0.0 - FALSE)) | ((-1e-3 << 1e10) >= (9223372036854775807 | 0)))), quote(((CAST('0x10' AS NUMERIC) = (-0.0 - FALSE)) | ((-1e-3 << 1e10) >= (9223372036854775807 | 0))));

@@ -1,0 +1,16 @@
+SELECT typeof(((CASE 1e10 WHEN 0 THEN FALSE ELSE -9223372036854775808 END % NOT '9223372036854775808') <> CASE ('1e2' << '1e2') WHEN (1e308 <= 9223372036854775807) THEN (1.0 < 1.0) ELSE (10 | x'') END)), quote(((CASE 1e10 WHEN 0 THEN FALSE ELSE -9223372036854775808 END % NOT '9223372036854775808') <> CASE ('1e2' << '1e2') WHEN (1e308 <= 9223372036854775807) THEN (1.0 < 1.0) ELSE (10 | x'') END));
+SELECT typeof((0.5 >= ((NULL IN (0, TRUE)) IS (-1 % x'35')))), quote((0.5 >= ((NULL IN (0, TRUE)) IS (-1 % x'35'))));
+SELECT typeof(ifnull('5', typeof(0))), quote(ifnull('5', typeof(0)));
+SELECT typeof(ifnull(-2.5, (-3 > -0.0))), quote(ifnull(-2.5, (-3 > -0.0)));
+SELECT typeof(CAST(4294967296 AS REAL)), quote(CAST(4294967296 AS REAL));
+SELECT typeof(2147483647), quote(2147483647);
+SELECT typeof((-('-0' = NULL) >= nullif(~'0x10', ('abc' < 4294967296)))), quote((-('-0' = NULL) >= nullif(~'0x10', ('abc' < 4294967296))));
+SELECT typeof(0.5), quote(0.5);
+SELECT typeof((CASE '9223372036854775808' WHEN '1e2' THEN (1e308 <= -3) ELSE (x'' || TRUE) END AND ((7 OR -3) <> -1e-3))), quote((CASE '9223372036854775808' WHEN '1e2' THEN (1e308 <= -3) ELSE (x'' || TRUE) END AND ((7 OR -3) <> -1e-3)));
+SELECT typeof(((CAST(TRUE AS BLOB) AND CAST(1.0 AS INTEGER)) BETWEEN 0.5 AND ((+'-0' * -9223372036854775808) OR CASE (9223372036854775807 OR NULL) WHEN (4294967296 BETWEEN -2.5 AND NULL) THEN (1e10 = 1) ELSE ~TRUE END))), quote(((CAST(TRUE AS BLOB) AND CAST(1.0 AS INTEGER)) BETWEEN 0.5 AND ((+'-0' * -9223372036854775808) OR CASE (9223372036854775807 OR NULL) WHEN (4294967296 BETWEEN -2.5 AND NULL) THEN (1e10 = 1) ELSE ~TRUE END)));
+SELECT typeof(((- -1 < '1e2') <> ((1 <= '9223372036854775808') OR ('1e2' <= 1.0)))), quote(((- -1 < '1e2') <> ((1 <= '9223372036854775808') OR ('1e2' <= 1.0))));
+SELECT typeof((('1e2' | NULL) BETWEEN (4294967296 & NULL) AND (x'' - 1e308))), quote((('1e2' | NULL) BETWEEN (4294967296 & NULL) AND (x'' - 1e308)));
+SELECT typeof(NULL), quote(NULL);
+SELECT typeof((typeof((-3 % (1e10 IS ' 3 '))) > (((1 AND TRUE) IS NOT (9223372036854775807 + 10)) IN (-(3.75 AND NULL), (7 BETWEEN (FALSE | -3) AND 9223372036854775807))))), quote((typeof((-3 % (1e10 IS ' 3 '))) > (((1 AND TRUE) IS NOT (9223372036854775807 + 10)) IN (-(3.75 AND NULL), (7 BETWEEN (FALSE | -3) AND 9223372036854775807)))));
+SELECT typeof(upper(1.0)), quote(upper(1.0));
+SELECT typeof((((-3 <> '5') >> min('1e2', 9223372036854775807)) & 'abc')), quote((((-3 <> '5') >> min('1e2', 9223372036854775807)) & 'abc'));

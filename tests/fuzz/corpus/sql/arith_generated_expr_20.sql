@@ -1,0 +1,17 @@
+SELECT typeof(CASE CAST(0.5 AS NUMERIC) WHEN (NOT 'abc' IN (NOT 1, (0 - '9223372036854775808'))) THEN 1e308 ELSE CAST((-1e-3 <> 2147483647) AS REAL) END), quote(CASE CAST(0.5 AS NUMERIC) WHEN (NOT 'abc' IN (NOT 1, (0 - '9223372036854775808'))) THEN 1e308 ELSE CAST((-1e-3 <> 2147483647) AS REAL) END);
+SELECT typeof((quote(~1e10) << nullif((3.75 || FALSE), ifnull('abc', 2147483647)))), quote((quote(~1e10) << nullif((3.75 || FALSE), ifnull('abc', 2147483647))));
+SELECT typeof((-1e-3 + length((('2.5' = '1e2') BETWEEN (-2.5 BETWEEN 3.75 AND '1e2') AND (-1e-3 IN ('2.5', '-0')))))), quote((-1e-3 + length((('2.5' = '1e2') BETWEEN (-2.5 BETWEEN 3.75 AND '1e2') AND (-1e-3 IN ('2.5', '-0'))))));
+SELECT typeof((('9223372036854775808' IN ((0.5 IS NOT 2), FALSE)) > CAST((-1e-3 | 0) AS REAL))), quote((('9223372036854775808' IN ((0.5 IS NOT 2), FALSE)) > CAST((-1e-3 | 0) AS REAL)));
+SELECT typeof(+((10 >= -0.0) IS NOT ('9223372036854775808' >> 1e308))), quote(+((10 >= -0.0) IS NOT ('9223372036854775808' >> 1e308)));
+SELECT typeof(length('5')), quote(length('5'));
+SELECT typeof((((x'' <= TRUE) BETWEEN CASE 1e10 WHEN 7 THEN -0.0 ELSE '5' END AND (9223372036854775807 BETWEEN 2 AND 2147483647)) % -2.5)), quote((((x'' <= TRUE) BETWEEN CASE 1e10 WHEN 7 THEN -0.0 ELSE '5' END AND (9223372036854775807 BETWEEN 2 AND 2147483647)) % -2.5));
+SELECT typeof((typeof((2 / FALSE)) <= ((NULL BETWEEN x'35' AND '') <= (1.0 IS 'abc')))), quote((typeof((2 / FALSE)) <= ((NULL BETWEEN x'35' AND '') <= (1.0 IS 'abc'))));
+SELECT typeof(CASE '0x10' WHEN (-9223372036854775808 << '1e2') THEN CASE 0.5 WHEN x'35' THEN 7 ELSE '9223372036854775808' END ELSE (7 * 1) END), quote(CASE '0x10' WHEN (-9223372036854775808 << '1e2') THEN CASE 0.5 WHEN x'35' THEN 7 ELSE '9223372036854775808' END ELSE (7 * 1) END);
+SELECT typeof((((7 = 'abc') & +x'') <> +nullif('9223372036854775808', '9223372036854775808'))), quote((((7 = 'abc') & +x'') <> +nullif('9223372036854775808', '9223372036854775808')));
+SELECT typeof((4294967296 BETWEEN 7 AND 0)), quote((4294967296 BETWEEN 7 AND 0));
+SELECT typeof(hex(~(x'35' >= ''))), quote(hex(~(x'35' >= '')));
+SELECT typeof((((1.0 IN (-0.0, 0)) < max(1e10, -1)) < 0)), quote((((1.0 IN (-0.0, 0)) < max(1e10, -1)) < 0));
+SELECT typeof(((CASE 10 WHEN NULL THEN 9223372036854775807 ELSE 1e10 END < (x'' IN (10, 2))) + '0x10')), quote(((CASE 10 WHEN NULL THEN 9223372036854775807 ELSE 1e10 END < (x'' IN (10, 2))) + '0x10'));
+SELECT typeof((-1 + ~7)), quote((-1 + ~7));
+SELECT typeof((length(('1e2' % -3)) >= CASE typeof(4294967296) WHEN 2 THEN (NULL = '9223372036854775808') ELSE nullif(10, '') END)), quote((length(('1e2' % -3)) >= CASE typeof(4294967296) WHEN 2 THEN (NULL = '9223372036854775808') ELSE nullif(10, '') END));
+SELECT typeof(hex(NOT (('' BETWEEN 2 AND -9223372036854775808) <> (1e308 < 4294967296)))), quote(hex(NOT (('' BETWEEN 2 AND -9223372036854775808) <> (1e308 < 4294967296))));

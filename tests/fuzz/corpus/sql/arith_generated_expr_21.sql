@@ -1,0 +1,15 @@
+SELECT typeof((3.75 & (1e308 BETWEEN x'35' AND (7 = 1)))), quote((3.75 & (1e308 BETWEEN x'35' AND (7 = 1))));
+SELECT typeof((2147483647 / NOT '')), quote((2147483647 / NOT ''));
+SELECT typeof(+~4294967296), quote(+~4294967296);
+SELECT typeof(((('5' * 9223372036854775807) IN (('5' <= '0x10'), CASE FALSE WHEN -0.0 THEN 3.75 ELSE -2.5 END)) IS ((0.5 > -1e-3) & (1.0 * -1)))), quote(((('5' * 9223372036854775807) IN (('5' <= '0x10'), CASE FALSE WHEN -0.0 THEN 3.75 ELSE -2.5 END)) IS ((0.5 > -1e-3) & (1.0 * -1))));
+SELECT typeof(((2147483647 BETWEEN ' 3 ' AND x'') >= (1e308 IN (10, -9223372036854775808)))), quote(((2147483647 BETWEEN ' 3 ' AND x'') >= (1e308 IN (10, -9223372036854775808))));
+SELECT typeof(((ifnull(-3, -9223372036854775808) <= x'35') AND ((10 < -1) BETWEEN ('9223372036854775808' IN (x'', '1e2')) AND (-9223372036854775808 BETWEEN 'abc' AND 1)))), quote(((ifnull(-3, -9223372036854775808) <= x'35') AND ((10 < -1) BETWEEN ('9223372036854775808' IN (x'', '1e2')) AND (-9223372036854775808 BETWEEN 'abc' AND 1))));
+SELECT typeof(NOT 7), quote(NOT 7);
+SELECT typeof((-1.0 IS NOT ~(4294967296 * 1.0))), quote((-1.0 IS NOT ~(4294967296 * 1.0)));
+SELECT typeof(CASE (-1 | quote(0)) WHEN quote(NOT 1e10) THEN (+2 | (x'' <> -1e-3)) ELSE ((' 3 ' <> '5') IS NOT (NULL >= FALSE)) END), quote(CASE (-1 | quote(0)) WHEN quote(NOT 1e10) THEN (+2 | (x'' <> -1e-3)) ELSE ((' 3 ' <> '5') IS NOT (NULL >= FALSE)) END);
+SELECT typeof(((TRUE * -0.0) = x'')), quote(((TRUE * -0.0) = x''));
+SELECT typeof((min(((9223372036854775807 % -2.5) OR (x'' IN (-1, 3.75))), ((x'35' * NULL) >> ('' <> 2))) OR 3.75)), quote((min(((9223372036854775807 % -2.5) OR (x'' IN (-1, 3.75))), ((x'35' * NULL) >> ('' <> 2))) OR 3.75));
+SELECT typeof((NULL IS NOT (-0.0 | ('5' AND -0.0)))), quote((NULL IS NOT (-0.0 | ('5' AND -0.0))));
+SELECT typeof(('1e2' IN (((1.0 > '0x10') IN (-3, (0 = 1e10))), abs(3.75)))), quote(('1e2' IN (((1.0 > '0x10') IN (-3, (0 = 1e10))), abs(3.75))));
+SELECT typeof((CASE (' 3 ' IS ('' = FALSE)) WHEN ((1e308 BETWEEN -1 AND 1e308) IN (('abc' & 0), CAST(-3 AS REAL))) THEN (('5' - 1e10) <= (2147483647 % ' 3 ')) ELSE (('' BETWEEN -0.0 AND -2.5) & x'35') END BETWEEN NOT hex(CAST(2147483647 AS NUMERIC)) AND (((1e10 / 7) BETWEEN (0.5 + 1e308) AND (-0.0 >= '2.5')) >= ((3.75 % -1) IS NOT CAST(-3 AS INTEGER))))), quote((CASE (' 3 ' IS ('' = FALSE)) WHEN ((1e308 BETWEEN -1 AND 1e308) IN (('abc' & 0), CAST(-3 AS REAL))) THEN (('5' - 1e10) <= (2147483647 % ' 3 ')) ELSE (('' BETWEEN -0.0 AND -2.5) & x'35') END BETWEEN NOT hex(CAST(2147483647 AS NUMERIC)) AND (((1e10 / 7) BETWEEN (0.5 + 1e308) AND (-0.0 >= '2.5')) >= ((3.75 % -1) IS NOT CAST(-3 AS INTEGER)))));
+SELECT typeof(CAST((coalesce(-3, -1e-3) AND (-1 > '5')) AS REAL)), quote(CAST((coalesce(-3, -1e-3) AND (-1 > '5')) AS REAL));

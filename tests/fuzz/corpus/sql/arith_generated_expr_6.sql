@@ -1,0 +1,16 @@
+SELECT typeof(-4294967296), quote(-4294967296);
+SELECT typeof(((hex(-2.5) BETWEEN TRUE AND -2.5) BETWEEN abs(1e10) AND NOT ('2.5' BETWEEN -0.0 AND 0.5))), quote(((hex(-2.5) BETWEEN TRUE AND -2.5) BETWEEN abs(1e10) AND NOT ('2.5' BETWEEN -0.0 AND 0.5)));
+SELECT typeof(((CASE '9223372036854775808' WHEN -1 THEN 4294967296 ELSE 1 END AND CAST(2 AS BLOB)) << 3.75)), quote(((CASE '9223372036854775808' WHEN -1 THEN 4294967296 ELSE 1 END AND CAST(2 AS BLOB)) << 3.75));
+SELECT typeof((length(+-2.5) BETWEEN -0.0 AND (hex(1.0) BETWEEN 1e308 AND 7))), quote((length(+-2.5) BETWEEN -0.0 AND (hex(1.0) BETWEEN 1e308 AND 7)));
+SELECT typeof(((('-0' IS NOT FALSE) IS '-0') = -0.0)), quote(((('-0' IS NOT FALSE) IS '-0') = -0.0));
+SELECT typeof((((2147483647 <> '1e2') >= (1e308 > 1e10)) << -1)), quote((((2147483647 <> '1e2') >= (1e308 > 1e10)) << -1));
+SELECT typeof(CASE (9223372036854775807 <> -1e-3) WHEN coalesce('1e2', 'abc') THEN (FALSE <= '9223372036854775808') ELSE ('2.5' BETWEEN 1e10 AND -1e-3) END), quote(CASE (9223372036854775807 <> -1e-3) WHEN coalesce('1e2', 'abc') THEN (FALSE <= '9223372036854775808') ELSE ('2.5' BETWEEN 1e10 AND -1e-3) END);
+SELECT typeof(1e308), quote(1e308);
+SELECT typeof(CAST(+~'' AS NUMERIC)), quote(CAST(+~'' AS NUMERIC));
+SELECT typeof(abs(4294967296)), quote(abs(4294967296));
+SELECT typeof(((quote(('1e2' IS NOT 4294967296)) % (('2.5' % 1e10) >= -2.5)) % ((('-0' >> -2.5) > (3.75 IN (3.75, x''))) BETWEEN (('9223372036854775808' & '-0') IN (CAST(' 3 ' AS INTEGER), (2147483647 BETWEEN '2.5' AND -3))) AND ((TRUE * '0x10') <= (-2.5 <= 9223372036854775807))))), quote(((quote(('1e2' IS NOT 4294967296)) % (('2.5' % 1e10) >= -2.5)) % ((('-0' >> -2.5) > (3.75 IN (3.75, x''))) BETWEEN (('9223372036854775808' & '-0') IN (CAST(' 3 ' AS INTEGER), (2147483647 BETWEEN '2.5' AND -3))) AND ((TRUE * '0x10') <= (-2.5 <= 9223372036854775807)))));
+SELECT typeof((((-3 <> '9223372036854775808') & ('0x10' % FALSE)) IS '1e2')), quote((((-3 <> '9223372036854775808') & ('0x10' % FALSE)) IS '1e2'));
+SELECT typeof(((('0x10' | 2147483647) IN (CAST(3.75 AS REAL), (1e308 || 7))) > ((-9223372036854775808 <= -9223372036854775808) <> 2))), quote(((('0x10' | 2147483647) IN (CAST(3.75 AS REAL), (1e308 || 7))) > ((-9223372036854775808 <= -9223372036854775808) <> 2)));
+SELECT typeof(CASE (('abc' <> -0.0) = ('0x10' BETWEEN 1e10 AND 4294967296)) WHEN '0x10' THEN (('' IN (1.0, -2.5)) * -1e-3) ELSE (('-0' IN (1e308, 2)) > coalesce(1.0, '5')) END), quote(CASE (('abc' <> -0.0) = ('0x10' BETWEEN 1e10 AND 4294967296)) WHEN '0x10' THEN (('' IN (1.0, -2.5)) * -1e-3) ELSE (('-0' IN (1e308, 2)) > coalesce(1.0, '5')) END);
+SELECT typeof(+ifnull(quote(3.75), 9223372036854775807)), quote(+ifnull(quote(3.75), 9223372036854775807));
+SELECT typeof(round((CAST(('abc' + -1e-3) AS TEXT) <= ((7 || 4294967296) <> 4294967296)), 0)), quote(round((CAST(('abc' + -1e-3) AS TEXT) <= ((7 || 4294967296) <> 4294967296)), 0));

@@ -1,0 +1,18 @@
+SELECT typeof(((1e10 <> 0.5) <= (NULL BETWEEN 2 AND 1.0))), quote(((1e10 <> 0.5) <= (NULL BETWEEN 2 AND 1.0)));
+SELECT typeof((('5' > 0.5) BETWEEN CASE -1 WHEN -0.0 THEN x'35' ELSE FALSE END AND ('-0' & ' 3 '))), quote((('5' > 0.5) BETWEEN CASE -1 WHEN -0.0 THEN x'35' ELSE FALSE END AND ('-0' & ' 3 ')));
+SELECT typeof(((CASE -1e-3 WHEN round(0.5, -1) THEN +7 ELSE ('2.5' << 1.0) END OR (('' IS NOT -3) << (3.75 IN (-1, '2.5')))) || (4294967296 & hex(-3.75)))), quote(((CASE -1e-3 WHEN round(0.5, -1) THEN +7 ELSE ('2.5' << 1.0) END OR (('' IS NOT -3) << (3.75 IN (-1, '2.5')))) || (4294967296 & hex(-3.75))));
+SELECT typeof(((hex('9223372036854775808') & (-1 & 4294967296)) & CAST(CASE 'abc' WHEN TRUE THEN 0.5 ELSE -1 END AS TEXT))), quote(((hex('9223372036854775808') & (-1 & 4294967296)) & CAST(CASE 'abc' WHEN TRUE THEN 0.5 ELSE -1 END AS TEXT)));
+SELECT typeof(-9223372036854775808), quote(-9223372036854775808);
+SELECT typeof(nullif(-2.5, NOT x'')), quote(nullif(-2.5, NOT x''));
+SELECT typeof((x'35' <> ((0.5 % 7) > (x'35' IN (1, 9223372036854775807))))), quote((x'35' <> ((0.5 % 7) > (x'35' IN (1, 9223372036854775807)))));
+SELECT typeof((max(CASE '2.5' WHEN 3.75 THEN '' ELSE 4294967296 END, CASE 9223372036854775807 WHEN 0.5 THEN 0.5 ELSE NULL END) <> (('abc' > -2.5) / (1e308 AND 4294967296)))), quote((max(CASE '2.5' WHEN 3.75 THEN '' ELSE 4294967296 END, CASE 9223372036854775807 WHEN 0.5 THEN 0.5 ELSE NULL END) <> (('abc' > -2.5) / (1e308 AND 4294967296))));
+SELECT typeof(10), quote(10);
+SELECT typeof(ifnull(-NOT CAST(FALSE AS BLOB), -0.0)), quote(ifnull(-NOT CAST(FALSE AS BLOB), -0.0));
+SELECT typeof((1.0 IN ((4294967296 * '0x10'), ('9223372036854775808' <> NULL)))), quote((1.0 IN ((4294967296 * '0x10'), ('9223372036854775808' <> NULL))));
+SELECT typeof(''), quote('');
+SELECT typeof((3.75 * (-9223372036854775808 IS NOT CASE ('2.5' || TRUE) WHEN abs(FALSE) THEN NOT '2.5' ELSE (-3 BETWEEN '' AND '5') END))), quote((3.75 * (-9223372036854775808 IS NOT CASE ('2.5' || TRUE) WHEN abs(FALSE) THEN NOT '2.5' ELSE (-3 BETWEEN '' AND '5') END)));
+SELECT typeof('9223372036854775808'), quote('9223372036854775808');
+SELECT typeof((min((' 3 ' - TRUE), ' 3 ') = (x'35' << 1))), quote((min((' 3 ' - TRUE), ' 3 ') = (x'35' << 1)));
+SELECT typeof((FALSE IN (((7 IN ((2 IS FALSE), (1e308 < 7))) <> (('9223372036854775808' = x'') >= (2 BETWEEN 10 AND 1))), (hex(CAST('2.5' AS BLOB)) BETWEEN '5' AND abs(+-0.0))))), quote((FALSE IN (((7 IN ((2 IS FALSE), (1e308 < 7))) <> (('9223372036854775808' = x'') >= (2 BETWEEN 10 AND 1))), (hex(CAST('2.5' AS BLOB)) BETWEEN '5' AND abs(+-0.0)))));
+SELECT typeof(ifnull((-9223372036854775808 < x''), (-1e-3 IS NOT NULL))), quote(ifnull((-9223372036854775808 < x''), (-1e-3 IS NOT NULL)));
+SELECT typeof(nullif(NULL, ((3.75 * 0.5) >= (x'35' << '1e2')))), quote(nullif(NULL, ((3.75 * 0.5) >= (x'35' << '1e2'))));

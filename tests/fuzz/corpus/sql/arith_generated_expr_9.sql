@@ -1,0 +1,18 @@
+SELECT typeof((((1 >= 'abc') - ('' + FALSE)) <= quote('-0'))), quote((((1 >= 'abc') - ('' + FALSE)) <= quote('-0')));
+SELECT typeof(-quote(1.0)), quote(-quote(1.0));
+SELECT typeof(((x'' < 2) = CAST(1.0 AS TEXT))), quote(((x'' < 2) = CAST(1.0 AS TEXT)));
+SELECT typeof(-(round(('5' < 9223372036854775807), 1) | ((0 BETWEEN 1e308 AND 1.0) || (3.75 >= TRUE)))), quote(-(round(('5' < 9223372036854775807), 1) | ((0 BETWEEN 1e308 AND 1.0) || (3.75 >= TRUE))));
+SELECT typeof(upper(min(x'35', 4294967296))), quote(upper(min(x'35', 4294967296)));
+SELECT typeof(((('-0' | -1) > CASE -3 WHEN -0.0 THEN '' ELSE -0.0 END) BETWEEN CAST((x'35' = '5') AS BLOB) AND 2)), quote(((('-0' | -1) > CASE -3 WHEN -0.0 THEN '' ELSE -0.0 END) BETWEEN CAST((x'35' = '5') AS BLOB) AND 2));
+SELECT typeof((('-0' % -x'35') BETWEEN (9223372036854775807 = max(x'', 3.75)) AND -9223372036854775808)), quote((('-0' % -x'35') BETWEEN (9223372036854775807 = max(x'', 3.75)) AND -9223372036854775808));
+SELECT typeof(NOT ~-2.5), quote(NOT ~-2.5);
+SELECT typeof((CASE NULL WHEN (-3.75 IN ((1e10 OR '2.5'), typeof(0.5))) THEN ((-2.5 <= NULL) IS (FALSE <> 0.5)) ELSE ((NULL / '') IN (upper('5'), '-0')) END = ((('5' & 9223372036854775807) & 3.75) IN (((-0.0 - x'') BETWEEN ('5' / -2.5) AND (10 - 1)), x'')))), quote((CASE NULL WHEN (-3.75 IN ((1e10 OR '2.5'), typeof(0.5))) THEN ((-2.5 <= NULL) IS (FALSE <> 0.5)) ELSE ((NULL / '') IN (upper('5'), '-0')) END = ((('5' & 9223372036854775807) & 3.75) IN (((-0.0 - x'') BETWEEN ('5' / -2.5) AND (10 - 1)), x''))));
+SELECT typeof(NOT ('9223372036854775808' IN (0, '0x10'))), quote(NOT ('9223372036854775808' IN (0, '0x10')));
+SELECT typeof(((TRUE * ifnull((9223372036854775807 / '-0'), length(x''))) >= - -1e-3)), quote(((TRUE * ifnull((9223372036854775807 / '-0'), length(x''))) >= - -1e-3));
+SELECT typeof(CASE ((-1e-3 * 7) / (x'35' BETWEEN 1e10 AND 7)) WHEN 9223372036854775807 THEN ((-1 & 1e308) <= (0 * x'35')) ELSE 7 END), quote(CASE ((-1e-3 * 7) / (x'35' BETWEEN 1e10 AND 7)) WHEN 9223372036854775807 THEN ((-1 & 1e308) <= (0 * x'35')) ELSE 7 END);
+SELECT typeof(+(-2.5 & max('5', x'35'))), quote(+(-2.5 & max('5', x'35')));
+SELECT typeof(x'35'), quote(x'35');
+SELECT typeof(('0x10' IS NOT ((1e10 IS TRUE) & ('' >= 0.5)))), quote(('0x10' IS NOT ((1e10 IS TRUE) & ('' >= 0.5))));
+SELECT typeof(abs(-0.0)), quote(abs(-0.0));
+SELECT typeof(((('9223372036854775808' | 4294967296) IS NOT abs('')) - (hex(7) < - -1))), quote(((('9223372036854775808' | 4294967296) IS NOT abs('')) - (hex(7) < - -1)));
+SELECT typeof((((-1e-3 < -0.0) <> ('abc' < '-0')) IN (((3.75 BETWEEN -3 AND x'') >> ('-0' BETWEEN 3.75 AND x'')), ((-1e-3 = '2.5') IN ((x'35' BETWEEN 4294967296 AND -3), CASE 4294967296 WHEN -0.0 THEN -1 ELSE -1 END))))), quote((((-1e-3 < -0.0) <> ('abc' < '-0')) IN (((3.75 BETWEEN -3 AND x'') >> ('-0' BETWEEN 3.75 AND x'')), ((-1e-3 = '2.5') IN ((x'35' BETWEEN 4294967296 AND -3), CASE 4294967296 WHEN -0.0 THEN -1 ELSE -1 END)))));

@@ -1,0 +1,1 @@
+SELECT typeof(x), quote(x) FROM t ORDER BY rowid;

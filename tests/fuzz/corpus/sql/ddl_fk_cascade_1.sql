@@ -1,0 +1,10 @@
+CREATE INDEX rc_pid ON rc(pid);
+CREATE INDEX rc_pu ON rc(pu);
+INSERT INTO rp VALUES(1, 'a'), (2, 'b');
+INSERT INTO rc VALUES(1, 'a'), (2, 'b'), (1, 'b'), (2, 'a');
+INSERT OR REPLACE INTO rp VALUES(3, 'a');
+SELECT rowid, pid, quote(pu) FROM rc ORDER BY rowid;
+REPLACE INTO rp VALUES(2, 'c');
+UPDATE OR REPLACE rp SET id = 3 WHERE id = 2;
+SELECT rowid, pid, quote(pu) FROM rc ORDER BY rowid;
+PRAGMA integrity_check;

@@ -1,0 +1,1 @@
+SELECT (SELECT count(*) FROM tlog), (SELECT count(*) FROM aux.alog);

@@ -1,0 +1,10 @@
+PRAGMA foreign_keys = OFF;
+INSERT INTO child VALUES(10, 777, 'orphan');
+DROP TABLE restr;
+SELECT "table", rowid, parent FROM pragma_foreign_key_check ORDER BY 1, 2;
+SELECT "table", "from", "to", on_delete FROM pragma_foreign_key_list('casc');
+CREATE TABLE badref(x REFERENCES nosuch(id));
+INSERT INTO badref VALUES(1);
+PRAGMA foreign_keys = ON;
+INSERT INTO badref VALUES(2);
+DROP TABLE parent;

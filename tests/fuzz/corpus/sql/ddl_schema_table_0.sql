@@ -1,0 +1,27 @@
+CREATE TABLE t1(a INTEGER PRIMARY KEY, b TEXT UNIQUE, c);
+create   table   IF NOT EXISTS  T2 ( x  int , -- comment
+  y text DEFAULT 'q'  );
+CREATE TABLE t3(p, q, PRIMARY KEY(p, q), UNIQUE(q));
+CREATE INDEX i1 ON t1(c DESC, b);
+CREATE UNIQUE INDEX IF NOT EXISTS i2 ON T2(y) WHERE y IS NOT NULL;
+CREATE VIEW v1 AS SELECT a, c FROM t1;
+CREATE TRIGGER tr1 AFTER INSERT ON t1 BEGIN INSERT INTO t3 VALUES(new.a, new.b); END;
+SELECT type, name, tbl_name FROM sqlite_schema ORDER BY name;
+SELECT name, quote(sql) FROM sqlite_schema ORDER BY name;
+SELECT name, quote(sql) FROM sqlite_master ORDER BY name;
+SELECT count(*) FROM sqlite_schema WHERE rootpage > 0;
+SELECT name FROM sqlite_schema WHERE type = 'table' AND rootpage = 0 ORDER BY name;
+SELECT name FROM sqlite_schema WHERE type IN ('view', 'trigger') AND rootpage = 0 ORDER BY name;
+DROP INDEX i1;
+DROP TRIGGER tr1;
+SELECT name FROM sqlite_schema ORDER BY name;
+DROP TABLE t3;
+SELECT name FROM sqlite_schema ORDER BY name;
+INSERT INTO sqlite_schema VALUES('table', 'x', 'x', 0, 'CREATE TABLE x(y)');
+DELETE FROM sqlite_schema;
+SELECT name, type, "notnull", quote(dflt_value), pk FROM pragma_table_info('T2') ORDER BY cid;
+SELECT name, type FROM pragma_table_info('t1') ORDER BY cid;
+SELECT cid, name FROM pragma_index_info('sqlite_autoindex_t1_1');
+SELECT name, "unique", partial FROM pragma_index_list('T2') ORDER BY name;
+PRAGMA table_info(t1);
+PRAGMA index_info(i2);

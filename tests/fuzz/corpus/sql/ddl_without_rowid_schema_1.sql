@@ -1,0 +1,10 @@
+SELECT * FROM t2 ORDER BY 2, 1;
+PRAGMA integrity_check;
+DROP TABLE t2;
+DROP TABLE u;
+SELECT name FROM sqlite_schema ORDER BY name;
+PRAGMA integrity_check;
+CREATE TABLE t2(k PRIMARY KEY, v) WITHOUT ROWID;
+INSERT INTO t2 VALUES(1, 'again');
+SELECT * FROM t2 ORDER BY 2, 1;
+PRAGMA integrity_check;

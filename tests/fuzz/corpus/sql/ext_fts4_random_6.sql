@@ -1,0 +1,15 @@
+SELECT docid FROM t WHERE t MATCH 'f*';
+SELECT docid FROM t WHERE t MATCH '^abc a OR (e*)';
+SELECT docid FROM t WHERE t MATCH 'ab';
+SELECT docid FROM t WHERE t MATCH 'e ("ab f") OR h OR ab OR c*';
+SELECT docid FROM t WHERE t MATCH 'c';
+SELECT docid FROM t WHERE t MATCH 'bcd';
+SELECT docid FROM t WHERE t MATCH '(a) NOT c NEAR/1 d OR ("h h")';
+SELECT docid FROM t WHERE t MATCH '(bcd) AND c NEAR ab';
+SELECT docid FROM t WHERE t MATCH 'g* NEAR/0 h NOT ((bcd) NOT b) b* (h)';
+SELECT docid FROM t WHERE t MATCH 'x:b';
+SELECT docid FROM t WHERE t MATCH 'a*';
+SELECT docid FROM t WHERE t MATCH '"d a" NEAR ^b';
+SELECT docid FROM t WHERE t MATCH 'a*';
+SELECT docid FROM t WHERE t MATCH 'ab';
+SELECT docid FROM t WHERE t MATCH '"e bcd" NEAR "f c"';

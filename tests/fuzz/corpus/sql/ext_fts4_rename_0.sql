@@ -1,0 +1,12 @@
+CREATE VIRTUAL TABLE ni USING fts4(x, y, notindexed=y);
+INSERT INTO ni VALUES('aa bb', 'cc dd');
+BEGIN;
+INSERT INTO ni VALUES('bb ee', 'ff');
+ALTER TABLE ni RENAME TO "n i2";
+COMMIT;
+SELECT name, sql FROM sqlite_schema ORDER BY rowid;
+SELECT * FROM "n i2" WHERE "n i2" MATCH 'bb';
+INSERT INTO "n i2"("n i2") VALUES('integrity-check');
+ALTER TABLE "n i2" RENAME TO n3;
+SELECT name, sql FROM sqlite_schema ORDER BY rowid;
+SELECT docid, offsets(n3) FROM n3 WHERE n3 MATCH 'bb OR ee';

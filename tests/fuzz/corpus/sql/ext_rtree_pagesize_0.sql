@@ -1,0 +1,13 @@
+PRAGMA page_size = 512;
+CREATE VIRTUAL TABLE p2 USING rtree(id, x0, x1, y0, y1);
+SELECT length(data) FROM p2_node;
+WITH RECURSIVE g(i, x) AS (SELECT 1, 777 UNION ALL SELECT i + 1, (x * 1103515245 + 12345) % 2147483648 FROM g WHERE i < 1500) INSERT INTO p2 SELECT i, x % 1000, x % 1000 + 3, x / 1000 % 1000, x / 1000 % 1000 + 3 FROM g;
+SELECT rtreedepth(data), count(*) FROM p2_node WHERE nodeno = 1;
+SELECT count(*) FROM p2_node;
+SELECT rtreecheck('p2');
+SELECT nodeno, hex(data) FROM p2_node ORDER BY nodeno;
+SELECT * FROM p2 WHERE x0 < 50 AND y0 < 500;
+DELETE FROM p2 WHERE id > 100;
+SELECT rtreecheck('p2');
+SELECT nodeno, hex(data) FROM p2_node ORDER BY nodeno;
+SELECT rtreedepth(data), length(data) FROM p2_node WHERE nodeno = 1;

@@ -1,0 +1,18 @@
+SELECT quote(datetime('2024-01-01', '+1.5 hours'));
+SELECT quote(strftime('%m', '2024-12-01', '+1 month'));
+SELECT quote(typeof(julianday('2024-01-01')));
+SELECT quote(typeof(unixepoch('2024-01-01')));
+SELECT quote(datetime('2024-02-29', '-1 year'));
+SELECT quote(date('2024-01-31', '+1 month', '-1 month'));
+SELECT quote(time('12:00', '+30 minutes', '+45 seconds'));
+SELECT quote(date('2024-05-15', 'start of day', 'weekday 6'));
+SELECT quote(datetime(1e10, 'unixepoch'));
+SELECT quote(date('10000-01-01'));
+SELECT quote(strftime('%Y-%m-%dT%H:%M:%fZ', '2024-05-15 12:34:56.789'));
+SELECT quote(datetime('2024-05-15 12:34:56.7891'));
+SELECT quote(date('2024-05-15 junk'));
+SELECT quote(julianday('2024-05-15') - julianday('2024-01-01'));
+SELECT quote(time('2024-05-15 08:09:10', '-9 hours'));
+SELECT quote(date(1700000000, 'auto'));
+SELECT quote(datetime(1700000000000, 'unixepoch'));
+SELECT quote(strftime('%e', '2024-05-05'));

@@ -1,0 +1,12 @@
+PRAGMA pragma_list;
+PRAGMA compile_options;
+PRAGMA collation_list;
+CREATE TABLE big(x);
+PRAGMA page_count;
+PRAGMA max_page_count = 1;
+INSERT INTO big VALUES(1);
+INSERT INTO big VALUES(randomblob(20000));
+SELECT count(*) FROM big;
+PRAGMA max_page_count = 100;
+INSERT INTO big VALUES(randomblob(20000));
+SELECT count(*) FROM big;

@@ -1,0 +1,11 @@
+create table t(a, b collate nocase);
+create index ta on t(a collate NoCase);
+create index tb on t(b);
+pragma index_xinfo(ta);
+pragma index_xinfo(tb);
+create table u(a collate rtrim unique, b);
+pragma index_xinfo(sqlite_autoindex_u_1);
+create table w(a text collate nocase primary key, c collate rtrim) without rowid;
+pragma index_xinfo(sqlite_autoindex_w_1);
+create table w2(a collate NOCASE, b collate rtrim, primary key(a, b collate binary)) without rowid;
+pragma index_xinfo(sqlite_autoindex_w2_1);

@@ -1,0 +1,13 @@
+SELECT cust, count(*) FROM o WHERE cust IN (SELECT name FROM c WHERE city = 'oslo') GROUP BY cust ORDER BY 1;
+SELECT cust, count(*) FROM o WHERE cust NOT IN (SELECT name FROM c WHERE city = 'oslo') GROUP BY cust ORDER BY 1;
+SELECT name, city FROM c WHERE NOT EXISTS (SELECT 1 FROM o WHERE o.cust = c.name) ORDER BY 1;
+SELECT id FROM o ORDER BY (SELECT count(*) FROM o AS x WHERE x.amt < o.amt), id;
+SELECT cust, sum(amt) AS s FROM o GROUP BY cust ORDER BY s DESC NULLS LAST, cust;
+SELECT day, group_concat(cust, ',') FROM (SELECT day, cust FROM o ORDER BY day, cust) GROUP BY day ORDER BY day;
+SELECT count(*) FROM o AS x, o AS y WHERE x.amt + y.amt = 40;
+SELECT count(*) FROM o WHERE amt BETWEEN (SELECT min(amt) FROM o) + 5 AND (SELECT max(amt) FROM o) - 5;
+SELECT cust, total FROM (SELECT cust, sum(amt) AS total FROM o GROUP BY cust) AS t WHERE total = (SELECT max(total) FROM (SELECT sum(amt) AS total FROM o GROUP BY cust));
+SELECT id FROM o WHERE day = 3 AND (amt > 20 OR amt IS NULL) ORDER BY id;
+SELECT id FROM o WHERE NOT (day = 3 AND amt > 20) ORDER BY id;
+SELECT id FROM o WHERE cust = 'ann' OR day = 1 AND amt > 15 ORDER BY id;
+SELECT id FROM o WHERE (cust = 'ann' OR day = 1) AND amt > 15 ORDER BY id;

@@ -1,0 +1,18 @@
+CREATE TABLE t1(id INTEGER PRIMARY KEY, a INTEGER, b TEXT, c REAL, d);
+CREATE TABLE t2(id INTEGER PRIMARY KEY, a INTEGER, e TEXT COLLATE NOCASE, f);
+INSERT INTO t1 VALUES(1, 0, '', 2.0, x'31'), (2, 2, NULL, -0.5, -2), (3, 6, 'x', NULL, 1), (4, NULL, NULL, 0, 'a'), (5, 1, '10', NULL, 1.0), (6, 1, 'X', 0, -2), (7, 6, NULL, 2.0, '1'), (8, 6, 'x', 3, x'31'), (9, 8, 'x', 3, 'B'), (10, NULL, '', 2.0, 1.0), (11, 7, 'abc', NULL, -2), (12, -1, '', '4', 1), (13, 5, '2', 2.0, x'31'), (14, NULL, 'X', NULL, NULL), (15, -3, '10', '4', x'31'), (16, -3, 'x', 0, 'B'), (17, NULL, '', 0, -2), (18, 3, '', 2.0, 'a'), (19, 7, '2', NULL, NULL), (20, 2, '2', '4', -2), (21, -1, '10', '4', 'B'), (22, 7, 'abc', NULL, x'31'), (23, 4, '2', '4', 'B'), (24, -1, '9', NULL, x'31'), (25, 1, 'abc', 1.5, 'B'), (26, 6, 'x', -0.5, 1), (27, NULL, 'abc', '4', 1.0), (28, 6, 'x', 3, x'31'), (29, 4, 'abc', 3, -2), (30, NULL, 'y', 2.0, '1'), (31, -1, '', '4', 'a'), (32, 1, NULL, 0, -2), (33, 4, 'x', 2.0, NULL), (34, 7, '2', NULL, '1'), (35, 6, 'x', 0, 1), (36, 6, '', 2.0, 1.0), (37, 1, NULL, '4', 'a'), (38, 0, '', 1.5, -2), (39, 8, 'y', NULL, x'31'), (40, 3, '10', -0.5, -2);
+INSERT INTO t2 VALUES(1, 2, 'x', 1), (2, NULL, 'x', x'00'), (3, 6, 'Y', '2'), (4, 6, NULL, '2'), (5, 5, NULL, x'00'), (6, 2, 'abc', '2'), (7, 5, '10', 'z'), (8, 9, 'Y', NULL), (9, 6, 'x', x'00'), (10, 2, 'ABC', x'00'), (11, 4, 'X', 2.5), (12, 0, '10', NULL), (13, 3, '10', 2.5), (14, 3, 'x', '2'), (15, 5, '10', 'z'), (16, NULL, '10', '2'), (17, -2, 'abc', '2'), (18, 0, 'ABC', x'00'), (19, 5, 'ABC', 2.5), (20, 3, 'abc', '2'), (21, -2, '10', 1), (22, 8, 'Y', 1), (23, 1, NULL, x'00'), (24, 7, 'Y', 'z'), (25, 8, '10', x'00');
+CREATE INDEX t1a ON t1(a);
+CREATE INDEX t1bc ON t1(b, c);
+CREATE INDEX t2e ON t2(e);
+CREATE INDEX t2af ON t2(a, f);
+SELECT quote(t1.a), quote(t2.f) FROM t1 JOIN t2 ON t2.e = t1.b WHERE t2.e = 0 AND t2.e IS NULL OR t1.id IN (x'31', '10', 2);
+SELECT quote(t1.c), quote(min(t1.a)) FROM t1 WHERE NOT (t1.d IS NOT 2) AND t1.id BETWEEN 'abc' AND 2 AND t1.b = 1.5 GROUP BY t1.c HAVING max(t1.id) > 20;
+SELECT t1.id, quote(t1.c) FROM t1 WHERE t1.d IS NOT 2.0 OR t1.a >= -1 AND t1.a BETWEEN 2.0 AND 1.5 ORDER BY t1.c, t1.id LIMIT 3 OFFSET 2;
+SELECT t1.id, quote(t1.b) FROM t1 WHERE t1.b LIKE '%b%' ORDER BY t1.b, t1.id LIMIT 5;
+SELECT quote(t1.c), quote(count(t1.d)) FROM t1 WHERE NOT (t1.a <> '1') OR t1.id LIKE 'x%' OR t1.id >= 'X' GROUP BY t1.c HAVING sum(t1.a) IS NOT NULL;
+SELECT quote(t1.a), quote(t1.b) FROM t1 WHERE t1.b > 0 AND NOT (t1.id > 5) OR t1.id >= NULL;
+SELECT quote(t1.id), quote(t1.d) FROM t1 WHERE t1.d >= '1' OR t1.id <= NULL AND t1.id IN ('10', 1.5, 2.0);
+SELECT quote(t1.a), quote(t1.b) FROM t1 WHERE t1.c LIKE 'A%' OR t1.a BETWEEN 0 AND 'x' AND t1.a IN (SELECT a FROM t2 WHERE t2.id % 4 = 0);
+SELECT quote(t1.a), quote(t2.f) FROM t1 JOIN t2 ON t1.b = t2.e WHERE t1.id = '10' OR t1.c >= 1 AND t1.id IS NULL;
+SELECT quote(t1.a), quote(t1.id) FROM t1 WHERE NOT (t1.c <= '1') AND NOT (t1.b < 2);

@@ -1,0 +1,18 @@
+SELECT quote(t1.a), quote(t1.b) FROM t1 WHERE t1.c LIKE 'A%' AND t1.id IS NOT 2.0;
+SELECT quote(t1.a), quote(t1.id) FROM t1 WHERE t1.c = 'x' AND NOT (t1.b < 0);
+SELECT t1.id, quote(t1.a) FROM t1 WHERE t1.a IS NULL OR t1.id IS NOT x'31' ORDER BY t1.a DESC, t1.id LIMIT 5;
+SELECT quote(t1.c), quote(t2.f) FROM t1 LEFT JOIN t2 ON t1.a = t2.a WHERE t1.id <> '1';
+SELECT DISTINCT quote(t1.b) FROM t1 WHERE t1.id IN (SELECT a FROM t2 WHERE t2.id % 3 = 0) AND t1.d IN (SELECT a FROM t2 WHERE t2.id % 4 = 0) ORDER BY t1.b;
+SELECT quote(t1.a), quote(t1.c) FROM t1 WHERE t1.c IS NULL;
+SELECT quote(t1.id), quote(t1.d) FROM t1 WHERE t1.b > 1;
+SELECT quote(lower(t1.b)), quote(sum(t1.a)) FROM t1 WHERE t1.c <= '2' GROUP BY t1.b COLLATE NOCASE;
+SELECT quote(t1.b), quote(max(t1.c)) FROM t1 WHERE t1.a <> 1.5 AND t1.c >= '2' OR t1.b <= '10' GROUP BY t1.b;
+SELECT t1.id, quote(t1.b) FROM t1 WHERE t1.a IN (SELECT e FROM t2 WHERE t2.id % 2 = 0) ORDER BY t1.b DESC, t1.id LIMIT 5;
+SELECT quote(t1.b), quote(t1.a) FROM t1 WHERE t1.d IS -1 AND t1.d IN (SELECT a FROM t2 WHERE t2.id % 2 = 0) OR t1.b IN (0, '2', x'31');
+SELECT t1.id, quote(t1.c) FROM t1 WHERE t1.a < 'abc' ORDER BY t1.c, t1.id LIMIT 3 OFFSET 2;
+SELECT quote(t1.c), quote(t2.id) FROM t1 LEFT JOIN t2 ON t2.e = t1.b WHERE t1.d LIKE '%b%' OR t1.a <> 2.0;
+SELECT quote(t1.id), quote(t2.f) FROM t1 JOIN t2 ON t1.a = t2.a WHERE t1.id IS -1 AND t1.d <> 1 AND t2.a IS -1;
+SELECT quote(t1.b), quote(max(t1.c)) FROM t1 WHERE t1.c IS NOT '2' GROUP BY t1.b HAVING max(t1.id) > 20;
+SELECT DISTINCT quote(t1.b) FROM t1 WHERE t1.id IN ('10', -1, NULL) AND t1.id <> 'abc' ORDER BY t1.b LIMIT 3 OFFSET 2;
+SELECT quote(t1.c), quote(t1.id) FROM t1 WHERE t1.a BETWEEN 2.0 AND '1' AND t1.b IN (1, 2, NULL) OR t1.d IN (SELECT a FROM t2 WHERE t2.id % 5 = 0);
+SELECT quote(t1.c), quote(t2.e) FROM t1 JOIN t2 ON t1.a = t2.a WHERE t1.a >= NULL AND NOT (t1.b <> 'abc') AND t1.b IN (2.0, 'x', 'X');

@@ -1,0 +1,2 @@
+SELECT 'x' COLLATE nosuch = 'y';
+SELECT * FROM (SELECT 'x' COLLATE nosuch);

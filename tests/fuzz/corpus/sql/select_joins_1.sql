@@ -1,0 +1,15 @@
+SELECT x, quote(y) FROM a LEFT JOIN b ON a.k = b.k ORDER BY a.id, b.id;
+SELECT x, quote(y) FROM a LEFT JOIN b ON a.k = b.k ORDER BY b.y, a.x;
+SELECT x, y FROM a JOIN b ON a.k = b.k ORDER BY y DESC, x;
+SELECT count(*) FROM a LEFT JOIN b ON a.k = b.k LEFT JOIN c ON c.k = b.k;
+SELECT x, quote(z) FROM a LEFT JOIN c ON c.k = a.k WHERE c.k IN (1, 2);
+SELECT quote(x), quote(z) FROM c LEFT JOIN a ON a.k = c.k AND a.id > 2;
+SELECT k FROM a, c;
+SELECT * FROM a JOIN c USING (x);
+SELECT * FROM a NATURAL JOIN c ON a.k = c.k;
+SELECT * FROM a AS t, b AS t;
+SELECT count(*) FROM a JOIN b USING (k) JOIN c USING (k);
+CREATE INDEX bk ON b(k);
+SELECT x, quote(y) FROM a LEFT JOIN b ON a.k = b.k WHERE b.id IS NULL;
+SELECT x, quote(y) FROM a LEFT JOIN b ON a.k = b.k WHERE b.y = 'b4';
+SELECT x, y FROM a JOIN b ON a.k = b.k;

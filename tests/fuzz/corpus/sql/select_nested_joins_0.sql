@@ -1,0 +1,13 @@
+CREATE TABLE a(id); CREATE TABLE b(id,aid); CREATE TABLE c(id,bid); CREATE TABLE d(id,cid);
+INSERT INTO a VALUES(1),(2),(3); INSERT INTO b VALUES(10,1),(20,2),(30,2); INSERT INTO c VALUES(100,10),(300,30),(301,30); INSERT INTO d VALUES(1000,100),(3000,301);
+SELECT a.id,b.id,c.id FROM a JOIN (b JOIN c ON c.bid=b.id) ON b.aid=a.id ORDER BY 1,2,3;
+SELECT a.id,b.id,c.id FROM a JOIN (b, c) ON c.bid=b.id AND b.aid=a.id ORDER BY 1,2,3;
+SELECT a.id,b.id,c.id FROM a, (b JOIN c ON c.bid=b.id) WHERE b.aid=a.id ORDER BY 1,2,3;
+SELECT a.id,b.id,c.id,d.id FROM a JOIN ((b JOIN c ON c.bid=b.id) JOIN d ON d.cid=c.id) ON b.aid=a.id ORDER BY 1,2,3,4;
+SELECT a.id,b.id,c.id,d.id FROM a JOIN (b JOIN (c JOIN d ON d.cid=c.id) ON c.bid=b.id) ON b.aid=a.id ORDER BY 1,2,3,4;
+SELECT a.id,b.id,c.id FROM a JOIN (b LEFT JOIN c ON c.bid=b.id) ON b.aid=a.id ORDER BY 1,2,3;
+SELECT a.id,b.id,c.id FROM (a JOIN b ON b.aid=a.id) LEFT JOIN c ON c.bid=b.id ORDER BY 1,2,3;
+SELECT a.id,b.id FROM a LEFT JOIN (b) ON b.aid=a.id ORDER BY 1,2;
+SELECT a.id,b.id FROM a LEFT JOIN (b) ON b.aid=a.id WHERE b.id IS NULL ORDER BY 1;
+SELECT count(*) FROM a JOIN (b JOIN c ON c.bid=b.id) ON b.aid=a.id AND c.id>200;
+SELECT a.id,b.id,c.id FROM a JOIN (b JOIN c ON c.bid=b.id) ON b.aid=a.id LEFT JOIN d ON d.cid=c.id AND d.id>2000 ORDER BY 1,2,3;

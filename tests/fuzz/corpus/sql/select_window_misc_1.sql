@@ -1,0 +1,16 @@
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10) SELECT i, sum(i) OVER (ORDER BY i ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING) FROM n;
+SELECT a.name, b.pay, row_number() OVER (ORDER BY a.id, b.id) FROM m AS a JOIN m AS b ON a.dept = b.dept AND a.id < b.id ORDER BY 3;
+SELECT name, group_concat(name, ',') OVER (PARTITION BY dept ORDER BY name ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM m WHERE dept <> 'hr' ORDER BY id;
+SELECT yr, first_value(name) OVER (PARTITION BY yr ORDER BY pay DESC) FROM m GROUP BY yr, name ORDER BY 1, 2;
+SELECT column1, sum(column1) OVER (ORDER BY column1) FROM (VALUES(3),(1),(2));
+SELECT row_number() OVER () FROM m WHERE 0;
+SELECT 1, count(*) OVER ();
+SELECT pay, rank() OVER (ORDER BY pay) FROM m UNION ALL SELECT 0, rank() OVER () ORDER BY 1, 2;
+CREATE TABLE log(id INTEGER, rn INTEGER);
+CREATE TRIGGER m_ins AFTER INSERT ON m BEGIN INSERT INTO log SELECT id, row_number() OVER (ORDER BY pay DESC) FROM m WHERE dept = new.dept; END;
+INSERT INTO m VALUES(9,'hr','ida',72,2022);
+SELECT id, rn FROM log ORDER BY id;
+CREATE TABLE copy AS SELECT id, percent_rank() OVER (ORDER BY pay) AS pr FROM m;
+SELECT * FROM copy ORDER BY id;
+UPDATE m SET pay = pay + (SELECT count(*) FROM (SELECT rank() OVER (ORDER BY yr) AS r FROM m) WHERE r = 1) WHERE id = 1;
+SELECT pay FROM m WHERE id = 1;

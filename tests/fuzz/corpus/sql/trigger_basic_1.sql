@@ -1,0 +1,16 @@
+INSERT INTO bx(v) VALUES('a');
+INSERT INTO bx VALUES(7, 'b');
+SELECT msg FROM log WHERE msg LIKE 'before rowid%' ORDER BY n;
+CREATE TABLE chain1(x);
+CREATE TABLE chain2(x);
+CREATE TABLE chain3(x);
+CREATE TRIGGER ch1 AFTER INSERT ON chain1 BEGIN INSERT INTO chain2 VALUES(new.x * 2); END;
+CREATE TRIGGER ch2 AFTER INSERT ON chain2 BEGIN INSERT INTO chain3 VALUES(new.x + 1); END;
+INSERT INTO chain1 VALUES(1), (5);
+SELECT x FROM chain3 ORDER BY x;
+CREATE TRIGGER ch3 AFTER INSERT ON chain3 BEGIN INSERT INTO chain1 VALUES(new.x); END;
+INSERT INTO chain1 VALUES(100);
+SELECT count(*) FROM chain1;
+SELECT last_insert_rowid() > 0;
+DROP TABLE chain2;
+SELECT name FROM sqlite_schema WHERE type = 'trigger' AND name LIKE 'ch%' ORDER BY name;

@@ -1,0 +1,16 @@
+CREATE TABLE base(id INTEGER PRIMARY KEY, first, last);
+CREATE VIEW names AS SELECT id, first || ' ' || last AS full FROM base;
+CREATE TRIGGER names_ins INSTEAD OF INSERT ON names BEGIN INSERT INTO base VALUES(new.id, substr(new.full, 1, instr(new.full, ' ') - 1), substr(new.full, instr(new.full, ' ') + 1)); END;
+CREATE TRIGGER names_upd INSTEAD OF UPDATE ON names BEGIN UPDATE base SET last = upper(last) WHERE id = old.id AND new.full <> old.full; END;
+CREATE TRIGGER names_del INSTEAD OF DELETE ON names BEGIN DELETE FROM base WHERE id = old.id; END;
+INSERT INTO names VALUES(1, 'ada lovelace'), (2, 'alan turing'), (3, 'grace hopper');
+SELECT id, first, last FROM base ORDER BY id;
+UPDATE names SET full = 'x' WHERE id >= 2;
+SELECT full FROM names ORDER BY id;
+SELECT changes();
+DELETE FROM names WHERE full LIKE 'a%';
+SELECT id, full FROM names ORDER BY id;
+CREATE VIEW ro AS SELECT * FROM base;
+INSERT INTO ro VALUES(9, 'a', 'b');
+CREATE TRIGGER bad INSTEAD OF INSERT ON base BEGIN SELECT 1; END;
+CREATE TRIGGER bad BEFORE INSERT ON ro BEGIN SELECT 1; END;

@@ -1,0 +1,13 @@
+SELECT quote(CAST('12.5abc' AS TEXTBLOB)), quote(CAST('12.0' AS TEXTBLOB)), quote(CAST(12.5 AS TEXTBLOB)), quote(CAST(12 AS TEXTBLOB)), quote(CAST(x'3132' AS TEXTBLOB)), quote(CAST('abc' AS TEXTBLOB)), quote(CAST('1e2' AS TEXTBLOB));
+SELECT quote(CAST('12.5abc' AS BLOBINT)), quote(CAST('12.0' AS BLOBINT)), quote(CAST(12.5 AS BLOBINT)), quote(CAST(12 AS BLOBINT)), quote(CAST(x'3132' AS BLOBINT)), quote(CAST('abc' AS BLOBINT)), quote(CAST('1e2' AS BLOBINT));
+SELECT quote(CAST('12.5abc' AS "INTEGER")), quote(CAST('12.0' AS "INTEGER")), quote(CAST(12.5 AS "INTEGER")), quote(CAST(12 AS "INTEGER")), quote(CAST(x'3132' AS "INTEGER")), quote(CAST('abc' AS "INTEGER")), quote(CAST('1e2' AS "INTEGER"));
+SELECT quote(CAST('12.5abc' AS UNSIGNED BIG INT)), quote(CAST('12.0' AS UNSIGNED BIG INT)), quote(CAST(12.5 AS UNSIGNED BIG INT)), quote(CAST(12 AS UNSIGNED BIG INT)), quote(CAST(x'3132' AS UNSIGNED BIG INT)), quote(CAST('abc' AS UNSIGNED BIG INT)), quote(CAST('1e2' AS UNSIGNED BIG INT));
+SELECT quote(CAST('12.5abc' AS NUMBER)), quote(CAST('12.0' AS NUMBER)), quote(CAST(12.5 AS NUMBER)), quote(CAST(12 AS NUMBER)), quote(CAST(x'3132' AS NUMBER)), quote(CAST('abc' AS NUMBER)), quote(CAST('1e2' AS NUMBER));
+SELECT quote(CAST('12.5abc' AS ANY)), quote(CAST('12.0' AS ANY)), quote(CAST(12.5 AS ANY)), quote(CAST(12 AS ANY)), quote(CAST(x'3132' AS ANY)), quote(CAST('abc' AS ANY)), quote(CAST('1e2' AS ANY));
+SELECT CAST(1 AS);
+SELECT CAST(1);
+SELECT typeof(CAST(1 AS "")), quote(CAST('7' AS ""));
+CREATE TABLE t(a TEXT, b INTEGER, c REAL, d BLOB, e);
+INSERT INTO t VALUES('5.5', '5.5', '5.5', '5.5', '5.5');
+SELECT quote(CAST(a AS INTEGER)), quote(CAST(b AS TEXT)), quote(CAST(c AS INTEGER)), quote(CAST(d AS REAL)), quote(CAST(e AS NUMERIC)) FROM t;
+SELECT quote(CAST(CAST(b AS TEXT) AS BLOB)), typeof(CAST(a AS BLOB)), quote(CAST(c AS BLOB)), quote(CAST(NULL AS BLOB)) FROM t;
