@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "shell/shell.h"
+#include "shell/shell_ext.h"
 
 namespace shell {
 
@@ -31,6 +32,7 @@ bool OpenDeserialized(Shell& sh) {
   sqlite3_open("", &db);
   sh.db = db;
   RegisterShellFunctions(db);
+  RegisterShellExtensions(db, &sh);
   FILE* f = std::fopen(sh.db_name.c_str(), "rb");
   if (f == nullptr) return true;
   std::string bytes;
@@ -58,7 +60,10 @@ bool OpenDb(Shell& sh, bool keep_going) {
   sqlite3* db = nullptr;
   const int rc = sqlite3_open_v2(name.c_str(), &db, flags | SQLITE_OPEN_URI, nullptr);
   sh.db = db;
-  if (rc == SQLITE_OK) RegisterShellFunctions(db);
+  if (rc == SQLITE_OK) {
+    RegisterShellFunctions(db);
+    RegisterShellExtensions(db, &sh);
+  }
   if (rc != SQLITE_OK) {
     std::fprintf(stderr, "Error: unable to open database \"%s\": %s\n", name.c_str(),
                  sqlite3_errmsg(sh.db));

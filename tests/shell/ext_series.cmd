@@ -1,0 +1,13 @@
+# generate_series: argument forms, hidden columns, constraints, order.
+sqlite3 :memory: "select * from generate_series(1,10,-3)" "select * from generate_series(1,10,3)" "select value,start,stop,step,rowid from generate_series(1,5,2)"
+sqlite3 :memory: "select * from generate_series(10,1)" "select * from generate_series(10,1,-1)" "select * from generate_series(1,10,3) order by value desc" "select * from generate_series(1,10,-3) order by value"
+sqlite3 :memory: "select value from generate_series where start=1 and stop=3" "select value from generate_series(null,3)" "select value from generate_series(1,null)" "select value from generate_series(1,3,null)" "select value from generate_series(2) limit 3"
+sqlite3 :memory: "select * from generate_series"
+sqlite3 :memory: "select * from generate_series(1,5,0)" "select * from generate_series(-3,3)" "select * from generate_series(5,5)" "select * from generate_series('2','4')" "select * from generate_series(1.9,4.2)"
+sqlite3 :memory: "select * from generate_series(1,20,4) where value > 5" "select * from generate_series(1,20,4) where value between 5 and 13 order by 1 desc" "select count(*), sum(value) from generate_series(1,1000)"
+sqlite3 :memory: "create table t(a)" "insert into t values(2),(3)" "select a, value from t, generate_series(1, t.a) order by 1, 2" "select a, (select group_concat(value) from generate_series(1,a)) from t"
+sqlite3 :memory: "select * from generate_series(1,3) a join generate_series(2,4) b on a.value=b.value" "select value from generate_series where stop=3"
+sqlite3 :memory: "select * from generate_series(1,2,3,4)"
+sqlite3 :memory: "select start, stop, step from generate_series(0,100,-7) limit 2" "select value, rowid from generate_series(0,100,-7) limit 3"
+sqlite3 :memory: "create table t(x)" "select * from t where x in (select value from generate_series(1,3))" "pragma table_info(generate_series)" "select name from pragma_module_list where name='generate_series'"
+sqlite3 :memory: "create view v as select value from generate_series(1,3)" "select * from v" ".schema"
