@@ -28,7 +28,7 @@ namespace basalt {
 
 class HashOrder {
  public:
-  // Adds `name` (no effect if it is present: its place is kept).
+  // Adds `name`; if it is present, its place is kept and its value replaced.
   void Insert(std::string_view name, const void* value);
   void Remove(std::string_view name);
   void Clear();

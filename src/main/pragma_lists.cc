@@ -1,8 +1,11 @@
 // Pragmas that list what the connection and the build provide:
 // collation_list, function_list, module_list, pragma_list and
 // compile_options.
+#include <strings.h>
+
 #include <algorithm>
 
+#include "catalog/hash_order.h"
 #include "func/builtins.h"
 #include "main/connection.h"
 #include "main/pragma_families.h"
@@ -32,11 +35,24 @@ const char* EncodingName(int text_rep) {
 
 }  // namespace
 
-// The built-in collations, in the order SQLite lists them.
+// The collations in the order SQLite's hash of them lists: the built-in
+// ones as SQLite registers them at open, then those the application
+// defined (sqlite3_create_collation), each name once.
 Status RunCollationList(PragmaCall* call) {
-  static const char* const kNames[] = {"RTRIM", "NOCASE", "BINARY"};
+  HashOrder order;
+  std::vector<std::string> names = {"BINARY", "NOCASE", "RTRIM"};
+  call->conn->collations().ForEachName([&](std::string_view name) { names.emplace_back(name); });
+  for (const std::string& name : names) {
+    // A name defined again in another case keeps its first spelling.
+    auto first = std::find_if(names.begin(), names.end(), [&](const std::string& o) {
+      return o.size() == name.size() && strncasecmp(o.data(), name.data(), o.size()) == 0;
+    });
+    order.Insert(name, &*first);
+  }
   int64_t seq = 0;
-  for (const char* name : kNames) call->AddRow({Value::Int(seq++), Value::Text(name)});
+  for (const void* p : order.Values()) {
+    call->AddRow({Value::Int(seq++), Value::Text(*static_cast<const std::string*>(p))});
+  }
   return Status();
 }
 

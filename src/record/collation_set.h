@@ -50,6 +50,12 @@ class CollationSet {
   }
   // The live collation called `name` (case-insensitive), or null.
   const Collation* Find(std::string_view name) const;
+  // Calls f(name) for every name ever defined, in the order first defined
+  // (deleted ones too: SQLite keeps their entries).
+  template <typename F>
+  void ForEachName(F&& f) const {
+    for (const auto& e : entries_) f(std::string_view(e->name));
+  }
   // sqlite3_collation_needed: asked for a name Find does not know (before
   // "no such collation sequence"); it may Define it.
   std::function<void(std::string_view)> needed;
