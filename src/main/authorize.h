@@ -16,4 +16,9 @@ namespace basalt {
 // compile (SQLite would compile it to a no-op for some actions).
 Status AuthorizeStatement(const AuthHook& auth, const Catalog& cat, const ast::Stmt* st);
 
+// The UPDATE of a new schema row SQLite runs at the end of CREATE TABLE /
+// VIEW (asked by CREATE TABLE ... AS SELECT after its query).
+Status AuthorizeSchemaRowUpdate(const AuthHook& auth, const Catalog& cat, bool temp,
+                                std::string_view db);
+
 }  // namespace basalt

@@ -150,6 +150,7 @@ class Connection : public ConnectionHooks {
   // Checks the database name at prepare (its offset for sqlite3_error_offset).
   Status ValidateVacuum(ast::VacuumStmt* st, std::string_view text);
   void VacuumTargetFormat(Database* db, uint32_t* page_size, int* auto_vacuum);
+  Status AuthorizeVacuum(const std::string& into);
   Status VacuumInPlace(int dbi);
   Status VacuumInto(int dbi, const std::string& target);
   Status VacuumIntoName(ast::Expr* e, const std::vector<Value>& params, std::string* out);

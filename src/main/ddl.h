@@ -56,6 +56,9 @@ class DdlExecutor {
   }
   // The connection's limits (sqlite3_limit; ATTACH checks kAttached).
   void SetLimits(const Limits* limits) { limits_ = limits; }
+  // The connection's authorizer: CREATE TABLE ... AS SELECT asks it about
+  // its query (and the schema row it then fills in) when validated.
+  void SetAuth(const AuthHook* auth) { auth_ = auth; }
   // Bound parameters (1-based) of the statement Exec runs (ATTACH ? AS ?).
   void SetParams(const std::vector<Value>* params) { params_ = params; }
 
@@ -142,6 +145,7 @@ class DdlExecutor {
   Vfs* vfs_ = nullptr;
   const std::vector<Value>* params_ = nullptr;
   bool dry_run_ = false;
+  const AuthHook* auth_ = nullptr;
   std::string_view text_;  // the statement text during Validate
   int* error_offset_ = nullptr;
   const Limits* limits_ = nullptr;

@@ -2,6 +2,7 @@
 // names (lang_createtable, lang_createindex, lang_createview,
 // lang_createtrigger).
 #include "exec/codegen.h"
+#include "main/authorize.h"
 #include "main/ddl.h"
 #include "main/generated_exprs.h"
 #include "main/schema_build.h"
@@ -130,7 +131,14 @@ Status DdlExecutor::CreateTableAs(ast::CreateTableStmt* st, Arena* arena, BuiltT
   }
   ast::SelectStmt probe;
   probe.select = query;
+  if (dry_run_ && auth_ != nullptr) ctx.auth = *auth_;
   Result<std::unique_ptr<Program>> p = CompileStatement(&probe, &ctx);
+  if (p.ok() && dry_run_ && auth_ != nullptr) {
+    int dbi = 0;
+    TRY(TargetDb(st->schema, st->temp, "table", &dbi));
+    TRY(AuthorizeSchemaRowUpdate(*auth_, store_->catalog(), dbi == Catalog::kTemp,
+                                 store_->catalog().name(dbi)));
+  }
   if (!p.ok() || dry_run_) return p.ok() ? Status() : p.status();
   auto t = std::make_unique<Table>();
   t->name = std::string(st->name);

@@ -25,6 +25,7 @@ Result<std::unique_ptr<Connection>> Connection::Open(std::string_view filename, 
   c->store_.Init(std::move(main));
   c->ddl_.SetOpenDefaults(flags, c->vfs_);
   c->ddl_.SetLimits(&c->limits_);
+  c->ddl_.SetAuth(&c->auth_);
   c->funcs_.SetFallback(&SharedBuiltinFunctions(false));
   c->env_.hooks = c.get();
   // Tests switch compiler passes off through the environment (passes.h).

@@ -1,0 +1,56 @@
+// The authorizer questions of one statement (main/authorize.cc and, for
+// the schema-changing statements, main/authorize_ddl.cc).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "catalog/catalog.h"
+#include "common/status.h"
+#include "parser/ast.h"
+#include "planner/context.h"
+
+namespace basalt {
+
+// One question to the authorizer; string_views are copied to C strings.
+// After the first refusal every further question answers false unasked.
+class Asker {
+ public:
+  // `cat`: the connection's databases (a refused READ names the column,
+  // with its database when more than main and temp exist, as SQLite).
+  Asker(const AuthHook& auth, const Catalog& cat) : auth_(auth), cat_(cat) {}
+  bool Ask(int action, std::string_view a1, std::string_view a2, std::string_view db,
+           bool a1_null = false, bool a2_null = false) {
+    if (!error_.ok()) return false;
+    std::string x(a1), y(a2), d(db);
+    Authorize(auth_, action, a1_null ? nullptr : x.c_str(), a2_null ? nullptr : y.c_str(),
+              db.empty() ? nullptr : d.c_str(), &error_);
+    if (action == kAuthRead && error_.code() == kAuth) {
+      std::string what = x + "." + y;
+      if (cat_.size() > 2 || db != "main") what = d + "." + what;
+      error_ = Status(kAuth, "access to " + what + " is prohibited");
+    }
+    return error_.ok();
+  }
+  Status status() const { return error_; }
+
+ private:
+  const AuthHook& auth_;
+  const Catalog& cat_;
+  Status error_;
+};
+
+// The database a possibly qualified table name lives in ("" when unknown).
+std::string AuthTableDb(const Catalog& cat, std::string_view schema, std::string_view name);
+
+inline std::string_view AuthSchemaTable(bool temp) {
+  return temp ? "sqlite_temp_master" : "sqlite_master";
+}
+
+// CREATE TABLE / VIEW / INDEX / TRIGGER / VIRTUAL TABLE and DROP: the
+// questions SQLite asks, including those of the statements it runs on the
+// schema table for them (sqlite_master rows inserted, updated, deleted).
+void AuthorizeCreate(Asker* a, const Catalog& cat, const ast::Stmt* st);
+void AuthorizeDrop(Asker* a, const Catalog& cat, const ast::DropStmt* d);
+
+}  // namespace basalt
