@@ -15,9 +15,11 @@
 // change count or the database's data version moved since the last look,
 // the row is read again; if it is gone or any column differs, the handle
 // is expired for good. (A write that stores the very same values is not
-// noticed; SQLite would expire the handle.) A write through the handle
-// runs the UPDATE above, so unlike SQLite's in-place write it fires the
-// table's UPDATE triggers.
+// noticed; SQLite would expire the handle.) A write through a handle runs
+// the UPDATE above inside a QuietScope, so, as SQLite's in-place write, it
+// asks the authorizer nothing, fires no trigger and no update hook, and
+// counts no change (the preupdate hook does fire, so sessions record it);
+// other handles on the connection then read the row again and keep going.
 // Invariant: row[0] is TEXT or BLOB, and its size never changes while the
 // handle points at the same row (writes keep the size).
 #include <cstring>
@@ -26,6 +28,7 @@
 
 #include "api/guard.h"
 #include "api/handles.h"
+#include "exec/change_hooks.h"
 
 using basalt::Value;
 using basalt::api::Guard;
@@ -42,6 +45,7 @@ struct sqlite3_blob {
   bool expired = false;
   int64_t seen_changes = 0;
   uint64_t seen_version = 0;
+  uint64_t seen_blob_writes = 0;
 };
 
 namespace {
@@ -64,7 +68,41 @@ uint64_t DataVersion(sqlite3_blob* b) {
 void NoteSeen(sqlite3_blob* b) {
   b->seen_changes = b->db->conn->TotalChanges();
   b->seen_version = DataVersion(b);
+  b->seen_blob_writes = b->db->blob_writes;
 }
+
+// While a handle runs its statements: no authorizer, no triggers, no
+// update hook, and the change counters left as they were.
+class QuietScope {
+ public:
+  explicit QuietScope(sqlite3* db)
+      : db_(db),
+        auth_(db->conn->auth()),
+        triggers_(db->conn->options().enable_trigger),
+        changes_(db->conn->Changes()),
+        total_(db->conn->TotalChanges()) {
+    basalt::ChangeHooks& h = db->conn->env()->hook_state;
+    has_update_ = h.has_update;
+    h.has_update = false;  // the VM fires the update hook only when set
+    db->conn->auth() = basalt::AuthHook{};
+    db->conn->options().enable_trigger = false;
+  }
+  ~QuietScope() {
+    db_->conn->auth() = auth_;
+    db_->conn->options().enable_trigger = triggers_;
+    db_->conn->env()->hook_state.has_update = has_update_;
+    db_->conn->RestoreChanges(changes_, total_);
+  }
+  QuietScope(const QuietScope&) = delete;
+  QuietScope& operator=(const QuietScope&) = delete;
+
+ private:
+  sqlite3* db_;
+  basalt::AuthHook auth_;
+  bool triggers_;
+  int64_t changes_, total_;
+  bool has_update_;
+};
 
 // Reads row `rowid` into *row. SQLITE_OK, or an error code with the
 // message SQLite gives (missing row, value that is not TEXT or BLOB).
@@ -99,7 +137,15 @@ int LoadRow(sqlite3_blob* b, sqlite3_int64 rowid, std::vector<Value>* row, std::
 bool StillCurrent(sqlite3_blob* b) {
   if (b->expired) return false;
   if (b->seen_changes == b->db->conn->TotalChanges() && b->seen_version == DataVersion(b)) {
-    return true;
+    if (b->seen_blob_writes == b->db->blob_writes) return true;
+    // Only blob writes happened since: read the row again, not expired.
+    std::vector<Value> now;
+    std::string err;
+    if (LoadRow(b, b->rowid, &now, &err) == SQLITE_OK && now[0].size() == b->row[0].size()) {
+      b->row = std::move(now);
+      NoteSeen(b);
+      return true;
+    }
   }
   std::vector<Value> now;
   std::string err;
@@ -186,14 +232,17 @@ int sqlite3_blob_open(sqlite3* db, const char* zdb, const char* ztable, const ch
   *out = nullptr;
   if (!basalt::api::IsOpen(db) || ztable == nullptr || zcol == nullptr) return SQLITE_MISUSE;
   if (zdb == nullptr) zdb = "main";
-  return Guard(db, basalt::api::kCodeOnThrow,
-               [&] { return OpenImpl(db, zdb, ztable, zcol, rowid, flags, out); });
+  return Guard(db, basalt::api::kCodeOnThrow, [&] {
+    QuietScope quiet(db);
+    return OpenImpl(db, zdb, ztable, zcol, rowid, flags, out);
+  });
 }
 
 int sqlite3_blob_reopen(sqlite3_blob* b, sqlite3_int64 rowid) {
   if (b == nullptr) return SQLITE_MISUSE;
   return Guard(b->db, basalt::api::kCodeOnThrow, [&] {
     if (b->expired) return SQLITE_ABORT;
+    QuietScope quiet(b->db);
     std::string err;
     std::vector<Value> row;
     int rc = LoadRow(b, rowid, &row, &err);
@@ -220,6 +269,7 @@ int sqlite3_blob_read(sqlite3_blob* b, void* z, int n, int offset) {
     if (n < 0 || offset < 0 || static_cast<int64_t>(offset) + n > v.size()) {
       return SetError(b->db, SQLITE_ERROR, "SQL logic error");
     }
+    QuietScope quiet(b->db);
     if (!StillCurrent(b)) return SetError(b->db, SQLITE_ABORT, "query aborted");
     if (n > 0) std::memcpy(z, b->row[0].data() + offset, static_cast<size_t>(n));
     return SQLITE_OK;
@@ -236,6 +286,7 @@ int sqlite3_blob_write(sqlite3_blob* b, const void* z, int n, int offset) {
     if (n < 0 || offset < 0 || static_cast<int64_t>(offset) + n > v.size()) {
       return SetError(b->db, SQLITE_ERROR, "SQL logic error");
     }
+    QuietScope quiet(b->db);
     if (!StillCurrent(b)) return SetError(b->db, SQLITE_ABORT, "query aborted");
     std::string bytes(v.data(), v.size());
     if (n > 0) std::memcpy(bytes.data() + offset, z, static_cast<size_t>(n));
@@ -258,6 +309,7 @@ int sqlite3_blob_write(sqlite3_blob* b, const void* z, int n, int offset) {
       return SetError(b->db, SQLITE_ABORT, "query aborted");
     }
     b->row = std::move(row);
+    ++b->db->blob_writes;
     NoteSeen(b);
     basalt::api::ClearError(b->db);
     return SQLITE_OK;

@@ -129,7 +129,8 @@ struct sqlite3 {
   sqlite3_stmt* stmts = nullptr;  // H2: newest first
   ApiCallbacks cb;
   ApiScratch scratch;
-  int active_backups = 0;  // sqlite3_backup objects using this connection
+  int active_backups = 0;    // sqlite3_backup objects using this connection
+  uint64_t blob_writes = 0;  // sqlite3_blob_write calls that changed a row (api_blob.cc)
 };
 
 struct sqlite3_stmt {

@@ -46,6 +46,11 @@ class Connection : public ConnectionHooks {
   int64_t LastInsertRowid() override { return env_.last_insert_rowid; }
   int64_t Changes() override { return changes_; }
   int64_t TotalChanges() override { return total_changes_; }
+  // Puts back counts saved before work that must not count (blob I/O).
+  void RestoreChanges(int64_t changes, int64_t total) {
+    changes_ = changes;
+    total_changes_ = total;
+  }
   Status VtabBegin(Vtab* vt) override { return vtabs_.Join(vt, txn_.savepoint_depth()); }
   int Limit(int id) override { return limits_.Set(id, -1); }
   void set_last_insert_rowid(int64_t v) { env_.last_insert_rowid = v; }
