@@ -224,10 +224,7 @@ sqlite3_value* sqlite3_value_dup(const sqlite3_value* v) {
 
 void sqlite3_value_free(sqlite3_value* v) { delete AsValue(v); }
 
-int sqlite3_value_nochange(sqlite3_value* v) {
-  (void)v;
-  return 0;
-}
+int sqlite3_value_nochange(sqlite3_value* v) { return AsValue(v)->is_nochange() ? 1 : 0; }
 int sqlite3_value_frombind(sqlite3_value* v) {
   (void)v;
   return 0;

@@ -89,6 +89,9 @@ struct Table {
   // the module and its arguments as written; `vtab` is connected at the
   // table's first use (null until then, and after a failed connect).
   bool is_virtual = false;
+  // A virtual table declared WITHOUT ROWID: its PRIMARY KEY column, which
+  // UPDATE and DELETE pass to xUpdate in place of a rowid; else -1.
+  int vtab_pk = -1;
   std::string module;
   std::vector<std::string> module_args;
   std::unique_ptr<Vtab> vtab;

@@ -3,6 +3,7 @@
 //   DELETE  argc 1: old rowid
 //   INSERT  argc N+2: NULL, new rowid (NULL: the table chooses), columns
 //   UPDATE  argc N+2: old rowid, new rowid, columns
+// (a WITHOUT ROWID table: its PRIMARY KEY value in place of each rowid)
 // (N counts hidden columns too). UPDATE and DELETE first collect the rows
 // to change in a temporary table, then call Update for each, so the scan
 // never sees its own changes. The table joins the transaction (VBegin)
@@ -166,8 +167,16 @@ bool Codegen::CodeVtabDelete(ast::DeleteStmt* st, const Table* tab, Scope* outer
   prog_->SetP4(Op(Opcode::kVBegin), tab);
   const int rows = ctx_->AllocCursor();
   Op(Opcode::kOpenEphemeral, rows, 1);
-  auto row = [&](int argv) { Op(Opcode::kVRowid, cursor, argv); };
-  if (!CodeVtabCollect(st->where, &srcs, row, 1, rows, true)) return false;
+  // A WITHOUT ROWID table is passed its PRIMARY KEY value for the rowid.
+  const bool pk = tab->vtab_pk >= 0;
+  auto row = [&](int argv) {
+    if (pk) {
+      Op(Opcode::kVColumn, cursor, tab->vtab_pk, argv);
+    } else {
+      Op(Opcode::kVRowid, cursor, argv);
+    }
+  };
+  if (!CodeVtabCollect(st->where, &srcs, row, 1, rows, !pk)) return false;
   CodeVtabApply(tab, rows, 1, OnConflict::kDefault);
   return !ctx_->failed();
 }
@@ -206,21 +215,30 @@ bool Codegen::CodeVtabUpdate(ast::UpdateStmt* st, const Table* tab, Scope* outer
   const int rows = ctx_->AllocCursor();
   const int n = ncol + 2;
   Op(Opcode::kOpenEphemeral, rows, n);
+  // Columns the UPDATE leaves alone are read with p5 set (the table may
+  // answer sqlite3_vtab_nochange() by leaving them unset). A WITHOUT ROWID
+  // table gets its PRIMARY KEY before and after for the rowids.
+  const int pk = tab->vtab_pk;
   auto row = [&](int argv) {
-    Op(Opcode::kVRowid, cursor, argv);
-    if (rowid_set != nullptr) {
-      CodeExpr(rowid_set, argv + 1);
+    if (pk >= 0) {
+      Op(Opcode::kVColumn, cursor, pk, argv);
     } else {
-      Op(Opcode::kSCopy, argv, argv + 1);
+      Op(Opcode::kVRowid, cursor, argv);
+      if (rowid_set != nullptr) {
+        CodeExpr(rowid_set, argv + 1);
+      } else {
+        Op(Opcode::kSCopy, argv, argv + 1);
+      }
     }
     for (int c = 0; c < ncol; ++c) {
       ast::Expr* e = set[static_cast<size_t>(c)];
       if (e != nullptr) {
         CodeExpr(e, argv + 2 + c);
       } else {
-        Op(Opcode::kVColumn, cursor, c, argv + 2 + c);
+        prog_->at(Op(Opcode::kVColumn, cursor, c, argv + 2 + c)).p5 = 1;
       }
     }
+    if (pk >= 0) Op(Opcode::kSCopy, argv + 2 + pk, argv + 1);
   };
   if (!CodeVtabCollect(st->where, &srcs, row, n, rows)) return false;
   CodeVtabApply(tab, rows, n, ToOnConflict(st->on_conflict));

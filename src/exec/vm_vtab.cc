@@ -52,6 +52,9 @@ bool Vm::VtabColumn(const Instr& in) {
   Value* out = &regs_[in.p3];
   out->SetNull();
   if (c->null_row()) return true;
+  // p5: an UPDATE's unchanged column; left unset by the table, it stays
+  // the unchanged NULL that sqlite3_value_nochange reports.
+  if (in.p5 != 0) out->SetNoChange();
   FuncContext ctx;
   ctx.conn = env_->hooks;
   ctx.api_db = env_->api_db;

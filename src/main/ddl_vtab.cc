@@ -33,7 +33,9 @@ Status DdlExecutor::CreateVirtualTable(ast::CreateVirtualTableStmt* st) {
     (void)t->vtab->Destroy();
     return s;
   }
+  Vtab* vt = t->vtab.get();
   db->schema.AddTable(std::move(t));
+  vtabs_->Adopt(vt);
   return Status();
 }
 

@@ -52,6 +52,10 @@ Status VtabManager::DeclareColumns(Table* t, const std::string& declared) {
   }
   BuiltTable built;
   TRY(BuildTable((*r)->As<ast::CreateTableStmt>(), declared, &built));
+  t->vtab_pk = -1;
+  if (built.table->pk_index != nullptr && !built.table->pk_index->columns.empty()) {
+    t->vtab_pk = built.table->pk_index->columns[0];
+  }
   t->columns = std::move(built.table->columns);
   for (Column& c : t->columns) {
     // The affinity comes from the type as declared, HIDDEN included.
@@ -153,6 +157,13 @@ Status VtabManager::Join(Vtab* vt, int savepoint_level) {
   vt->set_joined(this);
   for (int i = 0; i < savepoint_level; ++i) TRY(vt->Savepoint(i));
   return Status();
+}
+
+void VtabManager::Adopt(Vtab* vt) {
+  if (!vt->transactional()) return;
+  if (std::find(joined_.begin(), joined_.end(), vt) != joined_.end()) return;
+  joined_.push_back(vt);
+  vt->set_joined(this);
 }
 
 void VtabManager::Forget(Vtab* vt) {

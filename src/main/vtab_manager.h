@@ -57,6 +57,10 @@ class VtabManager : public VtabHost, public VtabTxnList {
 
   // Transactions (protocol above).
   Status Join(Vtab* vt, int savepoint_level);
+  // A table xCreate just made: part of the transaction (synced, committed
+  // or rolled back with it) without a Begin call, as SQLite does; a later
+  // Join finds it already joined.
+  void Adopt(Vtab* vt);
   Status SyncAll();
   void CommitAll();
   void RollbackAll();

@@ -145,7 +145,7 @@ inline bool KeyDesc(const KeyInfo& ki, int i) {
 uint32_t SerialTypeOf(const Value& v) {
   switch (v.type()) {
     case Type::kNull:
-      return 0;
+      return v.is_nochange() ? 10 : 0;
     case Type::kInteger:
       return IntSerialType(v.int_value());
     case Type::kReal:
@@ -161,9 +161,11 @@ uint32_t SerialTypeOf(const Value& v) {
 void DecodeSerial(const uint8_t* p, uint32_t st, Value* out, bool borrow) {
   switch (st) {
     case 0:
-    case 10:
     case 11:
       out->SetNull();
+      return;
+    case 10:
+      out->SetNoChange();  // only ever written by UPDATE of a virtual table
       return;
     case 1:
       return out->SetInt(static_cast<int8_t>(p[0]));
@@ -255,6 +257,7 @@ void WriteRecord(const Value* vals, int n, const uint32_t* types, uint64_t hdr, 
       case 0:
       case 8:
       case 9:
+      case 10:
         break;
       case 1:
       case 2:

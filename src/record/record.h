@@ -32,7 +32,8 @@ inline uint32_t SerialTypeLen(uint32_t st) {
 // Decodes a body of serial type st at p into *out. Text and blobs are copied
 // into out's buffer unless `borrow` is true, in which case out points at p
 // (valid only while the bytes at p are). A stored NaN reads as NULL, as in
-// SQLite; serial types 10 and 11 read as NULL.
+// SQLite; serial type 10 reads as the unchanged NULL (Value::SetNoChange)
+// and 11 as NULL.
 void DecodeSerial(const uint8_t* p, uint32_t st, Value* out, bool borrow = false);
 
 // DecodeSerial for a record of a database in encoding `enc`: UTF-16 text is

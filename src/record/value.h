@@ -80,7 +80,17 @@ class Value {
   void SetNull() {
     type_ = Type::kNull;
     subtype_ = 0;
+    n_ = 0;
   }
+  // The "unchanged" NULL an UPDATE of a virtual table passes for a column
+  // the table did not produce under sqlite3_vtab_nochange (the value
+  // sqlite3_value_nochange reports; records store it as serial type 10).
+  void SetNoChange() {
+    type_ = Type::kNull;
+    subtype_ = 0;
+    n_ = kNoChangeTag;
+  }
+  bool is_nochange() const { return type_ == Type::kNull && subtype_ == 0 && n_ == kNoChangeTag; }
   // A pointer value (sqlite3_result_pointer): SQL NULL with subtype 'p'
   // that carries `p` and a tag naming its type (a hash of the type string).
   void SetPointer(void* p, uint32_t tag) {
@@ -180,6 +190,8 @@ class Value {
   }
 
  private:
+  // n_ of a NULL: 0, a pointer's tag (subtype 'p'), or this.
+  static constexpr uint32_t kNoChangeTag = 0xffffffffu;
   void SetBytes(Type t, const void* p, size_t n) {
     // p may point into our own buffer (e.g. a substring of ourselves).
     if (buf_ != nullptr && p >= buf_ && static_cast<const char*>(p) < buf_ + cap_) {
