@@ -103,6 +103,9 @@ int CreateFunction(sqlite3* db, const char* name, int nargs, int rep, void* user
     def->nargs = nargs;
     def->text_rep = rep & 7;
     if (rep & SQLITE_DETERMINISTIC) def->flags |= basalt::kFuncDeterministic;
+    if (rep & SQLITE_DIRECTONLY) def->flags |= basalt::kFuncDirectOnly;
+    if (rep & SQLITE_INNOCUOUS) def->flags |= basalt::kFuncInnocuous;
+    if (rep & SQLITE_SUBTYPE) def->flags |= basalt::kFuncSubtype;
     if (cb.func != nullptr) {
       def->api_func = reinterpret_cast<void*>(cb.func);
       def->scalar = ScalarTrampoline;

@@ -263,7 +263,9 @@ bool Codegen::CodeCheckConstraints(const Table* tab, int base, OnConflict on_con
                                    int skip_label) {
   for (const CheckConstraint& ck : tab->checks) {
     size_t mark = redirects_.size();
+    ctx_->check_exprs = true;  // SQLite allows any function in a CHECK
     Expr* e = ParseTableExpr(tab, ck.sql, base);
+    ctx_->check_exprs = false;
     if (e == nullptr) return false;
     int ok = MakeLabel();
     CodeJumpIf(e, ok, true, true);

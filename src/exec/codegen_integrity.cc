@@ -53,7 +53,9 @@ Result<std::unique_ptr<Program>> CompileRowCheck(const Table* tab,
     const int bad = cg.MakeLabel();
     for (const CheckConstraint& ck : tab->checks) {
       size_t mark = cg.redirects_.size();
+      ctx->check_exprs = true;
       ast::Expr* e = cg.ParseTableExpr(tab, ck.sql, base);
+      ctx->check_exprs = false;
       if (e == nullptr) return ctx->error;
       cg.CodeJumpIf(e, bad, false, false);
       cg.redirects_.resize(mark);

@@ -293,6 +293,7 @@ Status DdlExecutor::CheckTableExprs(ast::CreateTableStmt* st, const Table* t, Ar
       return ctx.error;
     }
   }
+  ctx.schema_exprs = true;  // generated columns are schema expressions
   Status gen = CheckGeneratedExprs(st, t, &ctx, &resolver);
   if (!gen.ok() && dry_run_ && error_offset_ != nullptr) *error_offset_ = ctx.error_offset;
   return gen;

@@ -298,6 +298,22 @@ bool Resolver::BindUnknownName(Expr* e) {
   return ctx_->ErrorAt(e->span, "no such column: " + full);
 }
 
+// A function called from the schema (a view or trigger body, a DEFAULT, a
+// generated column, an index expression or WHERE; not a CHECK) may not be
+// direct-only, nor, with trusted_schema off, an application function not
+// declared innocuous: "unsafe use of f()", as SQLite.
+bool Resolver::FunctionUsable(Expr* e, const FunctionDef* def) {
+  const bool from_schema = ctx_->schema_depth > 0 || ctx_->schema_exprs ||
+                           (e->has(ast::kSchemaText) && !ctx_->check_exprs);
+  if (!from_schema) return true;
+  const bool app = def->api_func != nullptr || def->api_step != nullptr;
+  if ((def->flags & kFuncDirectOnly) != 0 ||
+      (app && (def->flags & kFuncInnocuous) == 0 && !ctx_->options.trusted_schema)) {
+    return ctx_->Error("unsafe use of " + std::string(e->text) + "()");
+  }
+  return true;
+}
+
 bool Resolver::ResolveFunction(Expr* e, Scope* scope) {
   int nargs = e->list ? static_cast<int>(e->list->size()) : 0;
   const FunctionDef* def = ctx_->funcs->Find(e->text, nargs);
@@ -309,6 +325,7 @@ bool Resolver::ResolveFunction(Expr* e, Scope* scope) {
     return ctx_->ErrorAt(e->span, "no such function: " + std::string(e->text));
   }
   e->aux = def;
+  if (!FunctionUsable(e, def)) return false;
   if (ctx_->auth.fn != nullptr) {
     // sqlite3_set_authorizer's SQLITE_FUNCTION: IGNORE makes the call NULL.
     Status denied;

@@ -155,6 +155,11 @@ struct CompileContext {
   // SQLite calls a FROM item "from DDL", where risky virtual tables are
   // refused (see Resolver::ConnectVirtual).
   int schema_depth = 0;
+  // Functions in schema expressions (Resolver::ResolveFunction): set while
+  // resolving generated columns of a new table, which are "from DDL" too;
+  // and while resolving CHECK constraints, which SQLite exempts.
+  bool schema_exprs = false;
+  bool check_exprs = false;
   const FunctionRegistry* funcs = nullptr;
   CompileOptions options;
   std::string_view sql;  // the statement's text

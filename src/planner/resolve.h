@@ -111,6 +111,7 @@ class Resolver {
   // A name no scope knows: a string ("x"), TRUE/FALSE, or an error.
   bool BindUnknownName(ast::Expr* e);
   bool ResolveFunction(ast::Expr* e, Scope* scope);
+  bool FunctionUsable(ast::Expr* e, const FunctionDef* def);
   // Window function calls (bind_window.cc).
   bool ResolveWindowCall(ast::Expr* e, Scope* scope, const FunctionDef* def);
   ast::Window* MergeWindow(const ast::Window* w, ast::Select* s, int depth);
