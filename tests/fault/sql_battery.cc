@@ -223,7 +223,10 @@ void Loop::CheckAfter(sqlite3* db, const fs::path& path, size_t step, const std:
   long rows = 0;
   std::string got = Digest(db, &rows);
   result.rows_checked += rows;
-  if (got != e.before && got != e.after) Problem(where + ": rows neither before nor after");
+  if (got != e.before && got != e.after) {
+    Problem(where + ": rows neither before nor after" +
+            (std::getenv("BASALT_FAULT_VERBOSE") ? "\n" + got + "before:\n" + e.before : ""));
+  }
   int rc = sqlite3_close(db);
   if (rc != SQLITE_OK) Problem(where + ": close answered " + sqlite3_errstr(rc));
   sqlite3* again = Open(path, hooks.vfs);
@@ -258,6 +261,7 @@ void Loop::Trial(size_t step, long n, bool* fired) {
     ++result.runs;
     if (*fired) ++result.fault_points;
     if (rc == SQLITE_OK && rh.h != e.rows_hash) Problem(where + ": returned other rows");
+    if (rc != SQLITE_OK) rc = sqlite3_extended_errcode(db);
     if (rc != SQLITE_OK && !hooks.acceptable_error(rc)) {
       Problem(where + ": answered " + std::to_string(rc) + " " + sqlite3_errmsg(db));
     }
@@ -278,13 +282,13 @@ std::string Digest(sqlite3* db, long* rows) {
   std::string out;
   if (!Collect(db, "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name", &out,
                rows)) {
-    return "";
+    return std::string("error: ") + sqlite3_errmsg(db);
   }
   std::string names;
   long ignored = 0;
   if (!Collect(db, "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name", &names,
                &ignored)) {
-    return "";
+    return std::string("error: ") + sqlite3_errmsg(db);
   }
   size_t pos = 0;
   while (pos < names.size()) {
@@ -293,7 +297,9 @@ std::string Digest(sqlite3* db, long* rows) {
     pos = end + 2;
     std::string order = name == "meta" ? "k" : "rowid";
     out += "-- " + name + "\n";
-    if (!Collect(db, "SELECT * FROM \"" + name + "\" ORDER BY " + order, &out, rows)) return "";
+    if (!Collect(db, "SELECT * FROM \"" + name + "\" ORDER BY " + order, &out, rows)) {
+      return std::string("error: ") + sqlite3_errmsg(db);
+    }
   }
   return out;
 }

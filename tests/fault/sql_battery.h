@@ -61,7 +61,7 @@ struct LoopResult {
 LoopResult RunFaultLoop(const std::string& dir, const FaultHooks& hooks, bool persistent);
 
 // A hash of every row of the battery's tables and of sqlite_schema, in a
-// fixed order; *rows counts the rows read. Empty on error.
+// fixed order; *rows counts the rows read. "error: ..." on error.
 std::string Digest(sqlite3* db, long* rows);
 
 }  // namespace basalt::faulttest
