@@ -116,13 +116,13 @@ void CheckWithVm(Connection* conn, const Table& t, const std::vector<const Index
   }
 }
 
-void CheckStoredRows(Database* db, const Table& t, const std::vector<const Index*>& idxs,
-                     size_t max_errors, std::vector<RowMsg>* msgs);
+Status CheckStoredRows(Database* db, const Table& t, const std::vector<const Index*>& idxs,
+                       size_t max_errors, std::vector<RowMsg>* msgs);
 
 }  // namespace
 
-void CheckTableRows(Connection* conn, Database* db, const Table& t, bool full, size_t max_errors,
-                    std::vector<std::string>* out) {
+Status CheckTableRows(Connection* conn, Database* db, const Table& t, bool full, size_t max_errors,
+                      std::vector<std::string>* out) {
   std::vector<const Index*> plain, computed;
   if (full) {
     for (const Index* idx : t.indexes) {
@@ -130,9 +130,9 @@ void CheckTableRows(Connection* conn, Database* db, const Table& t, bool full, s
     }
   }
   std::vector<RowMsg> msgs;
-  CheckStoredRows(db, t, plain, max_errors, &msgs);
+  const Status scanned = CheckStoredRows(db, t, plain, max_errors, &msgs);
   const bool checks = !t.checks.empty() && !conn->options().ignore_check_constraints;
-  if ((checks || !computed.empty()) && t.root > 1) {
+  if (scanned.ok() && (checks || !computed.empty()) && t.root > 1) {
     std::vector<RowMsg> vm_msgs;
     CheckWithVm(conn, t, computed, checks, max_errors, &vm_msgs);
     msgs.insert(msgs.end(), vm_msgs.begin(), vm_msgs.end());
@@ -146,12 +146,15 @@ void CheckTableRows(Connection* conn, Database* db, const Table& t, bool full, s
     if (out->size() >= max_errors) break;
     out->push_back(std::move(m.text));
   }
+  return scanned;
 }
 
 namespace {
 
-void CheckStoredRows(Database* db, const Table& t, const std::vector<const Index*>& idxs,
-                     size_t max_errors, std::vector<RowMsg>* msgs) {
+// Scans every row of t (as SQLite's check does, whatever there is to
+// check): a page or record the scan cannot read ends it with that error.
+Status CheckStoredRows(Database* db, const Table& t, const std::vector<const Index*>& idxs,
+                       size_t max_errors, std::vector<RowMsg>* msgs) {
   // Columns to check: NOT NULL ones, and all of a STRICT table.
   std::vector<int> checked;
   for (size_t c = 0; c < t.columns.size(); ++c) {
@@ -160,14 +163,17 @@ void CheckStoredRows(Database* db, const Table& t, const std::vector<const Index
       checked.push_back(static_cast<int>(c));
     }
   }
-  if ((idxs.empty() && checked.empty()) || t.root <= 1) return;
+  if (t.root <= 1) return Status();
   BtCursor cur;
-  if (!db->bt->OpenCursor(t.root, false, &cur).ok()) return;
+  // The kind the schema says: a root of the other kind is corrupt.
+  TRY(db->bt->OpenCursor(t.root, false, &cur, nullptr, nullptr,
+                         t.without_rowid ? TreeKind::kIndex : TreeKind::kTable));
   std::vector<std::unique_ptr<BtCursor>> icur;
   std::vector<KeyInfo> kis;
   for (const Index* idx : idxs) {
     icur.push_back(std::make_unique<BtCursor>());
-    if (!db->bt->OpenCursor(idx->root, false, icur.back().get()).ok()) return;
+    TRY(db->bt->OpenCursor(idx->root, false, icur.back().get(), nullptr, nullptr,
+                           TreeKind::kIndex));
     kis.push_back(idx->key_info);
     kis.back().enc = db->enc;
   }
@@ -182,22 +188,23 @@ void CheckStoredRows(Database* db, const Table& t, const std::vector<const Index
   Status st = cur.First();
   for (; st.ok() && !cur.eof(); st = cur.Next()) {
     ++rows;
+    if (checked.empty() && idxs.empty()) continue;  // nothing to read in the row
     uint32_t len = cur.payload_size();
     rec.assign(len, '\0');
-    if (!cur.ReadPayload(0, len, reinterpret_cast<uint8_t*>(rec.data())).ok()) return;
+    TRY(cur.ReadPayload(0, len, reinterpret_cast<uint8_t*>(rec.data())));
     const auto* data = reinterpret_cast<const uint8_t*>(rec.data());
     Result<int> nf = ParseRecordHeader(data, len, &types, &offsets);
-    if (!nf.ok()) return;
+    TRY(nf.status());
     for (int c : checked) {
       const Column& col = t.columns[static_cast<size_t>(c)];
       const int f = t.Field(c);
       if (f >= *nf) continue;
       const uint32_t type = types[static_cast<size_t>(f)];
       if (col.not_null && type == 0 && report(0, 0, "NULL value in " + t.name + "." + col.name))
-        return;
+        return Status();
       if (t.strict && !FitsStrict(col.decl_type, type) &&
           report(0, 0, "non-" + col.decl_type + " value in " + t.name + "." + col.name)) {
-        return;
+        return Status();
       }
     }
     for (size_t i = 0; i < idxs.size(); ++i) {
@@ -225,23 +232,24 @@ void CheckStoredRows(Database* db, const Table& t, const std::vector<const Index
       Status cmp_st;
       KeySearch ks{key.data(), n, &kis[i], &cmp_st};
       int res = 1;
-      Status seek = icur[i]->SeekIndex(CompareWithKey, &ks, &res);
-      if (!seek.ok() || !cmp_st.ok()) return;
+      TRY(icur[i]->SeekIndex(CompareWithKey, &ks, &res));
+      TRY(cmp_st);
       if (res != 0 && report(2, IndexPos(t, &idx),
                              "row " + std::to_string(rows) + " missing from index " + idx.name)) {
-        return;
+        return Status();
       }
     }
   }
-  if (!st.ok()) return;
+  TRY(st);
   for (size_t i = 0; i < idxs.size(); ++i) {
     int64_t entries = 0;
-    if (!icur[i]->Count(&entries).ok()) return;
+    TRY(icur[i]->Count(&entries));
     if (entries != rows &&
         report(3, IndexPos(t, idxs[i]), "wrong # of entries in index " + idxs[i]->name)) {
-      return;
+      return Status();
     }
   }
+  return Status();
 }
 
 }  // namespace
