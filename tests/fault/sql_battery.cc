@@ -262,6 +262,8 @@ void Loop::Trial(size_t step, long n, bool* fired) {
     if (*fired) ++result.fault_points;
     if (rc == SQLITE_OK && rh.h != e.rows_hash) Problem(where + ": returned other rows");
     if (rc != SQLITE_OK) rc = sqlite3_extended_errcode(db);
+    static const bool verbose = std::getenv("BASALT_FAULT_VERBOSE") != nullptr;
+    if (verbose) std::fprintf(stderr, "%s: answered %d\n", where.c_str(), rc);
     if (rc != SQLITE_OK && !hooks.acceptable_error(rc)) {
       Problem(where + ": answered " + std::to_string(rc) + " " + sqlite3_errmsg(db));
     }
