@@ -11,6 +11,7 @@
 // both are merged into SQLite's order: by row, then NOT NULL / type, CHECK,
 // and indexes in the table's order; the entry counts last.
 #include <algorithm>
+#include <span>
 
 #include "exec/codegen.h"
 #include "exec/vm.h"
@@ -117,12 +118,24 @@ void CheckWithVm(Connection* conn, const Table& t, const std::vector<const Index
 }
 
 Status CheckStoredRows(Database* db, const Table& t, const std::vector<const Index*>& idxs,
-                       size_t max_errors, std::vector<RowMsg>* msgs);
+                       size_t max_errors, std::vector<RowMsg>* msgs, bool* malformed);
+
+// Whether the record header (its size varint and the bytes it counts) lies
+// within the local part of the payload.
+bool HeaderIsLocal(std::span<const uint8_t> local) {
+  uint64_t hdr = 0;
+  size_t i = 0;
+  for (; i < local.size() && i < 9; ++i) {
+    hdr = (hdr << 7) | (local[i] & 0x7f);
+    if ((local[i] & 0x80) == 0) return hdr <= local.size();
+  }
+  return false;
+}
 
 }  // namespace
 
 Status CheckTableRows(Connection* conn, Database* db, const Table& t, bool full, size_t max_errors,
-                      std::vector<std::string>* out) {
+                      std::vector<std::string>* out, bool* malformed) {
   std::vector<const Index*> plain, computed;
   if (full) {
     for (const Index* idx : t.indexes) {
@@ -130,9 +143,9 @@ Status CheckTableRows(Connection* conn, Database* db, const Table& t, bool full,
     }
   }
   std::vector<RowMsg> msgs;
-  const Status scanned = CheckStoredRows(db, t, plain, max_errors, &msgs);
+  const Status scanned = CheckStoredRows(db, t, plain, max_errors, &msgs, malformed);
   const bool checks = !t.checks.empty() && !conn->options().ignore_check_constraints;
-  if (scanned.ok() && (checks || !computed.empty()) && t.root > 1) {
+  if (scanned.ok() && !*malformed && (checks || !computed.empty()) && t.root > 1) {
     std::vector<RowMsg> vm_msgs;
     CheckWithVm(conn, t, computed, checks, max_errors, &vm_msgs);
     msgs.insert(msgs.end(), vm_msgs.begin(), vm_msgs.end());
@@ -154,7 +167,7 @@ namespace {
 // Scans every row of t (as SQLite's check does, whatever there is to
 // check): a page or record the scan cannot read ends it with that error.
 Status CheckStoredRows(Database* db, const Table& t, const std::vector<const Index*>& idxs,
-                       size_t max_errors, std::vector<RowMsg>* msgs) {
+                       size_t max_errors, std::vector<RowMsg>* msgs, bool* malformed) {
   // Columns to check: NOT NULL ones, and all of a STRICT table.
   std::vector<int> checked;
   for (size_t c = 0; c < t.columns.size(); ++c) {
@@ -188,13 +201,25 @@ Status CheckStoredRows(Database* db, const Table& t, const std::vector<const Ind
   Status st = cur.First();
   for (; st.ok() && !cur.eof(); st = cur.Next()) {
     ++rows;
-    if (checked.empty() && idxs.empty()) continue;  // nothing to read in the row
     uint32_t len = cur.payload_size();
-    rec.assign(len, '\0');
-    TRY(cur.ReadPayload(0, len, reinterpret_cast<uint8_t*>(rec.data())));
-    const auto* data = reinterpret_cast<const uint8_t*>(rec.data());
+    const uint8_t* data = nullptr;
+    std::span<const uint8_t> local = cur.local_payload();
+    if (checked.empty() && idxs.empty() && HeaderIsLocal(local)) {
+      data = local.data();  // only the header is needed: no overflow page read
+    } else {
+      rec.assign(len, '\0');
+      TRY(cur.ReadPayload(0, len, reinterpret_cast<uint8_t*>(rec.data())));
+      data = reinterpret_cast<const uint8_t*>(rec.data());
+    }
+    // Every record's header is decoded (SQLite's sanity check): one that
+    // does not decode ends the whole check with the message row "database
+    // disk image is malformed" (not an error), as SQLite's program does.
     Result<int> nf = ParseRecordHeader(data, len, &types, &offsets);
-    TRY(nf.status());
+    if (!nf.ok()) {
+      *malformed = true;
+      return Status();
+    }
+    if (checked.empty() && idxs.empty()) continue;
     for (int c : checked) {
       const Column& col = t.columns[static_cast<size_t>(c)];
       const int f = t.Field(c);

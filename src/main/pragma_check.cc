@@ -27,7 +27,8 @@ constexpr int kDefaultMaxErrors = 100;
 
 // Checks database dbi; appends the report rows to call->rows. *errors
 // counts the messages reported so far (all databases).
-Status CheckDatabase(PragmaCall* call, int dbi, const Table* only, int max_errors, int* errors) {
+Status CheckDatabase(PragmaCall* call, int dbi, const Table* only, int max_errors, int* errors,
+                     bool* malformed) {
   Connection* conn = call->conn;
   SchemaStore& store = conn->dbs();
   TRY(store.EnsureSchema(dbi));
@@ -63,7 +64,8 @@ Status CheckDatabase(PragmaCall* call, int dbi, const Table* only, int max_error
   // message is a row of its own. Tables go in the order of SQLite's hash of
   // names. A table whose pages cannot be read (a damaged root, say) ends
   // the check with that error, after the rows reported so far (the
-  // statement returns those first, as SQLite's program does).
+  // statement returns those first, as SQLite's program does); a record
+  // that does not decode ends it with a last row saying so (*malformed).
   tables.clear();
   for (const Table* t : db->schema.TablesInSqliteOrder()) {
     if (t->is_view || t->is_virtual || t->root <= 1) continue;
@@ -74,12 +76,13 @@ Status CheckDatabase(PragmaCall* call, int dbi, const Table* only, int max_error
   Status scanned;
   for (const Table* t : tables) {
     if (*errors + static_cast<int>(row_msgs.size()) >= max_errors) break;
-    scanned =
-        CheckTableRows(conn, db, *t, full, static_cast<size_t>(max_errors - *errors), &row_msgs);
-    if (!scanned.ok()) break;
+    scanned = CheckTableRows(conn, db, *t, full, static_cast<size_t>(max_errors - *errors),
+                             &row_msgs, malformed);
+    if (!scanned.ok() || *malformed) break;
   }
   *errors += static_cast<int>(row_msgs.size());
   for (std::string& m : row_msgs) call->Row(Value::Text(std::move(m)));
+  if (*malformed) call->Row(Value::Text("database disk image is malformed"));
   return scanned;
 }
 
@@ -118,12 +121,13 @@ Status RunIntegrityCheck(PragmaCall* call) {
   // SQLite: database_list shows it afterwards).
   if (!call->has_schema()) TRY(store.OpenTemp());
   int errors = 0;
-  for (int i = 0; i < store.size() && errors < max_errors; ++i) {
+  bool malformed = false;
+  for (int i = 0; i < store.size() && errors < max_errors && !malformed; ++i) {
     if (call->has_schema() ? i != call->db : !store.at(i)->is_open()) continue;
     if (only != nullptr && only->db() != i) continue;
-    TRY(CheckDatabase(call, i, only, max_errors, &errors));
+    TRY(CheckDatabase(call, i, only, max_errors, &errors, &malformed));
   }
-  if (errors == 0) call->Row(Value::Text("ok"));
+  if (errors == 0 && !malformed) call->Row(Value::Text("ok"));
   return Status();
 }
 

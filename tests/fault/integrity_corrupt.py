@@ -34,6 +34,11 @@ CASES = [
     ("table root cell count 65535", 4, 3, b"\xff\xff"),
     ("table root fragment count", 4, 7, b"\x05"),
     ("without rowid root type 0", 5, 0, b"\x00"),
+    # The first record of u (its cell ends page 4) with a header size past
+    # its payload: the check ends with the row "database disk image is
+    # malformed"; then the same with a wrong fragment count reported first.
+    ("record header too long", 4, PS - 2, b"\x7f"),
+    ("record header too long, fragment count", 4, PS - 2, b"\x7f", 7, b"\x05"),
 ]
 
 def run(path, sql):
@@ -53,12 +58,13 @@ def run(path, sql):
     lib.sqlite3_close(db)
     return out
 
-for name, page, offset, data in CASES:
+for name, page, *patches in CASES:
     path = os.path.join(work, "case.db")
     shutil.copy(base, path)
     with open(path, "r+b") as f:
-        f.seek((page - 1) * PS + offset)
-        f.write(data)
+        for offset, data in zip(patches[0::2], patches[1::2]):
+            f.seek((page - 1) * PS + offset)
+            f.write(data)
     for sql in ["PRAGMA integrity_check", "PRAGMA quick_check", "PRAGMA integrity_check(u)",
                 "PRAGMA integrity_check(3)"]:
         print("==", name, "|", sql)
