@@ -52,15 +52,26 @@ int ExecImpl(sqlite3* db, const char* sql, int (*callback)(void*, int, char**, c
       rc = sqlite3_step(st.stmt);
       if (rc != SQLITE_ROW) break;
       if (callback == nullptr) continue;
+      // A NULL name, or NULL text for a value that is not NULL, is out of
+      // memory: the exec ends with SQLITE_NOMEM (the callback never sees a
+      // NULL standing for a value it lost).
+      bool oom = false;
       if (first) {
         for (int i = 0; i < ncol; ++i) {
           names[static_cast<size_t>(i)] = const_cast<char*>(sqlite3_column_name(st.stmt, i));
+          oom |= names[static_cast<size_t>(i)] == nullptr;
         }
         first = false;
       }
       for (int i = 0; i < ncol; ++i) {
         vals[static_cast<size_t>(i)] =
             reinterpret_cast<char*>(const_cast<unsigned char*>(sqlite3_column_text(st.stmt, i)));
+        oom |= vals[static_cast<size_t>(i)] == nullptr &&
+               sqlite3_column_type(st.stmt, i) != SQLITE_NULL;
+      }
+      if (oom) {
+        rc = SQLITE_NOMEM;
+        break;
       }
       if (callback(arg, ncol, vals.data(), names.data()) != 0) {
         sqlite3_finalize(st.stmt);
@@ -69,6 +80,12 @@ int ExecImpl(sqlite3* db, const char* sql, int (*callback)(void*, int, char**, c
         if (errmsg) *errmsg = sqlite3_mprintf("%s", "query aborted");
         return SQLITE_ABORT;
       }
+    }
+    if (rc == SQLITE_NOMEM) {
+      sqlite3_finalize(st.stmt);
+      st.stmt = nullptr;
+      SetError(db, SQLITE_NOMEM, "out of memory");
+      break;
     }
     if (rc != SQLITE_DONE) {
       std::string msg = sqlite3_errmsg(db);

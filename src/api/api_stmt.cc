@@ -192,7 +192,7 @@ int sqlite3_step(sqlite3_stmt* s) {
     }
     if (rc == SQLITE_ROW) {
       CacheRow(s);
-      ClearError(db);
+      basalt::api::NoteStepResult(db, SQLITE_ROW);
       if (db->cb.trace_mask != 0) basalt::api::TraceRow(s);
       return rc;
     }
@@ -203,7 +203,7 @@ int sqlite3_step(sqlite3_stmt* s) {
       db->scratch.result_pointers.clear();
     }
     if (rc == SQLITE_DONE) {
-      ClearError(db);
+      basalt::api::NoteStepResult(db, SQLITE_DONE);
       return rc;
     }
     SetError(db, s->stmt->status());
@@ -220,6 +220,7 @@ int sqlite3_reset(sqlite3_stmt* s) {
     s->running = false;
     basalt::api::TraceEnd(s);
     s->stmt->Reset();
+    basalt::api::ForgetStepResult(s->db, rc);
     return rc;
   });
 }
@@ -240,6 +241,7 @@ int sqlite3_finalize(sqlite3_stmt* s) {
       failed = true;
       if (code == SQLITE_OK) code = basalt::api::NoteException(db);
     }
+    basalt::api::ForgetStepResult(db, code);
     basalt::api::UnlinkStatement(s);
     delete s;
     if (failed) RecoverConnection(db);

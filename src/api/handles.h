@@ -178,6 +178,22 @@ inline void ClearError(sqlite3* db) {
   db->err_offset = -1;
 }
 
+// After sqlite3_step answers SQLITE_ROW or SQLITE_DONE, sqlite3_errcode
+// says so too ("another row available", "no more rows available"), as in
+// SQLite; the next call that succeeds clears it.
+inline void NoteStepResult(sqlite3* db, int rc) {
+  ClearError(db);
+  if (db != nullptr) db->err_code = rc;
+}
+// sqlite3_reset / sqlite3_finalize of a statement without error: clears
+// what NoteStepResult set.
+inline void ForgetStepResult(sqlite3* db, int rc) {
+  if (db != nullptr && rc == SQLITE_OK &&
+      (db->err_code == SQLITE_ROW || db->err_code == SQLITE_DONE)) {
+    ClearError(db);
+  }
+}
+
 // SQLite's safety checks on a connection handle.
 inline bool IsOpen(const sqlite3* db) {
   return db != nullptr && db->state.load(std::memory_order_relaxed) == DbState::kOpen;

@@ -230,9 +230,11 @@ class Btree {
 
   // Verifies the trees at `roots` (page 1 is always included), the freelist
   // and that every page is used exactly once. Problems are appended to
-  // *msgs, SQLite-style ("Page 5: ..."), at most max_errors of them.
+  // *msgs, SQLite-style ("Page 5: ..."), at most max_errors of them. A
+  // `partial` check (of one table's trees) verifies only `roots`: no page
+  // 1, freelist, largest-root or never-used checks, as SQLite's.
   Status IntegrityCheck(std::span<const IntegrityRoot> roots, int max_errors,
-                        std::vector<std::string>* msgs);
+                        std::vector<std::string>* msgs, bool partial = false);
 
   // VACUUM. Inside this database's write transaction, replaces its whole
   // content by src's pages (src: a freshly built database, e.g. an

@@ -287,7 +287,8 @@ class Checker {
       else if (d != depth && d != 0)
         Msg("Child page depth differs");
     }
-    SetPrefix("Page %u: ", pgno);
+    // The coverage messages carry no prefix (they name the page).
+    prefix_.clear();
     // Freeblocks (FreeSpace validated the chain).
     for (uint32_t pc = Get16(n.data + n.hdr + kPgFirstFreeblock); pc != 0;
          pc = Get16(n.data + pc)) {
@@ -334,22 +335,24 @@ class Checker {
 }  // namespace
 
 Status Btree::IntegrityCheck(std::span<const IntegrityRoot> roots, int max_errors,
-                             std::vector<std::string>* msgs) {
+                             std::vector<std::string>* msgs, bool partial) {
   Pager& pager = *s_->pager;
   bool opened = false;
   TRY(s_->BeginRead(&opened));
   {
     Checker ck(*s_, max_errors, msgs);
     if (pager.page_count() > 0) {
-      ck.CheckFreelist();
-      ck.CheckLargestRoot(roots);
-      bool has1 = false;
-      for (const IntegrityRoot& r : roots) has1 |= r.root == 1;
-      if (!has1) ck.CheckTree(IntegrityRoot{1, nullptr, nullptr});
+      if (!partial) {
+        ck.CheckFreelist();
+        ck.CheckLargestRoot(roots);
+        bool has1 = false;
+        for (const IntegrityRoot& r : roots) has1 |= r.root == 1;
+        if (!has1) ck.CheckTree(IntegrityRoot{1, nullptr, nullptr});
+      }
       for (const IntegrityRoot& r : roots) {
         if (!ck.done()) ck.CheckTree(r);
       }
-      ck.CheckUnused();
+      if (!partial) ck.CheckUnused();
     }
   }
   if (opened) TRY(pager.Commit());

@@ -218,6 +218,12 @@ bool Codegen::Fold(const Expr* e, Value* out, int depth) {
         out->SetInt(INT64_MIN);
         return true;
       }
+      if (e->op == Op::kNeg && e->left->kind == ExprKind::kReal) {
+        // A minus on a real literal negates the literal itself (as CodeUnary
+        // does), so -0.0 keeps its sign; 0 - x would give +0.0.
+        out->SetReal(-e->left->rval);
+        return true;
+      }
       // The operand is folded into *out and evaluated in place (the operator
       // functions allow out to alias their operand).
       UnaryEvalFn fn = UnaryEvalOf(e->op);

@@ -11,6 +11,7 @@
 // both are merged into SQLite's order: by row, then NOT NULL / type, CHECK,
 // and indexes in the table's order; the entry counts last.
 #include <algorithm>
+#include <span>
 
 #include "exec/codegen.h"
 #include "exec/vm.h"
@@ -116,13 +117,25 @@ void CheckWithVm(Connection* conn, const Table& t, const std::vector<const Index
   }
 }
 
-void CheckStoredRows(Database* db, const Table& t, const std::vector<const Index*>& idxs,
-                     size_t max_errors, std::vector<RowMsg>* msgs);
+Status CheckStoredRows(Database* db, const Table& t, const std::vector<const Index*>& idxs,
+                       size_t max_errors, std::vector<RowMsg>* msgs, bool* malformed);
+
+// Whether the record header (its size varint and the bytes it counts) lies
+// within the local part of the payload.
+bool HeaderIsLocal(std::span<const uint8_t> local) {
+  uint64_t hdr = 0;
+  size_t i = 0;
+  for (; i < local.size() && i < 9; ++i) {
+    hdr = (hdr << 7) | (local[i] & 0x7f);
+    if ((local[i] & 0x80) == 0) return hdr <= local.size();
+  }
+  return false;
+}
 
 }  // namespace
 
-void CheckTableRows(Connection* conn, Database* db, const Table& t, bool full, size_t max_errors,
-                    std::vector<std::string>* out) {
+Status CheckTableRows(Connection* conn, Database* db, const Table& t, bool full, size_t max_errors,
+                      std::vector<std::string>* out, bool* malformed) {
   std::vector<const Index*> plain, computed;
   if (full) {
     for (const Index* idx : t.indexes) {
@@ -130,9 +143,9 @@ void CheckTableRows(Connection* conn, Database* db, const Table& t, bool full, s
     }
   }
   std::vector<RowMsg> msgs;
-  CheckStoredRows(db, t, plain, max_errors, &msgs);
+  const Status scanned = CheckStoredRows(db, t, plain, max_errors, &msgs, malformed);
   const bool checks = !t.checks.empty() && !conn->options().ignore_check_constraints;
-  if ((checks || !computed.empty()) && t.root > 1) {
+  if (scanned.ok() && !*malformed && (checks || !computed.empty()) && t.root > 1) {
     std::vector<RowMsg> vm_msgs;
     CheckWithVm(conn, t, computed, checks, max_errors, &vm_msgs);
     msgs.insert(msgs.end(), vm_msgs.begin(), vm_msgs.end());
@@ -146,12 +159,15 @@ void CheckTableRows(Connection* conn, Database* db, const Table& t, bool full, s
     if (out->size() >= max_errors) break;
     out->push_back(std::move(m.text));
   }
+  return scanned;
 }
 
 namespace {
 
-void CheckStoredRows(Database* db, const Table& t, const std::vector<const Index*>& idxs,
-                     size_t max_errors, std::vector<RowMsg>* msgs) {
+// Scans every row of t (as SQLite's check does, whatever there is to
+// check): a page or record the scan cannot read ends it with that error.
+Status CheckStoredRows(Database* db, const Table& t, const std::vector<const Index*>& idxs,
+                       size_t max_errors, std::vector<RowMsg>* msgs, bool* malformed) {
   // Columns to check: NOT NULL ones, and all of a STRICT table.
   std::vector<int> checked;
   for (size_t c = 0; c < t.columns.size(); ++c) {
@@ -160,14 +176,17 @@ void CheckStoredRows(Database* db, const Table& t, const std::vector<const Index
       checked.push_back(static_cast<int>(c));
     }
   }
-  if ((idxs.empty() && checked.empty()) || t.root <= 1) return;
+  if (t.root <= 1) return Status();
   BtCursor cur;
-  if (!db->bt->OpenCursor(t.root, false, &cur).ok()) return;
+  // The kind the schema says: a root of the other kind is corrupt.
+  TRY(db->bt->OpenCursor(t.root, false, &cur, nullptr, nullptr,
+                         t.without_rowid ? TreeKind::kIndex : TreeKind::kTable));
   std::vector<std::unique_ptr<BtCursor>> icur;
   std::vector<KeyInfo> kis;
   for (const Index* idx : idxs) {
     icur.push_back(std::make_unique<BtCursor>());
-    if (!db->bt->OpenCursor(idx->root, false, icur.back().get()).ok()) return;
+    TRY(db->bt->OpenCursor(idx->root, false, icur.back().get(), nullptr, nullptr,
+                           TreeKind::kIndex));
     kis.push_back(idx->key_info);
     kis.back().enc = db->enc;
   }
@@ -183,21 +202,34 @@ void CheckStoredRows(Database* db, const Table& t, const std::vector<const Index
   for (; st.ok() && !cur.eof(); st = cur.Next()) {
     ++rows;
     uint32_t len = cur.payload_size();
-    rec.assign(len, '\0');
-    if (!cur.ReadPayload(0, len, reinterpret_cast<uint8_t*>(rec.data())).ok()) return;
-    const auto* data = reinterpret_cast<const uint8_t*>(rec.data());
+    const uint8_t* data = nullptr;
+    std::span<const uint8_t> local = cur.local_payload();
+    if (checked.empty() && idxs.empty() && HeaderIsLocal(local)) {
+      data = local.data();  // only the header is needed: no overflow page read
+    } else {
+      rec.assign(len, '\0');
+      TRY(cur.ReadPayload(0, len, reinterpret_cast<uint8_t*>(rec.data())));
+      data = reinterpret_cast<const uint8_t*>(rec.data());
+    }
+    // Every record's header is decoded (SQLite's sanity check): one that
+    // does not decode ends the whole check with the message row "database
+    // disk image is malformed" (not an error), as SQLite's program does.
     Result<int> nf = ParseRecordHeader(data, len, &types, &offsets);
-    if (!nf.ok()) return;
+    if (!nf.ok()) {
+      *malformed = true;
+      return Status();
+    }
+    if (checked.empty() && idxs.empty()) continue;
     for (int c : checked) {
       const Column& col = t.columns[static_cast<size_t>(c)];
       const int f = t.Field(c);
       if (f >= *nf) continue;
       const uint32_t type = types[static_cast<size_t>(f)];
       if (col.not_null && type == 0 && report(0, 0, "NULL value in " + t.name + "." + col.name))
-        return;
+        return Status();
       if (t.strict && !FitsStrict(col.decl_type, type) &&
           report(0, 0, "non-" + col.decl_type + " value in " + t.name + "." + col.name)) {
-        return;
+        return Status();
       }
     }
     for (size_t i = 0; i < idxs.size(); ++i) {
@@ -225,23 +257,24 @@ void CheckStoredRows(Database* db, const Table& t, const std::vector<const Index
       Status cmp_st;
       KeySearch ks{key.data(), n, &kis[i], &cmp_st};
       int res = 1;
-      Status seek = icur[i]->SeekIndex(CompareWithKey, &ks, &res);
-      if (!seek.ok() || !cmp_st.ok()) return;
+      TRY(icur[i]->SeekIndex(CompareWithKey, &ks, &res));
+      TRY(cmp_st);
       if (res != 0 && report(2, IndexPos(t, &idx),
                              "row " + std::to_string(rows) + " missing from index " + idx.name)) {
-        return;
+        return Status();
       }
     }
   }
-  if (!st.ok()) return;
+  TRY(st);
   for (size_t i = 0; i < idxs.size(); ++i) {
     int64_t entries = 0;
-    if (!icur[i]->Count(&entries).ok()) return;
+    TRY(icur[i]->Count(&entries));
     if (entries != rows &&
         report(3, IndexPos(t, idxs[i]), "wrong # of entries in index " + idxs[i]->name)) {
-      return;
+      return Status();
     }
   }
+  return Status();
 }
 
 }  // namespace

@@ -27,7 +27,8 @@ constexpr int kDefaultMaxErrors = 100;
 
 // Checks database dbi; appends the report rows to call->rows. *errors
 // counts the messages reported so far (all databases).
-Status CheckDatabase(PragmaCall* call, int dbi, const Table* only, int max_errors, int* errors) {
+Status CheckDatabase(PragmaCall* call, int dbi, const Table* only, int max_errors, int* errors,
+                     bool* malformed) {
   Connection* conn = call->conn;
   SchemaStore& store = conn->dbs();
   TRY(store.EnsureSchema(dbi));
@@ -35,23 +36,36 @@ Status CheckDatabase(PragmaCall* call, int dbi, const Table* only, int max_error
   PragmaReadScope scope(conn, dbi);
   TRY(scope.status());
   if (db->bt->page_count() == 0) return Status();
+  // With a table named, only its trees (the table's and its indexes') are
+  // checked, a partial check as SQLite's: what the other trees use is not
+  // known, so no page is reported unused.
   std::vector<IntegrityRoot> roots;
   std::vector<const Table*> tables;
   for (auto& [k, t] : db->schema.tables()) {
     if (t->is_view || t->is_virtual || t->root <= 1) continue;
-    roots.push_back({t->root, nullptr, nullptr});
-    if (only == nullptr || only == t.get()) tables.push_back(t.get());
+    if (only == nullptr || only == t.get()) {
+      roots.push_back({t->root, nullptr, nullptr});
+      tables.push_back(t.get());
+    }
   }
-  for (auto& [k, idx] : db->schema.indexes()) roots.push_back({idx->root, nullptr, nullptr});
+  for (auto& [k, idx] : db->schema.indexes()) {
+    const bool dup = only != nullptr && idx->root == only->root;  // a WITHOUT ROWID key
+    if ((only == nullptr || idx->table == only) && !dup) {
+      roots.push_back({idx->root, nullptr, nullptr});
+    }
+  }
   std::vector<std::string> msgs;
-  TRY(db->bt->IntegrityCheck(roots, max_errors - *errors, &msgs));
+  TRY(db->bt->IntegrityCheck(roots, max_errors - *errors, &msgs, only != nullptr));
   if (!msgs.empty()) {
     *errors += static_cast<int>(msgs.size());
     call->Row(Value::Text(FormatIntegrityReport(msgs, db->name)));
   }
-  // The row checks follow, as in SQLite, even after tree errors (a damaged
-  // tree makes them stop early, never fail the pragma); each message is a
-  // row of its own. Tables go in the order of SQLite's hash of names.
+  // The row checks follow, as in SQLite, even after tree errors; each
+  // message is a row of its own. Tables go in the order of SQLite's hash of
+  // names. A table whose pages cannot be read (a damaged root, say) ends
+  // the check with that error, after the rows reported so far (the
+  // statement returns those first, as SQLite's program does); a record
+  // that does not decode ends it with a last row saying so (*malformed).
   tables.clear();
   for (const Table* t : db->schema.TablesInSqliteOrder()) {
     if (t->is_view || t->is_virtual || t->root <= 1) continue;
@@ -59,13 +73,17 @@ Status CheckDatabase(PragmaCall* call, int dbi, const Table* only, int max_error
   }
   const bool full = std::string_view(call->def->name) == "integrity_check";
   std::vector<std::string> row_msgs;
+  Status scanned;
   for (const Table* t : tables) {
     if (*errors + static_cast<int>(row_msgs.size()) >= max_errors) break;
-    CheckTableRows(conn, db, *t, full, static_cast<size_t>(max_errors - *errors), &row_msgs);
+    scanned = CheckTableRows(conn, db, *t, full, static_cast<size_t>(max_errors - *errors),
+                             &row_msgs, malformed);
+    if (!scanned.ok() || *malformed) break;
   }
   *errors += static_cast<int>(row_msgs.size());
   for (std::string& m : row_msgs) call->Row(Value::Text(std::move(m)));
-  return Status();
+  if (*malformed) call->Row(Value::Text("database disk image is malformed"));
+  return scanned;
 }
 
 }  // namespace
@@ -103,12 +121,13 @@ Status RunIntegrityCheck(PragmaCall* call) {
   // SQLite: database_list shows it afterwards).
   if (!call->has_schema()) TRY(store.OpenTemp());
   int errors = 0;
-  for (int i = 0; i < store.size() && errors < max_errors; ++i) {
+  bool malformed = false;
+  for (int i = 0; i < store.size() && errors < max_errors && !malformed; ++i) {
     if (call->has_schema() ? i != call->db : !store.at(i)->is_open()) continue;
     if (only != nullptr && only->db() != i) continue;
-    TRY(CheckDatabase(call, i, only, max_errors, &errors));
+    TRY(CheckDatabase(call, i, only, max_errors, &errors, &malformed));
   }
-  if (errors == 0) call->Row(Value::Text("ok"));
+  if (errors == 0 && !malformed) call->Row(Value::Text("ok"));
   return Status();
 }
 

@@ -109,9 +109,13 @@ Status CheckForeignKeyCheck(PragmaCall* call);
 
 // integrity_rows.cc: the row-level part of integrity_check on table t of
 // db: NOT NULL, STRICT types, CHECK constraints, and with `full` index
-// entries and counts; at most max_errors messages in *msgs.
-void CheckTableRows(Connection* conn, Database* db, const Table& t, bool full, size_t max_errors,
-                    std::vector<std::string>* msgs);
+// entries and counts; at most max_errors messages in *msgs. A page or
+// record the scan cannot read (corruption, I/O) ends it with that error,
+// the messages found before it kept in *msgs. A record whose header does
+// not decode sets *malformed and ends the scan (SQLite reports it as the
+// check's last row, "database disk image is malformed").
+Status CheckTableRows(Connection* conn, Database* db, const Table& t, bool full, size_t max_errors,
+                      std::vector<std::string>* msgs, bool* malformed);
 
 // pragma_limits.cc: process and connection limits with no file behind them.
 Status RunAnalysisLimit(PragmaCall* call);

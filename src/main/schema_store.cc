@@ -52,6 +52,10 @@ Status SchemaStore::Reload(int i) {
   Database* db = at(i);
   if (!db->is_open()) return Status();
   Status st = db->LoadSchema();
+  // A reload that failed (an I/O error reading sqlite_schema) leaves the
+  // schema empty: it is marked unloaded, so that the next statement reads
+  // it again instead of compiling against nothing.
+  if (!st.ok() && db->open_error.ok()) db->schema_loaded = false;
   SyncEnv();
   return st;
 }

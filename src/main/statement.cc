@@ -219,6 +219,7 @@ void Statement::Reset() {
   rows_.clear();
   row_pos_ = 0;
   status_ = Status();
+  after_rows_ = Status();
 }
 
 void Statement::Finish(bool ok, int action) {
@@ -372,6 +373,20 @@ int Statement::StepExplain() {
   return kDone;
 }
 
+namespace {
+bool IsCheckPragma(std::string_view name) {
+  auto is = [name](std::string_view want) {
+    if (name.size() != want.size()) return false;
+    for (size_t i = 0; i < name.size(); ++i) {
+      const char c = name[i] >= 'A' && name[i] <= 'Z' ? static_cast<char>(name[i] + 32) : name[i];
+      if (c != want[i]) return false;
+    }
+    return true;
+  };
+  return is("integrity_check") || is("quick_check");
+}
+}  // namespace
+
 int Statement::StepDirect() {
   if (!direct_done_) {
     direct_done_ = true;
@@ -393,6 +408,10 @@ int Statement::StepDirect() {
         std::vector<std::string> names;
         st = conn_->ExecPragma(ast_->As<ast::PragmaStmt>(), &names, &rows_);
         if (!names.empty()) names_ = names;
+        if (!st.ok() && !rows_.empty() && IsCheckPragma(ast_->As<ast::PragmaStmt>()->name)) {
+          after_rows_ = st;
+          st = Status();
+        }
         break;
       }
       default: {
@@ -431,6 +450,11 @@ int Statement::StepDirect() {
   }
   has_row_ = false;
   done_ = true;
+  if (!after_rows_.ok()) {
+    status_ = after_rows_;
+    after_rows_ = Status();
+    return status_.code();
+  }
   return kDone;
 }
 

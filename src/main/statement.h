@@ -100,6 +100,10 @@ class Statement {
   std::vector<std::string> param_names_;
   std::vector<Value> params_;  // 1-based; index 0 unused
   Status status_;
+  // An error to answer once the rows already made are read: integrity_check
+  // and quick_check return what they found before the damage that stopped
+  // them (SQLite's program has emitted those rows by then).
+  Status after_rows_;
   bool active_ = false;
   bool has_row_ = false;
   bool done_ = false;

@@ -160,7 +160,19 @@ Status Connection::ExecVacuum(ast::VacuumStmt* st, const std::vector<Value>& par
     (void)txn_.CommitIfAutocommit();
     return s;
   }
-  s = writes ? VacuumInPlace(dbi) : VacuumInto(dbi, into);
+  try {
+    s = writes ? VacuumInPlace(dbi) : VacuumInto(dbi, into);
+  } catch (...) {
+    // Out of memory (std::bad_alloc) part way through the copy: the
+    // statement ends here, rolled back, before the exception travels on to
+    // the API boundary; left open, a later commit would keep half a copy.
+    try {
+      (void)EndStatement(writes ? mask : 0, savepoint, false, static_cast<int>(OnConflict::kAbort),
+                         kNoMem, 0, false, 0);
+    } catch (...) {
+    }
+    throw;
+  }
   Status end = EndStatement(writes ? mask : 0, savepoint, s.ok(),
                             static_cast<int>(OnConflict::kAbort), s.code(), 0, false, 0);
   return s.ok() ? end : s;

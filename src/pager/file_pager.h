@@ -178,6 +178,8 @@ class FilePager final : public Pager {
   // back, as after a failed playback.
   void AbandonWrite();
   void EndTransaction();
+  // Unlock to NONE, noting in lock_unknown_ whether that failed.
+  void UnlockAll();
   Status WriteHeaderVersion(uint8_t version);
 
   // file_pager_wal.cc
@@ -238,6 +240,11 @@ class FilePager final : public Pager {
   bool size_known_ = false;
   // A sticky I/O error of the write transaction; only Rollback() clears it.
   Status error_;
+  // An unlock to NONE failed (SQLite's UNKNOWN_LOCK): the file may still be
+  // locked RESERVED or above by this very connection, so a journal found
+  // at the next read is hot even though the reserved lock looks taken.
+  // Cleared by the next unlock that succeeds (UnlockAll).
+  bool lock_unknown_ = false;
 
   // WAL mode.
   std::unique_ptr<Wal> wal_;

@@ -114,7 +114,7 @@ Status FilePager::CheckHotJournal(bool* hot) {
   if (!exists) return Status();
   bool reserved = false;
   TRY(db_->CheckReservedLock(&reserved));
-  if (reserved) return Status();  // its writer is alive
+  if (reserved && !lock_unknown_) return Status();  // its writer is alive
   uint64_t size = 0;
   TRY(db_->FileSize(&size));
   if (size == 0) {
@@ -179,7 +179,9 @@ Status FilePager::RollbackHotJournal() {
   ResetCache();
   version_known_ = false;
   size_known_ = false;
-  return db_->Unlock(LockLevel::kShared);
+  Status unlocked = db_->Unlock(LockLevel::kShared);
+  if (unlocked.ok()) lock_unknown_ = false;
+  return unlocked;
 }
 
 Status FilePager::SetPageCount(Pgno physical, const uint8_t* hdr) {
@@ -259,7 +261,7 @@ Status FilePager::TryBeginReadUnfixed() {
     return Status();
   }();
   if (!st.ok()) {
-    if (!exclusive_locking_) (void)db_->Unlock(LockLevel::kNone);
+    if (!exclusive_locking_) UnlockAll();
     return st;
   }
   // In WAL mode the SHARED lock stays for as long as the WAL is open.
@@ -358,9 +360,11 @@ void FilePager::EndTransaction() {
     wal_->EndWrite();
     wal_->EndRead();
   } else if (!exclusive_locking_) {
-    (void)db_->Unlock(LockLevel::kNone);
+    UnlockAll();
   }
 }
+
+void FilePager::UnlockAll() { lock_unknown_ = !db_->Unlock(LockLevel::kNone).ok(); }
 
 Status FilePager::Commit() {
   if (txn_ == PagerTxn::kNone) return Status();
@@ -496,7 +500,7 @@ void FilePager::AbandonWrite() {
   }
   error_ = Status();
   EndTransaction();
-  if (!wal_) (void)db_->Unlock(LockLevel::kNone);
+  if (!wal_) UnlockAll();
 }
 
 Status FilePager::RollbackRollbackMode() {
@@ -539,7 +543,7 @@ Status FilePager::RollbackRollbackMode() {
   error_ = Status();
   bool failed = !st.ok();
   EndTransaction();
-  if (failed) (void)db_->Unlock(LockLevel::kNone);
+  if (failed) UnlockAll();
   return st;
 }
 

@@ -329,7 +329,7 @@ Status Wal::WriteFrames(const std::vector<FramePage>& pages, uint32_t page_size,
 
 Status Wal::Undo() {
   if (!write_lock_) return Status();
-  std::memcpy(&hdr_, index_.header() + kHdrCopy1, sizeof hdr_);
+  index_.ReadHeaderCopy1(&hdr_);
   Status st = index_.Forget(hdr_.max_frame);
   if (unpublished_commit_) {
     // Break the checksum chain right after the last published commit.

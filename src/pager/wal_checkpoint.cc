@@ -94,7 +94,7 @@ Status Wal::Checkpoint(const CheckpointArgs& args, int* log_frames, int* ckpt_fr
         }
         if (st.ok()) {
           WalIndexHdr now;
-          std::memcpy(&now, index_.header() + kHdrCopy1, sizeof now);
+          index_.ReadHeaderCopy1(&now);
           if (mx_safe == now.max_frame) {
             st = db_->Truncate(uint64_t(hdr_.n_page) * page_size);
           }

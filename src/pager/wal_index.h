@@ -109,6 +109,9 @@ class WalIndex {
   void WriteHeader(WalIndexHdr* h);
   // True when header copy 1 equals h.
   bool HeaderIs(const WalIndexHdr& h) const;
+  // The first header copy as it is now (another connection may be writing
+  // it: the words are read atomically, the caller judges what it got).
+  void ReadHeaderCopy1(WalIndexHdr* out) const;
 
   uint32_t Load(size_t offset) const {
     return __atomic_load_n(reinterpret_cast<uint32_t*>(regions_[0] + offset), __ATOMIC_ACQUIRE);

@@ -1,5 +1,6 @@
 #include "fail_alloc.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdlib>
 #include <new>
@@ -21,7 +22,16 @@ thread_local bool t_failed = false;
 thread_local long t_countdown = 0;
 thread_local long t_seen = 0;
 
+// Live blocks (process-wide).
+std::atomic<long> g_live{0};
+
 }  // namespace
+
+void CountBlock(long delta) { g_live.fetch_add(delta, std::memory_order_relaxed); }
+
+// Called for every failed allocation: a place for a debugger breakpoint
+// (gdb -ex 'break basalt_allocation_failed').
+extern "C" __attribute__((noinline)) void basalt_allocation_failed() { asm volatile(""); }
 
 // True when this allocation must fail.
 bool ShouldFailAllocation() {
@@ -33,6 +43,7 @@ bool ShouldFailAllocation() {
   }
   t_failed = true;
   if (!t_persistent) t_armed = false;
+  basalt_allocation_failed();
   return true;
 }
 
@@ -51,10 +62,13 @@ bool DisarmAllocFailure() {
 
 long AllocationsSinceArmed() { return t_seen; }
 
+long LiveAllocations() { return g_live.load(std::memory_order_relaxed); }
+
 bool MallocCanFail() { return !BASALT_FAIL_ALLOC_NEW_ONLY; }
 
 }  // namespace basalt::apitest
 
+using basalt::apitest::CountBlock;
 using basalt::apitest::ShouldFailAllocation;
 
 #if BASALT_FAIL_ALLOC_NEW_ONLY
@@ -65,11 +79,18 @@ void* NewOrThrow(std::size_t n) {
   if (ShouldFailAllocation()) throw std::bad_alloc();
   void* p = std::malloc(n == 0 ? 1 : n);
   if (p == nullptr) throw std::bad_alloc();
+  CountBlock(1);
   return p;
 }
 void* NewOrNull(std::size_t n) noexcept {
   if (ShouldFailAllocation()) return nullptr;
-  return std::malloc(n == 0 ? 1 : n);
+  void* p = std::malloc(n == 0 ? 1 : n);
+  if (p != nullptr) CountBlock(1);
+  return p;
+}
+void DeleteBlock(void* p) noexcept {
+  if (p != nullptr) CountBlock(-1);
+  std::free(p);
 }
 }  // namespace
 
@@ -77,10 +98,10 @@ void* operator new(std::size_t n) { return NewOrThrow(n); }
 void* operator new[](std::size_t n) { return NewOrThrow(n); }
 void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return NewOrNull(n); }
 void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return NewOrNull(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p) noexcept { DeleteBlock(p); }
+void operator delete[](void* p) noexcept { DeleteBlock(p); }
+void operator delete(void* p, std::size_t) noexcept { DeleteBlock(p); }
+void operator delete[](void* p, std::size_t) noexcept { DeleteBlock(p); }
 
 #else
 
@@ -93,17 +114,28 @@ void __libc_free(void* p);
 
 void* malloc(std::size_t n) {
   if (ShouldFailAllocation()) return nullptr;
-  return __libc_malloc(n);
+  void* p = __libc_malloc(n);
+  if (p != nullptr) CountBlock(1);
+  return p;
 }
 void* calloc(std::size_t n, std::size_t size) {
   if (ShouldFailAllocation()) return nullptr;
-  return __libc_calloc(n, size);
+  void* p = __libc_calloc(n, size);
+  if (p != nullptr) CountBlock(1);
+  return p;
 }
+// realloc(NULL, n) allocates a block, realloc(p, 0) frees p (glibc).
 void* realloc(void* p, std::size_t n) {
   if (n != 0 && ShouldFailAllocation()) return nullptr;
-  return __libc_realloc(p, n);
+  void* q = __libc_realloc(p, n);
+  if (p == nullptr && q != nullptr) CountBlock(1);
+  if (p != nullptr && n == 0) CountBlock(-1);
+  return q;
 }
-void free(void* p) { __libc_free(p); }
+void free(void* p) {
+  if (p != nullptr) CountBlock(-1);
+  __libc_free(p);
+}
 }  // extern "C"
 
 #endif

@@ -18,5 +18,9 @@ bool DisarmAllocFailure();
 long AllocationsSinceArmed();
 // Whether malloc-family calls can fail (ordinary builds), not only new.
 bool MallocCanFail();
+// Blocks allocated and not yet freed, over all threads (malloc-family
+// blocks in ordinary builds, operator new blocks in sanitizer builds): the
+// difference across a piece of work that frees all it allocates is 0.
+long LiveAllocations();
 
 }  // namespace basalt::apitest
