@@ -118,15 +118,23 @@ int CompareRecordPrefix(const uint8_t* a, uint32_t na, const uint8_t* b, uint32_
 }
 
 uint8_t* Sorter::Store(const uint8_t* rec, uint32_t n) {
-  if (chunk_used_ + n > chunk_cap_) {
-    size_t cap = std::max<size_t>(n, chunk_cap_ ? chunk_cap_ * 2 : 16384);
+  while (chunks_.empty() || chunk_used_ + n > chunks_[chunk_idx_].cap) {
+    if (!chunks_.empty() && chunk_idx_ + 1 < chunks_.size()) {
+      // A chunk kept from before a spill.
+      ++chunk_idx_;
+      chunk_used_ = 0;
+      continue;
+    }
+    size_t last = chunks_.empty() ? 0 : chunks_.back().cap;
+    size_t cap = std::max<size_t>(n, last ? last * 2 : 16384);
     if (cap > (1u << 22) && n < (1u << 22)) cap = 1u << 22;
-    std::unique_ptr<uint8_t[]> chunk(new uint8_t[cap]);  // not leaked if push_back throws
+    Chunk chunk{std::unique_ptr<uint8_t[]>(new uint8_t[cap]),
+                cap};  // not leaked if push_back throws
     chunks_.push_back(std::move(chunk));
-    chunk_cap_ = cap;
+    chunk_idx_ = chunks_.size() - 1;
     chunk_used_ = 0;
   }
-  uint8_t* dst = chunks_.back().get() + chunk_used_;
+  uint8_t* dst = chunks_[chunk_idx_].p.get() + chunk_used_;
   std::memcpy(dst, rec, n);
   chunk_used_ += n;
   stored_bytes_ += n;
@@ -174,12 +182,15 @@ Sorter::Entry Sorter::MakeEntry(const uint8_t* data, uint32_t n) const {
   return e;
 }
 
-void Sorter::Add(const uint8_t* rec, uint32_t n) {
+Status Sorter::Add(const uint8_t* rec, uint32_t n) {
   if (bound_ > 0) {
     AddBounded(rec, n);
-    return;
+    return Status();
   }
   entries_.push_back(MakeEntry(Store(rec, n), n));
+  mem_ += n + sizeof(Entry);
+  if (budget_ != 0 && mem_ > budget_) return Spill();
+  return Status();
 }
 
 namespace {
@@ -237,6 +248,17 @@ int Sorter::CompareEntries(const Entry& a, const Entry& b, Status* st) const {
   return CompareFieldsFrom(a.data, a.size, b.data, b.size, ki, 1, st);
 }
 
+Status Sorter::SortEntries() {
+  Status st;
+  const KeyInfo& ki = *key_info_;
+  // No key (a window without PARTITION BY or ORDER BY): input order. Input
+  // already in order (a scan in key order) needs no sort.
+  auto less = [&](const Entry& x, const Entry& y) { return CompareEntries(x, y, &st) < 0; };
+  if (ki.n_fields == 0 || std::is_sorted(entries_.begin(), entries_.end(), less)) return st;
+  std::stable_sort(entries_.begin(), entries_.end(), less);
+  return st;
+}
+
 Status Sorter::Sort() {
   if (bound_ > 0 && !heap_.empty()) {
     // The heap's rows in ascending (key, arrival) order: already the
@@ -249,19 +271,10 @@ Status Sorter::Sort() {
     heap_.shrink_to_fit();
   }
   TRY(add_status_);
-  Status st;
-  const KeyInfo& ki = *key_info_;
-  // No key (a window without PARTITION BY or ORDER BY): input order. Input
-  // already in order (a scan in key order) needs no sort.
-  auto less = [&](const Entry& x, const Entry& y) { return CompareEntries(x, y, &st) < 0; };
-  if (ki.n_fields == 0 || std::is_sorted(entries_.begin(), entries_.end(), less)) {
-    pos_ = 0;
-    return st;
-  }
-  std::stable_sort(entries_.begin(), entries_.end(),
-                   [&](const Entry& x, const Entry& y) { return CompareEntries(x, y, &st) < 0; });
   pos_ = 0;
-  return st;
+  TRY(SortEntries());
+  if (!runs_.empty()) return StartMerge();
+  return Status();
 }
 
 }  // namespace basalt

@@ -148,12 +148,14 @@ Status VmCursor::ReopenDup(std::unique_ptr<VmCursor>* c, VmCursor* other, uint64
                               const_cast<KeyInfo*>(old->key_info_));
 }
 
-std::unique_ptr<VmCursor> VmCursor::OpenSorter(const KeyInfo* key_info, uint64_t* write_gen) {
+std::unique_ptr<VmCursor> VmCursor::OpenSorter(const KeyInfo* key_info, uint64_t* write_gen,
+                                               size_t budget, Vfs* vfs) {
   std::unique_ptr<VmCursor> c(new VmCursor());
   c->kind_ = Kind::kSorter;
   c->key_info_ = key_info;
   c->write_gen_ = write_gen;
   c->sorter_ = std::make_unique<Sorter>(key_info);
+  c->sorter_->SetSpill(budget, vfs);
   return c;
 }
 
@@ -724,14 +726,12 @@ Status VmCursor::Clear() {
 // ---- sorter --------------------------------------------------------------------
 
 Status VmCursor::SorterInsert(const Value& record) {
-  sorter_->Add(reinterpret_cast<const uint8_t*>(record.data()), record.size());
-  return Status();
+  return sorter_->Add(reinterpret_cast<const uint8_t*>(record.data()), record.size());
 }
 
 Status VmCursor::SorterSort(bool* empty) {
   Moved();
   TRY(sorter_->Sort());
-  sorter_->Rewind();
   eof_ = !sorter_->Valid();
   *empty = eof_;
   return Status();
@@ -739,7 +739,7 @@ Status VmCursor::SorterSort(bool* empty) {
 
 Status VmCursor::SorterNext(bool* more) {
   Moved();
-  sorter_->Next();
+  TRY(sorter_->Next());
   eof_ = !sorter_->Valid();
   *more = !eof_;
   return Status();
