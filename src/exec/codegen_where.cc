@@ -366,7 +366,10 @@ void Codegen::OpenLevelCursors(const LoopPlan& lp, const Source& src, LevelState
     return;
   }
   bool need_table = !(lp.index != nullptr && lp.covering);
-  if (need_table) OpenTableCursor(Opcode::kOpenRead, tab, src.cursor);
+  if (need_table) {
+    OpenTableCursor(src.cursor == dml_write_cursor_ ? Opcode::kOpenWrite : Opcode::kOpenRead, tab,
+                    src.cursor);
+  }
   if (lp.index != nullptr) {
     lv->index_cursor = ctx_->AllocCursor();
     prog_->n_cursors = std::max(prog_->n_cursors, ctx_->n_cursors);
