@@ -141,6 +141,20 @@ uint8_t* Sorter::Store(const uint8_t* rec, uint32_t n) {
   return dst;
 }
 
+namespace {
+// The integer of serial type st (1..6, 8, 9) at p.
+inline int64_t IntOfSerial(const uint8_t* p, uint32_t st) {
+  if (st >= 8) return st - 8;
+  uint32_t sz = SerialTypeLen(st);
+  uint64_t v = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int8_t>(p[0])));
+  for (uint32_t k = 1; k < sz; ++k) v = (v << 8) | p[k];
+  return static_cast<int64_t>(v);
+}
+}  // namespace
+
+// Reads the first key field straight from the record bytes (as
+// DecodeSerial would, without a Value): this runs once per row added and
+// once per row read back from a run.
 Sorter::Entry Sorter::MakeEntry(const uint8_t* data, uint32_t n) const {
   Entry e;
   e.data = data;
@@ -151,33 +165,45 @@ Sorter::Entry Sorter::MakeEntry(const uint8_t* data, uint32_t n) const {
   e.has_i2 = false;
   e.i2 = 0;
   e.pfx = 0;
-  FieldReader r{data, n};
-  Value v;
-  bool bad = false;
-  if (r.Init() && r.Next(&v, &bad)) {
-    e.type = static_cast<uint8_t>(v.type());
-    switch (v.type()) {
-      case Type::kInteger:
-        e.i = v.int_value();
-        break;
-      case Type::kReal:
-        e.r = v.real_value();
-        break;
-      case Type::kText:
-      case Type::kBlob: {
-        e.z = v.data();
-        e.len = v.size();
-        uint32_t k = e.len < 8 ? e.len : 8;
-        for (uint32_t j = 0; j < k; ++j) {
-          e.pfx |= uint64_t{static_cast<uint8_t>(e.z[j])} << (56 - 8 * j);
-        }
-        break;
-      }
-      case Type::kNull:
-        break;
+  if (n == 0) return e;
+  uint32_t h;
+  uint32_t pos = static_cast<uint32_t>(GetVarint32(data, &h));
+  if (h > n || pos >= h) return e;  // no field (or a damaged header): NULL
+  uint32_t st;
+  pos += static_cast<uint32_t>(GetVarint32(data + pos, &st));
+  uint32_t sz = SerialTypeLen(st);
+  if (pos > h || h + sz > n) return e;
+  const uint8_t* p = data + h;
+  if (st >= 12) {
+    e.type = static_cast<uint8_t>((st & 1) ? Type::kText : Type::kBlob);
+    e.z = reinterpret_cast<const char*>(p);
+    e.len = sz;
+    if (sz >= 8) {
+      e.pfx = Get64(p);  // big-endian: byte order is value order
+    } else {
+      for (uint32_t j = 0; j < sz; ++j) e.pfx |= uint64_t{p[j]} << (56 - 8 * j);
     }
-    // An integer second key field is kept too (window and multi-key sorts).
-    e.has_i2 = key_info_->n_fields >= 2 && r.PeekInt(&e.i2);
+  } else if (st == 7) {
+    uint64_t bits = 0;
+    for (int j = 0; j < 8; ++j) bits = (bits << 8) | p[j];
+    double r;
+    std::memcpy(&r, &bits, sizeof r);
+    if (r == r) {  // a stored NaN reads as NULL
+      e.type = static_cast<uint8_t>(Type::kReal);
+      e.r = r;
+    }
+  } else if (st != 0 && st != 10 && st != 11) {
+    e.type = static_cast<uint8_t>(Type::kInteger);
+    e.i = IntOfSerial(p, st);
+  }
+  // An integer second key field is kept too (window and multi-key sorts).
+  if (key_info_->n_fields >= 2 && pos < h) {
+    uint8_t st2 = data[pos];  // a one-byte varint for the integer types
+    uint32_t at = h + sz;
+    if (st2 != 0 && st2 != 7 && st2 <= 9 && at + SerialTypeLen(st2) <= n) {
+      e.has_i2 = true;
+      e.i2 = IntOfSerial(data + at, st2);
+    }
   }
   return e;
 }
