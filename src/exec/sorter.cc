@@ -128,6 +128,10 @@ uint8_t* Sorter::Store(const uint8_t* rec, uint32_t n) {
     size_t last = chunks_.empty() ? 0 : chunks_.back().cap;
     size_t cap = std::max<size_t>(n, last ? last * 2 : 16384);
     if (cap > (1u << 22) && n < (1u << 22)) cap = 1u << 22;
+    // A spilling sorter holds at most budget_ bytes of records: once it is
+    // past small sorts, one chunk of that size, whose pages are touched only
+    // as rows fill it.
+    if (budget_ != 0 && last >= 65536) cap = std::max<size_t>(n, budget_);
     Chunk chunk{std::unique_ptr<uint8_t[]>(new uint8_t[cap]),
                 cap};  // not leaked if push_back throws
     chunks_.push_back(std::move(chunk));
@@ -212,6 +216,11 @@ Status Sorter::Add(const uint8_t* rec, uint32_t n) {
   if (bound_ > 0) {
     AddBounded(rec, n);
     return Status();
+  }
+  if (budget_ != 0 && entries_.size() == entries_.capacity() && entries_.size() >= 1024) {
+    // Past small sorts: room for every entry a run can have, so the array
+    // is not copied as it grows, and its pages are touched only as it fills.
+    entries_.reserve(std::max(entries_.size() + 1, budget_ / sizeof(Entry) + 1));
   }
   entries_.push_back(MakeEntry(Store(rec, n), n));
   mem_ += n + sizeof(Entry);
