@@ -170,6 +170,12 @@ class Codegen {
   // When set, kRegs destinations call this subroutine (return reg, label).
   std::pair<int, int> pending_gosub_{0, 0};
   std::vector<std::pair<int, int>> recursive_refs_;  // (cursor, cte id)
+  // Recursive CTE id → the registers of its current row, while its
+  // recursive arms are coded (CodeCte), when every arm reads that row
+  // through an inner join: the self reference is then those registers, a
+  // loop of one row (one_row_cursors_), as SQLite's pseudo-table.
+  std::unordered_map<int, int> cte_row_regs_;
+  std::vector<int> one_row_cursors_;
   void CodeLimit(ast::Select* s, int* limit_reg, int* offset_reg, int end_label);
 
   // ---- loops (codegen_where.cc) ----
