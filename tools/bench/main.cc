@@ -18,9 +18,7 @@
 // the two loaded libraries, the same baseline for both. The lookup and scan workloads read a
 // database written by the system sqlite3 (copied afresh for each run), so both engines read
 // identical files.
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -38,6 +36,7 @@
 #include "cases_bulk.h"
 #include "cases_fts5.h"
 #include "cases_rtree.h"
+#include "child.h"
 
 namespace basalt::bench {
 namespace {
@@ -562,40 +561,6 @@ struct Workload {
   bool reads_big;
 };
 
-// One run of a workload in a forked child: its seconds and the child's peak
-// resident set in KiB.
-struct RunResult {
-  double seconds;
-  long max_rss_kb;
-};
-
-RunResult RunInChild(const std::function<double()>& run) {
-  std::fflush(stdout);  // the child must not write the parent's buffered output again
-  std::fflush(stderr);
-  int fd[2];
-  if (::pipe(fd) != 0) Die("pipe");
-  pid_t pid = ::fork();
-  if (pid < 0) Die("fork");
-  if (pid == 0) {
-    ::close(fd[0]);
-    double t = run();
-    std::fflush(stdout);
-    bool ok = ::write(fd[1], &t, sizeof t) == static_cast<ssize_t>(sizeof t);
-    ::_exit(ok ? 0 : 3);
-  }
-  ::close(fd[1]);
-  double t = -1;
-  ssize_t got = ::read(fd[0], &t, sizeof t);
-  ::close(fd[0]);
-  int status = 0;
-  struct rusage ru = {};
-  if (::wait4(pid, &status, 0, &ru) != pid) Die("wait4");
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || got != static_cast<ssize_t>(sizeof t)) {
-    Die("a workload's child process failed");
-  }
-  return RunResult{t, ru.ru_maxrss};
-}
-
 bool Wanted(const Options& o, const char* name) {
   return o.only.empty() || std::find(o.only.begin(), o.only.end(), name) != o.only.end();
 }
@@ -728,18 +693,22 @@ int Main(int argc, char** argv) {
               sqlite.api.libversion(), static_cast<long long>(o.rows), o.reps);
   // Each engine's resident set after opening a database and running one
   // statement: the fixed part of every peak below (code pages, tables).
-  long base[2] = {0, 0};
+  // (The child's "seconds" carry its file-backed resident KiB: code pages.)
+  RunResult base[2];
   for (int e = 0; e < 2; ++e) {
     const Api& api = (e == 0 ? basalt : sqlite).api;
     base[e] = RunInChild([&] {
-                Db db(api, ":memory:");
-                db.Exec("CREATE TABLE t(x); INSERT INTO t VALUES(1); SELECT * FROM t ORDER BY x");
-                return 0.0;
-              }).max_rss_kb;
+      Db db(api, ":memory:");
+      db.Exec("CREATE TABLE t(x); INSERT INTO t VALUES(1); SELECT * FROM t ORDER BY x");
+      return static_cast<double>(ResidentFileKb());
+    });
   }
   std::printf(
-      "peak RSS of opening a database and one statement: basalt %.1f MB, sqlite %.1f MB\n\n",
-      static_cast<double>(base[0]) / 1024, static_cast<double>(base[1]) / 1024);
+      "peak RSS of opening a database and one statement: basalt %.1f MB, sqlite %.1f MB "
+      "(file-backed: %.1f / %.1f MB)\n\n",
+      static_cast<double>(base[0].max_rss_kb) / 1024,
+      static_cast<double>(base[1].max_rss_kb) / 1024, base[0].seconds / 1024,
+      base[1].seconds / 1024);
   std::printf("%-15s %10s %10s %7s %9s %9s %6s  %s\n", "workload", "basalt s", "sqlite s", "ratio",
               "basalt MB", "sqlite MB", "rss", "what");
   double worst = 0, worst_rss = 0, log_sum = 0;
