@@ -9,6 +9,7 @@
 // are sorted and written as one run to a temporary file (sorter_spill.h).
 // Sort() then merges the runs and the rows still in memory k ways; on ties
 // the earlier run wins, so the order is the one the in-memory sort gives.
+// When no temporary file can be opened, every row stays in memory.
 //
 // Invariants:
 //   1. runs_ are in arrival order and each run is sorted; every row in
@@ -23,6 +24,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/assert.h"
 #include "common/big_alloc.h"
 #include "common/status.h"
 #include "exec/sorter_spill.h"
@@ -64,7 +66,10 @@ class Sorter {
   const uint8_t* data() const { return merge_ ? merge_row_ : entries_[pos_].data; }
   uint32_t size() const { return merge_ ? merge_size_ : entries_[pos_].size; }
   // Random access to the sorted records (window frames).
-  size_t count() const { return entries_.size(); }
+  size_t count() const {
+    BASALT_DCHECK(runs_.empty());  // invariant 3
+    return entries_.size();
+  }
   const uint8_t* data_at(size_t i) const { return entries_[i].data; }
   uint32_t size_at(size_t i) const { return entries_[i].size; }
 
