@@ -14,9 +14,14 @@
 namespace basalt {
 
 namespace {
-// At most this many runs are merged at once (each holds a read buffer);
-// more are first merged in groups into longer runs.
-constexpr size_t kMaxFanIn = 64;
+// At most this many runs are merged at once; more are first merged in
+// groups into longer runs. The read buffers of one merge share kMergeBuffers
+// bytes (4 to 16 KiB each).
+constexpr size_t kMaxFanIn = 512;
+constexpr size_t kMergeBuffers = size_t{1} << 20;
+size_t ReadBuffer(size_t runs) {
+  return std::clamp<size_t>(kMergeBuffers / std::max<size_t>(runs, 1), 4096, 16384);
+}
 }  // namespace
 
 struct Sorter::Merge {
@@ -107,7 +112,9 @@ Status Sorter::Spill() {
 
 Status Sorter::MergeRuns(size_t first, size_t n) {
   Merge m(this);
-  for (size_t i = 0; i < n; ++i) m.readers.emplace_back(file_.get(), runs_[first + i]);
+  for (size_t i = 0; i < n; ++i) {
+    m.readers.emplace_back(file_.get(), runs_[first + i], ReadBuffer(n));
+  }
   TRY(m.Start());
   RunWriter w(file_.get(), file_end_);
   while (m.winner() >= 0) {
@@ -133,7 +140,9 @@ Status Sorter::StartMerge() {
     }
   }
   merge_ = std::make_unique<Merge>(this);
-  for (const SortRun& r : runs_) merge_->readers.emplace_back(file_.get(), r);
+  for (const SortRun& r : runs_) {
+    merge_->readers.emplace_back(file_.get(), r, ReadBuffer(runs_.size()));
+  }
   merge_->mem = !entries_.empty();
   TRY(merge_->Start());
   int w = merge_->winner();

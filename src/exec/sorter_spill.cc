@@ -9,7 +9,6 @@ namespace basalt {
 
 namespace {
 constexpr size_t kWriteBuffer = 64 * 1024;
-constexpr size_t kReadBuffer = 16 * 1024;
 }  // namespace
 
 RunWriter::RunWriter(VfsFile* file, uint64_t offset)
@@ -42,8 +41,8 @@ Status RunWriter::Flush() {
   return Status();
 }
 
-RunReader::RunReader(VfsFile* file, SortRun run)
-    : file_(file), next_(run.begin), end_(run.end), buf_(kReadBuffer) {}
+RunReader::RunReader(VfsFile* file, SortRun run, size_t buffer)
+    : file_(file), next_(run.begin), end_(run.end), buf_(buffer) {}
 
 Status RunReader::Fill(size_t n, size_t* got) {
   size_t have = len_ - pos_;

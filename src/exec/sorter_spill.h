@@ -42,7 +42,8 @@ class RunWriter {
 // Invariant: rec() stays valid until the next call of Next().
 class RunReader {
  public:
-  RunReader(VfsFile* file, SortRun run);
+  // buffer: bytes read from the file at a time (more for a longer record).
+  RunReader(VfsFile* file, SortRun run, size_t buffer);
   RunReader(RunReader&&) = default;
   // Moves to the next record; *more is false past the last one.
   Status Next(bool* more);
