@@ -72,27 +72,42 @@ bool Codegen::CodeCte(CteEntry* ce, SelectDest* out) {
   }
   // Main loop: pop the first queued row into the current-row table, output
   // it, and run the recursive arms.
+  // The current row is a one-row table, or only registers when every
+  // recursive arm joins it without an outer join.
+  bool in_regs = true;
+  for (size_t i = first_rec; i < arms.size(); ++i) {
+    for (const Source& src : InfoOf(arms[i])->sources) {
+      if (src.outer_nullable || (src.join & ast::kJoinRight) != 0) in_regs = false;
+    }
+  }
   int cur = ce->queue_cursor;
-  Op(Opcode::kOpenEphemeral, cur, ncols);
+  if (!in_regs) Op(Opcode::kOpenEphemeral, cur, ncols);
   int loop = prog_->pc();
   Op(Opcode::kRewind, q.queue, end);
   int row = AllocReg(ncols + 2);
   int qoff = q.order != nullptr ? q.norder + 1 : 0;
   for (int c = 0; c < ncols; ++c) Op(Opcode::kColumn, q.queue, qoff + c, row + c);
   Op(Opcode::kDelete, q.queue);
-  Op(Opcode::kClearEphemeral, cur);
-  SelectDest cd;
-  cd.kind = SelectDest::kTable;
-  cd.cursor = cur;
-  EmitToDest(&cd, row, ncols);
+  if (!in_regs) {
+    Op(Opcode::kClearEphemeral, cur);
+    SelectDest cd;
+    cd.kind = SelectDest::kTable;
+    cd.cursor = cur;
+    EmitToDest(&cd, row, ncols);
+  }
   int skip_out = MakeLabel();
   if (offset_reg) Op(Opcode::kIfPos, offset_reg, skip_out, 1);
   EmitToDest(out, row, ncols);
   if (limit_reg) Op(Opcode::kDecrJumpZero, limit_reg, end);
   ResolveLabel(skip_out);
+  if (in_regs) cte_row_regs_[ce->id] = row;
   for (size_t i = first_rec; i < arms.size(); ++i) {
-    if (!code_arm(arms[i])) return false;
+    if (!code_arm(arms[i])) {
+      cte_row_regs_.erase(ce->id);
+      return false;
+    }
   }
+  cte_row_regs_.erase(ce->id);
   Op(Opcode::kGoto, 0, loop);
   ResolveLabel(end);
   return !ctx_->failed();

@@ -12,10 +12,10 @@ namespace {
 int ActionCode(OnConflict a) { return static_cast<int>(a); }
 }  // namespace
 
-void Codegen::OpenDmlTarget(const Table* tab, DmlTarget* t, int cursor) {
+void Codegen::OpenDmlTarget(const Table* tab, DmlTarget* t, int cursor, bool open_table) {
   t->table = tab;
   t->cursor = cursor;
-  OpenTableCursor(Opcode::kOpenWrite, tab, cursor);
+  if (open_table) OpenTableCursor(Opcode::kOpenWrite, tab, cursor);
   t->index_cursors.clear();
   for (const Index* idx : tab->indexes) {
     int c = ctx_->AllocCursor();

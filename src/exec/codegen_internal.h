@@ -170,6 +170,12 @@ class Codegen {
   // When set, kRegs destinations call this subroutine (return reg, label).
   std::pair<int, int> pending_gosub_{0, 0};
   std::vector<std::pair<int, int>> recursive_refs_;  // (cursor, cte id)
+  // Recursive CTE id → the registers of its current row, while its
+  // recursive arms are coded (CodeCte), when every arm reads that row
+  // through an inner join: the self reference is then those registers, a
+  // loop of one row (one_row_cursors_), as SQLite's pseudo-table.
+  std::unordered_map<int, int> cte_row_regs_;
+  std::vector<int> one_row_cursors_;
   void CodeLimit(ast::Select* s, int* limit_reg, int* offset_reg, int end_label);
 
   // ---- loops (codegen_where.cc) ----
@@ -344,7 +350,9 @@ class Codegen {
     int cursor = -1;                 // table cursor
     std::vector<int> index_cursors;  // parallel to table->indexes
   };
-  void OpenDmlTarget(const Table* tab, DmlTarget* t, int cursor);
+  // open_table false: only the index cursors (the table cursor is a scan's,
+  // opened for writing by WhereBegin through dml_write_cursor_).
+  void OpenDmlTarget(const Table* tab, DmlTarget* t, int cursor, bool open_table = true);
   // Row keys (codegen_rowkey.cc): a row's rowid, or for a WITHOUT ROWID
   // table its primary-key values (RowKeySize registers).
   // Opens `cursor` on the table's B-tree with `op` (OpenRead/OpenWrite).
@@ -406,6 +414,12 @@ class Codegen {
   bool CodeCollectRowids(ast::Expr* where, const Table* tab, std::vector<Source>* srcs, int* rowids,
                          const std::vector<bool>& changed, bool* scan_order);
   bool UpdateNeedsTwoPasses(const Table* tab, const std::vector<bool>& changed);
+  // SQLite's one-pass UPDATE of a rowid table scanned in full: each row is
+  // rewritten where the scan stands. *done false (nothing emitted) when the
+  // scan would use an index or seek; the two passes are then needed.
+  bool CodeUpdateOnePass(ast::UpdateStmt* st, Table* tab, std::vector<Source>* srcs,
+                         const UpdateSets& sets, ast::Expr* where, OnConflict on_conflict,
+                         bool* done);
   // values_cursor >= 0: the SET values are that cursor's columns from
   // values_at on (in SET order) instead of the SET expressions.
   void CodeUpdatedRow(ast::ExprList* set_list, const Table* tab, const UpdateSets& sets,
@@ -488,6 +502,8 @@ class Codegen {
   bool truncating_ = false;
   // Planning the scan that finds a DELETE's / UPDATE's rows (PlanRequest::dml_rows).
   bool dml_rows_ = false;
+  // The cursor WhereBegin opens for writing (a one-pass UPDATE's table), or -1.
+  int dml_write_cursor_ = -1;
   // Records the trigger depth of the hooked write at `addr` (Program::hook_depths).
   void NoteHookDepth(int addr) {
     if (in_trigger_ > 0) prog_->hook_depths.emplace_back(addr, in_trigger_);

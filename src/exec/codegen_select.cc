@@ -206,8 +206,16 @@ bool Codegen::MaterializeSources(SelectInfo* info, int coroutine_src) {
     if (src.cte <= -2) {
       // The recursive CTE's current row: a one-row table kept by CodeCte.
       CteEntry* ce = resolver_.all_ctes()[static_cast<size_t>(-2 - src.cte)];
-      Op(Opcode::kOpenDup, src.cursor, ce->queue_cursor + 0);
       recursive_refs_.push_back({src.cursor, ce->id});
+      auto held = cte_row_regs_.find(ce->id);
+      if (held != cte_row_regs_.end()) {
+        one_row_cursors_.push_back(src.cursor);
+        for (int c = 0; c < static_cast<int>(src.columns.size()); ++c) {
+          redirects_.push_back({src.cursor, c, held->second + c});
+        }
+        continue;
+      }
+      Op(Opcode::kOpenDup, src.cursor, ce->queue_cursor + 0);
       continue;
     }
     if (src.subquery == nullptr) continue;

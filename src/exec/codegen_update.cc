@@ -78,6 +78,11 @@ bool Codegen::CodeUpdateBody(ast::UpdateStmt* st, Scope* outer) {
     scan_order = ret.list == nullptr && !sets.key_set && !sets.rowid_set &&
                  on_conflict != OnConflict::kReplace && !HasSubquery(where) &&
                  !UpdateNeedsTwoPasses(tab, sets.changed);
+    if (scan_order && ret.list == nullptr && !tab->without_rowid) {
+      bool done = false;
+      if (!CodeUpdateOnePass(st, tab, &srcs, sets, where, on_conflict, &done)) return false;
+      if (done) return true;
+    }
     if (!CodeCollectRowids(where, tab, &srcs, &rowids, sets.changed, &scan_order)) return false;
   }
   // Pass 2.
@@ -181,6 +186,51 @@ bool Codegen::CodeCollectRowids(Expr* where, const Table* tab, std::vector<Sourc
   CodeAddRowKey(tab, cursor, *rowids, *scan_order);
   WhereEnd(&w);
   return true;
+}
+
+bool Codegen::CodeUpdateOnePass(ast::UpdateStmt* st, Table* tab, std::vector<Source>* srcs,
+                                const UpdateSets& sets, Expr* where, OnConflict on_conflict,
+                                bool* done) {
+  const int cursor = (*srcs)[0].cursor;
+  WhereLoops w;
+  std::vector<std::vector<bool>> used(1);
+  used[0].assign(tab->columns.size(), false);
+  MarkUsedColumns(where, srcs, &used);
+  dml_rows_ = true;
+  const bool planned = PlanLoops(&w, srcs, where, nullptr, nullptr, &used);
+  dml_rows_ = false;
+  if (!planned) return false;
+  // Only a full scan of the table itself: rewriting a row where the scan
+  // stands keeps its rowid, so the scan meets every row once.
+  if (w.plan.loops.size() != 1 || w.plan.loops[0].index != nullptr ||
+      w.plan.loops[0].access != AccessKind::kFullScan) {
+    return true;
+  }
+  *done = true;
+  const int ncol = static_cast<int>(tab->columns.size());
+  DmlTarget t;
+  OpenDmlTarget(tab, &t, cursor, /*open_table=*/false);
+  dml_write_cursor_ = cursor;
+  const bool began = WhereBegin(&w);
+  dml_write_cursor_ = -1;
+  if (!began) return false;
+  const int old_base = AllocReg(ncol + 1);
+  const int new_base = AllocReg(ncol + 1);
+  const int next = MakeLabel();
+  CodeReadRow(&t, old_base);
+  size_t mark = redirects_.size();
+  redirects_.push_back({cursor, -1, old_base});
+  for (int c = 0; c < ncol; ++c) redirects_.push_back({cursor, c, old_base + 1 + c});
+  CodeUpdatedRow(st->sets, tab, sets, old_base, new_base);
+  redirects_.resize(mark);
+  const std::vector<bool>* changed = &sets.changed;
+  CodeConstraintChecks(&t, new_base, old_base, sets.key_set, on_conflict, next, changed);
+  if (!CodeFkCheck(tab, old_base, new_base, changed)) return false;
+  CodeReplaceRow(&t, old_base, new_base, sets.rowid_set, changed);
+  if (!CodeFkActions(tab, old_base, new_base, changed)) return false;
+  ResolveLabel(next);
+  WhereEnd(&w);
+  return !ctx_->failed();
 }
 
 // Triggers on the UPDATE or foreign key work for the changed columns.

@@ -341,6 +341,14 @@ bool Codegen::WhereBegin(WhereLoops* w) {
 // next row in registers) or a materialized subquery, view or CTE (a scan of
 // its temporary table).
 void Codegen::CodeSubquerySourceLoop(const Source& src, LevelState* lv) {
+  if (std::find(one_row_cursors_.begin(), one_row_cursors_.end(), src.cursor) !=
+      one_row_cursors_.end()) {
+    // A recursive CTE's current row, in registers: one pass, no cursor.
+    lv->top = prog_->pc();
+    lv->next_op = Opcode::kNoop;
+    lv->next_cursor = 0;
+    return;
+  }
   if (coroutines_.count(src.cursor)) {
     lv->top = prog_->pc();
     Op(Opcode::kYield, coroutines_[src.cursor].first, lv->brk);
@@ -366,7 +374,10 @@ void Codegen::OpenLevelCursors(const LoopPlan& lp, const Source& src, LevelState
     return;
   }
   bool need_table = !(lp.index != nullptr && lp.covering);
-  if (need_table) OpenTableCursor(Opcode::kOpenRead, tab, src.cursor);
+  if (need_table) {
+    OpenTableCursor(src.cursor == dml_write_cursor_ ? Opcode::kOpenWrite : Opcode::kOpenRead, tab,
+                    src.cursor);
+  }
   if (lp.index != nullptr) {
     lv->index_cursor = ctx_->AllocCursor();
     prog_->n_cursors = std::max(prog_->n_cursors, ctx_->n_cursors);

@@ -251,6 +251,7 @@ void Codegen::BuildWindowStage(SelectInfo* info, WindowPlan* plan, WindowStage* 
   st->sorter = ctx_->AllocCursor();
   int a = Op(Opcode::kSorterOpen, st->sorter, st->n_fields);
   prog_->SetP4(a, ki);
+  prog_->at(a).p5 = kP5SorterRandomAccess;  // frames read rows by position
 
   WindowSpec* spec = prog_->arena.New<WindowSpec>();
   spec->id = n_window_specs_++;

@@ -118,21 +118,47 @@ int CompareRecordPrefix(const uint8_t* a, uint32_t na, const uint8_t* b, uint32_
 }
 
 uint8_t* Sorter::Store(const uint8_t* rec, uint32_t n) {
-  if (chunk_used_ + n > chunk_cap_) {
-    size_t cap = std::max<size_t>(n, chunk_cap_ ? chunk_cap_ * 2 : 16384);
+  while (chunks_.empty() || chunk_used_ + n > chunks_[chunk_idx_].cap) {
+    if (!chunks_.empty() && chunk_idx_ + 1 < chunks_.size()) {
+      // A chunk kept from before a spill.
+      ++chunk_idx_;
+      chunk_used_ = 0;
+      continue;
+    }
+    size_t last = chunks_.empty() ? 0 : chunks_.back().cap;
+    size_t cap = std::max<size_t>(n, last ? last * 2 : 16384);
     if (cap > (1u << 22) && n < (1u << 22)) cap = 1u << 22;
-    std::unique_ptr<uint8_t[]> chunk(new uint8_t[cap]);  // not leaked if push_back throws
+    // A spilling sorter holds at most budget_ bytes of records: once it is
+    // past small sorts, one chunk of that size, whose pages are touched only
+    // as rows fill it.
+    if (budget_ != 0 && last >= 65536) cap = std::max<size_t>(n, budget_);
+    Chunk chunk{std::unique_ptr<uint8_t[]>(new uint8_t[cap]),
+                cap};  // not leaked if push_back throws
     chunks_.push_back(std::move(chunk));
-    chunk_cap_ = cap;
+    chunk_idx_ = chunks_.size() - 1;
     chunk_used_ = 0;
   }
-  uint8_t* dst = chunks_.back().get() + chunk_used_;
+  uint8_t* dst = chunks_[chunk_idx_].p.get() + chunk_used_;
   std::memcpy(dst, rec, n);
   chunk_used_ += n;
   stored_bytes_ += n;
   return dst;
 }
 
+namespace {
+// The integer of serial type st (1..6, 8, 9) at p.
+inline int64_t IntOfSerial(const uint8_t* p, uint32_t st) {
+  if (st >= 8) return st - 8;
+  uint32_t sz = SerialTypeLen(st);
+  uint64_t v = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int8_t>(p[0])));
+  for (uint32_t k = 1; k < sz; ++k) v = (v << 8) | p[k];
+  return static_cast<int64_t>(v);
+}
+}  // namespace
+
+// Reads the first key field straight from the record bytes (as
+// DecodeSerial would, without a Value): this runs once per row added and
+// once per row read back from a run.
 Sorter::Entry Sorter::MakeEntry(const uint8_t* data, uint32_t n) const {
   Entry e;
   e.data = data;
@@ -143,43 +169,63 @@ Sorter::Entry Sorter::MakeEntry(const uint8_t* data, uint32_t n) const {
   e.has_i2 = false;
   e.i2 = 0;
   e.pfx = 0;
-  FieldReader r{data, n};
-  Value v;
-  bool bad = false;
-  if (r.Init() && r.Next(&v, &bad)) {
-    e.type = static_cast<uint8_t>(v.type());
-    switch (v.type()) {
-      case Type::kInteger:
-        e.i = v.int_value();
-        break;
-      case Type::kReal:
-        e.r = v.real_value();
-        break;
-      case Type::kText:
-      case Type::kBlob: {
-        e.z = v.data();
-        e.len = v.size();
-        uint32_t k = e.len < 8 ? e.len : 8;
-        for (uint32_t j = 0; j < k; ++j) {
-          e.pfx |= uint64_t{static_cast<uint8_t>(e.z[j])} << (56 - 8 * j);
-        }
-        break;
-      }
-      case Type::kNull:
-        break;
+  if (n == 0) return e;
+  uint32_t h;
+  uint32_t pos = static_cast<uint32_t>(GetVarint32(data, &h));
+  if (h > n || pos >= h) return e;  // no field (or a damaged header): NULL
+  uint32_t st;
+  pos += static_cast<uint32_t>(GetVarint32(data + pos, &st));
+  uint32_t sz = SerialTypeLen(st);
+  if (pos > h || h + sz > n) return e;
+  const uint8_t* p = data + h;
+  if (st >= 12) {
+    e.type = static_cast<uint8_t>((st & 1) ? Type::kText : Type::kBlob);
+    e.z = reinterpret_cast<const char*>(p);
+    e.len = sz;
+    if (sz >= 8) {
+      e.pfx = Get64(p);  // big-endian: byte order is value order
+    } else {
+      for (uint32_t j = 0; j < sz; ++j) e.pfx |= uint64_t{p[j]} << (56 - 8 * j);
     }
-    // An integer second key field is kept too (window and multi-key sorts).
-    e.has_i2 = key_info_->n_fields >= 2 && r.PeekInt(&e.i2);
+  } else if (st == 7) {
+    uint64_t bits = 0;
+    for (int j = 0; j < 8; ++j) bits = (bits << 8) | p[j];
+    double r;
+    std::memcpy(&r, &bits, sizeof r);
+    if (r == r) {  // a stored NaN reads as NULL
+      e.type = static_cast<uint8_t>(Type::kReal);
+      e.r = r;
+    }
+  } else if (st != 0 && st != 10 && st != 11) {
+    e.type = static_cast<uint8_t>(Type::kInteger);
+    e.i = IntOfSerial(p, st);
+  }
+  // An integer second key field is kept too (window and multi-key sorts).
+  if (key_info_->n_fields >= 2 && pos < h) {
+    uint8_t st2 = data[pos];  // a one-byte varint for the integer types
+    uint32_t at = h + sz;
+    if (st2 != 0 && st2 != 7 && st2 <= 9 && at + SerialTypeLen(st2) <= n) {
+      e.has_i2 = true;
+      e.i2 = IntOfSerial(data + at, st2);
+    }
   }
   return e;
 }
 
-void Sorter::Add(const uint8_t* rec, uint32_t n) {
+Status Sorter::Add(const uint8_t* rec, uint32_t n) {
   if (bound_ > 0) {
     AddBounded(rec, n);
-    return;
+    return Status();
+  }
+  if (budget_ != 0 && entries_.size() == entries_.capacity() && entries_.size() >= 1024) {
+    // Past small sorts: room for every entry a run can have, so the array
+    // is not copied as it grows, and its pages are touched only as it fills.
+    entries_.reserve(std::max(entries_.size() + 1, budget_ / sizeof(Entry) + 1));
   }
   entries_.push_back(MakeEntry(Store(rec, n), n));
+  mem_ += n + sizeof(Entry);
+  if (budget_ != 0 && mem_ > budget_) return Spill();
+  return Status();
 }
 
 namespace {
@@ -237,6 +283,17 @@ int Sorter::CompareEntries(const Entry& a, const Entry& b, Status* st) const {
   return CompareFieldsFrom(a.data, a.size, b.data, b.size, ki, 1, st);
 }
 
+Status Sorter::SortEntries() {
+  Status st;
+  const KeyInfo& ki = *key_info_;
+  // No key (a window without PARTITION BY or ORDER BY): input order. Input
+  // already in order (a scan in key order) needs no sort.
+  auto less = [&](const Entry& x, const Entry& y) { return CompareEntries(x, y, &st) < 0; };
+  if (ki.n_fields == 0 || std::is_sorted(entries_.begin(), entries_.end(), less)) return st;
+  std::stable_sort(entries_.begin(), entries_.end(), less);
+  return st;
+}
+
 Status Sorter::Sort() {
   if (bound_ > 0 && !heap_.empty()) {
     // The heap's rows in ascending (key, arrival) order: already the
@@ -249,19 +306,10 @@ Status Sorter::Sort() {
     heap_.shrink_to_fit();
   }
   TRY(add_status_);
-  Status st;
-  const KeyInfo& ki = *key_info_;
-  // No key (a window without PARTITION BY or ORDER BY): input order. Input
-  // already in order (a scan in key order) needs no sort.
-  auto less = [&](const Entry& x, const Entry& y) { return CompareEntries(x, y, &st) < 0; };
-  if (ki.n_fields == 0 || std::is_sorted(entries_.begin(), entries_.end(), less)) {
-    pos_ = 0;
-    return st;
-  }
-  std::stable_sort(entries_.begin(), entries_.end(),
-                   [&](const Entry& x, const Entry& y) { return CompareEntries(x, y, &st) < 0; });
   pos_ = 0;
-  return st;
+  TRY(SortEntries());
+  if (!runs_.empty()) return StartMerge();
+  return Status();
 }
 
 }  // namespace basalt

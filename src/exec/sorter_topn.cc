@@ -70,10 +70,10 @@ bool Sorter::WouldDrop(const Value* key, int n) {
 }
 
 void Sorter::CompactBounded() {
-  std::vector<std::unique_ptr<uint8_t[]>> old;
+  std::vector<Chunk> old;
   old.swap(chunks_);  // freed on return, after every kept row is copied
+  chunk_idx_ = 0;
   chunk_used_ = 0;
-  chunk_cap_ = 0;
   stored_bytes_ = 0;
   for (Ranked& r : heap_) {
     const uint8_t* from = r.e.data;

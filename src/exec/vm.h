@@ -16,6 +16,7 @@
 namespace basalt {
 
 class Btree;
+class Vfs;
 class VmCursor;
 class WindowRun;
 
@@ -51,7 +52,18 @@ struct VmEnv {
   const bool* defer_fks = nullptr;      // PRAGMA defer_foreign_keys (null: off)
   ChangeHooks* change_hooks = nullptr;  // null while no hook is set (change_hooks.h C1)
   ChangeHooks hook_state;               // what change_hooks points at when set
+  // Sorters spill to temporary files of temp_vfs past a budget sized from
+  // the main database's cache_size (SorterBudget), unless temp_store is 2
+  // (MEMORY) or temp_vfs is null.
+  Vfs* temp_vfs = nullptr;
+  const int* cache_size = nullptr;  // main's PRAGMA cache_size
+  const int* temp_store = nullptr;  // PRAGMA temp_store: 0 default, 1 file, 2 memory
 };
+
+// The bytes a sorter may hold in memory before it spills (0: no limit), as
+// SQLite sizes its sorter: cache_size pages (or -cache_size KiB), at least
+// 250 pages and at most 512 MiB.
+size_t SorterBudget(const VmEnv& env);
 
 enum class StepResult { kRow, kDone, kError };
 

@@ -148,12 +148,14 @@ Status VmCursor::ReopenDup(std::unique_ptr<VmCursor>* c, VmCursor* other, uint64
                               const_cast<KeyInfo*>(old->key_info_));
 }
 
-std::unique_ptr<VmCursor> VmCursor::OpenSorter(const KeyInfo* key_info, uint64_t* write_gen) {
+std::unique_ptr<VmCursor> VmCursor::OpenSorter(const KeyInfo* key_info, uint64_t* write_gen,
+                                               size_t budget, Vfs* vfs) {
   std::unique_ptr<VmCursor> c(new VmCursor());
   c->kind_ = Kind::kSorter;
   c->key_info_ = key_info;
   c->write_gen_ = write_gen;
   c->sorter_ = std::make_unique<Sorter>(key_info);
+  c->sorter_->SetSpill(budget, vfs);
   return c;
 }
 
@@ -508,18 +510,22 @@ Status VmCursor::ParseHeaderThrough(int i) {
   }
   uint32_t* ty = types_.data();
   uint32_t* off = offsets_.data();
+  // Locals: the stores through ty/off could alias the members otherwise.
+  const uint8_t* const rec = payload_;
+  const uint32_t hdr_len = header_len_, rec_len = payload_len_;
+  const uint32_t last = static_cast<uint32_t>(i);
   uint32_t pos = header_pos_, body = body_pos_;
-  Status st;
-  while (static_cast<int64_t>(n) <= i && pos < header_len_) {
-    uint32_t t = payload_[pos];
+  bool bad = false;
+  while (n <= last && pos < hdr_len) {
+    uint32_t t = rec[pos];
     if (t < 0x80) {
       ++pos;
     } else {
-      pos += static_cast<uint32_t>(GetVarint32(payload_ + pos, &t));
+      pos += static_cast<uint32_t>(GetVarint32(rec + pos, &t));
     }
     uint32_t sz = SerialTypeLen(t);
-    if (pos > header_len_ || body + sz > payload_len_) {
-      st = CORRUPT();
+    if (pos > hdr_len || body + sz > rec_len) {
+      bad = true;
       break;
     }
     ty[n] = t;
@@ -530,7 +536,8 @@ Status VmCursor::ParseHeaderThrough(int i) {
   header_pos_ = pos;
   body_pos_ = body;
   n_parsed_ = n;
-  return st;
+  if (bad) return CORRUPT();
+  return Status();
 }
 
 Status VmCursor::Column(int i, Value* out, const Value* dflt) {
@@ -724,14 +731,12 @@ Status VmCursor::Clear() {
 // ---- sorter --------------------------------------------------------------------
 
 Status VmCursor::SorterInsert(const Value& record) {
-  sorter_->Add(reinterpret_cast<const uint8_t*>(record.data()), record.size());
-  return Status();
+  return sorter_->Add(reinterpret_cast<const uint8_t*>(record.data()), record.size());
 }
 
 Status VmCursor::SorterSort(bool* empty) {
   Moved();
   TRY(sorter_->Sort());
-  sorter_->Rewind();
   eof_ = !sorter_->Valid();
   *empty = eof_;
   return Status();
@@ -739,7 +744,7 @@ Status VmCursor::SorterSort(bool* empty) {
 
 Status VmCursor::SorterNext(bool* more) {
   Moved();
-  sorter_->Next();
+  TRY(sorter_->Next());
   eof_ = !sorter_->Valid();
   *more = !eof_;
   return Status();

@@ -20,6 +20,7 @@ namespace basalt {
 class Btree;
 class BtCursor;
 class Sorter;
+class Vfs;
 class VtabCursor;
 
 enum class SeekOp : uint8_t { kGE, kGT, kLE, kLT };
@@ -45,7 +46,9 @@ class VmCursor {
                                                          uint64_t* write_gen);
   // A second cursor on the same temporary tree as `other`.
   static Result<std::unique_ptr<VmCursor>> OpenDup(VmCursor* other, uint64_t* write_gen);
-  static std::unique_ptr<VmCursor> OpenSorter(const KeyInfo* key_info, uint64_t* write_gen);
+  // budget/vfs: Sorter::SetSpill (budget 0: all in memory).
+  static std::unique_ptr<VmCursor> OpenSorter(const KeyInfo* key_info, uint64_t* write_gen,
+                                              size_t budget = 0, Vfs* vfs = nullptr);
   static std::unique_ptr<VmCursor> OpenPseudo(const Value* reg, int n_columns, uint64_t* write_gen);
   static std::unique_ptr<VmCursor> OpenConstList(const ConstList* list);
   // A set of integers (OpenRowSet, RowSetAdd, RowSetTest).

@@ -1,8 +1,10 @@
 // A Vm's life outside the dispatch loop: construction (with the debug-build
 // program check), reset for another run, and the end of a run (cursors
 // closed or kept for reuse, accumulators freed).
+#include <algorithm>
 #include <cstdio>
 
+#include "btree/btree.h"
 #include "common/assert.h"
 #include "exec/program_verify.h"
 #include "exec/vm.h"
@@ -123,6 +125,17 @@ StepResult Vm::FailWithStatus() {
   FinishAggregates();
   CloseCursors();
   return StepResult::kError;
+}
+
+size_t SorterBudget(const VmEnv& env) {
+  if (env.temp_vfs == nullptr || env.cache_size == nullptr) return 0;
+  if (env.temp_store != nullptr && *env.temp_store == 2) return 0;
+  const int64_t page = env.dbs.empty() || env.dbs[0] == nullptr ? 4096 : env.dbs[0]->page_size();
+  const int64_t pages = *env.cache_size;
+  int64_t bytes = pages < 0 ? -pages * 1024 : pages * page;
+  bytes = std::min<int64_t>(bytes, int64_t{1} << 29);
+  bytes = std::max<int64_t>(bytes, 250 * page);
+  return static_cast<size_t>(bytes);
 }
 
 }  // namespace basalt

@@ -33,6 +33,10 @@ Result<std::unique_ptr<Connection>> Connection::Open(std::string_view filename, 
     TRY(ParsePassList(off, &c->options_.disabled_passes));
   }
   c->env_.interrupted = &c->interrupted_;
+  // Sorters spill through the connection's VFS (vm.h SorterBudget).
+  c->env_.temp_vfs = c->vfs_;
+  c->env_.cache_size = &c->store_.main()->cache_size;
+  c->env_.temp_store = &c->pragma_settings_.temp_store;
   c->SetBusyTimeout(c->busy_timeout_ms_);
   // pragma_NAME tables are made the first time a statement names them.
   Connection* conn = c.get();

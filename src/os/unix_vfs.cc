@@ -153,12 +153,33 @@ void SyncDirectory(const std::string& path) {
   close(fd);
 }
 
+// The directory for temporary files, as SQLite's unix VFS picks it:
+// $SQLITE_TMPDIR, $TMPDIR, /var/tmp, /usr/tmp, /tmp, then ".".
+std::string TempDirectory() {
+  const char* dirs[] = {getenv("SQLITE_TMPDIR"), getenv("TMPDIR"), "/var/tmp", "/usr/tmp", "/tmp"};
+  for (const char* d : dirs) {
+    struct stat st;
+    if (d == nullptr || stat(d, &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+    if (access(d, W_OK | X_OK) == 0) return d;
+  }
+  return ".";
+}
+
 }  // namespace unix_vfs
 
 using namespace unix_vfs;
 
-Status UnixVfs::Open(const std::string& path, int flags, std::unique_ptr<VfsFile>* out,
+Status UnixVfs::Open(const std::string& given, int flags, std::unique_ptr<VfsFile>* out,
                      int* out_flags) {
+  std::string path = given;
+  if (path.empty()) {
+    // A temporary file (as xOpen with no name): a fresh name, created
+    // exclusively and removed at once so that it vanishes when closed.
+    uint64_t r = 0;
+    Randomness(&r, sizeof r);
+    path = TempDirectory() + StrFormat("/etilqs_%016llx", static_cast<unsigned long long>(r));
+    flags |= kOpenCreate | kOpenExclusive | kOpenDeleteOnClose;
+  }
   int oflags = (flags & kOpenReadWrite) ? O_RDWR : O_RDONLY;
   if (flags & kOpenCreate) oflags |= O_CREAT;
   if (flags & kOpenExclusive) oflags |= O_EXCL | O_NOFOLLOW;

@@ -149,6 +149,9 @@ class Vfs {
   virtual ~Vfs() = default;
   // flags: OpenFlag bits. *out_flags (optional) receives the flags the file
   // was actually opened with (kOpenReadOnly when read-write was refused).
+  // An empty path asks for a new temporary file that the VFS names and
+  // deletes when it is closed (xOpen with a null name; the unix VFS
+  // supports it, others may refuse).
   virtual Status Open(const std::string& path, int flags, std::unique_ptr<VfsFile>* out,
                       int* out_flags = nullptr) = 0;
   // Removes a file; kIoErrDeleteNoEnt when it does not exist. With sync_dir

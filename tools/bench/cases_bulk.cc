@@ -248,6 +248,18 @@ double SortAll(const Api& a, int64_t rows, const std::string& path) {
 
 void BulkUseWal(bool on) { use_wal = on; }
 
+double BigSort(const Api& a, int64_t rows, const std::string& path) {
+  return SortAll(a, rows, path);
+}
+
+double BigIndex(const Api& a, int64_t rows, const std::string& path) {
+  Conn c(a, path);
+  Fill(&c, rows);
+  double t0 = Seconds();
+  c.Exec("CREATE INDEX t_b ON t(b)");
+  return Seconds() - t0;
+}
+
 const std::vector<BulkCase>& BulkCases() {
   static const std::vector<BulkCase> cases = {
       {"bulk_insert0", "INSERT rows one at a time, one transaction, no index", Insert0},

@@ -23,5 +23,9 @@ struct BulkCase {
 const std::vector<BulkCase>& BulkCases();
 // File databases of the bulk cases in WAL mode (default: rollback journal).
 void BulkUseWal(bool on);
+// The large cases (opt-in: basalt-bench --sort-rows N): ORDER BY over every
+// row, and CREATE INDEX on the TEXT column, of an N-row table.
+double BigSort(const Api& a, int64_t rows, const std::string& path);
+double BigIndex(const Api& a, int64_t rows, const std::string& path);
 
 }  // namespace basalt::bench

@@ -4,19 +4,26 @@
 //
 //   basalt-bench [--dir DIR] [--reps N] [--rows N] [--only NAME[,NAME]]
 //                [--bulk-rows N] [--memory | --wal] [--fts5-docs N]
+//                [--sort-rows N]
 // The bulk cases (cases_bulk.cc) use --bulk-rows rows (default 200000) on
 // file databases (rollback journal, or WAL with --wal) or, with --memory,
-// on ":memory:".
+// on ":memory:". --sort-rows N adds sort_big and index_big: ORDER BY over,
+// and CREATE INDEX on, an N-row table in a file (e.g. 10000000; slow, so
+// not run by default).
 //
 // Every workload runs on both engines; each engine's time is the best of N
-// repetitions. The lookup and scan workloads read a database written by the
-// system sqlite3 (copied afresh for each run), so both engines read
+// repetitions. Each run is a forked child, so that its peak resident set
+// (wait4's ru_maxrss) is that engine's alone: the table shows each engine's
+// largest peak over the repetitions and their ratio. The parent holds only
+// the two loaded libraries, the same baseline for both. The lookup and scan workloads read a
+// database written by the system sqlite3 (copied afresh for each run), so both engines read
 // identical files.
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +36,7 @@
 #include "cases_bulk.h"
 #include "cases_fts5.h"
 #include "cases_rtree.h"
+#include "child.h"
 
 namespace basalt::bench {
 namespace {
@@ -43,6 +51,7 @@ struct Options {
   int64_t bulk_rows = 200000;  // rows of the bulk cases (cases_bulk.cc)
   bool bulk_memory = false;    // the bulk cases on ":memory:" databases
   int64_t fts5_docs = 20000;   // the FTS5 cases; --fts5-docs 100000 for the full size
+  int64_t sort_rows = 0;       // sort_big / index_big rows (0: not run)
   std::vector<std::string> only;
 };
 
@@ -578,6 +587,8 @@ int Main(int argc, char** argv) {
       BulkUseWal(true);
     } else if (arg == "--big-mb") {
       o.big_bytes = std::max<int64_t>(1, std::atoll(value().c_str())) << 20;
+    } else if (arg == "--sort-rows") {
+      o.sort_rows = std::max<int64_t>(0, std::atoll(value().c_str()));
     } else if (arg == "--fts5-docs") {
       o.fts5_docs = std::max<int64_t>(100, std::atoll(value().c_str()));
     } else if (arg == "--only") {
@@ -592,7 +603,7 @@ int Main(int argc, char** argv) {
     } else {
       Die("unknown option " + arg +
           " (usage: basalt-bench [--dir DIR] [--reps N] [--rows N] [--big-mb N] [--only a,b] "
-          "[--bulk-rows N] [--memory] [--wal] [--fts5-docs N])");
+          "[--bulk-rows N] [--memory] [--wal] [--fts5-docs N] [--sort-rows N])");
     }
   }
   o.txns = std::max<int64_t>(1000, o.rows / 10);
@@ -653,6 +664,19 @@ int Main(int argc, char** argv) {
                    },
                    false, false});
   }
+  if (o.sort_rows > 0) {
+    // Always on a file: the table itself must not count as sort memory.
+    all.push_back({"sort_big", "ORDER BY a TEXT column over --sort-rows rows",
+                   [](const Api& a, const Options& opt, const std::string& p) {
+                     return BigSort(a, opt.sort_rows, p);
+                   },
+                   false, false});
+    all.push_back({"index_big", "CREATE INDEX on a TEXT column of --sort-rows rows",
+                   [](const Api& a, const Options& opt, const std::string& p) {
+                     return BigIndex(a, opt.sort_rows, p);
+                   },
+                   false, false});
+  }
   std::string fixture = o.dir + "/fixture-" + std::to_string(o.rows) + ".db";
   std::string big = o.dir + "/big-" + std::to_string(o.big_bytes >> 20) + "mb.db";
   bool need_fixture = false, need_big = false;
@@ -667,12 +691,34 @@ int Main(int argc, char** argv) {
   std::printf("basalt: %s (%s)\nsqlite: %s (%s)\nrows %lld, %d repetitions (best of)\n\n",
               basalt.library.c_str(), basalt.api.libversion(), sqlite.library.c_str(),
               sqlite.api.libversion(), static_cast<long long>(o.rows), o.reps);
-  std::printf("%-15s %10s %10s %7s  %s\n", "workload", "basalt s", "sqlite s", "ratio", "what");
-  double worst = 0;
+  // Each engine's resident set after opening a database and running one
+  // statement: the fixed part of every peak below (code pages, tables).
+  // (The child's "seconds" carry its file-backed resident KiB: code pages.)
+  RunResult base[2];
+  for (int e = 0; e < 2; ++e) {
+    const Api& api = (e == 0 ? basalt : sqlite).api;
+    base[e] = RunInChild([&] {
+      Db db(api, ":memory:");
+      db.Exec("CREATE TABLE t(x); INSERT INTO t VALUES(1); SELECT * FROM t ORDER BY x");
+      return static_cast<double>(ResidentFileKb());
+    });
+  }
+  std::printf(
+      "peak RSS of opening a database and one statement: basalt %.1f MB, sqlite %.1f MB "
+      "(file-backed: %.1f / %.1f MB)\n\n",
+      static_cast<double>(base[0].max_rss_kb) / 1024,
+      static_cast<double>(base[1].max_rss_kb) / 1024, base[0].seconds / 1024,
+      base[1].seconds / 1024);
+  std::printf("%-15s %10s %10s %7s %9s %9s %6s  %s\n", "workload", "basalt s", "sqlite s", "ratio",
+              "basalt MB", "sqlite MB", "rss", "what");
+  double worst = 0, worst_rss = 0, log_sum = 0;
+  int n_run = 0;
   for (auto& w : all) {
     if (!Wanted(o, w.name)) continue;
     double best[2] = {1e300, 1e300};
+    long rss[2] = {0, 0};
     for (int r = 0; r < o.reps; ++r) {
+      std::fprintf(stderr, "\r%-15s run %d/%d ", w.name, r + 1, o.reps);
       for (int e = 0; e < 2; ++e) {
         // Alternate which engine goes first, so neither always runs warm.
         int which = (r % 2 == 0) ? e : 1 - e;
@@ -680,16 +726,25 @@ int Main(int argc, char** argv) {
         std::string path = o.dir + "/run-" + eng.name + ".db";
         if (w.reads_fixture) CopyFile(fixture, path);
         const std::string& target = w.reads_big ? big : path;
-        double t = w.run(eng.api, o, target);
-        best[which] = std::min(best[which], t);
+        RunResult res = RunInChild([&] { return w.run(eng.api, o, target); });
+        best[which] = std::min(best[which], res.seconds);
+        rss[which] = std::max(rss[which], res.max_rss_kb);
       }
     }
+    std::fprintf(stderr, "\r%-30s\r", "");
     double ratio = best[0] / best[1];
+    double rss_ratio = static_cast<double>(rss[0]) / static_cast<double>(std::max(rss[1], 1L));
     worst = std::max(worst, ratio);
-    std::printf("%-15s %10.3f %10.3f %7.2f  %s\n", w.name, best[0], best[1], ratio, w.what);
+    worst_rss = std::max(worst_rss, rss_ratio);
+    log_sum += std::log(ratio);
+    ++n_run;
+    std::printf("%-15s %10.3f %10.3f %7.2f %9.1f %9.1f %6.2f  %s\n", w.name, best[0], best[1],
+                ratio, static_cast<double>(rss[0]) / 1024, static_cast<double>(rss[1]) / 1024,
+                rss_ratio, w.what);
     std::fflush(stdout);
   }
-  std::printf("\nworst ratio %.2f\n", worst);
+  std::printf("\nworst ratio %.2f, geometric mean %.2f, worst peak-RSS ratio %.2f\n", worst,
+              n_run ? std::exp(log_sum / n_run) : 0.0, worst_rss);
   for (const char* e : {"basalt", "sqlite"}) RemoveDb(o.dir + "/run-" + std::string(e) + ".db");
   return 0;
 }
