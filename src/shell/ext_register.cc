@@ -10,6 +10,8 @@ void RegisterShellExtensions(sqlite3* db, Shell* sh) {
   RegisterDecimal(db);
   RegisterIeee754(db);
   RegisterFileIo(db);
+  RegisterSqlar(db);
+  RegisterZipfile(db);
   RegisterShellHelpers(db, sh);
 }
 
