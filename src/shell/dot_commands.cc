@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "shell/archive.h"
 #include "shell/help_text.h"
 #include "shell/shell.h"
 
@@ -186,7 +187,7 @@ struct Command {
 };
 
 const Command kCommands[] = {
-    {"archive", 2, [](Shell&, const Args& a) { return NotAvailable(a); }},
+    {"archive", 2, [](Shell& sh, const Args& a) { return DotArchive(sh, a, false); }},
     {"backup", 2, DotBackup},
     {"bail", 3,
      [](Shell& sh, const Args& a) { return SetFlag(&sh.bail, a, "Usage: .bail on|off\n"); }},

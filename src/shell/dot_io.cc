@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "shell/archive.h"
 #include "shell/shell.h"
 #include "shell/shell_ext.h"
 
@@ -55,6 +56,19 @@ bool OpenDb(Shell& sh, bool keep_going) {
   if (sh.db) return true;
   if (sh.deserialize) return OpenDeserialized(sh);
   const std::string name = sh.db_name.empty() ? ":memory:" : sh.db_name;
+  sh.open_zip = !sh.db_name.empty() && DeduceZip(sh.db_name, sh.zip_default);
+  if (sh.open_zip) {
+    // As the reference: the archive is the table "zip" of an empty database.
+    sqlite3* mem = nullptr;
+    sqlite3_open(":memory:", &mem);
+    sh.db = mem;
+    RegisterShellFunctions(mem);
+    RegisterShellExtensions(mem, &sh);
+    char* sql = sqlite3_mprintf("CREATE VIRTUAL TABLE zip USING zipfile(%Q);", name.c_str());
+    sqlite3_exec(mem, sql, nullptr, nullptr, nullptr);
+    sqlite3_free(sql);
+    return true;
+  }
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | sh.open_flags;
   if (sh.open_flags & SQLITE_OPEN_READONLY) flags = sh.open_flags;
   sqlite3* db = nullptr;
@@ -195,6 +209,7 @@ int DotRead(Shell& sh, const std::vector<std::string>& a) {
 int DotOpen(Shell& sh, const std::vector<std::string>& a) {
   std::string file;
   bool fresh = false;
+  bool zip = false;
   int flags = 0;
   for (size_t i = 1; i < a.size(); ++i) {
     const char* z = a[i].c_str();
@@ -207,6 +222,8 @@ int DotOpen(Shell& sh, const std::vector<std::string>& a) {
         flags = SQLITE_OPEN_READONLY;
       } else if (std::strcmp(z, "nofollow") == 0) {
         flags |= SQLITE_OPEN_NOFOLLOW;
+      } else if (std::strcmp(z, "zip") == 0) {
+        zip = true;
       } else {
         std::fprintf(stderr, "unknown option: %s\n", a[i].c_str());
         return 1;
@@ -223,6 +240,7 @@ int DotOpen(Shell& sh, const std::vector<std::string>& a) {
   if (fresh && !file.empty()) std::remove(file.c_str());
   sh.db_name = file;
   sh.open_flags = flags;
+  sh.zip_default = zip;
   if (!OpenDb(sh, true)) {
     std::fprintf(stderr, "Error: cannot open '%s'\n", file.c_str());
     return 1;

@@ -41,8 +41,10 @@ int Append(ZipTable* t, zip::Entry* e) {
 }
 
 // The member an INSERT or UPDATE describes; `old` (or null) is the member an
-// UPDATE replaces, whose bytes stay when data is unchanged.
-int BuildEntry(ZipTable* t, sqlite3_value** argv, const zip::Entry* old, zip::Entry* out) {
+// UPDATE replaces; *replaced is set to the index of a member of the same
+// name that REPLACE drops.
+int BuildEntry(ZipTable* t, sqlite3_value** argv, const zip::Entry* old, zip::Entry* out,
+               long* replaced) {
   sqlite3_vtab* vt = &t->base;
   sqlite3_value* raw = argv[2 + kRawdata];
   if (sqlite3_value_type(raw) != SQLITE_NULL) {
@@ -78,10 +80,15 @@ int BuildEntry(ZipTable* t, sqlite3_value** argv, const zip::Entry* old, zip::En
   }
   std::string name = Text(argv[2 + kName]);
   if (is_dir && (name.empty() || name.back() != '/')) name += '/';
-  for (const zip::Entry& e : t->entries) {
-    if (&e != old && e.name == name) {
+  // A member of the same name: an error, or under REPLACE dropped (the new
+  // member then goes last).
+  for (size_t i = 0; i < t->entries.size(); ++i) {
+    const zip::Entry& e = t->entries[i];
+    if (&e == old || e.name != name) continue;
+    if (sqlite3_vtab_on_conflict(t->db) != SQLITE_REPLACE) {
       return ZipSetError(vt, SQLITE_CONSTRAINT, "duplicate name: \"" + name + "\"");
     }
+    *replaced = static_cast<long>(i);
   }
   sqlite3_value* mtime_value = argv[2 + kMtime];
   const uint32_t mtime = static_cast<uint32_t>(sqlite3_value_type(mtime_value) == SQLITE_NULL
@@ -97,6 +104,13 @@ int BuildEntry(ZipTable* t, sqlite3_value** argv, const zip::Entry* old, zip::En
 }  // namespace
 
 int ZipBegin(sqlite3_vtab* vt) {
+  // A table created inside the transaction is not begun by SQLite (it joins
+  // the transaction at creation): its file opens at the first change.
+  if (reinterpret_cast<ZipTable*>(vt)->created_in_txn) return SQLITE_OK;
+  return ZipOpenForWrite(vt);
+}
+
+int ZipOpenForWrite(sqlite3_vtab* vt) {
   auto* t = reinterpret_cast<ZipTable*>(vt);
   if (t->wfd != nullptr) return SQLITE_OK;
   if (t->file.empty()) return ZipSetError(vt, SQLITE_ERROR, "zipfile: missing filename");
@@ -129,6 +143,7 @@ int ZipBegin(sqlite3_vtab* vt) {
 
 int ZipCommit(sqlite3_vtab* vt) {
   auto* t = reinterpret_cast<ZipTable*>(vt);
+  t->created_in_txn = false;
   if (t->wfd == nullptr) return SQLITE_OK;
   std::string dir;
   for (const zip::Entry& e : t->entries) dir += zip::CentralRecord(e);
@@ -144,7 +159,7 @@ int ZipCommit(sqlite3_vtab* vt) {
 
 int ZipUpdate(sqlite3_vtab* vt, int argc, sqlite3_value** argv, sqlite3_int64*) {
   auto* t = reinterpret_cast<ZipTable*>(vt);
-  int rc = ZipBegin(vt);
+  int rc = ZipOpenForWrite(vt);
   if (rc != SQLITE_OK) return rc;
   long old = -1;
   if (sqlite3_value_type(argv[0]) == SQLITE_INTEGER) {
@@ -165,9 +180,15 @@ int ZipUpdate(sqlite3_vtab* vt, int argc, sqlite3_value** argv, sqlite3_int64*) 
     }
   }
   zip::Entry e;
-  rc = BuildEntry(t, argv, old >= 0 ? &t->entries[static_cast<size_t>(old)] : nullptr, &e);
+  long replaced = -1;
+  rc = BuildEntry(t, argv, old >= 0 ? &t->entries[static_cast<size_t>(old)] : nullptr, &e,
+                  &replaced);
   if (rc == SQLITE_OK) rc = Append(t, &e);
   if (rc != SQLITE_OK) return rc;
+  if (replaced >= 0) {
+    t->entries.erase(t->entries.begin() + replaced);
+    if (old > replaced) --old;
+  }
   e.has_raw = true;
   e.key = t->next_key++;
   if (old >= 0) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "shell/archive.h"
 #include "shell/help_text.h"
 #include "shell/shell.h"
 
@@ -166,8 +167,15 @@ int SecondPass(Shell& sh, int argc, char** argv, int* pi) {
       }
     }
   } else if (std::strncmp(z, "-A", 2) == 0) {
-    std::fprintf(stderr, "Error: -A (.archive) is not available in the basalt shell\n");
-    return 1;
+    // The rest of the command line is .archive's; the exit status is 0
+    // whatever it does, as the reference's.
+    sh.zip_default = true;
+    OpenDb(sh, false);
+    std::vector<std::string> args{"-A"};
+    if (z[2] != '\0') args.emplace_back(z + 2);
+    for (int k = i + 1; k < argc; ++k) args.emplace_back(argv[k]);
+    DotArchive(sh, args, true);
+    return 0;
   } else {
     std::fprintf(stderr, "%s: Error: unknown option: %s\n", g_argv0, z);
     std::fprintf(stderr, "Use -help for a list of options.\n");

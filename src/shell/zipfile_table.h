@@ -21,6 +21,7 @@ struct ZipTable {
   sqlite3* db = nullptr;
   std::string file;                 // empty: the eponymous table (archive given per query)
   FILE* wfd = nullptr;              // open between Begin and Commit
+  bool created_in_txn = false;      // created inside an open transaction
   long long wsize = 0;              // bytes in FILE (where the next record goes)
   std::vector<zip::Entry> entries;  // the members while wfd is open
   std::string loaded;               // FILE's bytes as Begin read them
@@ -37,7 +38,8 @@ struct ZipCursor {
   size_t at = 0;
 };
 
-int ZipBegin(sqlite3_vtab* vt);
+int ZipBegin(sqlite3_vtab* vt);         // xBegin
+int ZipOpenForWrite(sqlite3_vtab* vt);  // opens FILE and loads its directory
 int ZipCommit(sqlite3_vtab* vt);
 int ZipUpdate(sqlite3_vtab* vt, int argc, sqlite3_value** argv, sqlite3_int64* rowid);
 int ZipSetError(sqlite3_vtab* vt, int rc, const std::string& msg);
