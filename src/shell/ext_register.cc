@@ -12,6 +12,7 @@ void RegisterShellExtensions(sqlite3* db, Shell* sh) {
   RegisterFileIo(db);
   RegisterSqlar(db);
   RegisterZipfile(db);
+  RegisterCompletion(db);
   RegisterShellHelpers(db, sh);
 }
 
