@@ -230,6 +230,7 @@ const Command kCommands[] = {
     {"load", 2, DotLoad},
     {"log", 2, DotLog},
     {"mode", 1, DotMode},
+    {"nonce", 2, DotNonce},
     {"nullvalue", 2,
      [](Shell& sh, const Args& a) {
        if (a.size() != 2) return Usage("Usage: .nullvalue STRING\n");
@@ -265,7 +266,7 @@ const Command kCommands[] = {
        return 2;
      }},
     {"read", 3, DotRead},
-    {"recover", 3, [](Shell&, const Args& a) { return NotAvailable(a); }},
+    {"recover", 3, DotRecover},
     {"restore", 3, DotRestore},
     {"save", 3, DotBackup},
     {"schema", 2, [](Shell& sh, const Args& a) { return DotSchema(sh, a, false); }},
@@ -421,7 +422,10 @@ int DoMetaCommand(Shell& sh, const std::string& line) {
     if (name.size() >= c.min_len && name.size() <= std::strlen(c.name) &&
         std::strncmp(c.name, name.c_str(), name.size()) == 0) {
       if (sh.safe_mode) FailIfUnsafe(sh, c.name, a);
+      const bool restore = sh.nonce_restore;  // the command .nonce let through
+      sh.nonce_restore = false;
       rc = c.fn(sh, a);
+      if (restore && !sh.nonce_restore) sh.safe_mode = sh.safe_persist;
       break;
     }
   }

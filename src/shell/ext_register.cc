@@ -13,6 +13,7 @@ void RegisterShellExtensions(sqlite3* db, Shell* sh) {
   RegisterSqlar(db);
   RegisterZipfile(db);
   RegisterCompletion(db);
+  RegisterDbdata(db);
   RegisterShellHelpers(db, sh);
 }
 

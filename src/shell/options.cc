@@ -132,6 +132,7 @@ int SecondPass(Shell& sh, int argc, char** argv, int* pi) {
     sh.stats = 1;
   } else if (is("-safe")) {
     sh.safe_mode = true;
+    sh.safe_persist = true;
   } else if (is("-scanstats") || is("-backslash") || is("-bail") || is("-utf8") ||
              is("-readonly") || is("-nofollow") || is("-deserialize") || is("-append")) {
   } else if (is("-version")) {
@@ -259,7 +260,10 @@ int RunMain(Shell& sh, int argc, char** argv) {
     } else if (is("-maxsize") && i + 1 < argc) {
       ++i;
     } else if (is("-nonce")) {
-      ++i;
+      if (i + 1 < argc) {
+        sh.has_nonce = true;
+        sh.nonce = argv[++i];
+      }
     } else if (is("-deserialize")) {
       sh.deserialize = true;
     } else if (is("-readonly")) {

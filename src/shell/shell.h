@@ -96,6 +96,10 @@ struct Shell {
   int stats = 0;  // .stats: 0 off, 1 on, 2 stmt, 3 vmstep (shown, not yet printed)
   bool interactive = false;
   bool safe_mode = false;
+  bool safe_persist = false;   // -safe was given (safe_mode is off only while .nonce allows)
+  bool has_nonce = false;      // -nonce STRING was given
+  std::string nonce;           // its STRING, for .nonce
+  bool nonce_restore = false;  // .nonce suspended safe mode: restore it after the next command
   bool dump_newlines = false;  // insert mode keeps newlines (.dump --newlines)
   bool preserve_rowids = false;
   int lineno = 0;
@@ -181,6 +185,8 @@ int DotDump(Shell& sh, const std::vector<std::string>& args);
 int DotRead(Shell& sh, const std::vector<std::string>& args);
 int DotOutput(Shell& sh, const std::vector<std::string>& args, bool once);
 int DotOpen(Shell& sh, const std::vector<std::string>& args);
+int DotRecover(Shell& sh, const std::vector<std::string>& args);  // dot_recover.cc
+int DotNonce(Shell& sh, const std::vector<std::string>& args);
 int DotImport(Shell& sh, const std::vector<std::string>& args);
 int DotParameter(Shell& sh, const std::vector<std::string>& args);
 int DotShow(Shell& sh, const std::vector<std::string>& args);

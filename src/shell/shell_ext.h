@@ -19,6 +19,7 @@ void RegisterFileIo(sqlite3* db);      // readfile, writefile, lsmode, fsdir (ex
 void RegisterSqlar(sqlite3* db);       // sqlar_compress, sqlar_uncompress, zipfile() (ext_sqlar.cc)
 void RegisterZipfile(sqlite3* db);     // the zipfile table, zipfile_cds (ext_zipfile*.cc)
 void RegisterCompletion(sqlite3* db);  // the completion table (ext_completion.cc)
+void RegisterDbdata(sqlite3* db);      // sqlite_dbdata, sqlite_dbptr (ext_dbdata.cc)
 // shell_*(), usleep, edit and the -safe authorizer (ext_helpers.cc)
 void RegisterShellHelpers(sqlite3* db, Shell* sh);
 
