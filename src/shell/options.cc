@@ -24,6 +24,7 @@ namespace shell {
 namespace {
 
 const char* g_argv0 = "basalt";
+size_t g_cmd_count = 0;             // SQL and dot-commands given after the database name
 sqlite3* volatile* g_db = nullptr;  // the connection Ctrl-C interrupts
 
 // Ctrl-C: interrupts the running statement; a third one in a row exits.
@@ -170,6 +171,10 @@ int SecondPass(Shell& sh, int argc, char** argv, int* pi) {
   } else if (std::strncmp(z, "-A", 2) == 0) {
     // The rest of the command line is .archive's; the exit status is 0
     // whatever it does, as the reference's.
+    if (g_cmd_count > 0) {
+      std::fprintf(stderr, "Error: cannot mix regular SQL or dot-commands with \"%s\"\n", z);
+      return 1;
+    }
     sh.zip_default = true;
     OpenDb(sh, false);
     std::vector<std::string> args{"-A"};
@@ -276,6 +281,7 @@ int RunMain(Shell& sh, int argc, char** argv) {
       break;
     }
   }
+  g_cmd_count = cmds.size();
   if (!vfs.empty() && !VfsExists(vfs)) {
     std::fprintf(stderr, "no such VFS: \"%s\"\n", vfs.c_str());
     std::exit(1);

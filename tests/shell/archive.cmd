@@ -35,3 +35,6 @@ mkdir -p d && printf 'hello\n' > d/a.txt && touch -d '2024-01-02 03:04:05' d/a.t
 mkdir -p d && printf 'hello\n' > d/a.txt && head -c 2000 fixture.sql > d/b.txt && touch -d '2024-01-02 03:04:05' d/a.txt d/b.txt d && /usr/bin/sqlite3 -Acf x.zip d && sqlite3 -Atvf x.zip && mkdir out && sqlite3 -Axf x.zip -C out && cmp out/d/b.txt d/b.txt && echo same
 mkdir -p d && printf 'hello\n' > d/a.txt && head -c 2000 fixture.sql > d/b.txt && touch -d '2024-01-02 03:04:05' d/a.txt d/b.txt d && sqlite3 ar.db ".ar -c d" && /usr/bin/sqlite3 ar.db ".ar -tv" && mkdir out && /usr/bin/sqlite3 ar.db ".ar -x -C out" && cmp out/d/b.txt d/b.txt && echo same
 mkdir -p d && printf 'hello\n' > d/a.txt && head -c 2000 fixture.sql > d/b.txt && touch -d '2024-01-02 03:04:05' d/a.txt d/b.txt d && /usr/bin/sqlite3 ar.db ".ar -c d" && sqlite3 ar.db ".ar -tv" && mkdir out && sqlite3 ar.db ".ar -x -C out" && cmp out/d/b.txt d/b.txt && echo same
+sqlite3 x.db "select 1" -A tf ar.db
+mkdir -p d && printf 'hello\n' > d/a.txt && touch -d '2024-01-02 03:04:05' d/a.txt d && sqlite3 ar.db ".ar -c d" && sqlite3 -A tf ar.db && sqlite3 -A -tvf ar.db d/a.txt && sqlite3 ar.db -A -tv -- d && sqlite3 -Atvfar.db && sqlite3 ar.db -Atv
+mkdir -p d && printf 'hello\n' > d/a.txt && touch -d '2024-01-02 03:04:05' d/a.txt d && sqlite3 ar.db ".ar -c d" ".help archive" ".help recover"
