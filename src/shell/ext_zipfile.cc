@@ -65,6 +65,8 @@ int ZipCreate(sqlite3* db, void*, int argc, const char* const* argv, sqlite3_vta
   if (rc != SQLITE_OK) return rc;
   auto* t = new ZipTable();
   t->db = db;
+  // xCreate must be xConnect for the eponymous table, so a table connected
+  // (not created) inside a transaction counts as created there too.
   t->created_in_txn = !sqlite3_get_autocommit(db);
   if (!eponymous) {
     // The argument is SQL text: a quoted string loses its quotes.
