@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "shell/archive.h"
+#include "shell/expert.h"
 #include "shell/help_text.h"
 #include "shell/shell.h"
 
@@ -211,7 +212,7 @@ const Command kCommands[] = {
      [](Shell& sh, const Args& a) { return SetFlag(&sh.echo, a, "Usage: .echo on|off\n"); }},
     {"eqp", 2, DotEqp},
     {"excel", 2, [](Shell&, const Args& a) { return NotAvailable(a); }},
-    {"expert", 3, [](Shell&, const Args& a) { return NotAvailable(a); }},
+    {"expert", 3, DotExpert},
     {"explain", 3, DotExplain},
     {"fullschema", 2, [](Shell& sh, const Args& a) { return DotSchema(sh, a, true); }},
     {"headers", 2,
@@ -414,6 +415,7 @@ int DotHelp(Shell& sh, const Args& a) {
 }
 
 int DoMetaCommand(Shell& sh, const std::string& line) {
+  ExpertCancel(sh);  // a dot-command ends a pending .expert without a report
   Args a = SplitArgs(line.substr(1));
   if (a.empty()) return 0;
   int rc = -1;

@@ -64,6 +64,8 @@ struct EqpRow {
 // Ctrl-C presses not yet seen by the input loop (set by the signal handler).
 extern volatile int g_interrupts;
 
+struct Expert;  // expert.h
+
 struct Shell {
   sqlite3* volatile db = nullptr;
   std::string db_name;       // file name given on the command line or by .open
@@ -95,6 +97,7 @@ struct Shell {
   bool count_changes = false;
   int stats = 0;  // .stats: 0 off, 1 on, 2 stmt, 3 vmstep (shown, not yet printed)
   bool interactive = false;
+  Expert* expert = nullptr;  // owned: .expert is waiting for SQL (see expert.h)
   bool safe_mode = false;
   bool safe_persist = false;   // -safe was given (safe_mode is off only while .nonce allows)
   bool has_nonce = false;      // -nonce STRING was given
