@@ -152,6 +152,10 @@ int ZipFilter(sqlite3_vtab_cursor* vc, int idx_num, const char*, int argc, sqlit
     } else {
       const int rc = LoadFile(vc->pVtab, t->file, bytes, &c->entries);
       if (rc != SQLITE_OK) return rc;
+      // The rowids ZipOpenForWrite will give the same members (a DELETE's
+      // scan can run before the file is opened for writing).
+      long long key = 1;
+      for (zip::Entry& e : c->entries) e.key = key++;
     }
   } else if (sqlite3_value_type(argv[0]) == SQLITE_BLOB) {
     const char* p = static_cast<const char*>(sqlite3_value_blob(argv[0]));
