@@ -3,7 +3,7 @@
 //   [-- Candidates ---... and every candidate, with --verbose]
 //   per statement: [-- Query N ---... and its SQL], the proposed indexes
 //   the plan uses (or "(no new indexes)"), then that plan's lines.
-// Sampling (--sample) is accepted; no sqlite_stat1 data is made from it.
+// With --sample, sqlite_stat1 data guides the plans (expert_stat.cc).
 #include "shell/expert.h"
 
 #include <cstdio>
@@ -113,10 +113,10 @@ int CreateFromTerms(Expert* e, const ExpertScan& scan, const std::vector<ExpertT
     sqlite3_free(msg);
     return rc;
   }
-  for (const auto& c : e->candidates) {
-    if (c.first == name) return SQLITE_OK;
+  for (const ExpertCandidate& c : e->candidates) {
+    if (c.name == name) return SQLITE_OK;
   }
-  e->candidates.insert(e->candidates.begin(), {name, sql});
+  e->candidates.insert(e->candidates.begin(), {name, sql, ""});
   return SQLITE_OK;
 }
 
@@ -177,10 +177,10 @@ int PlanOf(Expert* e, const std::string& sql, std::string* idx, std::string* pla
       const size_t from = at + std::strlen(key);
       const size_t end = detail.find(" (", from);
       const std::string name = detail.substr(from, end == std::string::npos ? end : end - from);
-      for (const auto& c : e->candidates) {
+      for (const ExpertCandidate& c : e->candidates) {
         bool seen = false;
-        for (const std::string& u : used) seen = seen || u == c.second;
-        if (c.first == name && !seen) used.insert(used.begin(), c.second);
+        for (const std::string& u : used) seen = seen || u == c.sql;
+        if (c.name == name && !seen) used.insert(used.begin(), c.sql);
       }
       break;
     }
@@ -197,6 +197,7 @@ int Analyze(Shell& sh, Expert* e, std::string* err) {
     rc = CreateFromWhere(e, *it, {}, err);
     if (rc == SQLITE_OK && !it->order.empty()) rc = CreateFromWhere(e, *it, it->order, err);
   }
+  if (rc == SQLITE_OK) rc = ExpertStat1(e, err);
   std::vector<std::string> idx(e->statements.size()), plan(e->statements.size());
   for (size_t i = 0; rc == SQLITE_OK && i < e->statements.size(); ++i) {
     rc = PlanOf(e, e->statements[i], &idx[i], &plan[i], err);
@@ -205,7 +206,9 @@ int Analyze(Shell& sh, Expert* e, std::string* err) {
   FILE* out = sh.out;
   if (e->verbose) {
     std::string cands;
-    for (const auto& c : e->candidates) cands += c.second + ";\n";
+    for (const ExpertCandidate& c : e->candidates) {
+      cands += c.sql + ";" + (c.stat.empty() ? "" : " -- stat1: " + c.stat) + "\n";
+    }
     std::fprintf(out, "-- Candidates -----------------------------\n%s\n",
                  e->candidates.empty() ? "(null)" : cands.c_str());
   }

@@ -16,7 +16,6 @@
 #define BASALT_SHELL_EXPERT_H_
 
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "sqlite3.h"
@@ -50,15 +49,20 @@ struct ExpertScan {
   std::vector<ExpertTerm> eq, range, order;
 };
 
+// A proposed index: its name, CREATE INDEX statement and (with --sample)
+// its sqlite_stat1 text.
+struct ExpertCandidate {
+  std::string name, sql, stat;
+};
+
 struct Expert {
   sqlite3* db = nullptr;   // the user's database
   sqlite3* dbm = nullptr;  // schema copy where candidates are created
   sqlite3* dbv = nullptr;  // virtual-table mirror recording scans
   std::vector<ExpertTable> tables;
-  std::vector<ExpertScan> scans;        // in the order of the calls
-  std::vector<std::string> statements;  // SQL text of each statement
-  // Candidate indexes, newest first: name and CREATE INDEX statement.
-  std::vector<std::pair<std::string, std::string>> candidates;
+  std::vector<ExpertScan> scans;            // in the order of the calls
+  std::vector<std::string> statements;      // SQL text of each statement
+  std::vector<ExpertCandidate> candidates;  // newest first
   bool verbose = false;
   int sample = 0;
 };
@@ -67,6 +71,9 @@ struct Expert {
 // error with *err set.
 int ExpertSetup(Expert* e, std::string* err);
 void ExpertClose(Expert* e);
+
+// expert_stat.cc: with --sample, sqlite_stat1 rows in dbm for its indexes.
+int ExpertStat1(Expert* e, std::string* err);
 
 // expert.cc
 int DotExpert(Shell& sh, const std::vector<std::string>& args);

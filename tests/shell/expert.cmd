@@ -12,3 +12,8 @@ printf 'create table t(a, b, "select");\n.expert -v\nselect * from t where "sele
 printf 'create table t(a, b);\ncreate view v as select a from t where b > 0;\n.expert\nselect * from v where a = 3;\n' | sqlite3
 sqlite3 x.db "create table t(a, b)" ".expert" "select * from t where b = ?"
 sqlite3 x.db "create table t(a, b)" ".expert" "select * from t where"
+printf 'create table t(a, b, c);\n.expert -verbose --sample 100\nselect * from t where a = 1 and b > 2;\n' | sqlite3
+printf 'create table t(a, b, c);\ncreate index tb on t(b);\ninsert into t values(1,2,3),(1,3,4),(2,3,5),(NULL,NULL,1),(NULL,NULL,2);\n.expert -verbose --sample 100\nselect * from t where a = 1 and b > 2;\n' | sqlite3
+printf 'create table t(a, b, c);\ninsert into t select value %% 10, value %% 7, value from generate_series(1, 1000);\n.expert -verbose --sample 100\nselect * from t where a = 1 and b > 2;\n' | sqlite3
+printf 'create table t(a, b, c);\ninsert into t select value / 100, value %% 7, value from generate_series(1, 1000);\n.expert -verbose --sample 100\nselect * from t where a = 1 and b > 2;\n' | sqlite3
+printf 'create table t(a text collate nocase, b, c);\ninsert into t select char(65 + value %% 3) || (value / 500), value %% 7, value from generate_series(1, 1000) order by value %% 2;\ninsert into t values(lower((select a from t limit 1)), 1, 1);\n.expert -verbose --sample 100\nselect * from t where a = 1 order by b;\n' | sqlite3
