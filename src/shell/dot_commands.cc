@@ -298,6 +298,9 @@ const Command kCommands[] = {
     {"timeout", 4, DotTimeout},
     {"timer", 2,
      [](Shell& sh, const Args& a) { return SetFlag(&sh.timer, a, "Usage: .timer on|off\n"); }},
+    {"vfsinfo", 4, DotVfsInfo},
+    {"vfslist", 4, DotVfsList},
+    {"vfsname", 4, DotVfsName},
     {"width", 1,
      [](Shell& sh, const Args& a) {
        sh.widths.clear();

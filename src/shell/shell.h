@@ -190,6 +190,9 @@ int DotOutput(Shell& sh, const std::vector<std::string>& args, bool once);
 int DotOpen(Shell& sh, const std::vector<std::string>& args);
 int DotRecover(Shell& sh, const std::vector<std::string>& args);  // dot_recover.cc
 int DotNonce(Shell& sh, const std::vector<std::string>& args);
+int DotVfsInfo(Shell& sh, const std::vector<std::string>& args);  // dot_vfs.cc
+int DotVfsName(Shell& sh, const std::vector<std::string>& args);
+int DotVfsList(Shell& sh, const std::vector<std::string>& args);
 int DotImport(Shell& sh, const std::vector<std::string>& args);
 int DotParameter(Shell& sh, const std::vector<std::string>& args);
 int DotShow(Shell& sh, const std::vector<std::string>& args);
