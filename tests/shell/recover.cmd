@@ -25,4 +25,4 @@ sqlite3 -safe -nonce abc :memory: ".nonce abc" ".shell echo hi" ".shell echo aga
 sqlite3 -safe -nonce abc :memory: ".nonce abc" "select writefile('f.txt', 'x')" ".print y" "select writefile('g.txt', 'x')"
 printf '.nonce abc\n.print a\n.nonce x\n.print b\n' | sqlite3 -nonce abc
 printf '.nonce abc\n.nonce abc\n.shell echo one\n.shell echo two\n' | sqlite3 -safe -nonce abc
-sqlite3 :memory: ".vfsname" ".vfsinfo" "select 1" ".vfsname" ".vfsname nosuch" ".vfsinfo nosuch" ".vfsinfo a b"
+sqlite3 :memory: ".vfsname" ".vfsinfo" "select 1" ".vfsname" ".vfsname nosuch" ".vfsinfo nosuch"
