@@ -37,10 +37,12 @@ struct ArCommand {
 // messages and returns SQLITE_ERROR on a bad command line.
 int ParseArchiveArgs(const std::vector<std::string>& args, ArCommand* ar);
 int RunArchive(Shell& sh, ArCommand& ar);
-// True if the shell would open path as a ZIP archive: a file ending in an
-// end-of-central-directory record, or (when dflt_zip) a missing or empty
-// file named *.zip.
-bool DeduceZip(const std::string& path, bool dflt_zip);
+// How the shell opens a file: a ZIP archive (a file ending in an
+// end-of-central-directory record, or when dflt_zip a missing or empty
+// *.zip), a database appended to another file (ending in an apndvfs mark),
+// or an ordinary database.
+enum class DbType { kNormal, kZip, kAppend };
+DbType DeduceDbType(const std::string& path, bool dflt_zip);
 // .archive ARGS and -A ARGS.
 int DotArchive(Shell& sh, const std::vector<std::string>& args, bool from_cmdline);
 

@@ -158,31 +158,31 @@ int ParseArchiveArgs(const std::vector<std::string>& args, ArCommand* ar) {
   return SQLITE_OK;
 }
 
-bool DeduceZip(const std::string& path, bool dflt_zip) {
+DbType DeduceDbType(const std::string& path, bool dflt_zip) {
   const bool named_zip =
       path.size() >= 4 && sqlite3_stricmp(path.c_str() + path.size() - 4, ".zip") == 0;
   FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return dflt_zip && named_zip;
+  if (f == nullptr) return dflt_zip && named_zip ? DbType::kZip : DbType::kNormal;
   char buf[25];
-  bool zip = false;
+  DbType type = DbType::kNormal;
   if (std::fread(buf, 16, 1, f) == 1 && std::memcmp(buf, "SQLite format 3", 16) == 0) {
     std::fclose(f);
-    return false;
+    return DbType::kNormal;
   }
   std::fseek(f, -25, SEEK_END);
   if (std::fread(buf, 25, 1, f) == 1 && std::memcmp(buf, "Start-Of-SQLite3-", 17) == 0) {
-    zip = false;  // an appended database
+    type = DbType::kAppend;
   } else {
     std::fseek(f, -22, SEEK_END);
     const size_t n = std::fread(buf, 22, 1, f);
-    if (n == 1) {
-      zip = std::memcmp(buf, "PK\x05\x06", 4) == 0;
-    } else {
-      zip = dflt_zip && named_zip;
+    if (n == 1 && std::memcmp(buf, "PK\x05\x06", 4) == 0) {
+      type = DbType::kZip;
+    } else if (n != 1 && dflt_zip && named_zip) {
+      type = DbType::kZip;
     }
   }
   std::fclose(f);
-  return zip;
+  return type;
 }
 
 int DotArchive(Shell& sh, const std::vector<std::string>& args, bool from_cmdline) {

@@ -272,7 +272,9 @@ int ArCreate(ArCommand& ar, bool update, bool only_changed) {
 int RunArchive(Shell& sh, ArCommand& ar) {
   ar.sh = &sh;
   ar.db = sh.db;
-  const bool zip_file = ar.has_file && DeduceZip(ar.file, true);
+  const DbType type = ar.has_file ? DeduceDbType(ar.file, true) : DbType::kNormal;
+  const bool zip_file = type == DbType::kZip;
+  if (type == DbType::kAppend) ar.append = true;
   sqlite3* own = nullptr;
   int rc = SQLITE_OK;
   if (zip_file || (!ar.has_file && sh.open_zip)) {

@@ -14,6 +14,7 @@
 #include "shell/archive.h"
 #include "shell/help_text.h"
 #include "shell/shell.h"
+#include "shell/shell_ext.h"
 
 #ifdef BASALT_SHELL_READLINE
 #include <readline/history.h>
@@ -231,6 +232,7 @@ int RunMain(Shell& sh, int argc, char** argv) {
   g_argv0 = argv[0];
   g_db = &sh.db;
   std::signal(SIGINT, OnInterrupt);
+  RegisterAppendVfs();
   sh.interactive = isatty(0);
   std::vector<std::string> cmds;
   std::string init_file;
@@ -271,6 +273,8 @@ int RunMain(Shell& sh, int argc, char** argv) {
       }
     } else if (is("-deserialize")) {
       sh.deserialize = true;
+    } else if (is("-append")) {
+      sh.open_append = true;
     } else if (is("-readonly")) {
       sh.open_flags = SQLITE_OPEN_READONLY;
     } else if (is("-nofollow")) {

@@ -72,6 +72,7 @@ struct Shell {
   int open_flags = 0;        // extra sqlite3_open_v2 flags (-readonly, -nofollow)
   bool deserialize = false;  // -deserialize: work on an in-memory copy of the file
   bool zip_default = false;  // -A, .open --zip: a missing or empty *.zip is a ZIP archive
+  bool open_append = false;  // -append, .open --append: open through "apndvfs"
   bool open_zip = false;     // the database is a ZIP file: ":memory:" with a "zip" table
   FILE* out = nullptr;       // current output (stdout, a file or a pipe)
   bool out_is_pipe = false;

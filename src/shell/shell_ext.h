@@ -24,6 +24,7 @@ void RegisterDbdata(sqlite3* db);      // sqlite_dbdata, sqlite_dbptr (ext_dbdat
 void RegisterShellHelpers(sqlite3* db, Shell* sh);
 
 void RegisterShellExtensions(sqlite3* db, Shell* sh);
+void RegisterAppendVfs();  // the "apndvfs" VFS, once per process (vfs_append.cc)
 
 }  // namespace shell
 
