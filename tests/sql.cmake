@@ -76,6 +76,10 @@ add_test(NAME shell_compare
 add_test(NAME system_shell_on_basalt
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/shell/system_shell.sh $<TARGET_FILE:basalt>
                  ${CMAKE_BINARY_DIR}/system_shell)
+# EXPLAIN layout: the shell against Debian's sqlite3 on Basalt's library (same programs).
+add_test(NAME shell_explain_layout
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/shell/explain_layout.sh $<TARGET_FILE:basalt-shell>
+                 $<TARGET_FILE:basalt> ${CMAKE_BINARY_DIR}/explain_layout)
 # The shell at a terminal (pseudo-terminal): prompts, Ctrl-C, Ctrl-D, history.
 add_test(NAME shell_terminal
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/shell/terminal.py $<TARGET_FILE:basalt-shell>)

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "shell/archive.h"
+#include "shell/expert.h"
 #include "shell/help_text.h"
 #include "shell/shell.h"
 
@@ -186,7 +188,7 @@ struct Command {
 };
 
 const Command kCommands[] = {
-    {"archive", 2, [](Shell&, const Args& a) { return NotAvailable(a); }},
+    {"archive", 2, [](Shell& sh, const Args& a) { return DotArchive(sh, a, false); }},
     {"backup", 2, DotBackup},
     {"bail", 3,
      [](Shell& sh, const Args& a) { return SetFlag(&sh.bail, a, "Usage: .bail on|off\n"); }},
@@ -210,7 +212,7 @@ const Command kCommands[] = {
      [](Shell& sh, const Args& a) { return SetFlag(&sh.echo, a, "Usage: .echo on|off\n"); }},
     {"eqp", 2, DotEqp},
     {"excel", 2, [](Shell&, const Args& a) { return NotAvailable(a); }},
-    {"expert", 3, [](Shell&, const Args& a) { return NotAvailable(a); }},
+    {"expert", 3, DotExpert},
     {"explain", 3, DotExplain},
     {"fullschema", 2, [](Shell& sh, const Args& a) { return DotSchema(sh, a, true); }},
     {"headers", 2,
@@ -229,6 +231,7 @@ const Command kCommands[] = {
     {"load", 2, DotLoad},
     {"log", 2, DotLog},
     {"mode", 1, DotMode},
+    {"nonce", 2, DotNonce},
     {"nullvalue", 2,
      [](Shell& sh, const Args& a) {
        if (a.size() != 2) return Usage("Usage: .nullvalue STRING\n");
@@ -264,7 +267,7 @@ const Command kCommands[] = {
        return 2;
      }},
     {"read", 3, DotRead},
-    {"recover", 3, [](Shell&, const Args& a) { return NotAvailable(a); }},
+    {"recover", 3, DotRecover},
     {"restore", 3, DotRestore},
     {"save", 3, DotBackup},
     {"schema", 2, [](Shell& sh, const Args& a) { return DotSchema(sh, a, false); }},
@@ -295,6 +298,9 @@ const Command kCommands[] = {
     {"timeout", 4, DotTimeout},
     {"timer", 2,
      [](Shell& sh, const Args& a) { return SetFlag(&sh.timer, a, "Usage: .timer on|off\n"); }},
+    {"vfsinfo", 4, DotVfsInfo},
+    {"vfslist", 4, DotVfsList},
+    {"vfsname", 4, DotVfsName},
     {"width", 1,
      [](Shell& sh, const Args& a) {
        sh.widths.clear();
@@ -412,6 +418,7 @@ int DotHelp(Shell& sh, const Args& a) {
 }
 
 int DoMetaCommand(Shell& sh, const std::string& line) {
+  ExpertCancel(sh);  // a dot-command ends a pending .expert without a report
   Args a = SplitArgs(line.substr(1));
   if (a.empty()) return 0;
   int rc = -1;
@@ -420,7 +427,10 @@ int DoMetaCommand(Shell& sh, const std::string& line) {
     if (name.size() >= c.min_len && name.size() <= std::strlen(c.name) &&
         std::strncmp(c.name, name.c_str(), name.size()) == 0) {
       if (sh.safe_mode) FailIfUnsafe(sh, c.name, a);
+      const bool restore = sh.nonce_restore;  // the command .nonce let through
+      sh.nonce_restore = false;
       rc = c.fn(sh, a);
+      if (restore && !sh.nonce_restore) sh.safe_mode = sh.safe_persist;
       break;
     }
   }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "shell/archive.h"
 #include "shell/shell.h"
 #include "shell/shell_ext.h"
 
@@ -55,10 +56,27 @@ bool OpenDb(Shell& sh, bool keep_going) {
   if (sh.db) return true;
   if (sh.deserialize) return OpenDeserialized(sh);
   const std::string name = sh.db_name.empty() ? ":memory:" : sh.db_name;
+  const DbType type =
+      sh.db_name.empty() ? DbType::kNormal : DeduceDbType(sh.db_name, sh.zip_default);
+  sh.open_zip = type == DbType::kZip;
+  if (sh.open_zip) {
+    // As the reference: the archive is the table "zip" of an empty database.
+    sqlite3* mem = nullptr;
+    sqlite3_open(":memory:", &mem);
+    sh.db = mem;
+    RegisterShellFunctions(mem);
+    RegisterShellExtensions(mem, &sh);
+    char* sql = sqlite3_mprintf("CREATE VIRTUAL TABLE zip USING zipfile(%Q);", name.c_str());
+    sqlite3_exec(mem, sql, nullptr, nullptr, nullptr);
+    sqlite3_free(sql);
+    return true;
+  }
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | sh.open_flags;
   if (sh.open_flags & SQLITE_OPEN_READONLY) flags = sh.open_flags;
   sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(name.c_str(), &db, flags | SQLITE_OPEN_URI, nullptr);
+  const bool append = sh.open_append || type == DbType::kAppend;
+  const int rc =
+      sqlite3_open_v2(name.c_str(), &db, flags | SQLITE_OPEN_URI, append ? "apndvfs" : nullptr);
   sh.db = db;
   if (rc == SQLITE_OK) {
     RegisterShellFunctions(db);
@@ -195,6 +213,8 @@ int DotRead(Shell& sh, const std::vector<std::string>& a) {
 int DotOpen(Shell& sh, const std::vector<std::string>& a) {
   std::string file;
   bool fresh = false;
+  bool zip = false;
+  bool append = false;
   int flags = 0;
   for (size_t i = 1; i < a.size(); ++i) {
     const char* z = a[i].c_str();
@@ -207,6 +227,10 @@ int DotOpen(Shell& sh, const std::vector<std::string>& a) {
         flags = SQLITE_OPEN_READONLY;
       } else if (std::strcmp(z, "nofollow") == 0) {
         flags |= SQLITE_OPEN_NOFOLLOW;
+      } else if (std::strcmp(z, "zip") == 0) {
+        zip = true;
+      } else if (std::strcmp(z, "append") == 0) {
+        append = true;
       } else {
         std::fprintf(stderr, "unknown option: %s\n", a[i].c_str());
         return 1;
@@ -223,6 +247,8 @@ int DotOpen(Shell& sh, const std::vector<std::string>& a) {
   if (fresh && !file.empty()) std::remove(file.c_str());
   sh.db_name = file;
   sh.open_flags = flags;
+  sh.zip_default = zip;
+  sh.open_append = append;
   if (!OpenDb(sh, true)) {
     std::fprintf(stderr, "Error: cannot open '%s'\n", file.c_str());
     return 1;

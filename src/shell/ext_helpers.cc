@@ -233,7 +233,7 @@ void RegisterShellHelpers(sqlite3* db, Shell* sh) {
   sqlite3_create_function(db, "usleep", 1, f, nullptr, UsleepFunc, nullptr, nullptr);
   sqlite3_create_function(db, "edit", 1, f, nullptr, EditFunc, nullptr, nullptr);
   sqlite3_create_function(db, "edit", 2, f, nullptr, EditFunc, nullptr, nullptr);
-  if (sh->safe_mode) sqlite3_set_authorizer(db, SafeModeAuth, sh);
+  if (sh->safe_mode || sh->safe_persist) sqlite3_set_authorizer(db, SafeModeAuth, sh);
 }
 
 }  // namespace shell

@@ -10,6 +10,10 @@ void RegisterShellExtensions(sqlite3* db, Shell* sh) {
   RegisterDecimal(db);
   RegisterIeee754(db);
   RegisterFileIo(db);
+  RegisterSqlar(db);
+  RegisterZipfile(db);
+  RegisterCompletion(db);
+  RegisterDbdata(db);
   RegisterShellHelpers(db, sh);
 }
 

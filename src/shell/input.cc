@@ -43,9 +43,44 @@ bool ReadLine(FILE* in, std::string* line) {
   return true;
 }
 
+#ifdef BASALT_SHELL_READLINE
+// Tab completion at the terminal, as sqlite3's: the distinct candidates of
+// the completion table for the word being typed, case-insensitively
+// sorted; nothing before a database is open.
+Shell* g_completing = nullptr;
+
+char* CompletionGenerator(const char* text, int state) {
+  static sqlite3_stmt* st = nullptr;
+  if (state == 0) {
+    sqlite3_finalize(st);
+    st = nullptr;
+    if (g_completing != nullptr && g_completing->db != nullptr) {
+      char* sql = sqlite3_mprintf(
+          "SELECT DISTINCT candidate COLLATE nocase  FROM completion(%Q) ORDER BY 1", text);
+      sqlite3_prepare_v2(g_completing->db, sql, -1, &st, nullptr);
+      sqlite3_free(sql);
+    }
+  }
+  if (st != nullptr && sqlite3_step(st) == SQLITE_ROW) {
+    const unsigned char* z = sqlite3_column_text(st, 0);
+    return z ? strdup(reinterpret_cast<const char*>(z)) : nullptr;
+  }
+  sqlite3_finalize(st);
+  st = nullptr;
+  return nullptr;
+}
+
+char** CompleteWord(const char* text, int, int) {
+  rl_attempted_completion_over = 1;
+  return rl_completion_matches(text, CompletionGenerator);
+}
+#endif
+
 bool InteractiveLine(Shell& sh, bool continuation, std::string* line) {
   const std::string& prompt = continuation ? sh.continue_prompt : sh.prompt;
 #ifdef BASALT_SHELL_READLINE
+  g_completing = &sh;
+  rl_attempted_completion_function = CompleteWord;
   char* z = readline(prompt.c_str());
   if (z == nullptr) return false;
   *line = z;

@@ -11,8 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "shell/archive.h"
 #include "shell/help_text.h"
 #include "shell/shell.h"
+#include "shell/shell_ext.h"
 
 #ifdef BASALT_SHELL_READLINE
 #include <readline/history.h>
@@ -23,6 +25,7 @@ namespace shell {
 namespace {
 
 const char* g_argv0 = "basalt";
+size_t g_cmd_count = 0;             // SQL and dot-commands given after the database name
 sqlite3* volatile* g_db = nullptr;  // the connection Ctrl-C interrupts
 
 // Ctrl-C: interrupts the running statement; a third one in a row exits.
@@ -131,6 +134,7 @@ int SecondPass(Shell& sh, int argc, char** argv, int* pi) {
     sh.stats = 1;
   } else if (is("-safe")) {
     sh.safe_mode = true;
+    sh.safe_persist = true;
   } else if (is("-scanstats") || is("-backslash") || is("-bail") || is("-utf8") ||
              is("-readonly") || is("-nofollow") || is("-deserialize") || is("-append")) {
   } else if (is("-version")) {
@@ -166,8 +170,19 @@ int SecondPass(Shell& sh, int argc, char** argv, int* pi) {
       }
     }
   } else if (std::strncmp(z, "-A", 2) == 0) {
-    std::fprintf(stderr, "Error: -A (.archive) is not available in the basalt shell\n");
-    return 1;
+    // The rest of the command line is .archive's; the exit status is 0
+    // whatever it does, as the reference's.
+    if (g_cmd_count > 0) {
+      std::fprintf(stderr, "Error: cannot mix regular SQL or dot-commands with \"%s\"\n", z);
+      return 1;
+    }
+    sh.zip_default = true;
+    OpenDb(sh, false);
+    std::vector<std::string> args{"-A"};
+    if (z[2] != '\0') args.emplace_back(z + 2);
+    for (int k = i + 1; k < argc; ++k) args.emplace_back(argv[k]);
+    DotArchive(sh, args, true);
+    return 0;
   } else {
     std::fprintf(stderr, "%s: Error: unknown option: %s\n", g_argv0, z);
     std::fprintf(stderr, "Use -help for a list of options.\n");
@@ -217,6 +232,7 @@ int RunMain(Shell& sh, int argc, char** argv) {
   g_argv0 = argv[0];
   g_db = &sh.db;
   std::signal(SIGINT, OnInterrupt);
+  RegisterAppendVfs();
   sh.interactive = isatty(0);
   std::vector<std::string> cmds;
   std::string init_file;
@@ -251,9 +267,14 @@ int RunMain(Shell& sh, int argc, char** argv) {
     } else if (is("-maxsize") && i + 1 < argc) {
       ++i;
     } else if (is("-nonce")) {
-      ++i;
+      if (i + 1 < argc) {
+        sh.has_nonce = true;
+        sh.nonce = argv[++i];
+      }
     } else if (is("-deserialize")) {
       sh.deserialize = true;
+    } else if (is("-append")) {
+      sh.open_append = true;
     } else if (is("-readonly")) {
       sh.open_flags = SQLITE_OPEN_READONLY;
     } else if (is("-nofollow")) {
@@ -264,6 +285,7 @@ int RunMain(Shell& sh, int argc, char** argv) {
       break;
     }
   }
+  g_cmd_count = cmds.size();
   if (!vfs.empty() && !VfsExists(vfs)) {
     std::fprintf(stderr, "no such VFS: \"%s\"\n", vfs.c_str());
     std::exit(1);

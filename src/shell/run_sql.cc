@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "shell/expert.h"
 #include "shell/shell.h"
 
 namespace shell {
@@ -146,6 +147,7 @@ void BindParameters(Shell& sh, sqlite3_stmt* stmt) {
 }
 
 int ExecSql(Shell& sh, const char* sql, std::string* err) {
+  if (sh.expert != nullptr) return ExpertRunSql(sh, sql, err);  // analysed, not run
   int rc = SQLITE_OK;
   while (sql[0] && rc == SQLITE_OK) {
     sqlite3_stmt* stmt = nullptr;

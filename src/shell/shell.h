@@ -64,11 +64,16 @@ struct EqpRow {
 // Ctrl-C presses not yet seen by the input loop (set by the signal handler).
 extern volatile int g_interrupts;
 
+struct Expert;  // expert.h
+
 struct Shell {
   sqlite3* volatile db = nullptr;
   std::string db_name;       // file name given on the command line or by .open
   int open_flags = 0;        // extra sqlite3_open_v2 flags (-readonly, -nofollow)
   bool deserialize = false;  // -deserialize: work on an in-memory copy of the file
+  bool zip_default = false;  // -A, .open --zip: a missing or empty *.zip is a ZIP archive
+  bool open_append = false;  // -append, .open --append: open through "apndvfs"
+  bool open_zip = false;     // the database is a ZIP file: ":memory:" with a "zip" table
   FILE* out = nullptr;       // current output (stdout, a file or a pipe)
   bool out_is_pipe = false;
   std::string out_name;  // "stdout" or the file of .output/.once
@@ -93,7 +98,12 @@ struct Shell {
   bool count_changes = false;
   int stats = 0;  // .stats: 0 off, 1 on, 2 stmt, 3 vmstep (shown, not yet printed)
   bool interactive = false;
+  Expert* expert = nullptr;  // owned: .expert is waiting for SQL (see expert.h)
   bool safe_mode = false;
+  bool safe_persist = false;   // -safe was given (safe_mode is off only while .nonce allows)
+  bool has_nonce = false;      // -nonce STRING was given
+  std::string nonce;           // its STRING, for .nonce
+  bool nonce_restore = false;  // .nonce suspended safe mode: restore it after the next command
   bool dump_newlines = false;  // insert mode keeps newlines (.dump --newlines)
   bool preserve_rowids = false;
   int lineno = 0;
@@ -179,6 +189,11 @@ int DotDump(Shell& sh, const std::vector<std::string>& args);
 int DotRead(Shell& sh, const std::vector<std::string>& args);
 int DotOutput(Shell& sh, const std::vector<std::string>& args, bool once);
 int DotOpen(Shell& sh, const std::vector<std::string>& args);
+int DotRecover(Shell& sh, const std::vector<std::string>& args);  // dot_recover.cc
+int DotNonce(Shell& sh, const std::vector<std::string>& args);
+int DotVfsInfo(Shell& sh, const std::vector<std::string>& args);  // dot_vfs.cc
+int DotVfsName(Shell& sh, const std::vector<std::string>& args);
+int DotVfsList(Shell& sh, const std::vector<std::string>& args);
 int DotImport(Shell& sh, const std::vector<std::string>& args);
 int DotParameter(Shell& sh, const std::vector<std::string>& args);
 int DotShow(Shell& sh, const std::vector<std::string>& args);

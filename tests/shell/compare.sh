@@ -46,10 +46,19 @@ run() {
   snapshot "$work" >> "$tmp/$1.out"
 }
 
+# XFAIL_FILE (optional): lines "CASE<TAB>reason" naming cases (FILE:LINE)
+# known to differ, each for a stated reason; they are reported, not failed.
+xfail_reason() {
+  [ -n "${XFAIL_FILE:-}" ] && [ -f "$XFAIL_FILE" ] || return 1
+  awk -F '\t' -v c="$1" '$1 == c { print $2; found = 1 } END { exit !found }' "$XFAIL_FILE"
+}
+
 check() {
   cases=$((cases + 1))
   if cmp -s "$tmp/basalt.out" "$tmp/sqlite.out"; then
     printf 'ok   %s\n' "$1"
+  elif reason=$(xfail_reason "${1%%: *}"); then
+    printf 'xfail %s (%s)\n' "${1%%: *}" "$reason"
   else
     printf 'FAIL %s\n' "$1"
     diff "$tmp/sqlite.out" "$tmp/basalt.out" | head -20

@@ -21,4 +21,6 @@ chmod +x "$work/sqlite3-on-basalt"
 # The wrapper really loads Basalt's library.
 LD_LIBRARY_PATH="$work/lib" ldd "$system" | grep -q "$work/lib/libsqlite3.so.0" ||
   { echo "the system shell does not load $work/lib/libsqlite3.so.0"; exit 1; }
-exec sh "$here/compare.sh" "$work/sqlite3-on-basalt"
+# Cases that need what Basalt's library does not yet do (listed with the
+# reason in library_gaps.txt) are reported as xfail.
+XFAIL_FILE="$here/library_gaps.txt" exec sh "$here/compare.sh" "$work/sqlite3-on-basalt"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The shell at a terminal (a pseudo-terminal): banner, prompts,
 continuation lines, the rc file, Ctrl-C interrupting a running statement
-without leaving the shell, Ctrl-D quitting, and the history file.
+without leaving the shell, tab completion, Ctrl-D quitting, and the
+history file.
 
 usage: terminal.py SHELL [--reference]
 The same expectations hold for the system sqlite3 ("--reference": it
@@ -75,6 +76,21 @@ def run(shell, rc_name, hist_name):
     send("select 'still here';\r")
     got = expect("sqlite> ")
     assert "still here" in got, got
+    # Tab completion from the completion table: a column name, then the
+    # candidates for "sel" listed (a keyword and a table).
+    send("create table selfish(xyzzy);\r")
+    expect("sqlite> ")
+    send("select xy\t")
+    expect("select xyzzy ")
+    send("from selfish;\r")
+    expect("sqlite> ")
+    send("sel\t\t")
+    got = expect("selfish")
+    assert "SELECT" in got, got
+    expect("sqlite> sel")  # the line, shown again under the list
+    send("\x15select 3;\r")
+    got = expect("sqlite> ")
+    assert "3" in got, got
     send("\x04")
     _, status = os.waitpid(pid, 0)
     # sqlite3 exits with 1 after a session that had errors.
