@@ -239,6 +239,9 @@ class Codegen {
                        bool key_is_rowid = false);
   void CodeVtabApply(const Table* tab, int rows, int n, OnConflict on_conflict);
   void CodeVtabLoop(WhereLoops* w, const LoopPlan& lp, const Source& src, LevelState* lv);
+  void CodeVtabOrLoop(const VtabPlan& vp, const Source& src, LevelState* lv);
+  std::string VtabDetail(const VtabPlan& vp, const std::string& name);
+  void VtabOrEqp(const VtabPlan& vp, const Source& src);
   void CodeLevelTerms(WhereLoops* w, size_t li, const Source& src, SourceMask ready,
                       LevelState* lv);
   // RIGHT and FULL JOIN (codegen_right_join.cc).

@@ -83,15 +83,14 @@ int XBestIndex(sqlite3_vtab* v, sqlite3_index_info* info) {
     info->aConstraintUsage[lang].argvIndex = arg++;
     info->aConstraintUsage[lang].omit = 1;
   }
+  // Docid bounds narrow the scan but, as in SQLite, do not lower its cost.
   if (ge >= 0) {
     info->idxNum |= kHasDocidGe;
     info->aConstraintUsage[ge].argvIndex = arg++;
-    info->estimatedCost /= 2;
   }
   if (le >= 0) {
     info->idxNum |= kHasDocidLe;
     info->aConstraintUsage[le].argvIndex = arg++;
-    info->estimatedCost /= 2;
   }
   if (info->nOrderBy == 1) {
     const auto& o = info->aOrderBy[0];
