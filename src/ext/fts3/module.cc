@@ -142,6 +142,7 @@ int FilterMatch(FtsCursor* c, const char* query, int col, int64_t lo, int64_t hi
     if (d >= lo && d <= hi) c->docids.push_back(d);
   }
   if (desc) std::reverse(c->docids.begin(), c->docids.end());  // result.docids ascend
+  c->result.desc = desc;
   c->at = 0;
   c->eof = c->docids.empty();
   if (!c->eof) c->docid = c->docids[0];
