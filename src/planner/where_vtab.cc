@@ -119,6 +119,9 @@ bool WherePlanner::OfferToVtab(int src, SourceMask ready, const std::vector<Wher
   IndexInfo info;
   std::vector<WhereTerm*> terms;
   std::vector<VtabPlan::Arg> values;
+  std::vector<IndexInfo::Constraint> late_cons;
+  std::vector<WhereTerm*> late_terms;
+  std::vector<VtabPlan::Arg> late_values;
   for (WhereTerm* tp : offer) {
     WhereTerm& t = *tp;
     if (t.disabled || (t.prereq & self) == 0) continue;
@@ -173,9 +176,20 @@ bool WherePlanner::OfferToVtab(int src, SourceMask ready, const std::vector<Wher
     if (!OuterJoinUsable(s, src, t)) usable = false;
     c.usable = usable;
     if (other != nullptr) c.rhs = ConstantOf(other, ctx_->arena);
-    info.constraints.push_back(c);
-    terms.push_back(&t);
-    values.push_back(arg);
+    // SQLite lists a term's own comparison first; the operators it turns
+    // into extra (virtual) terms -- LIKE, GLOB, REGEXP, MATCH, !=, IS NOT,
+    // IS NOT NULL -- come after all of those, last term first.
+    const bool late =
+        e->kind == ExprKind::kLike || e->kind == ExprKind::kNotNull ||
+        (e->kind == ExprKind::kBinary && (e->op == ast::Op::kNe || e->op == ast::Op::kIsNot));
+    (late ? late_cons : info.constraints).push_back(c);
+    (late ? late_terms : terms).push_back(&t);
+    (late ? late_values : values).push_back(arg);
+  }
+  for (size_t i = late_cons.size(); i-- > 0;) {
+    info.constraints.push_back(late_cons[i]);
+    terms.push_back(late_terms[i]);
+    values.push_back(late_values[i]);
   }
   // ORDER BY, when the table is the only source and every term is one of
   // its columns.
@@ -310,6 +324,17 @@ bool WherePlanner::VirtualOrAccess(int src, SourceMask ready, WherePlan* plan,
         } else {
           parts.push_back(x);
         }
+      }
+      // As in SQLite, a disjunct counts only through a MATCH or a
+      // comparison among its parts (not through LIKE, GLOB or REGEXP).
+      bool drivable = false;
+      for (Expr* x : parts) {
+        drivable = drivable || IsComparisonTerm(x) ||
+                   (x->kind == ExprKind::kLike && x->op == ast::Op::kMatch && !x->has(ast::kNot));
+      }
+      if (!drivable) {
+        vp = nullptr;
+        break;
       }
       std::vector<WhereTerm*> offer;
       for (Expr* x : parts) {
