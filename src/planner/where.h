@@ -143,6 +143,10 @@ class WherePlanner {
   // the plan goes to *out (rows = cost = 1e300 when the table refuses it).
   bool OfferToVtab(int src, SourceMask ready, const std::vector<WhereTerm*>& terms, bool whole,
                    LoopPlan* out);
+  // BestIndex's answer (Filter arguments in argv order, omitted terms)
+  // as a loop plan; false (error set) on a malformed answer.
+  bool PlanFromAnswer(int src, const IndexInfo& info, const std::vector<WhereTerm*>& terms,
+                      const std::vector<VtabPlan::Arg>& values, LoopPlan* out);
   // The MULTI-INDEX OR plans for the OR terms on virtual table `src`.
   bool VirtualOrAccess(int src, SourceMask ready, WherePlan* plan, std::vector<LoopPlan>* cands);
   bool OrderSatisfied(const LoopPlan& loop, const ast::ExprList* order, bool* reverse) const;

@@ -11,6 +11,8 @@
 // It is usable when its value can be computed at this loop (every source it
 // refers to is in an outer loop), under the same LEFT JOIN rules as index
 // terms.
+#include <algorithm>
+
 #include "parser/parser.h"
 #include "planner/where.h"
 
@@ -100,6 +102,27 @@ bool IsComparisonTerm(const Expr* e) {
   return false;
 }
 
+// Whether t is the IN term made from `c = x OR c = y ...` (where.cc,
+// AddOrAsIn) with only equalities among the disjuncts.
+bool EqualityOr(const WhereTerm& t) {
+  if (!t.disabled || t.op != TermOp::kIn || t.rhs == nullptr || t.rhs->kind != ExprKind::kIn ||
+      t.expr->kind != ExprKind::kBinary || t.expr->op != ast::Op::kOr) {
+    return false;
+  }
+  std::vector<const Expr*> stack{t.expr};
+  while (!stack.empty()) {
+    const Expr* x = stack.back();
+    stack.pop_back();
+    if (x->kind == ExprKind::kBinary && x->op == ast::Op::kOr) {
+      stack.push_back(x->right);
+      stack.push_back(x->left);
+    } else if (x->kind != ExprKind::kBinary || x->op != ast::Op::kEq) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 bool WherePlanner::OfferToVtab(int src, SourceMask ready, const std::vector<WhereTerm*>& offer,
@@ -122,15 +145,35 @@ bool WherePlanner::OfferToVtab(int src, SourceMask ready, const std::vector<Wher
   std::vector<IndexInfo::Constraint> late_cons;
   std::vector<WhereTerm*> late_terms;
   std::vector<VtabPlan::Arg> late_values;
-  for (WhereTerm* tp : offer) {
-    WhereTerm& t = *tp;
-    if (t.disabled || (t.prereq & self) == 0) continue;
-    Expr* e = t.expr;
+  std::vector<size_t> late_group;  // the offered term each late one comes from
+  for (size_t ti = 0; ti < offer.size(); ++ti) {
+    WhereTerm& t = *offer[ti];
+    if ((t.prereq & self) == 0) continue;
+    // `c = x OR c = y ...` is offered as `c IN (x, y, ...)`, as SQLite
+    // rewrites it (only plain equalities: an IN among them keeps the OR).
+    const bool or_in = t.disabled && EqualityOr(t) && t.src == src;
+    // The halves of `c BETWEEN x AND y` are offered as c >= x, c <= y.
+    const bool half = t.disabled && t.from_between && t.src == src;
+    if (t.disabled && !or_in && !half) continue;
+    size_t group = ti;
+    if (half) {
+      for (size_t k = 0; k < offer.size(); ++k) {
+        if (offer[k]->expr == t.expr && !offer[k]->from_between) group = k;
+      }
+    }
+    Expr* e = or_in ? t.rhs : t.expr;
     IndexInfo::Constraint c;
     VtabPlan::Arg arg;
     int col = 0;
     Expr* other = nullptr;
-    if (e->kind == ExprKind::kBinary && BinaryVtabOp(e->op, false) != 0) {
+    if (half) {
+      if ((ExprMask(t.rhs) & self) != 0) continue;
+      c.op = t.op == TermOp::kGe ? kVtabGe : kVtabLe;
+      col = t.column;
+      other = t.rhs;
+      c.coll = t.coll;
+      arg.value = other;
+    } else if (e->kind == ExprKind::kBinary && BinaryVtabOp(e->op, false) != 0) {
       if (column_of(e->left, &col) && (ExprMask(e->right) & self) == 0) {
         c.op = BinaryVtabOp(e->op, false);
         other = e->right;
@@ -178,15 +221,22 @@ bool WherePlanner::OfferToVtab(int src, SourceMask ready, const std::vector<Wher
     if (other != nullptr) c.rhs = ConstantOf(other, ctx_->arena);
     // SQLite lists a term's own comparison first; the operators it turns
     // into extra (virtual) terms -- LIKE, GLOB, REGEXP, MATCH, !=, IS NOT,
-    // IS NOT NULL -- come after all of those, last term first.
+    // IS NOT NULL, and the IN made of an OR -- come after all of those,
+    // last term first.
     const bool late =
-        e->kind == ExprKind::kLike || e->kind == ExprKind::kNotNull ||
+        or_in || half || e->kind == ExprKind::kLike || e->kind == ExprKind::kNotNull ||
         (e->kind == ExprKind::kBinary && (e->op == ast::Op::kNe || e->op == ast::Op::kIsNot));
     (late ? late_cons : info.constraints).push_back(c);
     (late ? late_terms : terms).push_back(&t);
     (late ? late_values : values).push_back(arg);
+    if (late) late_group.push_back(group);
   }
-  for (size_t i = late_cons.size(); i-- > 0;) {
+  // Later terms' extra terms first; one term's in the order made.
+  std::vector<size_t> order(late_cons.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return late_group[a] > late_group[b]; });
+  for (size_t i : order) {
     info.constraints.push_back(late_cons[i]);
     terms.push_back(late_terms[i]);
     values.push_back(late_values[i]);
@@ -223,6 +273,12 @@ bool WherePlanner::OfferToVtab(int src, SourceMask ready, const std::vector<Wher
     return true;
   }
   if (!st.ok()) return ctx_->Error(st.code(), st.message());
+  return PlanFromAnswer(src, info, terms, values, out);
+}
+
+bool WherePlanner::PlanFromAnswer(int src, const IndexInfo& info,
+                                  const std::vector<WhereTerm*>& terms,
+                                  const std::vector<VtabPlan::Arg>& values, LoopPlan* out) {
   // Filter's arguments: argv_index values 1..n, each once, on usable
   // constraints only.
   auto* vp = ctx_->arena->New<VtabPlan>();
@@ -288,6 +344,10 @@ bool WherePlanner::VirtualOrAccess(int src, SourceMask ready, WherePlan* plan,
   for (WhereTerm& t : plan->terms) {
     if (t.disabled || (t.prereq & self) == 0 || (t.prereq & ~self & ~ready) != 0) continue;
     if (t.expr->kind != ExprKind::kBinary || t.expr->op != ast::Op::kOr) continue;
+    // An OR SQLite turns into IN is planned as that IN (OfferToVtab).
+    bool as_in = false;
+    for (const WhereTerm& o : plan->terms) as_in = as_in || (o.expr == t.expr && EqualityOr(o));
+    if (as_in) continue;
     if (!OuterJoinUsable(s, src, t)) continue;
     std::vector<Expr*> disjuncts;
     std::vector<Expr*> stack{t.expr};
