@@ -9,6 +9,7 @@
 
 #include "api/guard.h"
 #include "api/handles.h"
+#include "catalog/function.h"
 #include "catalog/vtab.h"
 #include "main/connection.h"
 
@@ -133,6 +134,7 @@ class ApiVtab : public Vtab {
   Status RollbackTo(int level) override {
     return Call2(m()->iVersion >= 2, m()->xRollbackTo, level);
   }
+  const FunctionDef* FindFunction(int nargs, const FunctionDef& base) override;
   bool can_rename() const override { return m()->xRename != nullptr; }
   Status Rename(std::string_view new_name) override {
     if (m()->xRename == nullptr) return Status();
@@ -155,6 +157,9 @@ class ApiVtab : public Vtab {
 
   std::shared_ptr<const ApiModule> mod_;  // keeps the module's client data alive
   sqlite3_vtab* vt_;
+  // What xFindFunction supplied, by name and argument count (the latest
+  // answer for each; earlier ones stay alive for statements that use them).
+  std::vector<std::unique_ptr<FunctionDef>> overloads_;
 };
 
 class ApiModule : public VtabModule, public std::enable_shared_from_this<ApiModule> {
@@ -221,6 +226,39 @@ class ApiModule : public VtabModule, public std::enable_shared_from_this<ApiModu
   void* aux_;
   void (*destroy_)(void*);
 };
+
+// An overloading function: the module's callback through the same calling
+// convention as sqlite3_create_function's (the def carries it).
+void OverloadTrampoline(FuncContext* ctx, int argc, Value** argv) {
+  using XFunc = void (*)(sqlite3_context*, int, sqlite3_value**);
+  reinterpret_cast<XFunc>(ctx->def->api_func)(reinterpret_cast<sqlite3_context*>(ctx), argc,
+                                              reinterpret_cast<sqlite3_value**>(argv));
+}
+
+const FunctionDef* ApiVtab::FindFunction(int nargs, const FunctionDef& base) {
+  if (vt_ == nullptr || m()->xFindFunction == nullptr) return nullptr;
+  void (*fn)(sqlite3_context*, int, sqlite3_value**) = nullptr;
+  void* arg = nullptr;
+  // SQLite passes the name in lower case (FunctionDef::name is).
+  if (m()->xFindFunction(vt_, nargs, base.name.c_str(), &fn, &arg) == 0 || fn == nullptr) {
+    return nullptr;
+  }
+  for (const auto& d : overloads_) {
+    if (d->name == base.name && d->nargs == nargs && d->api_func == reinterpret_cast<void*>(fn) &&
+        d->user_data == arg) {
+      return d.get();
+    }
+  }
+  auto def = std::make_unique<FunctionDef>();
+  def->name = base.name;
+  def->nargs = nargs;
+  def->flags = base.flags & ~kFuncDeterministic;
+  def->api_func = reinterpret_cast<void*>(fn);
+  def->scalar = OverloadTrampoline;
+  def->user_data = arg;  // the module's: never freed here (destroy stays null)
+  overloads_.push_back(std::move(def));
+  return overloads_.back().get();
+}
 
 Status ApiVtab::BestIndex(IndexInfo* info) {
   const size_t nc = info->constraints.size();

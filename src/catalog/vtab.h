@@ -104,6 +104,7 @@ class VtabCursor {
 };
 
 class Vtab;
+struct FunctionDef;
 
 // The list of virtual tables in the current transaction (main's
 // VtabManager). A table destroyed while on it (a schema reload inside the
@@ -159,6 +160,15 @@ class Vtab {
   virtual Status RollbackTo(int level) {
     (void)level;
     return Status();
+  }
+  // xFindFunction: the function that replaces `base` (a scalar function
+  // called with `nargs` arguments, the first of them -- for LIKE, GLOB,
+  // REGEXP and MATCH the left operand -- a column of this table), or null
+  // to keep `base`. The returned definition lives as long as the table.
+  virtual const FunctionDef* FindFunction(int nargs, const FunctionDef& base) {
+    (void)nargs;
+    (void)base;
+    return nullptr;
   }
   // ALTER TABLE ... RENAME TO (xRename); false: the module has no xRename.
   virtual bool can_rename() const { return false; }

@@ -56,8 +56,16 @@ bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
     plan.stop_arg = (*minmax_order)[0];
     if (!wl->plan.loops.empty()) wl->plan.loops[0].minmax = true;
   }
-  if (info->agg->group_by == nullptr) return CodeSingleGroup(s, info, dest, sink, wl, plan);
-  return CodeGroupBy(s, info, dest, sink, wl, plan);
+  // SQLite reads an aggregate query's columns as aggregate columns, which
+  // a virtual table never overloads functions on (VtabOverload).
+  const size_t mark = agg_cursors_.size();
+  if (wl->sources != nullptr) {
+    for (const Source& src : *wl->sources) agg_cursors_.push_back(src.cursor);
+  }
+  bool ok = info->agg->group_by == nullptr ? CodeSingleGroup(s, info, dest, sink, wl, plan)
+                                           : CodeGroupBy(s, info, dest, sink, wl, plan);
+  agg_cursors_.resize(mark);
+  return ok;
 }
 
 // SQLite's min/max optimization: a query whose only aggregate is one

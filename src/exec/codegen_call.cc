@@ -1,6 +1,8 @@
 // Function-like expressions: function calls (with the special forms
 // coalesce/ifnull/iif/likely), CASE, LIKE/GLOB/REGEXP/MATCH and
 // CURRENT_TIME/DATE/TIMESTAMP.
+#include <algorithm>
+
 #include "exec/codegen_internal.h"
 
 namespace basalt {
@@ -43,6 +45,20 @@ void Codegen::CodeCase(Expr* e, int target) {
   ResolveLabel(end);
 }
 
+// As SQLite does when coding a scalar function call: if the argument that
+// decides (the first, or the left operand of LIKE/GLOB/REGEXP/MATCH) is a
+// column of a virtual table, the table's xFindFunction may substitute its
+// own function.
+const FunctionDef* Codegen::VtabOverload(const FunctionDef* def, int nargs, const Expr* arg) {
+  if (arg->kind != ExprKind::kResolvedColumn || arg->tab == nullptr || !arg->tab->is_virtual ||
+      arg->tab->vtab == nullptr || (def->flags & kFuncAggregate) != 0 ||
+      std::find(agg_cursors_.begin(), agg_cursors_.end(), arg->cursor) != agg_cursors_.end()) {
+    return def;
+  }
+  const FunctionDef* o = arg->tab->vtab->FindFunction(nargs, *def);
+  return o != nullptr ? o : def;
+}
+
 void Codegen::CodeFunction(Expr* e, int target) {
   if (e->over != nullptr) {  // a window function: its value for the current row
     CodeWindowValue(e, target);
@@ -76,6 +92,7 @@ void Codegen::CodeFunction(Expr* e, int target) {
     CodeExpr((*e->list)[0], target);
     return;
   }
+  if (nargs > 0) def = VtabOverload(def, nargs, (*e->list)[0]);
   int args = nargs > 0 ? AllocReg(nargs) : 0;
   for (int i = 0; i < nargs; ++i) CodeExpr((*e->list)[static_cast<size_t>(i)], args + i);
   FuncCall* call = prog_->arena.New<FuncCall>();
@@ -124,6 +141,9 @@ void Codegen::CodeLike(Expr* e, int target) {
                                                                            : fname));
     return;
   }
+  // As SQLite's parser marks only the un-negated form as infix: NOT LIKE
+  // decides by the pattern, the call's first argument.
+  def = VtabOverload(def, nargs, e->has(ast::kNot) ? e->right : e->left);
   int args = AllocReg(nargs);
   CodeExpr(e->right, args);
   CodeExpr(e->left, args + 1);

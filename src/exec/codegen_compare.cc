@@ -122,10 +122,39 @@ void Codegen::CodeVectorCompare(Expr* e, int target) {
   ResolveLabel(done);
 }
 
+namespace {
+
+// A literal SQLite treats as always true / false in a condition: a plain
+// integer literal (nonzero / zero) or TRUE / FALSE.
+bool AlwaysTruth(const Expr* e, bool truth) {
+  if (e->kind != ExprKind::kInteger && e->kind != ExprKind::kBool) return false;
+  return (e->ival != 0) == truth;
+}
+
+// As SQLite does before coding a condition's jumps: `X AND <false>` and
+// `X OR <true>` become the literal, `X AND <true>` and `X OR <false>`
+// become X (so X's code, and its errors, disappear with the literal).
+Expr* SimplifiedAndOr(Expr* e) {
+  if (e->kind != ExprKind::kBinary || (e->op != Op::kAnd && e->op != Op::kOr)) return e;
+  const bool is_and = e->op == Op::kAnd;
+  Expr* l = SimplifiedAndOr(e->left);
+  Expr* r = SimplifiedAndOr(e->right);
+  if (AlwaysTruth(l, true) || AlwaysTruth(r, false)) return is_and ? r : l;
+  if (AlwaysTruth(r, true) || AlwaysTruth(l, false)) return is_and ? l : r;
+  return e;
+}
+
+}  // namespace
+
 void Codegen::CodeJumpIf(Expr* e, int label, bool jump_if_true, bool jump_if_null) {
   switch (e->kind) {
     case ExprKind::kBinary:
       if (e->op == Op::kAnd || e->op == Op::kOr) {
+        Expr* simple = SimplifiedAndOr(e);
+        if (simple != e) {
+          CodeJumpIf(simple, label, jump_if_true, jump_if_null);
+          return;
+        }
         bool is_and = e->op == Op::kAnd;
         if (is_and == jump_if_true) {
           // AND/jump-if-true or OR/jump-if-false: both must agree.

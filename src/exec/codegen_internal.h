@@ -244,7 +244,11 @@ class Codegen {
                        const std::function<void(int argv)>& row, int n, int rows,
                        bool key_is_rowid = false);
   void CodeVtabApply(const Table* tab, int rows, int n, OnConflict on_conflict);
+  const FunctionDef* VtabOverload(const FunctionDef* def, int nargs, const ast::Expr* arg);
   void CodeVtabLoop(WhereLoops* w, const LoopPlan& lp, const Source& src, LevelState* lv);
+  void CodeVtabOrLoop(const VtabPlan& vp, const Source& src, LevelState* lv);
+  std::string VtabDetail(const VtabPlan& vp, const std::string& name);
+  void VtabOrEqp(const VtabPlan& vp, const Source& src);
   void CodeLevelTerms(WhereLoops* w, size_t li, const Source& src, SourceMask ready,
                       LevelState* lv);
   // RIGHT and FULL JOIN (codegen_right_join.cc).
@@ -663,6 +667,7 @@ class Codegen {
     }
     return &it->second[static_cast<size_t>(e->agg)];
   }
+  std::vector<int> agg_cursors_;  // cursors of the aggregate queries being coded
   std::vector<int> cte_done_regs_;
   std::vector<int> cte_cursors_;
 

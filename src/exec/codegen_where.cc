@@ -199,8 +199,7 @@ std::string Codegen::LoopDetail(const LoopPlan& lp, const Source& src) {
       return d + ")";
     }
     case AccessKind::kVirtual:
-      return "SCAN " + name + " VIRTUAL TABLE INDEX " + std::to_string(lp.vtab->idx_num) + ":" +
-             std::string(lp.vtab->idx_str);
+      return VtabDetail(*lp.vtab, name);
     case AccessKind::kIndex: {
       const bool pk = lp.index->is_table_store();
       if (lp.eq.empty() && !lp.lower && !lp.upper) {
@@ -248,6 +247,10 @@ bool Codegen::WhereBegin(WhereLoops* w) {
     if (plan.loops.empty()) Eqp("SCAN CONSTANT ROW");
     for (const LoopPlan& lp : plan.loops) {
       const Source& src = srcs[static_cast<size_t>(lp.src)];
+      if (lp.access == AccessKind::kVirtual && lp.vtab->or_term != nullptr) {
+        VtabOrEqp(*lp.vtab, src);
+        continue;
+      }
       Eqp(LoopDetail(lp, src) + (src.outer_nullable ? " LEFT-JOIN" : ""));
     }
   }
@@ -492,50 +495,6 @@ void Codegen::CodeRowidRange(const LoopPlan& lp, const Source& src, LevelState* 
   }
   lv->next_op = lp.reverse ? Opcode::kPrev : Opcode::kNext;
   lv->next_cursor = src.cursor;
-}
-
-// A virtual table: the cursor is opened, then each Filter call gets the
-// arguments BestIndex asked for (one call per combination of the values of
-// IN arguments), and VNext walks its rows. Terms the table enforces itself
-// (omit) are not tested again.
-void Codegen::CodeVtabLoop(WhereLoops* w, const LoopPlan& lp, const Source& src, LevelState* lv) {
-  (void)w;
-  const VtabPlan& vp = *lp.vtab;
-  prog_->SetP4(Op(Opcode::kVOpen, src.cursor), src.table);
-  const int argc = static_cast<int>(vp.args.size());
-  const int base = AllocReg(argc > 0 ? argc : 1);
-  int empty = lv->brk;  // where an empty scan goes: the next IN value, else out
-  for (int i = 0; i < argc; ++i) {
-    const VtabPlan::Arg& a = vp.args[static_cast<size_t>(i)];
-    if (a.in == nullptr) continue;
-    int has_null;
-    int inc = CodeInListIndex(a.in, &has_null, 'A', nullptr);
-    Op(Opcode::kRewind, inc, empty);
-    lv->in_tops.push_back(prog_->pc());
-    Op(Opcode::kColumn, inc, 0, base + i);
-    lv->in_cursors.push_back(inc);
-    int next = MakeLabel();
-    lv->in_nexts.push_back(next);
-    empty = next;
-  }
-  for (int i = 0; i < argc; ++i) {
-    const VtabPlan::Arg& a = vp.args[static_cast<size_t>(i)];
-    if (a.in != nullptr) continue;
-    if (a.value != nullptr) {
-      CodeExpr(a.value, base + i);
-    } else {
-      Op(Opcode::kNull, 0, base + i);
-    }
-  }
-  auto* info = prog_->arena.New<VFilterInfo>();
-  info->idx_num = vp.idx_num;
-  info->idx_str = prog_->arena.CopyString(vp.idx_str).data();
-  info->argc = argc;
-  prog_->SetP4(Op(Opcode::kVFilter, src.cursor, empty, base), info);
-  lv->top = prog_->pc();
-  lv->next_op = Opcode::kVNext;
-  lv->next_cursor = src.cursor;
-  for (WhereTerm* t : vp.omitted) t->coded = true;
 }
 
 // The terms that become testable at this level: for an outer join's inner

@@ -69,6 +69,15 @@ struct VtabPlan {
   std::vector<WhereTerm*> omitted;  // terms the table enforces itself
   bool order_consumed = false;
   bool unique = false;  // SQLITE_INDEX_SCAN_UNIQUE: at most one row
+  // MULTI-INDEX OR (or_term set, SQLite's plan for an OR whose every
+  // disjunct the table can drive): one scan per disjunct, each with its own
+  // plan in `branches`; a row an earlier branch delivered (same rowid) is
+  // skipped. The OR term itself is then never evaluated.
+  WhereTerm* or_term = nullptr;
+  std::vector<VtabPlan*> branches;
+  // In a branch: its disjunct's AND-parts the table does not enforce,
+  // tested on each of the branch's rows.
+  std::vector<ast::Expr*> residual;
 };
 
 struct LoopPlan {
@@ -130,6 +139,16 @@ class WherePlanner {
   // Virtual tables (where_vtab.cc): the plan BestIndex gives when the
   // sources in `ready` are available; false (error set) if it failed.
   bool VirtualAccess(int src, SourceMask ready, WherePlan* plan, std::vector<LoopPlan>* cands);
+  // One BestIndex call offering `terms` (and, if `whole`, the ORDER BY);
+  // the plan goes to *out (rows = cost = 1e300 when the table refuses it).
+  bool OfferToVtab(int src, SourceMask ready, const std::vector<WhereTerm*>& terms, bool whole,
+                   LoopPlan* out);
+  // BestIndex's answer (Filter arguments in argv order, omitted terms)
+  // as a loop plan; false (error set) on a malformed answer.
+  bool PlanFromAnswer(int src, const IndexInfo& info, const std::vector<WhereTerm*>& terms,
+                      const std::vector<VtabPlan::Arg>& values, LoopPlan* out);
+  // The MULTI-INDEX OR plans for the OR terms on virtual table `src`.
+  bool VirtualOrAccess(int src, SourceMask ready, WherePlan* plan, std::vector<LoopPlan>* cands);
   bool OrderSatisfied(const LoopPlan& loop, const ast::ExprList* order, bool* reverse) const;
 
   CompileContext* ctx_;

@@ -479,10 +479,39 @@ static int kv_rename(sqlite3_vtab* vt, const char* name) {
   return SQLITE_OK;
 }
 
+/* Functions the table overloads (xFindFunction) when their deciding
+** argument is one of its columns: kvtag(x, ...) -- declared with
+** sqlite3_overload_function -- upper(x), and GLOB with its left operand. */
+static void kv_overload(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  const char* what = (const char*)sqlite3_user_data(ctx);
+  const unsigned char* x = sqlite3_value_text(argv[strcmp(what, "glob") == 0 ? 1 : 0]);
+  char* r = sqlite3_mprintf("%s/%d:%s", what, argc, x ? (const char*)x : "NULL");
+  sqlite3_result_text(ctx, r, -1, sqlite3_free);
+}
+
+static int kv_find_function(sqlite3_vtab* vt, int nargs, const char* name,
+                            void (**fn)(sqlite3_context*, int, sqlite3_value**), void** arg) {
+  static const char* const names[] = {"kvtag", "upper", "glob"};
+  int i;
+  (void)vt;
+  for (i = 0; i < 3; i++) {
+    if (strcmp(name, names[i]) != 0) continue;
+    if (i == 1 && nargs != 1) return 0;
+    *fn = kv_overload;
+    *arg = (void*)names[i];
+    return 1;
+  }
+  return 0;
+}
+
 static const sqlite3_module kv_module = {
     2,          kv_construct, kv_construct, kv_best_index, kv_disconnect, kv_destroy,
     kv_open,    kv_close,     kv_filter,    kv_next,       kv_eof,        kv_column,
     kv_rowid,   kv_update,    kv_begin,     kv_sync,       kv_commit,     kv_rollback,
-    0,          kv_rename,    kv_savepoint, kv_release,    kv_rollback_to, 0};
+    kv_find_function, kv_rename,    kv_savepoint, kv_release,    kv_rollback_to, 0};
 
-int kv_register(sqlite3* db) { return sqlite3_create_module(db, "kv", &kv_module, 0); }
+int kv_register(sqlite3* db) {
+  int rc = sqlite3_create_module(db, "kv", &kv_module, 0);
+  if (rc == SQLITE_OK) rc = sqlite3_overload_function(db, "kvtag", -1);
+  return rc;
+}

@@ -26,6 +26,17 @@ SELECT id FROM t WHERE k LIKE 'a%' ORDER BY 1;
 SELECT k FROM t('a') ORDER BY k;
 SELECT k FROM t WHERE prefix = 'b';
 SELECT count(*), sum(v), max(k) FROM t;
+-- Function overloading (xFindFunction): only when the deciding argument is
+-- a column of the table, and not in an aggregate query.
+SELECT kvtag(k), kvtag(k, 1, 2), upper(k), upper(k || ''), lower(k) FROM t WHERE id <= 20;
+SELECT kvtag(1);
+SELECT kvtag(id) FROM t WHERE id = 10;
+SELECT k GLOB 'a*', k NOT GLOB 'a*', k LIKE 'a%', k NOT LIKE 'a%' FROM t WHERE id = 10;
+SELECT k GLOB 'a*', k NOT GLOB k FROM t WHERE id = 10;
+SELECT count(*), kvtag(k) FROM t;
+SELECT kvtag(k) FROM t GROUP BY k;
+SELECT (SELECT kvtag(t.k)) FROM t WHERE id = 20;
+SELECT kvtag(p.y) FROM plain AS p;
 INSERT INTO plain VALUES (10, 'x'), (30, 'y'), (31, 'z');
 SELECT plain.y, t.k FROM plain JOIN t ON t.id = plain.x ORDER BY plain.y;
 SELECT plain.y, t.k FROM plain LEFT JOIN t ON t.id = plain.x ORDER BY plain.y;

@@ -128,9 +128,11 @@ void OffsetsFunc(sqlite3_context* ctx, int, sqlite3_value** argv) {
 void OptimizeFunc(sqlite3_context* ctx, int, sqlite3_value** argv) {
   FtsCursor* c = CursorArg(ctx, argv[0], "optimize");
   if (c == nullptr) return;
-  int rc = MergeAll(c->table);
+  bool optimal = false;
+  int rc = MergeAll(c->table, &optimal);
   if (rc == SQLITE_OK) {
-    sqlite3_result_text(ctx, "Index optimized", -1, SQLITE_STATIC);
+    sqlite3_result_text(ctx, optimal ? "Index already optimal" : "Index optimized", -1,
+                        SQLITE_STATIC);
   } else {
     sqlite3_result_error_code(ctx, rc);
   }

@@ -301,7 +301,80 @@ bool TestRow(const QueryResult& r, const Expr* e, int64_t docid,
   }
 }
 
+// Where each part of the query outside NEAR group g (a phrase, or another
+// NEAR group) stands when the row `at` is current: on its first document
+// at or after `at` in the cursor's order (missing: past its end).
+void StalePositions(const QueryResult& r, const Expr* e, const Expr* g, int64_t at, bool desc,
+                    std::map<const Expr*, int64_t>* pos) {
+  if (e == g) return;
+  if (e->kind == Expr::kPhrase || e->kind == Expr::kNear) {
+    std::vector<int64_t> docs = Docs(r, e);
+    if (!desc) {
+      auto it = std::lower_bound(docs.begin(), docs.end(), at);
+      if (it != docs.end()) (*pos)[e] = *it;
+    } else {
+      auto it = std::upper_bound(docs.begin(), docs.end(), at);
+      if (it != docs.begin()) (*pos)[e] = *(it - 1);
+    }
+    return;
+  }
+  StalePositions(r, e->left.get(), g, at, desc, pos);
+  StalePositions(r, e->right.get(), g, at, desc, pos);
+}
+
+// Whether `e` tests true on document d with NEAR group g on d and every
+// other part where StalePositions put it (a part tests true only on the
+// document it stands on).
+bool TestAway(const Expr* e, const Expr* g, int64_t d, const std::map<const Expr*, int64_t>& pos) {
+  if (e == g) return true;
+  switch (e->kind) {
+    case Expr::kPhrase:
+    case Expr::kNear: {
+      auto it = pos.find(e);
+      return it != pos.end() && it->second == d;
+    }
+    case Expr::kAnd:
+      return TestAway(e->left.get(), g, d, pos) && TestAway(e->right.get(), g, d, pos);
+    case Expr::kNot:
+      return TestAway(e->left.get(), g, d, pos) && !TestAway(e->right.get(), g, d, pos);
+    default:
+      return TestAway(e->left.get(), g, d, pos) || TestAway(e->right.get(), g, d, pos);
+  }
+}
+
+void NearRoots(const Expr* e, std::vector<const Expr*>* out) {
+  if (e->kind == Expr::kNear) {
+    out->push_back(e);
+  } else if (e->kind != Expr::kPhrase) {
+    NearRoots(e->left.get(), out);
+    NearRoots(e->right.get(), out);
+  }
+}
+
 }  // namespace
+
+std::vector<std::vector<int64_t>> TotalsDocs(const QueryResult& r, const Expr* root, int64_t at) {
+  std::vector<std::vector<int64_t>> out(r.phrases.size());
+  for (size_t i = 0; i < r.phrases.size(); ++i) {
+    for (const auto& [d, v] : r.hits[i]) out[i].push_back(d);
+  }
+  std::vector<const Expr*> groups;
+  NearRoots(root, &groups);
+  for (const Expr* g : groups) {
+    if (g == root) continue;
+    std::map<const Expr*, int64_t> pos;
+    StalePositions(r, root, g, at, r.desc, &pos);
+    std::vector<int64_t> kept;
+    for (int64_t d : Docs(r, g)) {
+      if (TestAway(root, g, d, pos)) kept.push_back(d);
+    }
+    std::vector<const Expr*> ph;
+    std::vector<int> dist;
+    NearGroup(g, &ph, &dist);
+    for (const Expr* p : ph) out[static_cast<size_t>(p->phrase_index)] = kept;
+  }
+  return out;
+}
 
 int EvalExpr(FtsTable* t, const Expr* e, int langid, QueryResult* out) {
   CollectPhrases(e, &out->phrases);

@@ -34,12 +34,6 @@ void TokenizerFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   sqlite3_result_blob(ctx, &m, sizeof(m), SQLITE_TRANSIENT);
 }
 
-// match(): what an FTS table's MATCH falls back to when its xBestIndex could
-// not take the constraint (SQLite registers it with sqlite3_overload_function).
-void MatchFunc(sqlite3_context* ctx, int, sqlite3_value**) {
-  sqlite3_result_error(ctx, "unable to use function MATCH in the requested context", -1);
-}
-
 }  // namespace
 
 int RegisterExtras(sqlite3* db, TokenizerRegistry* reg) {
@@ -51,17 +45,17 @@ int RegisterExtras(sqlite3* db, TokenizerRegistry* reg) {
     }
   }
   if (rc == SQLITE_OK) rc = RegisterAuxTables(db, reg);
-  if (rc == SQLITE_OK) {
-    rc = sqlite3_create_function(db, "match", 2, SQLITE_UTF8, nullptr, MatchFunc, nullptr, nullptr);
-  }
-  for (const auto& f : AuxFunctions()) {
-    int nargs = std::strcmp(f.name, "snippet") == 0 ? -1 : 1;
-    if (rc == SQLITE_OK) {
-      rc = sqlite3_create_function(db, f.name, nargs, SQLITE_UTF8, nullptr, f.fn, nullptr, nullptr);
-    }
-    if (rc == SQLITE_OK && std::strcmp(f.name, "matchinfo") == 0) {
-      rc = sqlite3_create_function(db, f.name, 2, SQLITE_UTF8, nullptr, f.fn, nullptr, nullptr);
-    }
+  // match(), snippet(), offsets(), matchinfo() and optimize() exist as SQL
+  // functions only to be overloaded: as in SQLite, they fail unless their
+  // first argument is an FTS table's column, whose xFindFunction supplies
+  // the real one (module.cc).
+  for (const auto& [name, nargs] : {std::pair<const char*, int>{"match", 2},
+                                    {"snippet", -1},
+                                    {"offsets", 1},
+                                    {"matchinfo", 1},
+                                    {"matchinfo", 2},
+                                    {"optimize", 1}}) {
+    if (rc == SQLITE_OK) rc = sqlite3_overload_function(db, name, nargs);
   }
   return rc;
 }

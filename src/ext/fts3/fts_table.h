@@ -146,7 +146,7 @@ int WriteSegment(FtsTable* t, int64_t level, int idx,
                  int64_t first_block = 0);
 // Merges all segments of absolute level range into one at `to_level`.
 int MergeLevel(FtsTable* t, int langid, int index, int level);
-int MergeAll(FtsTable* t);
+int MergeAll(FtsTable* t, bool* already_optimal = nullptr);
 // The next free idx at an absolute level, merging the level first when it
 // is full.
 int AllocateIdx(FtsTable* t, int langid, int index, int level, int* idx);

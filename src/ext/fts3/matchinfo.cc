@@ -53,6 +53,29 @@ uint32_t LongestRun(const std::vector<std::vector<int>>& last, const std::vector
   return best;
 }
 
+// Fills the cursor's matchinfo 'x' totals: per phrase and column, the hits
+// in the documents TotalsDocs names, and how many of them have any.
+void XTotals(FtsCursor* c) {
+  QueryResult& r = c->result;
+  const size_t ncol = static_cast<size_t>(c->table->ncol());
+  std::vector<std::vector<int64_t>> docs = TotalsDocs(r, c->expr.get(), c->docid);
+  r.x_totals.assign(r.phrases.size() * ncol * 2, 0);
+  for (size_t i = 0; i < r.phrases.size(); ++i) {
+    for (int64_t d : docs[i]) {
+      auto it = r.hits[i].find(d);
+      if (it == r.hits[i].end()) continue;
+      std::vector<uint32_t> n(ncol, 0);
+      for (const Position& p : it->second) {
+        if (p.col >= 0 && static_cast<size_t>(p.col) < ncol) ++n[static_cast<size_t>(p.col)];
+      }
+      for (size_t k = 0; k < ncol; ++k) {
+        r.x_totals[(i * ncol + k) * 2] += n[k];
+        r.x_totals[(i * ncol + k) * 2 + 1] += n[k] > 0;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void MatchinfoFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
@@ -119,19 +142,14 @@ void MatchinfoFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
       }
       case 'x':
       case 'y':
+        if (f == 'x' && c->result.x_totals.empty()) XTotals(c);
         for (size_t i = 0; i < np; ++i) {
           for (int k = 0; k < ncol; ++k) {
             out.push_back(static_cast<uint32_t>(last[k][i].size()));
             if (f == 'y') continue;
-            uint32_t all = 0, docs = 0;
-            for (const auto& [d, v] : r.hits[i]) {
-              uint32_t n = 0;
-              for (const auto& p : v) n += p.col == k;
-              all += n;
-              docs += n > 0;
-            }
-            out.push_back(all);
-            out.push_back(docs);
+            size_t at = (i * static_cast<size_t>(ncol) + static_cast<size_t>(k)) * 2;
+            out.push_back(c->result.x_totals[at]);
+            out.push_back(c->result.x_totals[at + 1]);
           }
         }
         break;

@@ -114,7 +114,8 @@ int AllocateIdx(FtsTable* t, int langid, int index, int level, int* idx) {
   return rc;
 }
 
-int MergeAll(FtsTable* t) {
+int MergeAll(FtsTable* t, bool* already_optimal) {
+  if (already_optimal != nullptr) *already_optimal = false;
   int rc = FlushPending(t);
   if (rc != SQLITE_OK) return rc;
   // Every language present, every index.
@@ -123,7 +124,12 @@ int MergeAll(FtsTable* t) {
   std::map<int64_t, std::vector<SegInfo>> groups;  // by (langid, index)
   for (auto& g : all) groups[g.level / kMaxLevel].push_back(std::move(g));
   for (auto& [group, segs] : groups) {
-    if (segs.size() == 1) continue;
+    if (segs.size() == 1) {
+      // SQLite reports "already optimal" when any language/index holds a
+      // single segment (after the pending terms are flushed).
+      if (already_optimal != nullptr) *already_optimal = true;
+      continue;
+    }
     int64_t top = 0;
     for (const auto& g : segs) top = std::max(top, g.level);
     std::vector<std::pair<std::string, std::string>> terms;

@@ -83,15 +83,14 @@ int XBestIndex(sqlite3_vtab* v, sqlite3_index_info* info) {
     info->aConstraintUsage[lang].argvIndex = arg++;
     info->aConstraintUsage[lang].omit = 1;
   }
+  // Docid bounds narrow the scan but, as in SQLite, do not lower its cost.
   if (ge >= 0) {
     info->idxNum |= kHasDocidGe;
     info->aConstraintUsage[ge].argvIndex = arg++;
-    info->estimatedCost /= 2;
   }
   if (le >= 0) {
     info->idxNum |= kHasDocidLe;
     info->aConstraintUsage[le].argvIndex = arg++;
-    info->estimatedCost /= 2;
   }
   if (info->nOrderBy == 1) {
     const auto& o = info->aOrderBy[0];
@@ -143,6 +142,7 @@ int FilterMatch(FtsCursor* c, const char* query, int col, int64_t lo, int64_t hi
     if (d >= lo && d <= hi) c->docids.push_back(d);
   }
   if (desc) std::reverse(c->docids.begin(), c->docids.end());  // result.docids ascend
+  c->result.desc = desc;
   c->at = 0;
   c->eof = c->docids.empty();
   if (!c->eof) c->docid = c->docids[0];

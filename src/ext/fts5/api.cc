@@ -66,10 +66,18 @@ int ApiColumnText(Fts5Context* ctx, int col, const char** z, int* n) {
   Cursor* c = C(ctx);
   *z = nullptr;
   *n = 0;
-  if (col < 0 || col >= c->tab->cfg.ncol()) return SQLITE_RANGE;
   if (c->tab->cfg.content == Content::kNone) return SQLITE_OK;
   int rc = c->LoadRow();
   if (rc != SQLITE_OK) return rc;
+  // As SQLite, which reads column col+1 of its content row (rowid first):
+  // -1 is the rowid, other columns outside the table give no text.
+  if (col == -1) {
+    c->rowid_text = std::to_string(c->rowid);
+    *z = c->rowid_text.c_str();
+    *n = static_cast<int>(c->rowid_text.size());
+    return SQLITE_OK;
+  }
+  if (col < 0 || col >= c->tab->cfg.ncol()) return SQLITE_OK;
   sqlite3_value* v = c->ColumnValue(col);
   if (v != nullptr) {
     *z = reinterpret_cast<const char*>(sqlite3_value_text(v));

@@ -5,6 +5,7 @@
 #include <set>
 #include <tuple>
 
+#include "ext/fts5/integrity.h"
 #include "ext/fts5/module.h"
 
 namespace basalt::fts5 {
@@ -37,8 +38,10 @@ int CollectToken(void* ctx, int flags, const char* tok, int n, int, int) {
 int Table::Integrity() {
   int rc = index->Flush();
   if (rc != SQLITE_OK) return rc;
+  if ((rc = CheckIndexTrees(index.get())) != SQLITE_OK) return rc;
   std::vector<std::pair<std::string, RawDoclist>> terms;
-  if ((rc = index->ScanTerms(std::string(1, kMainPrefix), &terms)) != SQLITE_OK) return rc;
+  if ((rc = index->ScanTerms(std::string(1, kMainPrefix), &terms, true)) != SQLITE_OK) return rc;
+  if ((rc = CheckPrefixIndexes(index.get(), terms)) != SQLITE_OK) return rc;
   if (cfg.content == Content::kNone) return SQLITE_OK;
   std::set<Posting> from_index, from_content;
   std::vector<uint64_t> pos;

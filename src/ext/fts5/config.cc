@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "ext/fts5/config.h"
+#include "ext/fts5/tokenize/tokenizers.h"
 
 namespace basalt::fts5 {
 namespace {
@@ -205,6 +206,9 @@ int CreateTokenizer(Config* cfg, std::string* err) {
   if (rc != SQLITE_OK) {
     cfg->tok = nullptr;
     *err = "error in tokenizer constructor";
+  } else if (cfg->tok_module->methods.xCreate == kTrigramTokenizer.xCreate) {
+    cfg->pattern =
+        TrigramFolds(cfg->tok) ? SQLITE_INDEX_CONSTRAINT_LIKE : SQLITE_INDEX_CONSTRAINT_GLOB;
   }
   return rc;
 }

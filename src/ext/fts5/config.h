@@ -51,6 +51,10 @@ struct Config {
   // The tokenizer instance.
   const TokenizerModule* tok_module = nullptr;
   Fts5Tokenizer* tok = nullptr;
+  // With the built-in trigram tokenizer, the LIKE/GLOB patterns the table
+  // can narrow by its index (as SQLite): SQLITE_INDEX_CONSTRAINT_LIKE
+  // (case-folding: LIKE and GLOB) or _GLOB (case_sensitive 1); else 0.
+  int pattern = 0;
 
   ~Config();
   int ncol() const { return static_cast<int>(cols.size()); }

@@ -44,6 +44,7 @@ struct Cursor {
   // Row caches, reset on each move.
   Stmt row;
   bool row_loaded = false, row_found = false;
+  std::string rowid_text;  // xColumnText(-1): the rowid as text
   std::vector<int> docsize;
   bool docsize_loaded = false;
   struct Inst {

@@ -54,13 +54,10 @@ int CreateFunction(fts5_api* api, const char* name, void* user, fts5_extension_f
   e.fn = fn;
   e.destroy = destroy;
   e.name = name;
-  // A plain SQL function taking the cursor id (the hidden column's value):
-  // Basalt's virtual tables have no xFindFunction hook. snippet() replaces
-  // FTS3's function of the same name and forwards FTS3 cursors to it
-  // (AuxFunctionCall); this relies on FTS5 registering after FTS3, which
-  // the order of src/ext/CMakeLists.txt (fts3 before fts5) gives.
-  return sqlite3_create_function(g->db, name, -1, SQLITE_UTF8, &e, &AuxFunctionCall, nullptr,
-                                 nullptr);
+  // As in SQLite: the SQL function only fails ("unable to use function");
+  // an fts5 table's xFindFunction supplies AuxFunctionCall with this entry
+  // when the first argument is its hidden column (module.cc).
+  return sqlite3_overload_function(g->db, name, -1);
 }
 
 void ApiPtrFunction(sqlite3_context* ctx, int, sqlite3_value** argv) {

@@ -113,8 +113,6 @@ int Index::BeginWrite(int64_t rowid, bool is_delete) {
   return rc;
 }
 
-namespace {
-// Bytes of the first n_char UTF-8 characters of tok, or 0 if it is shorter.
 int CharsToBytes(const char* tok, int n, int n_char) {
   int i = 0;
   for (int c = 0; c < n_char; ++c) {
@@ -126,7 +124,6 @@ int CharsToBytes(const char* tok, int n, int n_char) {
   }
   return i;
 }
-}  // namespace
 
 int Index::Write(int col, int pos, const char* tok, int n) {
   hash_.Write(write_rowid_, col, pos, kMainPrefix, tok, n);

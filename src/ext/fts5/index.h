@@ -53,7 +53,10 @@ class Index {
   int Query(const std::string& key, bool prefix, RawDoclist* out);
   // Every key starting with `prefix`, in order, with its merged doclist
   // (delete markers dropped; keys left without rowids omitted).
-  int ScanTerms(const std::string& prefix, std::vector<std::pair<std::string, RawDoclist>>* out);
+  // With from_first, each segment is read from its first leaf (not sought
+  // through %_idx), as the integrity check reads.
+  int ScanTerms(const std::string& prefix, std::vector<std::pair<std::string, RawDoclist>>* out,
+                bool from_first = false);
 
  private:
   int FlushHash();
@@ -73,6 +76,10 @@ class Index {
   bool write_delete_ = false;
   bool have_write_ = false;
 };
+
+// Bytes of the first n_char UTF-8 characters of tok, or 0 if it is shorter
+// (the key a prefix index of n_char characters holds for the token).
+int CharsToBytes(const char* tok, int n, int n_char);
 
 // Merges per-source doclists (oldest first) into one, the newest entry per
 // rowid winning; drops entries without positions when drop_deletes.

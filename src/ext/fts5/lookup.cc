@@ -4,6 +4,7 @@
 #include <map>
 
 #include "ext/fts5/index.h"
+#include "ext/fts5/integrity.h"
 
 namespace basalt::fts5 {
 namespace {
@@ -24,7 +25,7 @@ std::vector<Segment> OldestFirst(const Structure& s) {
 }  // namespace
 
 int Index::ScanTerms(const std::string& prefix,
-                     std::vector<std::pair<std::string, RawDoclist>>* out) {
+                     std::vector<std::pair<std::string, RawDoclist>>* out, bool from_first) {
   Structure s;
   int rc = ReadStructure(&s);
   if (rc != SQLITE_OK) return rc;
@@ -33,7 +34,8 @@ int Index::ScanTerms(const std::string& prefix,
   std::map<std::string, std::vector<RawDoclist>> by_term;
   for (const Segment& sg : OldestFirst(s)) {
     SegReader r(&store_, sg, none);
-    rc = prefix.empty() ? r.First() : r.Seek(prefix);
+    rc = prefix.empty() || from_first ? r.First() : r.Seek(prefix);
+    while (rc == SQLITE_OK && !r.eof() && r.term() < prefix) rc = r.Next();
     while (rc == SQLITE_OK && !r.eof() && StartsWith(r.term(), prefix)) {
       RawDoclist d;
       if ((rc = r.ReadDoclist(&d)) != SQLITE_OK) return rc;
@@ -127,6 +129,11 @@ int Index::Query(const std::string& key, bool prefix, RawDoclist* out) {
     SegReader r(&store_, sg, none);
     if ((rc = r.Seek(key)) != SQLITE_OK) return rc;
     if (r.eof() || r.term() != key) continue;
+    if (r.seek_dlidx()) {
+      // SQLite loads the doclist index of the term's leaf here.
+      int top = 0;
+      if ((rc = ReadDlidxLevels(&store_, sg.id, r.term_pgno(), &top)) != SQLITE_OK) return rc;
+    }
     lists.emplace_back();
     if ((rc = r.ReadDoclist(&lists.back())) != SQLITE_OK) return rc;
   }

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstring>
 
-#include "ext/fts3/module.h"
 #include "ext/fts5/cursor.h"
 #include "ext/fts5/module.h"
 
@@ -272,23 +271,11 @@ const sqlite3_module kModule = {3,          XCreate,  XConnect,    XBestIndex,  
 void AuxFunctionCall(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   auto* fn = static_cast<const AuxFunctionEntry*>(sqlite3_user_data(ctx));
   Global* g = static_cast<Global*>(fn->owner);
-  // snippet() is also FTS3's: without an xFindFunction hook both share one
-  // SQL function, and an FTS3 cursor pointer sends the call to FTS3's.
-  if (argc > 0 && sqlite3_value_pointer(argv[0], "fts3cursor") != nullptr) {
-    for (const auto& f : basalt::fts::AuxFunctions()) {
-      if (sqlite3_stricmp(f.name, fn->name.c_str()) == 0) {
-        f.fn(ctx, argc, argv);
-        return;
-      }
-    }
-  }
-  int64_t id = sqlite3_value_int64(argv[0]);
+  // The first argument is the table's hidden column: the cursor id.
+  int64_t id = argc > 0 ? sqlite3_value_int64(argv[0]) : 0;
   Cursor* c = FindCursor(g, id);
   if (c == nullptr) {
-    // Not called on an fts5 table's hidden column (SQLite's message when
-    // no virtual table overloads the function).
-    char* m =
-        sqlite3_mprintf("unable to use function %s in the requested context", fn->name.c_str());
+    char* m = sqlite3_mprintf("no such cursor: %lld", static_cast<long long>(id));
     sqlite3_result_error(ctx, m, -1);
     sqlite3_free(m);
     return;

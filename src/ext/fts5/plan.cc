@@ -3,6 +3,9 @@
 // idxStr lists the constraints passed to xFilter, in argv order:
 //   M<col>  a MATCH (or = on the table-named column; col = ncol for all)
 //   r       rank MATCH 'function(args)'
+//   L<col>  col LIKE pattern, G<col> col GLOB pattern (trigram tables: the
+//           pattern's literal runs narrow the rows; SQLite still tests
+//           the operator on each)
 //   =       rowid equality;  <  rowid upper bound;  >  rowid lower bound
 // idxNum (as SQLite 3.40): 0x20 ORDER BY rank, 0x40 ORDER BY rowid, 0x80
 // descending.
@@ -97,6 +100,59 @@ int StartSorted(Cursor* c, bool desc) {
   return rc;
 }
 
+// Whether the table narrows `col <op> pattern` by its index (SQLite's
+// rule: a case-folding trigram table takes LIKE and GLOB, a case-sensitive
+// one GLOB only).
+bool UsesPattern(const Config& cfg, int op) {
+  if (cfg.pattern == SQLITE_INDEX_CONSTRAINT_GLOB) return op == SQLITE_INDEX_CONSTRAINT_GLOB;
+  return cfg.pattern == SQLITE_INDEX_CONSTRAINT_LIKE &&
+         (op == SQLITE_INDEX_CONSTRAINT_LIKE || op == SQLITE_INDEX_CONSTRAINT_GLOB);
+}
+
+int AppendPhrase(void* ctx, int, const char* tok, int n, int, int) {
+  auto* q = static_cast<std::string*>(ctx);
+  *q += '"';
+  for (int i = 0; i < n; ++i) {
+    *q += tok[i];
+    if (tok[i] == '"') *q += '"';
+  }
+  *q += "\" ";
+  return SQLITE_OK;
+}
+
+// The MATCH query a LIKE/GLOB pattern implies, as SQLite builds it: each
+// run of at least three bytes free of wildcards (LIKE: % _; GLOB: * ? and
+// [...] sets) is required. With detail=full a run is a phrase; otherwise
+// its tokens are required one by one (positions are not kept). Empty when
+// no run is long enough (then the pattern narrows nothing).
+int PatternQuery(const Config& cfg, bool glob, const std::string& z, std::string* q) {
+  const char s0 = glob ? '*' : '_', s1 = glob ? '?' : '%', s2 = glob ? '[' : '\0';
+  const size_t n = z.size();
+  size_t first = 0;
+  for (size_t i = 0; i <= n; ++i) {
+    const char ch = i < n ? z[i] : '\0';
+    if (i < n && ch != s0 && ch != s1 && (ch != s2 || s2 == '\0')) continue;
+    if (i - first >= 3) {
+      std::string run = z.substr(first, i - first);
+      if (cfg.detail == Detail::kFull) {
+        AppendPhrase(q, 0, run.data(), static_cast<int>(run.size()), 0, 0);
+      } else {
+        int rc = cfg.Tokenize(FTS5_TOKENIZE_QUERY, run.data(), static_cast<int>(run.size()), q,
+                              &AppendPhrase);
+        if (rc != SQLITE_OK) return rc;
+      }
+    }
+    if (glob && i < n && ch == '[') {
+      // Skip the set: its first character may be ']' (or follow '^').
+      i += 2;
+      if (i - 1 < n && z[i - 1] == '^') ++i;
+      while (i < n && z[i] != ']') ++i;
+    }
+    first = i + 1;
+  }
+  return SQLITE_OK;
+}
+
 }  // namespace
 
 int XBestIndex(sqlite3_vtab* v, sqlite3_index_info* info) {
@@ -124,6 +180,10 @@ int XBestIndex(sqlite3_vtab* v, sqlite3_index_info* info) {
       }
       info->aConstraintUsage[i].argvIndex = ++ncons;
       info->aConstraintUsage[i].omit = 1;
+    } else if (p.usable && col >= 0 && col < ncol && UsesPattern(t->cfg, p.op)) {
+      // (Not a MATCH for the cost or ORDER BY rank, as in SQLite.)
+      idx += (p.op == SQLITE_INDEX_CONSTRAINT_LIKE ? 'L' : 'G') + std::to_string(col);
+      info->aConstraintUsage[i].argvIndex = ++ncons;
     } else if (p.usable && !seen_eq && p.op == SQLITE_INDEX_CONSTRAINT_EQ && col < 0) {
       idx += '=';
       seen_eq = true;
@@ -225,6 +285,32 @@ int XFilter(sqlite3_vtab_cursor* vc, int flags, const char* idx_str, int argc,
         std::string err;
         int rc = ParseExpr(t->cfg, query, col < t->cfg.ncol() ? col : -1, &e, &err);
         if (rc != SQLITE_OK) {
+          if (!err.empty()) t->SetError(err);
+          return rc;
+        }
+        if (!has_match) {
+          c->own_expr = std::move(e);
+        } else {
+          AndExpr(&c->own_expr, &e);
+        }
+        has_match = true;
+        break;
+      }
+      case 'L':
+      case 'G': {
+        const bool glob = *s == 'G';
+        int col = 0;
+        while (s[1] >= '0' && s[1] <= '9') col = col * 10 + (*++s - '0');
+        const char* z = reinterpret_cast<const char*>(sqlite3_value_text(v));
+        if (z == nullptr) break;
+        std::string query;
+        int rc = PatternQuery(t->cfg, glob, z, &query);
+        if (rc != SQLITE_OK) return rc;
+        if (query.empty()) break;
+        Expr e;
+        std::string err;
+        const int ecol = t->cfg.detail == Detail::kNone || col >= t->cfg.ncol() ? -1 : col;
+        if ((rc = ParseExpr(t->cfg, query, ecol, &e, &err)) != SQLITE_OK) {
           if (!err.empty()) t->SetError(err);
           return rc;
         }

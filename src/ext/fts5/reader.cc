@@ -1,6 +1,8 @@
 // The segment reader (reader.h).
 #include "ext/fts5/reader.h"
 
+#include <algorithm>
+
 namespace basalt::fts5 {
 
 int SegReader::LoadLeaf(int pgno, Leaf* out) {
@@ -84,6 +86,7 @@ int SegReader::Seek(std::string_view key) {
   int64_t v;
   int rc = store_->LookupIdx(seg_.id, key, &v);
   if (rc != SQLITE_OK) return rc;
+  seek_dlidx_ = (v & 1) != 0;
   int pgno = static_cast<int>(v >> 1);
   if (pgno < seg_.first) pgno = seg_.first;
   rc = StartAt(pgno);
@@ -110,13 +113,21 @@ int SegReader::ReadDoclist(RawDoclist* out) {
       int rc = LoadLeaf(pgno, &spare);
       if (rc != SQLITE_OK) return rc;
       lf = &spare;
-      if (lf->rowid_ptr == 0) break;
-      off = lf->rowid_ptr;
       limit = lf->szleaf < lf->nn() ? 0 : lf->nn() + 1;
       if (limit == 0) {
         uint64_t f;
         GetVarint(lf->p() + lf->szleaf, lf->p() + lf->nn(), &f);
         limit = static_cast<int>(f);
+      }
+      // As SQLite reads: with detail=none the doclist goes on right after
+      // the header (up to the first term), whatever the rowid pointer says;
+      // otherwise at the rowid pointer, none meaning the doclist ended.
+      if (none_) {
+        off = 4;
+        if (off >= std::min(limit, lf->szleaf)) break;
+      } else {
+        if (lf->rowid_ptr == 0) break;
+        off = lf->rowid_ptr;
       }
       absolute = true;
     } else if (off >= limit) {

@@ -53,6 +53,8 @@ class SegReader {
   int pgidx_off() const { return pgidx_off_; }  // after that page-index entry
   const Leaf& term_leaf() const { return leaf_; }
   const Segment& segment() const { return seg_; }
+  // Whether the %_idx key Seek started from flags a doclist index.
+  bool seek_dlidx() const { return seek_dlidx_; }
 
  private:
   int LoadLeaf(int pgno, Leaf* out);
@@ -69,6 +71,7 @@ class SegReader {
   int term_end_ = 0;
   int next_term_ = 0;
   int pgidx_off_ = 0;
+  bool seek_dlidx_ = false;
 };
 
 }  // namespace basalt::fts5

@@ -97,4 +97,20 @@ int DataStore::LookupIdx(int segid, std::string_view term, int64_t* pgno) {
   return rc;
 }
 
+int DataStore::IdxRows(int segid, std::vector<std::pair<std::string, int64_t>>* out) {
+  Stmt s;
+  int rc = s.Prepare(
+      cfg_->db, "SELECT term, pgno FROM " + cfg_->Shadow("_idx") + " WHERE segid=? ORDER BY term");
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_bind_int(s, 1, segid);
+  out->clear();
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    const void* p = sqlite3_column_blob(s, 0);
+    int n = sqlite3_column_bytes(s, 0);
+    out->emplace_back(std::string(static_cast<const char*>(p ? p : ""), n),
+                      sqlite3_column_int64(s, 1));
+  }
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
 }  // namespace basalt::fts5

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "ext/fts5/common.h"
 #include "ext/fts5/config.h"
@@ -24,6 +26,8 @@ class DataStore {
   int DeleteIdx(int segid);
   // The %_idx page value for the largest key <= term (0 if none).
   int LookupIdx(int segid, std::string_view term, int64_t* pgno);
+  // Every %_idx row of a segment, in term order: (term, pgno value).
+  int IdxRows(int segid, std::vector<std::pair<std::string, int64_t>>* out);
   int64_t reads() const { return reads_; }
   // Drops the cached statements (before a rename or drop).
   void Reset();

@@ -38,6 +38,12 @@ int Create(void*, const char** argv, int argc, Fts5Tokenizer** out) {
 
 void Delete(Fts5Tokenizer* tok) { delete reinterpret_cast<Trigram*>(tok); }
 
+}  // namespace
+
+bool TrigramFolds(Fts5Tokenizer* tok) { return reinterpret_cast<Trigram*>(tok)->fold; }
+
+namespace {
+
 int Tokenize(Fts5Tokenizer* tok, void* cb_ctx, int, const char* text, int text_bytes,
              int (*on_token)(void*, int, const char*, int, int, int)) {
   const bool fold = reinterpret_cast<Trigram*>(tok)->fold;
