@@ -227,9 +227,11 @@ int ZipColumnValue(sqlite3_vtab_cursor* vc, sqlite3_context* ctx, int i) {
       if (!sqlite3_vtab_nochange(ctx)) sqlite3_result_int64(ctx, e.usize);
       break;
     case kRawdata:
-    case kData:
+      // An UPDATE leaving rawdata alone passes it as "no change" (NULL).
       if (sqlite3_vtab_nochange(ctx)) break;
-      return DataColumn(c, ctx, i == kRawdata);
+      return DataColumn(c, ctx, true);
+    case kData:
+      return DataColumn(c, ctx, false);
     case kMethod:
       sqlite3_result_int(ctx, e.method);
       break;

@@ -1,13 +1,13 @@
 // Writing through the zipfile virtual table: Begin, Update, Commit (the
 // protocol is described at the top of ext_zipfile.cc).
 //
-// How an UPDATE or DELETE names its row: SQLite passes the primary key (the
-// name, TEXT) of this WITHOUT ROWID table; Basalt's library passes the rowid
-// xRowid gave (an INTEGER key numbering the members from Begin on). Both
-// are accepted. Basalt also passes the old values of unchanged columns
-// (SQLite passes "no change" NULLs), so sz and rawdata equal to the old
-// member's count as unchanged; data and method are re-encoded either way,
-// which gives the reference's result (it re-encodes unchanged data too).
+// How an UPDATE or DELETE names its row: the library passes the primary
+// key (the name, TEXT) of this WITHOUT ROWID table; an INTEGER key (the
+// rowid xRowid gives, numbering the members from Begin on) is accepted
+// too. Unchanged sz and rawdata come as "no change" NULLs (xColumn leaves
+// them unset under sqlite3_vtab_nochange); data and method are re-encoded
+// either way, which gives the reference's result (it re-encodes unchanged
+// data too).
 #include <cstdio>
 #include <ctime>
 #include <string>
@@ -46,16 +46,10 @@ int Append(ZipTable* t, zip::Entry* e) {
 int BuildEntry(ZipTable* t, sqlite3_value** argv, const zip::Entry* old, zip::Entry* out,
                long* replaced) {
   sqlite3_vtab* vt = &t->base;
-  sqlite3_value* raw = argv[2 + kRawdata];
-  if (sqlite3_value_type(raw) != SQLITE_NULL) {
-    std::string old_raw;
-    if (old == nullptr || !zip::RawData(t->loaded, *old, &old_raw) || Bytes(raw) != old_raw) {
-      return ZipSetError(vt, SQLITE_CONSTRAINT, "rawdata must be NULL");
-    }
+  if (sqlite3_value_type(argv[2 + kRawdata]) != SQLITE_NULL) {
+    return ZipSetError(vt, SQLITE_CONSTRAINT, "rawdata must be NULL");
   }
-  sqlite3_value* sz = argv[2 + kSz];
-  if (sqlite3_value_type(sz) != SQLITE_NULL &&
-      (old == nullptr || sqlite3_value_int64(sz) != old->usize)) {
+  if (sqlite3_value_type(argv[2 + kSz]) != SQLITE_NULL) {
     return ZipSetError(vt, SQLITE_CONSTRAINT, "sz must be NULL");
   }
   sqlite3_value* data = argv[2 + kData];
