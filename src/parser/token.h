@@ -234,8 +234,8 @@ std::string_view KeywordText(Tk t);
 
 // Number of keywords (147 in SQLite 3.40).
 int KeywordCount();
-// The i-th keyword (0 <= i < KeywordCount(), in Basalt's own order), upper
-// case; "" out of range.
+// The i-th keyword (0 <= i < KeywordCount(), in SQLite's sqlite3_keyword_name
+// order), upper case; "" out of range.
 std::string_view KeywordAt(int i);
 
 }  // namespace basalt::parser
