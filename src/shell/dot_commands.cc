@@ -205,8 +205,11 @@ const Command kCommands[] = {
      [](Shell& sh, const Args& a) {
        return SetFlag(&sh.count_changes, a, "Usage: .changes on|off\n");
      }},
+    {"check", 3, DotCheck},
     {"clone", 2, DotClone},
     {"databases", 2, DotDatabases},
+    {"dbconfig", 3, DotDbConfig},
+    {"dbinfo", 3, DotDbInfo},
     {"dump", 2, DotDump},
     {"echo", 2,
      [](Shell& sh, const Args& a) { return SetFlag(&sh.echo, a, "Usage: .echo on|off\n"); }},
@@ -270,34 +273,20 @@ const Command kCommands[] = {
     {"recover", 3, DotRecover},
     {"restore", 3, DotRestore},
     {"save", 3, DotBackup},
+    {"scanstats", 2, DotScanStats},
     {"schema", 2, [](Shell& sh, const Args& a) { return DotSchema(sh, a, false); }},
     {"separator", 3, DotSeparator},
     {"sha3sum", 2, DotSha3},
     {"shell", 2, DotShellCmd},
-    {"stats", 2,
-     [](Shell& sh, const Args& a) {
-       if (a.size() == 2) {
-         if (a[1] == "stmt") {
-           sh.stats = 2;
-         } else if (a[1] == "vmstep") {
-           sh.stats = 3;
-         } else {
-           sh.stats = BooleanValue(a[1]) ? 1 : 0;
-         }
-         return 0;
-       }
-       if (a.size() == 1) {
-         std::fprintf(stderr, "Error: .stats needs sqlite3_status, which this library lacks\n");
-         return 1;
-       }
-       return Usage("Usage: .stats ?on|off|stmt|vmstep?\n");
-     }},
+    {"stats", 2, DotStats},
     {"system", 2, DotShellCmd},
     {"show", 2, DotShow},
     {"tables", 2, [](Shell& sh, const Args& a) { return DotTables(sh, a, false); }},
     {"timeout", 4, DotTimeout},
+    {"testcase", 8, DotTestcase},
     {"timer", 2,
      [](Shell& sh, const Args& a) { return SetFlag(&sh.timer, a, "Usage: .timer on|off\n"); }},
+    {"trace", 2, DotTrace},
     {"vfsinfo", 4, DotVfsInfo},
     {"vfslist", 4, DotVfsList},
     {"vfsname", 4, DotVfsName},

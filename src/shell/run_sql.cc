@@ -185,6 +185,7 @@ int ExecSql(Shell& sh, const char* sql, std::string* err) {
     ExecPrepared(sh, stmt);
     sh.explain_indent.clear();
     RenderEqp(sh);
+    if (sh.stats) DisplayStats(sh);
     rc = sqlite3_finalize(stmt);
     sh.stmt = nullptr;
     if (rc == SQLITE_OK) {

@@ -96,7 +96,7 @@ struct Shell {
   bool bail = false;
   bool timer = false;
   bool count_changes = false;
-  int stats = 0;  // .stats: 0 off, 1 on, 2 stmt, 3 vmstep (shown, not yet printed)
+  int stats = 0;  // .stats: 0 off, 1 on, 2 stmt, 3 vmstep
   bool interactive = false;
   Expert* expert = nullptr;  // owned: .expert is waiting for SQL (see expert.h)
   bool safe_mode = false;
@@ -119,6 +119,10 @@ struct Shell {
   std::string init_file;
   bool warn_memory_db = false;  // no arguments: say the database is transient
   FILE* log = nullptr;          // .log: where SQLITE_CONFIG_LOG messages go
+  FILE* trace_out = nullptr;    // .trace: where traced SQL goes (nullptr: off)
+  bool trace_expanded = false;  // .trace --expanded: bound values substituted
+  bool scan_stats = false;      // .scanstats (accepted; this build shows none)
+  std::string testcase;         // .testcase NAME, reported by .check
 };
 
 // text_out.cc
@@ -212,6 +216,15 @@ int DotLog(Shell& sh, const std::vector<std::string>& args);
 void ShellLog(void* shell, int code, const char* msg);
 int DotSha3(Shell& sh, const std::vector<std::string>& args);
 void BindParameters(Shell& sh, sqlite3_stmt* stmt);
+
+int DotDbConfig(Shell& sh, const std::vector<std::string>& args);   // dot_dbconfig.cc
+int DotTrace(Shell& sh, const std::vector<std::string>& args);      // dot_trace.cc
+int DotScanStats(Shell& sh, const std::vector<std::string>& args);  // dot_diag.cc
+int DotDbInfo(Shell& sh, const std::vector<std::string>& args);
+int DotTestcase(Shell& sh, const std::vector<std::string>& args);  // dot_testcase.cc
+int DotCheck(Shell& sh, const std::vector<std::string>& args);
+int DotStats(Shell& sh, const std::vector<std::string>& args);  // dot_stats.cc
+void DisplayStats(Shell& sh);  // after each statement while .stats is on
 
 // options.cc: the whole of main() after the shell is constructed.
 int RunMain(Shell& sh, int argc, char** argv);
