@@ -7,19 +7,25 @@
 namespace shell {
 namespace {
 
-// Creates temp.sqlite_parameters; its reserved name needs writable_schema.
+// Creates temp.sqlite_parameters. Its reserved name needs writable_schema
+// and no defensive mode; both settings are restored afterwards. They are
+// changed through sqlite3_db_config, not PRAGMAs, so that .trace shows only
+// the CREATE statement, as in sqlite3.
 void InitTable(sqlite3* db) {
+  int defensive = 0;
   int writable = 0;
-  ForEachRow(db, "PRAGMA writable_schema",
-             [&](sqlite3_stmt* st) { writable = sqlite3_column_int(st, 0); });
-  sqlite3_exec(db, "PRAGMA writable_schema=ON", nullptr, nullptr, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, -1, &defensive);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 0, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_WRITABLE_SCHEMA, -1, &writable);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_WRITABLE_SCHEMA, 1, nullptr);
   sqlite3_exec(db,
                "CREATE TABLE IF NOT EXISTS temp.sqlite_parameters(\n"
                "  key TEXT PRIMARY KEY,\n"
                "  value\n"
                ") WITHOUT ROWID;",
                nullptr, nullptr, nullptr);
-  if (!writable) sqlite3_exec(db, "PRAGMA writable_schema=OFF", nullptr, nullptr, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_WRITABLE_SCHEMA, writable, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, defensive, nullptr);
 }
 
 }  // namespace
@@ -74,8 +80,8 @@ int DotParameter(Shell& sh, const std::vector<std::string>& a) {
     sqlite3_exec(sh.db, q.c_str(), nullptr, nullptr, nullptr);
     return 0;
   }
-  ShowHelp(sh.out, "parameter");
-  return 1;
+  ShowHelp(sh.out, "parameter");  // a usage error that is not an error, as in sqlite3
+  return 0;
 }
 
 }  // namespace shell
