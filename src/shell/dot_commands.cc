@@ -217,6 +217,7 @@ const Command kCommands[] = {
     {"excel", 2, [](Shell&, const Args& a) { return NotAvailable(a); }},
     {"expert", 3, DotExpert},
     {"explain", 3, DotExplain},
+    {"filectrl", 1, DotFileCtrl},
     {"fullschema", 2, [](Shell& sh, const Args& a) { return DotSchema(sh, a, true); }},
     {"headers", 2,
      [](Shell& sh, const Args& a) {

@@ -225,6 +225,7 @@ int DotTestcase(Shell& sh, const std::vector<std::string>& args);  // dot_testca
 int DotCheck(Shell& sh, const std::vector<std::string>& args);
 int DotStats(Shell& sh, const std::vector<std::string>& args);  // dot_stats.cc
 void DisplayStats(Shell& sh);  // after each statement while .stats is on
+int DotFileCtrl(Shell& sh, const std::vector<std::string>& args);  // dot_filectrl.cc
 
 // options.cc: the whole of main() after the shell is constructed.
 int RunMain(Shell& sh, int argc, char** argv);
