@@ -277,6 +277,7 @@ const Command kCommands[] = {
     {"scanstats", 2, DotScanStats},
     {"schema", 2, [](Shell& sh, const Args& a) { return DotSchema(sh, a, false); }},
     {"separator", 3, DotSeparator},
+    {"session", 3, DotSession},
     {"sha3sum", 2, DotSha3},
     {"shell", 2, DotShellCmd},
     {"stats", 2, DotStats},

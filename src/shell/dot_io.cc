@@ -242,6 +242,7 @@ int DotOpen(Shell& sh, const std::vector<std::string>& a) {
       return 1;
     }
   }
+  SessionCloseAll(sh);
   if (sh.db) sqlite3_close(sh.db);
   sh.db = nullptr;
   if (fresh && !file.empty()) std::remove(file.c_str());

@@ -332,6 +332,7 @@ int RunMain(Shell& sh, int argc, char** argv) {
     rc = ProcessInput(sh);
   }
   OutputReset(sh);  // waits for a .output pipe's command to finish
+  SessionCloseAll(sh);
   if (sh.db) sqlite3_close(sh.db);
   return rc;
 }

@@ -19,6 +19,8 @@
 
 #include "sqlite3.h"
 
+struct sqlite3_session;  // the session extension (ext/session/session_api.h)
+
 namespace shell {
 
 // Output modes, in sqlite3's order (the names in ModeName follow it).
@@ -65,6 +67,14 @@ struct EqpRow {
 extern volatile int g_interrupts;
 
 struct Expert;  // expert.h
+
+// One .session (dot_session.cc): the library's session object (owned), its
+// name and the GLOBs of the tables it leaves out.
+struct ShellSession {
+  ::sqlite3_session* p = nullptr;
+  std::string name;
+  std::vector<std::string> filters;
+};
 
 struct Shell {
   sqlite3* volatile db = nullptr;
@@ -117,12 +127,13 @@ struct Shell {
   std::vector<int> explain_indent;
   size_t explain_row = 0;
   std::string init_file;
-  bool warn_memory_db = false;  // no arguments: say the database is transient
-  FILE* log = nullptr;          // .log: where SQLITE_CONFIG_LOG messages go
-  FILE* trace_out = nullptr;    // .trace: where traced SQL goes (nullptr: off)
-  bool trace_expanded = false;  // .trace --expanded: bound values substituted
-  bool scan_stats = false;      // .scanstats (accepted; this build shows none)
-  std::string testcase;         // .testcase NAME, reported by .check
+  bool warn_memory_db = false;         // no arguments: say the database is transient
+  FILE* log = nullptr;                 // .log: where SQLITE_CONFIG_LOG messages go
+  FILE* trace_out = nullptr;           // .trace: where traced SQL goes (nullptr: off)
+  bool trace_expanded = false;         // .trace --expanded: bound values substituted
+  bool scan_stats = false;             // .scanstats (accepted; this build shows none)
+  std::vector<ShellSession> sessions;  // .session; capacity fixed (see dot_session.cc)
+  std::string testcase;                // .testcase NAME, reported by .check
 };
 
 // text_out.cc
@@ -226,6 +237,8 @@ int DotCheck(Shell& sh, const std::vector<std::string>& args);
 int DotStats(Shell& sh, const std::vector<std::string>& args);  // dot_stats.cc
 void DisplayStats(Shell& sh);  // after each statement while .stats is on
 int DotFileCtrl(Shell& sh, const std::vector<std::string>& args);  // dot_filectrl.cc
+int DotSession(Shell& sh, const std::vector<std::string>& args);   // dot_session.cc
+void SessionCloseAll(Shell& sh);  // before the connection is closed
 
 // options.cc: the whole of main() after the shell is constructed.
 int RunMain(Shell& sh, int argc, char** argv);
