@@ -276,6 +276,7 @@ const Command kCommands[] = {
     {"save", 3, DotBackup},
     {"scanstats", 2, DotScanStats},
     {"schema", 2, [](Shell& sh, const Args& a) { return DotSchema(sh, a, false); }},
+    {"selftest", 4, DotSelftest},
     {"separator", 3, DotSeparator},
     {"session", 3, DotSession},
     {"sha3sum", 2, DotSha3},

@@ -239,6 +239,7 @@ void DisplayStats(Shell& sh);  // after each statement while .stats is on
 int DotFileCtrl(Shell& sh, const std::vector<std::string>& args);  // dot_filectrl.cc
 int DotSession(Shell& sh, const std::vector<std::string>& args);   // dot_session.cc
 void SessionCloseAll(Shell& sh);  // before the connection is closed
+int DotSelftest(Shell& sh, const std::vector<std::string>& args);  // dot_selftest.cc
 
 // options.cc: the whole of main() after the shell is constructed.
 int RunMain(Shell& sh, int argc, char** argv);
