@@ -228,6 +228,7 @@ const Command kCommands[] = {
      }},
     {"help", 1, DotHelp},
     {"import", 2, DotImport},
+    {"imposter", 3, DotImposter},  // after import: ".impo" is .import
     {"indexes", 3, [](Shell& sh, const Args& a) { return DotTables(sh, a, true); }},
     {"indices", 3, [](Shell& sh, const Args& a) { return DotTables(sh, a, true); }},
     {"limits", 5, DotLimit},

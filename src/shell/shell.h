@@ -232,6 +232,7 @@ int DotDbConfig(Shell& sh, const std::vector<std::string>& args);   // dot_dbcon
 int DotTrace(Shell& sh, const std::vector<std::string>& args);      // dot_trace.cc
 int DotScanStats(Shell& sh, const std::vector<std::string>& args);  // dot_diag.cc
 int DotDbInfo(Shell& sh, const std::vector<std::string>& args);
+int DotImposter(Shell& sh, const std::vector<std::string>& args);
 int DotTestcase(Shell& sh, const std::vector<std::string>& args);  // dot_testcase.cc
 int DotCheck(Shell& sh, const std::vector<std::string>& args);
 int DotStats(Shell& sh, const std::vector<std::string>& args);  // dot_stats.cc
