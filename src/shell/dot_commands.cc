@@ -207,6 +207,7 @@ const Command kCommands[] = {
      }},
     {"check", 3, DotCheck},
     {"clone", 2, DotClone},
+    {"connection", 2, DotConnection},
     {"databases", 2, DotDatabases},
     {"dbconfig", 3, DotDbConfig},
     {"dbinfo", 3, DotDbInfo},

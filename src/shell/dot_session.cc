@@ -114,10 +114,12 @@ int Flag(Shell& sh, ShellSession* s, const std::vector<std::string>& cmd) {
 
 }  // namespace
 
-void SessionCloseAll(Shell& sh) {
-  for (ShellSession& s : sh.sessions) sqlite3session_delete(s.p);
-  sh.sessions.clear();
+void DeleteSessions(std::vector<ShellSession>* sessions) {
+  for (ShellSession& s : *sessions) sqlite3session_delete(s.p);
+  sessions->clear();
 }
+
+void SessionCloseAll(Shell& sh) { DeleteSessions(&sh.sessions); }
 
 int DotSession(Shell& sh, const std::vector<std::string>& a) {
   if (a.size() <= 1) return SyntaxError(sh);

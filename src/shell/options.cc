@@ -334,6 +334,7 @@ int RunMain(Shell& sh, int argc, char** argv) {
   OutputReset(sh);  // waits for a .output pipe's command to finish
   SessionCloseAll(sh);
   if (sh.db) sqlite3_close(sh.db);
+  CloseOtherConnections(sh);
   return rc;
 }
 

@@ -76,6 +76,14 @@ struct ShellSession {
   std::vector<std::string> filters;
 };
 
+// One of the .connection slots (dot_connection.cc) while it is not active.
+struct ShellConn {
+  sqlite3* db = nullptr;  // owned
+  std::string db_name;
+  std::vector<ShellSession> sessions;
+};
+constexpr size_t kConnections = 5;
+
 struct Shell {
   sqlite3* volatile db = nullptr;
   std::string db_name;       // file name given on the command line or by .open
@@ -133,7 +141,9 @@ struct Shell {
   bool trace_expanded = false;         // .trace --expanded: bound values substituted
   bool scan_stats = false;             // .scanstats (accepted; this build shows none)
   std::vector<ShellSession> sessions;  // .session; capacity fixed (see dot_session.cc)
-  std::string testcase;                // .testcase NAME, reported by .check
+  ShellConn conns[kConnections];       // .connection; conns[active_conn] is in db/db_name/sessions
+  size_t active_conn = 0;
+  std::string testcase;  // .testcase NAME, reported by .check
 };
 
 // text_out.cc
@@ -240,6 +250,9 @@ void DisplayStats(Shell& sh);  // after each statement while .stats is on
 int DotFileCtrl(Shell& sh, const std::vector<std::string>& args);  // dot_filectrl.cc
 int DotSession(Shell& sh, const std::vector<std::string>& args);   // dot_session.cc
 void SessionCloseAll(Shell& sh);  // before the connection is closed
+void DeleteSessions(std::vector<ShellSession>* sessions);
+int DotConnection(Shell& sh, const std::vector<std::string>& args);  // dot_connection.cc
+void CloseOtherConnections(Shell& sh);                             // at exit, after the active one
 int DotSelftest(Shell& sh, const std::vector<std::string>& args);  // dot_selftest.cc
 
 // options.cc: the whole of main() after the shell is constructed.
