@@ -3,12 +3,14 @@
 // sqlite3_db_cacheflush / db_release_memory, sqlite3_file_control, and the
 // legacy no-ops SQLite keeps for compatibility (expired, aggregate_count,
 // global_recover, thread_cleanup, memory_alarm, transfer_bindings).
+#include <algorithm>
 #include <cstring>
 #include <string>
 
 #include "api/filename.h"
 #include "api/guard.h"
 #include "api/handles.h"
+#include "os/unix_vfs.h"
 #include "record/affinity.h"
 
 using basalt::Database;
@@ -152,8 +154,36 @@ int sqlite3_file_control(sqlite3* db, const char* name, int op, void* arg) {
     switch (op) {
       case SQLITE_FCNTL_DATA_VERSION:
         *static_cast<unsigned*>(arg) =
-            d->bt != nullptr ? static_cast<unsigned>(d->bt->pager()->data_version()) : 0;
+            d->bt != nullptr ? static_cast<unsigned>(d->bt->pager()->file_data_version()) : 0;
         return SQLITE_OK;
+      case SQLITE_FCNTL_PERSIST_WAL:
+      case SQLITE_FCNTL_POWERSAFE_OVERWRITE: {
+        // -1 asks; 0 / 1 sets. Only a file has them.
+        if (!d->is_file || d->bt == nullptr) return SQLITE_NOTFOUND;
+        int* v = static_cast<int*>(arg);
+        basalt::Pager* pager = d->bt->pager();
+        bool& psow = db->psow;
+        if (op == SQLITE_FCNTL_PERSIST_WAL) {
+          if (*v >= 0) pager->set_persist_wal(*v != 0);
+          *v = pager->persist_wal() ? 1 : 0;
+        } else {
+          if (*v >= 0) psow = *v != 0;
+          *v = psow ? 1 : 0;
+        }
+        return SQLITE_OK;
+      }
+      case SQLITE_FCNTL_TEMPFILENAME: {
+        if (!d->is_file) return SQLITE_NOTFOUND;
+        sqlite3_uint64 r;
+        sqlite3_randomness(sizeof r, &r);
+        *static_cast<char**>(arg) =
+            sqlite3_mprintf("%s/etilqs_%llx", basalt::UnixTempDirectory().c_str(), r);
+        return SQLITE_OK;
+      }
+      case SQLITE_FCNTL_SIZE_HINT:
+      case SQLITE_FCNTL_CHUNK_SIZE:
+        // Hints Basalt's files do not need: accepted.
+        return d->is_file ? SQLITE_OK : SQLITE_NOTFOUND;
       case SQLITE_FCNTL_VFSNAME:
         if (!d->is_file) return SQLITE_NOTFOUND;
         *static_cast<char**>(arg) = sqlite3_mprintf("%s", "unix");
@@ -162,13 +192,21 @@ int sqlite3_file_control(sqlite3* db, const char* name, int op, void* arg) {
         *static_cast<int*>(arg) = 0;
         return d->is_file ? SQLITE_OK : SQLITE_NOTFOUND;
       case SQLITE_FCNTL_RESERVE_BYTES: {
+        // Answers the reserve requested so far (the file's, or a larger one
+        // asked for before, which SQLite applies at the next VACUUM); sets
+        // it at once only while the database is empty.
         int* v = static_cast<int*>(arg);
         if (d->bt == nullptr) return SQLITE_ERROR;
-        int old = static_cast<int>(d->bt->page_size() - d->bt->usable_size());
-        if (*v >= 0 && *v != old && d->bt->page_count() == 0) {
-          (void)d->bt->SetReservedBytes(static_cast<uint8_t>(*v));
+        const int actual = static_cast<int>(d->bt->page_size() - d->bt->usable_size());
+        int& wanted = db->reserve_wanted[d];
+        const int before = std::max(wanted, actual);
+        if (*v >= 0 && *v <= 255) {
+          if (*v != actual && d->bt->page_count() == 0) {
+            (void)d->bt->SetReservedBytes(static_cast<uint8_t>(*v));
+          }
+          wanted = *v;
         }
-        *v = old;
+        *v = before;
         return SQLITE_OK;
       }
       default:

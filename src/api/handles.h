@@ -131,6 +131,9 @@ struct sqlite3 {
   ApiScratch scratch;
   int active_backups = 0;    // sqlite3_backup objects using this connection
   uint64_t blob_writes = 0;  // sqlite3_blob_write calls that changed a row (api_blob.cc)
+  bool psow = true;          // SQLITE_FCNTL_POWERSAFE_OVERWRITE (on by default, as unix)
+  // SQLITE_FCNTL_RESERVE_BYTES requested per database (api_dbinfo.cc).
+  std::unordered_map<const void*, int> reserve_wanted;
 };
 
 struct sqlite3_stmt {

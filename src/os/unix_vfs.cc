@@ -169,6 +169,8 @@ std::string TempDirectory() {
 
 using namespace unix_vfs;
 
+std::string UnixTempDirectory() { return TempDirectory(); }
+
 Status UnixVfs::Open(const std::string& given, int flags, std::unique_ptr<VfsFile>* out,
                      int* out_flags) {
   std::string path = given;

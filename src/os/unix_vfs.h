@@ -4,6 +4,8 @@
 // sharing between connections of one process.
 #pragma once
 
+#include <string>
+
 #include "os/vfs.h"
 
 namespace basalt {
@@ -19,5 +21,9 @@ class UnixVfs final : public Vfs {
   void Sleep(int microseconds) override;
   int64_t CurrentTimeJulianMs() override;
 };
+
+// The directory the unix VFS puts temporary files in (as SQLite's picks
+// it: $SQLITE_TMPDIR, $TMPDIR, /var/tmp, /usr/tmp, /tmp, then ".").
+std::string UnixTempDirectory();
 
 }  // namespace basalt

@@ -372,7 +372,9 @@ Status FilePager::Commit() {
     EndTransaction();
     return Status();
   }
-  return wal_ ? CommitWal() : CommitRollbackMode();
+  Status st = wal_ ? CommitWal() : CommitRollbackMode();
+  if (st.ok()) ++commits_;
+  return st;
 }
 
 Status FilePager::CommitPhaseOne(std::string_view super_journal) {
@@ -383,7 +385,9 @@ Status FilePager::CommitPhaseOne(std::string_view super_journal) {
 
 Status FilePager::CommitPhaseTwo() {
   if (txn_ != PagerTxn::kWrite || wal_) return Commit();
-  return CommitRollbackMode();
+  Status st = CommitRollbackMode();
+  if (st.ok()) ++commits_;
+  return st;
 }
 
 Status FilePager::CommitRollbackMode() {

@@ -43,7 +43,7 @@ Status FilePager::CloseWal(bool cleanup) {
   if (last && db_->lock_level() < LockLevel::kExclusive) {
     last = db_->Lock(LockLevel::kExclusive).ok();
   }
-  Status st = wal_->Close(last, sync_ != Synchronous::kOff, page_size_);
+  Status st = wal_->Close(last, sync_ != Synchronous::kOff, page_size_, persist_wal_);
   wal_.reset();
   ResetCache();
   return st;

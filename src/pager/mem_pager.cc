@@ -254,6 +254,7 @@ void MemPager::DiscardLevels() {
 }
 
 Status MemPager::Commit() {
+  if (txn_ == PagerTxn::kWrite) ++commits_;
   DiscardLevels();
   // Spare frames past the end are kept for reuse, but not without bound.
   while (frames_.size() > size_t(page_count_) + 64) {

@@ -191,6 +191,13 @@ class Pager {
   // last read it (not for this pager's own commits and rollbacks), and
   // when the page size of an empty database changes.
   uint64_t data_version() const { return data_version_; }
+  // SQLITE_FCNTL_DATA_VERSION: data_version() counting this pager's own
+  // write commits too, as SQLite's pager counter does.
+  uint64_t file_data_version() const { return data_version_ + commits_; }
+  // SQLITE_FCNTL_PERSIST_WAL: the -wal and -shm files stay after the last
+  // connection closes (the WAL is still checkpointed).
+  bool persist_wal() const { return persist_wal_; }
+  void set_persist_wal(bool on) { persist_wal_ = on; }
 
   // ---- Controls for the connection layer (PRAGMAs). The defaults are
   // what a database without a file answers.
@@ -249,6 +256,8 @@ class Pager {
   uint64_t write_stamp_ = kNoWriteStamp;
   uint64_t cache_epoch_ = 0;
   uint64_t data_version_ = 1;
+  uint64_t commits_ = 0;  // write transactions committed (file_data_version)
+  bool persist_wal_ = false;
   Pgno max_page_count_ = 0xfffffffeu;
 
   friend class PageRef;

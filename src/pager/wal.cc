@@ -39,7 +39,7 @@ Status Wal::Open(Vfs* vfs, VfsFile* db, const std::string& db_path, bool read_on
   return Status();
 }
 
-Status Wal::Close(bool cleanup, bool sync, uint32_t page_size) {
+Status Wal::Close(bool cleanup, bool sync, uint32_t page_size, bool keep) {
   EndWrite();
   EndRead();
   bool remove = false;
@@ -50,7 +50,7 @@ Status Wal::Close(bool cleanup, bool sync, uint32_t page_size) {
     args.page_size = page_size;
     int log = 0, done = 0;
     Status st = Checkpoint(args, &log, &done);
-    remove = st.ok() && log == done;
+    remove = st.ok() && log == done && !keep;
   }
   Status st = shm_ ? shm_->Close(remove) : Status();
   shm_.reset();

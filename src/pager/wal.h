@@ -52,7 +52,8 @@ class Wal {
   // Closes, and with `cleanup` (the caller holds the database EXCLUSIVE
   // lock, so no other connection uses the WAL) checkpoints, then deletes
   // the -wal and -shm files.
-  Status Close(bool cleanup, bool sync, uint32_t page_size);
+  // `keep`: the files stay even so (SQLITE_FCNTL_PERSIST_WAL).
+  Status Close(bool cleanup, bool sync, uint32_t page_size, bool keep = false);
 
   // ---- Readers
   // *changed: the snapshot differs from the previous one (caches are stale).

@@ -21,3 +21,7 @@ sqlite3 f.db ".filectrl --size" ".filectrl -size" ".filectrl s" ".filectrl -chun
 sqlite3 f.db ".filectrl p" ".print not reached"
 sqlite3 :memory: ".filectrl size_limit" ".filectrl data_version" ".filectrl reserve_bytes" ".filectrl chunk_size 4" ".filectrl lock_timeout 1" ".filectrl tempfilename"
 printf '.filectrl size_limit 77\n.filectrl p\n.filectrl size\n' | sqlite3 f.db
+# persist_wal keeps the -wal and -shm files after the last close; psow; reserve_bytes asked for on a non-empty file; has_moved on :memory:.
+sqlite3 f.db "pragma journal_mode=wal" "create table t(x)" ".filectrl persist_wal" ".filectrl persist_wal 1" ".filectrl persist_wal" ".filectrl psow" ".filectrl psow 0" ".filectrl psow" "insert into t values(1)"; ls f.db*; rm -f f.db-wal f.db-shm
+sqlite3 f.db "create table t(x)" ".filectrl reserve_bytes" ".filectrl reserve_bytes 8" ".filectrl reserve_bytes" ".filectrl reserve_bytes 300" ".filectrl reserve_bytes" ".filectrl data_version" "insert into t values(1)" ".filectrl data_version"
+sqlite3 :memory: ".filectrl has_moved" ".filectrl persist_wal" ".filectrl psow" ".filectrl data_version" "create table t(x)" ".filectrl data_version"
