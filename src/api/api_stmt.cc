@@ -182,9 +182,13 @@ int sqlite3_step(sqlite3_stmt* s) {
       if (basalt::api::Traced(db)) basalt::api::TraceStart(s);
     }
     int rc;
+    sqlite3_stmt* outer = db->stepping;
+    db->stepping = s;
     try {
       rc = s->stmt->Step();
+      db->stepping = outer;
     } catch (...) {
+      db->stepping = outer;
       int code = basalt::api::NoteException(db);
       AbandonExecution(s, code);
       s->running = false;

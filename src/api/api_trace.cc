@@ -138,6 +138,27 @@ void TraceEnd(sqlite3_stmt* s) {
   }
 }
 
+// A Trace op of a trigger program (VmEnv::trace_fn): the comment goes to
+// the statement tracer with the statement being stepped.
+void TraceTriggerText(void* arg, const char* text) {
+  sqlite3* db = static_cast<sqlite3*>(arg);
+  const ApiCallbacks cb = db->cb;
+  if ((cb.trace_mask & kLegacyTrace) != 0 && cb.trace_legacy != nullptr) {
+    cb.trace_legacy(cb.trace_arg, text);
+  } else if ((cb.trace_mask & SQLITE_TRACE_STMT) != 0 && cb.trace_v2 != nullptr &&
+             db->stepping != nullptr) {
+    cb.trace_v2(SQLITE_TRACE_STMT, cb.trace_arg, db->stepping, const_cast<char*>(text));
+  }
+}
+
+// Points the VM's trace hook at TraceTriggerText while statements are traced.
+void SyncTraceHook(sqlite3* db) {
+  basalt::VmEnv* env = db->conn->env();
+  const bool on = (db->cb.trace_mask & (kLegacyTrace | SQLITE_TRACE_STMT)) != 0;
+  env->trace_fn = on ? &TraceTriggerText : nullptr;
+  env->trace_arg = db;
+}
+
 void TraceClose(sqlite3* db) {
   const ApiCallbacks cb = db->cb;
   if ((cb.trace_mask & SQLITE_TRACE_CLOSE) != 0 && cb.trace_v2 != nullptr) {
@@ -162,6 +183,7 @@ int sqlite3_trace_v2(sqlite3* db, unsigned mask, int (*cb)(unsigned, void*, void
     db->cb.trace_v2 = cb;
     db->cb.trace_legacy = nullptr;
     db->cb.trace_arg = arg;
+    basalt::api::SyncTraceHook(db);
     return SQLITE_OK;
   });
 }
@@ -174,6 +196,7 @@ void* sqlite3_trace(sqlite3* db, void (*cb)(void*, const char*), void* arg) {
     db->cb.trace_legacy = cb;
     db->cb.trace_v2 = nullptr;
     db->cb.trace_arg = arg;
+    basalt::api::SyncTraceHook(db);
     return old;
   });
 }
@@ -186,6 +209,7 @@ void* sqlite3_profile(sqlite3* db, void (*cb)(void*, const char*, sqlite3_uint64
     db->cb.profile_arg = arg;
     db->cb.trace_mask &= ~(kLegacyTrace | kLegacyProfile);
     if (cb != nullptr) db->cb.trace_mask |= kLegacyProfile;
+    basalt::api::SyncTraceHook(db);
     return old;
   });
 }

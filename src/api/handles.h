@@ -129,9 +129,10 @@ struct sqlite3 {
   sqlite3_stmt* stmts = nullptr;  // H2: newest first
   ApiCallbacks cb;
   ApiScratch scratch;
-  int active_backups = 0;    // sqlite3_backup objects using this connection
-  uint64_t blob_writes = 0;  // sqlite3_blob_write calls that changed a row (api_blob.cc)
-  bool psow = true;          // SQLITE_FCNTL_POWERSAFE_OVERWRITE (on by default, as unix)
+  int active_backups = 0;            // sqlite3_backup objects using this connection
+  uint64_t blob_writes = 0;          // sqlite3_blob_write calls that changed a row (api_blob.cc)
+  sqlite3_stmt* stepping = nullptr;  // the statement sqlite3_step runs (trigger tracing)
+  bool psow = true;                  // SQLITE_FCNTL_POWERSAFE_OVERWRITE (on by default, as unix)
   // SQLITE_FCNTL_RESERVE_BYTES requested per database (api_dbinfo.cc).
   std::unordered_map<const void*, int> reserve_wanted;
 };

@@ -9,6 +9,8 @@ namespace basalt::api {
 // Before the first step of an execution: SQLITE_TRACE_STMT (or the legacy
 // trace with the expanded SQL), and the start of the profile timer.
 void TraceStart(sqlite3_stmt* s);
+// After the trace settings change: the VM's hook for trigger comments.
+void SyncTraceHook(sqlite3* db);
 // A step returned a row: SQLITE_TRACE_ROW.
 void TraceRow(sqlite3_stmt* s);
 // The execution ended (done, error, reset or finalize while running):

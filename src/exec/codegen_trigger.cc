@@ -108,11 +108,19 @@ bool Codegen::CodeTriggerBody(const Trigger* trig, const Table* tab, int event, 
   ++in_trigger_;
   trigger_frames_.push_back({skip_label});
   int end = MakeLabel();
+  // Statement tracing sees "-- TRIGGER name" as the trigger starts and
+  // "-- <step text>" (whitespace as spaces) before each step, as SQLite.
+  OpP4Str(Opcode::kTrace, 0, 0, 0, "-- TRIGGER " + trig->name);
   if (ct->when != nullptr) {
     if (!resolver_.ResolveExpr(ct->when, &scope)) return false;
     CodeJumpIf(ct->when, end, false, true);
   }
   for (ast::Stmt* st : ct->body) {
+    std::string step = "-- " + std::string(st->span);
+    for (char& c : step) {
+      if (c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v') c = ' ';
+    }
+    OpP4Str(Opcode::kTrace, 0, 0, 0, step);
     switch (st->kind) {
       case ast::StmtKind::kSelect: {
         ast::Select* sel = st->As<ast::SelectStmt>()->select;

@@ -46,6 +46,8 @@
     "end the program: P1 result code, P2 conflict action, P4 message")                             \
   X(HaltIfNull,    Rc,   Oe,   Reg,  StringOpt,                                                    \
     "if r[P3] is NULL halt with error P1 (P2, P4 as Halt)")                                        \
+  X(Trace,         No,   No,   No,   StringOpt,                                                    \
+    "pass P4 (a trigger or trigger-step comment) to the statement tracer")                         \
   X(If,            Reg,  Jmp,  Int,  None,                                                         \
     "jump to P2 if r[P1] is true (or NULL and P3 != 0)")                                           \
   X(IfNot,         Reg,  Jmp,  Int,  None,                                                         \

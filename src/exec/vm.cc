@@ -238,6 +238,9 @@ StepResult Vm::Run() {
           continue;
         }
         break;
+      case Opcode::kTrace:
+        if (env_->trace_fn != nullptr) env_->trace_fn(env_->trace_arg, in.p4_str());
+        break;
       case Opcode::kProgram: {
         bool ignored = false;
         if (!RunSubprogram(in, &ignored)) return FailWithStatus();

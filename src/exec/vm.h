@@ -58,6 +58,10 @@ struct VmEnv {
   Vfs* temp_vfs = nullptr;
   const int* cache_size = nullptr;  // main's PRAGMA cache_size
   const int* temp_store = nullptr;  // PRAGMA temp_store: 0 default, 1 file, 2 memory
+  // Statement tracing (sqlite3_trace_v2 SQLITE_TRACE_STMT, sqlite3_trace):
+  // Trace ops in trigger programs pass their comment here; null: off.
+  void (*trace_fn)(void* arg, const char* text) = nullptr;
+  void* trace_arg = nullptr;
 };
 
 // The bytes a sorter may hold in memory before it spills (0: no limit), as

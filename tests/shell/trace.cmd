@@ -17,3 +17,5 @@ sqlite3 :memory: ".trace --row stdout" "select 1;"; ls
 printf '.trace stdout\nselect 1;\n.trace t2.txt --stmt\nselect 2;\nselect 3\n;\n' | sqlite3 && cat t2.txt
 sqlite3 f.db ".trace stdout --stmt --row --close" "create table t(a);" "insert into t values(1);" "select * from t;"
 sqlite3 :memory: ".trace stdout" ".parameter init" ".parameter set @a 1" ".parameter list" ".parameter bogus" "select @a;"
+# Trigger programs: "-- TRIGGER name" as each starts, then "-- <step>" (whitespace as spaces) before each step.
+printf '.trace stdout\ncreate table t(a); create table log(x);\ncreate trigger tr after insert on t begin insert into log values(new.a);\n  update log set x = x\n\t+ 1; end;\ncreate trigger tr2 before insert on t when new.a > 5 begin select 1; end;\ninsert into t values(1);\ninsert into t values(7);\n.trace off\ninsert into t values(8);\n.trace stdout --stmt\ninsert into t values(9);\n' | sqlite3
