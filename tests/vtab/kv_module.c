@@ -85,7 +85,10 @@ static int data_find(const KvData* d, sqlite3_int64 id) {
   while (lo <= hi) {
     int mid = (lo + hi) / 2;
     if (d->rows[mid].id == id) return mid;
-    if (d->rows[mid].id < id) lo = mid + 1; else hi = mid - 1;
+    if (d->rows[mid].id < id)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
   }
   return -lo - 1;
 }
@@ -157,7 +160,11 @@ static int kv_best_index(sqlite3_vtab* vt, sqlite3_index_info* info) {
     if (c->iColumn == 0 || c->iColumn == -1) {
       switch (c->op) {
         case SQLITE_INDEX_CONSTRAINT_EQ:
-          if (!(num & kIdEq)) { num |= kIdEq; code = '='; kv_stats.eq++; }
+          if (!(num & kIdEq)) {
+            num |= kIdEq;
+            code = '=';
+            kv_stats.eq++;
+          }
           break;
         case SQLITE_INDEX_CONSTRAINT_GT:
         case SQLITE_INDEX_CONSTRAINT_GE:
@@ -330,10 +337,16 @@ static int kv_column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
       sqlite3_result_int64(ctx, r->id);
       break;
     case 1:
-      if (r->k) sqlite3_result_text(ctx, r->k, -1, SQLITE_TRANSIENT); else sqlite3_result_null(ctx);
+      if (r->k)
+        sqlite3_result_text(ctx, r->k, -1, SQLITE_TRANSIENT);
+      else
+        sqlite3_result_null(ctx);
       break;
     case 2:
-      if (r->has_v) sqlite3_result_double(ctx, r->v); else sqlite3_result_null(ctx);
+      if (r->has_v)
+        sqlite3_result_double(ctx, r->v);
+      else
+        sqlite3_result_null(ctx);
       break;
     default:
       sqlite3_result_null(ctx);
@@ -350,7 +363,9 @@ static int kv_rowid(sqlite3_vtab_cursor* cur, sqlite3_int64* out) {
 
 static void fill_row(KvRow* r, sqlite3_int64 id, sqlite3_value** cols) {
   r->id = id;
-  r->k = sqlite3_value_type(cols[1]) == SQLITE_NULL ? 0 : dup_text((const char*)sqlite3_value_text(cols[1]));
+  r->k = sqlite3_value_type(cols[1]) == SQLITE_NULL
+             ? 0
+             : dup_text((const char*)sqlite3_value_text(cols[1]));
   r->has_v = sqlite3_value_type(cols[2]) != SQLITE_NULL;
   r->v = r->has_v ? sqlite3_value_double(cols[2]) : 0.0;
 }
@@ -504,11 +519,30 @@ static int kv_find_function(sqlite3_vtab* vt, int nargs, const char* name,
   return 0;
 }
 
-static const sqlite3_module kv_module = {
-    2,          kv_construct, kv_construct, kv_best_index, kv_disconnect, kv_destroy,
-    kv_open,    kv_close,     kv_filter,    kv_next,       kv_eof,        kv_column,
-    kv_rowid,   kv_update,    kv_begin,     kv_sync,       kv_commit,     kv_rollback,
-    kv_find_function, kv_rename,    kv_savepoint, kv_release,    kv_rollback_to, 0};
+static const sqlite3_module kv_module = {2,
+                                         kv_construct,
+                                         kv_construct,
+                                         kv_best_index,
+                                         kv_disconnect,
+                                         kv_destroy,
+                                         kv_open,
+                                         kv_close,
+                                         kv_filter,
+                                         kv_next,
+                                         kv_eof,
+                                         kv_column,
+                                         kv_rowid,
+                                         kv_update,
+                                         kv_begin,
+                                         kv_sync,
+                                         kv_commit,
+                                         kv_rollback,
+                                         kv_find_function,
+                                         kv_rename,
+                                         kv_savepoint,
+                                         kv_release,
+                                         kv_rollback_to,
+                                         0};
 
 int kv_register(sqlite3* db) {
   int rc = sqlite3_create_module(db, "kv", &kv_module, 0);

@@ -10,47 +10,49 @@
 
 namespace basalt::apitest {
 
-#define BASALT_API_TEST_FUNCTIONS(X)                                                               \
-  X(open_v2)                                                                                       \
-  X(close)                                                                                         \
-  X(close_v2)                                                                                      \
-  X(exec)                                                                                          \
-  X(prepare_v2)                                                                                    \
-  X(step)                                                                                          \
-  X(reset)                                                                                         \
-  X(finalize)                                                                                      \
-  X(bind_int)                                                                                      \
-  X(bind_text)                                                                                     \
-  X(bind_null)                                                                                     \
-  X(bind_parameter_count)                                                                          \
-  X(clear_bindings) X(column_count) X(column_int) X(column_int64) X(column_text) X(column_type)    \
-      X(column_bytes) X(column_name) X(column_decltype) X(column_value) X(data_count) X(errmsg)    \
-          X(errcode) X(extended_errcode) X(error_offset) X(extended_result_codes) X(next_stmt)     \
-              X(db_handle) X(busy_timeout) X(busy_handler) X(interrupt) X(changes)                 \
-                  X(total_changes) X(get_autocommit) X(last_insert_rowid) X(db_mutex)              \
-                      X(mutex_alloc) X(mutex_free) X(mutex_enter) X(mutex_try) X(mutex_leave)      \
-                          X(threadsafe) X(config) X(initialize) X(shutdown) X(create_function_v2)  \
-                              X(sql) X(stmt_busy) X(stmt_readonly) X(stmt_isexplain)               \
-                                  X(bind_parameter_name) X(expanded_sql) X(free) X(sleep)          \
-                                      X(libversion) X(create_window_function) X(aggregate_context) \
+#define BASALT_API_TEST_FUNCTIONS(X)                                                              \
+  X(open_v2)                                                                                      \
+  X(close)                                                                                        \
+  X(close_v2)                                                                                     \
+  X(exec)                                                                                         \
+  X(prepare_v2)                                                                                   \
+  X(step)                                                                                         \
+  X(reset)                                                                                        \
+  X(finalize)                                                                                     \
+  X(bind_int)                                                                                     \
+  X(bind_text)                                                                                    \
+  X(bind_null)                                                                                    \
+  X(bind_parameter_count)                                                                         \
+  X(clear_bindings)                                                                               \
+  X(column_count) X(column_int) X(column_int64) X(column_text) X(column_type) X(column_bytes)     \
+      X(column_name) X(column_decltype) X(column_value) X(data_count) X(errmsg) X(errcode)        \
+          X(extended_errcode) X(error_offset) X(extended_result_codes) X(next_stmt) X(db_handle)  \
+              X(busy_timeout) X(busy_handler) X(interrupt) X(changes) X(total_changes)            \
+                  X(get_autocommit) X(last_insert_rowid) X(db_mutex) X(mutex_alloc) X(mutex_free) \
+                      X(mutex_enter) X(mutex_try) X(mutex_leave) X(threadsafe) X(config)          \
+                          X(initialize) X(shutdown) X(create_function_v2) X(sql) X(stmt_busy)     \
+                              X(stmt_readonly) X(stmt_isexplain) X(bind_parameter_name)           \
+                                  X(expanded_sql) X(free) X(sleep) X(libversion)                  \
+                                      X(create_window_function) X(aggregate_context)              \
                                           X(value_int64) X(result_int64)
 
 // The entry points of the hooks, limits, tracing, collation, authorizer,
 // backup, blob and serialize tests.
-#define BASALT_API_TEST_FUNCTIONS_2(X)                                                          \
-  X(limit)                                                                                      \
-  X(progress_handler)                                                                           \
-  X(commit_hook)                                                                                \
-  X(rollback_hook)                                                                              \
-  X(trace_v2)                                                                                   \
-  X(trace)                                                                                      \
-  X(profile)                                                                                    \
-  X(create_collation)                                                                           \
-  X(create_collation_v2) X(create_collation16) X(collation_needed) X(collation_needed16)        \
-      X(set_authorizer) X(enable_shared_cache) X(backup_init) X(backup_step) X(backup_finish)   \
-          X(backup_remaining) X(backup_pagecount) X(blob_open) X(blob_reopen) X(blob_bytes)     \
-              X(blob_read) X(blob_write) X(blob_close) X(serialize) X(deserialize) X(bind_blob) \
-                  X(column_blob) X(bind_int64) X(bind_zeroblob64) X(bind_text64)
+#define BASALT_API_TEST_FUNCTIONS_2(X)                                                             \
+  X(limit)                                                                                         \
+  X(progress_handler)                                                                              \
+  X(commit_hook)                                                                                   \
+  X(rollback_hook)                                                                                 \
+  X(trace_v2)                                                                                      \
+  X(trace)                                                                                         \
+  X(profile)                                                                                       \
+  X(create_collation)                                                                              \
+  X(create_collation_v2)                                                                           \
+  X(create_collation16) X(collation_needed) X(collation_needed16) X(set_authorizer)                \
+      X(enable_shared_cache) X(backup_init) X(backup_step) X(backup_finish) X(backup_remaining)    \
+          X(backup_pagecount) X(blob_open) X(blob_reopen) X(blob_bytes) X(blob_read) X(blob_write) \
+              X(blob_close) X(serialize) X(deserialize) X(bind_blob) X(column_blob) X(bind_int64)  \
+                  X(bind_zeroblob64) X(bind_text64)
 
 // clang-format off
 // The string, status, configuration and database-information tests.
