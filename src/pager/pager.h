@@ -194,6 +194,17 @@ class Pager {
   // SQLITE_FCNTL_DATA_VERSION: data_version() counting this pager's own
   // write commits too, as SQLite's pager counter does.
   uint64_t file_data_version() const { return data_version_ + commits_; }
+  // Page-cache counters for sqlite3_db_status (CACHE_HIT, CACHE_MISS,
+  // CACHE_WRITE, CACHE_SPILL); the API reads and resets them.
+  struct CacheCounters {
+    uint64_t hits = 0;    // pages found in the cache
+    uint64_t misses = 0;  // pages read from the file
+    uint64_t writes = 0;  // pages written to the file or the WAL
+    uint64_t spills = 0;  // dirty pages written early to make room
+  };
+  CacheCounters& cache_counters() { return counters_; }
+  // Bytes of memory the pager's cached pages take (SQLITE_DBSTATUS_CACHE_USED).
+  virtual int64_t cache_bytes() const { return 0; }
   // SQLITE_FCNTL_PERSIST_WAL: the -wal and -shm files stay after the last
   // connection closes (the WAL is still checkpointed).
   bool persist_wal() const { return persist_wal_; }
@@ -257,6 +268,7 @@ class Pager {
   uint64_t cache_epoch_ = 0;
   uint64_t data_version_ = 1;
   uint64_t commits_ = 0;  // write transactions committed (file_data_version)
+  CacheCounters counters_;
   bool persist_wal_ = false;
   Pgno max_page_count_ = 0xfffffffeu;
 
