@@ -41,34 +41,15 @@ int ParseExpr(const FtsTable* t, std::string_view query, int default_col,
 using Hits = std::map<int64_t, std::vector<Position>>;
 
 struct QueryResult {
-  std::vector<int64_t> docids;       // matching documents, ascending
   std::vector<const Expr*> phrases;  // by phrase_index
-  std::vector<Hits> hits;            // by phrase_index, all documents, NEAR-filtered
-  std::vector<Hits> raw_hits;        // the same before NEAR filtering
+  std::vector<Hits> hits;            // by phrase_index: start positions, all documents
   // The phrases snippet/offsets/matchinfo see: the first naux (those on
   // the right of a NOT come after them).
   int naux = 0;
-  // matchinfo 'x' totals (hits in all rows, rows hit) per phrase and
-  // column, computed at the first request for them (see TotalsDocs).
-  std::vector<uint32_t> x_totals;
-  bool desc = false;  // the cursor walks docids in descending order
 };
 
-// Evaluates `e` for language `langid` (pending terms included).
+// Gathers each phrase's hits for language `langid` (pending terms
+// included); the rows themselves come from an Engine (engine.h).
 int EvalExpr(FtsTable* t, const Expr* e, int langid, QueryResult* out);
-
-// The occurrences of each phrase in one matching document after NEAR
-// filtering: result[phrase] = positions.
-std::vector<std::vector<Position>> DocPhraseHits(const QueryResult& r, const Expr* root,
-                                                 int64_t docid);
-
-// The documents whose hits make matchinfo 'x' totals, per phrase. A phrase
-// outside NEAR counts every document holding it. For the phrases of a NEAR
-// group SQLite walks the group's documents and counts those where the
-// whole query tests true while its other parts stay where they are, on the
-// row `at` that first asked for the totals (each other part on its first
-// document from `at` on, in the cursor's order): all of the group's
-// documents when only OR joins it to the rest, just `at` under AND.
-std::vector<std::vector<int64_t>> TotalsDocs(const QueryResult& r, const Expr* root, int64_t at);
 
 }  // namespace basalt::fts

@@ -53,29 +53,6 @@ uint32_t LongestRun(const std::vector<std::vector<int>>& last, const std::vector
   return best;
 }
 
-// Fills the cursor's matchinfo 'x' totals: per phrase and column, the hits
-// in the documents TotalsDocs names, and how many of them have any.
-void XTotals(FtsCursor* c) {
-  QueryResult& r = c->result;
-  const size_t ncol = static_cast<size_t>(c->table->ncol());
-  std::vector<std::vector<int64_t>> docs = TotalsDocs(r, c->expr.get(), c->docid);
-  r.x_totals.assign(r.phrases.size() * ncol * 2, 0);
-  for (size_t i = 0; i < r.phrases.size(); ++i) {
-    for (int64_t d : docs[i]) {
-      auto it = r.hits[i].find(d);
-      if (it == r.hits[i].end()) continue;
-      std::vector<uint32_t> n(ncol, 0);
-      for (const Position& p : it->second) {
-        if (p.col >= 0 && static_cast<size_t>(p.col) < ncol) ++n[static_cast<size_t>(p.col)];
-      }
-      for (size_t k = 0; k < ncol; ++k) {
-        r.x_totals[(i * ncol + k) * 2] += n[k];
-        r.x_totals[(i * ncol + k) * 2 + 1] += n[k] > 0;
-      }
-    }
-  }
-}
-
 }  // namespace
 
 void MatchinfoFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
@@ -105,8 +82,11 @@ void MatchinfoFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   int ncol = t->ncol();
   std::vector<int> ntok;
   for (size_t i = 0; i < np; ++i) ntok.push_back(static_cast<int>(r.phrases[i]->tokens.size()));
-  std::vector<std::vector<std::vector<int>>> last(ncol);
-  for (int k = 0; k < ncol; ++k) last[k] = PhraseLastPositions(c, k);
+  // SQLite computes its per-query values (and gathers 'x' totals) when the
+  // format differs from the previous call's.
+  bool global = !c->mi_valid || c->mi_format != fmt;
+  c->mi_valid = true;
+  c->mi_format = fmt;
   std::vector<uint32_t> out;
   std::vector<int64_t> stat;
   for (char f : fmt) {
@@ -141,29 +121,33 @@ void MatchinfoFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
         break;
       }
       case 'x':
+        if (global) {
+          for (size_t i = 0; i < np; ++i) c->engine.Totals(static_cast<int>(i));
+          c->engine.Retest();
+        }
+        for (size_t i = 0; i < np; ++i) {
+          const std::vector<uint32_t>& tot = c->engine.Totals(static_cast<int>(i));
+          for (int k = 0; k < ncol; ++k) {
+            out.push_back(static_cast<uint32_t>(c->engine.Poslist(static_cast<int>(i), k).size()));
+            out.push_back(tot[static_cast<size_t>(k) * 2]);
+            out.push_back(tot[static_cast<size_t>(k) * 2 + 1]);
+          }
+        }
+        break;
       case 'y':
-        if (f == 'x' && c->result.x_totals.empty()) XTotals(c);
-        for (size_t i = 0; i < np; ++i) {
-          for (int k = 0; k < ncol; ++k) {
-            out.push_back(static_cast<uint32_t>(last[k][i].size()));
-            if (f == 'y') continue;
-            size_t at = (i * static_cast<size_t>(ncol) + static_cast<size_t>(k)) * 2;
-            out.push_back(c->result.x_totals[at]);
-            out.push_back(c->result.x_totals[at + 1]);
-          }
-        }
+      case 'b': {
+        size_t per = f == 'y' ? static_cast<size_t>(ncol) : static_cast<size_t>((ncol + 31) / 32);
+        std::vector<uint32_t> v(np * per, 0);
+        c->engine.LocalHits(f == 'b', &v);
+        out.insert(out.end(), v.begin(), v.end());
         break;
-      case 'b':
-        for (size_t i = 0; i < np; ++i) {
-          std::vector<uint32_t> words((ncol + 31) / 32, 0);
-          for (int k = 0; k < ncol; ++k) {
-            if (!last[k][i].empty()) words[k / 32] |= uint32_t{1} << (k % 32);
-          }
-          out.insert(out.end(), words.begin(), words.end());
-        }
-        break;
+      }
       case 's':
-        for (int k = 0; k < ncol; ++k) out.push_back(LongestRun(last[k], ntok));
+        for (int k = 0; k < ncol; ++k) {
+          std::vector<std::vector<int>> last;
+          for (size_t i = 0; i < np; ++i) last.push_back(c->engine.Poslist(static_cast<int>(i), k));
+          out.push_back(LongestRun(last, ntok));
+        }
         break;
     }
   }

@@ -1,0 +1,480 @@
+// The MATCH row iterator (see engine.h).
+#include "ext/fts3/engine.h"
+
+#include <algorithm>
+
+namespace basalt::fts {
+namespace {
+
+// A phrase is read incrementally when SQLite would: the cursor walks the
+// index's order, 1 to 4 tokens, no ^, each token a single term (a prefix
+// only when a prefix= index has exactly its length).
+bool Incremental(const FtsTable* t, const Expr* e, bool cursor_desc) {
+  if (cursor_desc != t->desc || e->tokens.empty() || e->tokens.size() > 4) return false;
+  for (const PhraseToken& tok : e->tokens) {
+    if (tok.first) return false;
+    if (!tok.prefix) continue;
+    bool exact = false;
+    for (int len : t->prefixes) exact = exact || static_cast<size_t>(len) == tok.text.size();
+    if (!exact) return false;
+  }
+  return true;
+}
+
+// Keeps the positions of `mine` (a phrase of nmine tokens) near one of
+// `other` (nother tokens): q < p <= q + near + nmine, or p < q <= p + near
+// + nother. Returns false, leaving `mine` as it was, when none is.
+bool NearTrim(int near, const std::vector<Position>& other, int nother, std::vector<Position>* mine,
+              int nmine) {
+  std::vector<Position> kept;
+  for (const Position& p : *mine) {
+    for (const Position& q : other) {
+      if (q.col != p.col) continue;
+      if ((q.pos < p.pos && p.pos <= q.pos + near + nmine) ||
+          (p.pos < q.pos && q.pos <= p.pos + near + nother)) {
+        kept.push_back(p);
+        break;
+      }
+    }
+  }
+  if (kept.empty()) return false;
+  *mine = std::move(kept);
+  return true;
+}
+
+}  // namespace
+
+Engine::Node* Engine::Build(const Expr* e, Node* parent, bool under_not, const QueryResult& r) {
+  nodes_.push_back(std::make_unique<Node>());
+  Node* n = nodes_.back().get();
+  n->kind = e->kind;
+  n->near = e->near;
+  n->parent = parent;
+  if (e->kind == Expr::kPhrase) {
+    n->ph = phrases_[static_cast<size_t>(e->phrase_index)].get();
+    if (!under_not) {
+      n->iphrase = e->phrase_index;
+      if (aux_.size() <= static_cast<size_t>(e->phrase_index)) aux_.resize(e->phrase_index + 1);
+      aux_[static_cast<size_t>(e->phrase_index)] = n;
+    }
+    return n;
+  }
+  n->left = Build(e->left.get(), n, under_not, r);
+  n->right = Build(e->right.get(), n, under_not || e->kind == Expr::kNot, r);
+  return n;
+}
+
+void Engine::Start(const FtsTable* t, const Expr* root, const QueryResult& r, bool cursor_desc) {
+  ncol_ = t->ncol();
+  cursor_desc_ = cursor_desc;
+  index_desc_ = t->desc;
+  nodes_.clear();
+  phrases_.clear();
+  aux_.clear();
+  for (size_t i = 0; i < r.phrases.size(); ++i) {
+    auto p = std::make_unique<Phrase>();
+    const Expr* e = r.phrases[i];
+    p->ntok = static_cast<int>(e->tokens.size());
+    p->col = e->col;
+    for (const auto& [docid, starts] : r.hits[i]) {
+      Entry en{docid, starts};
+      for (Position& q : en.pos) q.pos += p->ntok - 1;
+      p->all.push_back(std::move(en));
+    }
+    if (index_desc_) std::reverse(p->all.begin(), p->all.end());
+    p->incr = Incremental(t, e, cursor_desc);
+    p->private_list = p->incr && (p->ntok > 1 || t->any_pending);
+    p->mi.assign(static_cast<size_t>(ncol_) * 2, 0);
+    phrases_.push_back(std::move(p));
+  }
+  root_ = Build(root, nullptr, false, r);
+  eof_ = false;
+  prev_ = 0;
+}
+
+int Engine::Cmp(int64_t a, int64_t b) const {
+  if (a == b) return 0;
+  return (a < b) != cursor_desc_ ? -1 : 1;
+}
+
+int Engine::IdxCmp(int64_t a, int64_t b) const {
+  if (a == b) return 0;
+  return (a < b) != index_desc_ ? -1 : 1;
+}
+
+std::vector<Position>* Engine::List(Phrase* p) {
+  if (!p->has_list) return nullptr;
+  return p->private_list ? &p->own : &p->all[static_cast<size_t>(p->at)].pos;
+}
+
+void Engine::Invalidate(Phrase* p) { p->has_list = false; }
+
+// Steps a phrase's doclist: forward in the index's order, or backward when
+// the cursor walks the other way.
+void Engine::PhraseNext(Phrase* p, bool* eof) {
+  p->has_list = false;
+  int n = static_cast<int>(p->all.size());
+  if (!p->incr && cursor_desc_ != index_desc_ && n > 0) {
+    if (!p->started) {
+      p->started = true;
+      p->at = n - 1;
+    } else if (p->at <= 0) {
+      p->at = -1;
+      *eof = true;
+      return;
+    } else {
+      --p->at;
+    }
+  } else {
+    if (p->at + 1 >= n) {
+      *eof = true;
+      return;
+    }
+    ++p->at;
+    p->started = true;
+  }
+  p->docid = p->all[static_cast<size_t>(p->at)].docid;
+  p->has_list = true;
+  if (p->private_list) p->own = p->all[static_cast<size_t>(p->at)].pos;
+}
+
+// A NEAR group at its end empties the rest of its loaded phrase doclists.
+void Engine::NearEof(Node* child) {
+  Phrase* p = child->ph;
+  if (p == nullptr || p->incr || p->all.empty()) return;
+  while (!child->eof) {
+    if (std::vector<Position>* l = List(p)) l->clear();
+    NextRow(child);
+  }
+}
+
+void Engine::NextRow(Node* n) {
+  n->start = true;
+  Node* l = n->left;
+  Node* r = n->right;
+  switch (n->kind) {
+    case Expr::kNear:
+    case Expr::kAnd:
+      NextRow(l);
+      NextRow(r);
+      while (!l->eof && !r->eof) {
+        int d = Cmp(l->docid, r->docid);
+        if (d == 0) break;
+        NextRow(d < 0 ? l : r);
+      }
+      n->docid = l->docid;
+      n->eof = l->eof || r->eof;
+      if (n->kind == Expr::kNear && n->eof) {
+        NearEof(r);
+        NearEof(l);
+        l->eof = r->eof = true;
+      }
+      break;
+    case Expr::kOr: {
+      int d = Cmp(l->docid, r->docid);
+      if (r->eof || (!l->eof && d < 0)) {
+        NextRow(l);
+      } else if (l->eof || d > 0) {
+        NextRow(r);
+      } else {
+        NextRow(l);
+        NextRow(r);
+      }
+      n->eof = l->eof && r->eof;
+      d = Cmp(l->docid, r->docid);
+      n->docid = (r->eof || (!l->eof && d < 0)) ? l->docid : r->docid;
+      break;
+    }
+    case Expr::kNot:
+      if (!r->start) NextRow(r);
+      NextRow(l);
+      if (!l->eof) {
+        while (!r->eof && Cmp(l->docid, r->docid) > 0) NextRow(r);
+      }
+      n->docid = l->docid;
+      n->eof = l->eof;
+      break;
+    case Expr::kPhrase: {
+      bool eof = false;
+      PhraseNext(n->ph, &eof);
+      n->eof = eof;
+      n->docid = n->ph->docid;
+      break;
+    }
+  }
+}
+
+// The NEAR test of a group's root: trims each phrase against the one before
+// it (stopping at the first that fails), then each against the one after.
+bool Engine::NearTest(Node* n) {
+  if (n->kind != Expr::kNear || (n->parent != nullptr && n->parent->kind == Expr::kNear)) {
+    return true;
+  }
+  std::vector<Node*> chain;  // the group's phrase nodes, left to right
+  std::vector<int> dist;     // dist[i]: between chain[i] and chain[i + 1]
+  Node* p = n;
+  for (; p->kind == Expr::kNear; p = p->left) {
+    chain.push_back(p->right);
+    dist.push_back(p->near);
+  }
+  chain.push_back(p);
+  std::reverse(chain.begin(), chain.end());
+  std::reverse(dist.begin(), dist.end());
+  std::vector<Position>* prev = List(chain[0]->ph);
+  int prev_ntok = chain[0]->ph->ntok;
+  bool ok = prev != nullptr;
+  for (size_t i = 1; ok && i < chain.size(); ++i) {
+    std::vector<Position>* mine = List(chain[i]->ph);
+    ok = mine != nullptr && NearTrim(dist[i - 1], *prev, prev_ntok, mine, chain[i]->ph->ntok);
+    if (ok) {
+      prev = mine;
+      prev_ntok = chain[i]->ph->ntok;
+    }
+  }
+  for (size_t i = chain.size() - 1; ok && i > 0; --i) {
+    std::vector<Position>* mine = List(chain[i - 1]->ph);
+    ok = mine != nullptr && NearTrim(dist[i - 1], *prev, prev_ntok, mine, chain[i - 1]->ph->ntok);
+    if (ok) {
+      prev = mine;
+      prev_ntok = chain[i - 1]->ph->ntok;
+    }
+  }
+  return ok;
+}
+
+bool Engine::Test(Node* n) {
+  switch (n->kind) {
+    case Expr::kNear:
+    case Expr::kAnd: {
+      bool hit = Test(n->left) && Test(n->right) && NearTest(n);
+      if (!hit && n->kind == Expr::kNear &&
+          (n->parent == nullptr || n->parent->kind != Expr::kNear)) {
+        Node* p = n;
+        for (; p->ph == nullptr; p = p->left) {
+          if (p->right->docid == prev_) Invalidate(p->right->ph);
+        }
+        if (p->docid == prev_) Invalidate(p->ph);
+      }
+      return hit;
+    }
+    case Expr::kOr: {
+      bool a = Test(n->left);
+      bool b = Test(n->right);
+      return a || b;
+    }
+    case Expr::kNot:
+      return Test(n->left) && !Test(n->right);
+    case Expr::kPhrase:
+      return !n->eof && n->docid == prev_ && n->ph->has_list;
+  }
+  return false;
+}
+
+void Engine::Next() {
+  if (root_ == nullptr) {
+    eof_ = true;
+    return;
+  }
+  do {
+    NextRow(root_);
+    eof_ = root_->eof;
+    prev_ = root_->docid;
+  } while (!eof_ && !Test(root_));
+}
+
+void Engine::Retest() {
+  if (root_ != nullptr && !eof_) Test(root_);
+}
+
+void Engine::Restart(Node* n) {
+  if (n == nullptr) return;
+  if (Phrase* p = n->ph) {
+    Invalidate(p);
+    p->incr = false;  // a restarted phrase loads its whole doclist
+    p->private_list = false;
+    p->at = -1;
+    p->started = false;
+    p->docid = 0;
+    p->or_at = kNone;
+  }
+  n->docid = 0;
+  n->eof = false;
+  n->start = false;
+  Restart(n->left);
+  Restart(n->right);
+}
+
+void Engine::UpdateCounts(Node* n) {
+  if (n == nullptr) return;
+  if (n->ph != nullptr) {
+    if (std::vector<Position>* l = List(n->ph)) {
+      for (size_t i = 0; i < l->size();) {
+        size_t j = i;
+        while (j < l->size() && (*l)[j].col == (*l)[i].col) ++j;
+        int col = (*l)[i].col;
+        if (col >= 0 && col < ncol_) {
+          n->ph->mi[static_cast<size_t>(col) * 2] += static_cast<uint32_t>(j - i);
+          n->ph->mi[static_cast<size_t>(col) * 2 + 1] += 1;
+        }
+        i = j;
+      }
+    }
+  }
+  UpdateCounts(n->left);
+  UpdateCounts(n->right);
+}
+
+// One pass over the phrase's NEAR group (or the phrase), counting the
+// lists of the rows where the whole expression tests true (any row for a
+// lone phrase); then the group goes back where it stood.
+void Engine::Gather(Node* n) {
+  if (n->ph->stats) return;
+  Node* root = n;
+  while (root->parent != nullptr && root->parent->kind == Expr::kNear) root = root->parent;
+  int64_t docid = root->docid;
+  bool was_eof = root->eof;
+  for (Node* p = root; p != nullptr; p = p->left) {
+    Node* e = p->ph != nullptr ? p : p->right;
+    e->ph->stats = true;
+    std::fill(e->ph->mi.begin(), e->ph->mi.end(), 0);
+    if (p->ph != nullptr) break;
+  }
+  Restart(root);
+  int64_t saved = prev_;
+  bool end = false;
+  while (!end) {
+    do {
+      NextRow(root);
+      end = root->eof;
+      prev_ = root->docid;
+    } while (!end && root->kind == Expr::kNear && !Test(root_));
+    if (!end) UpdateCounts(root);
+  }
+  prev_ = saved;
+  if (was_eof) {
+    root->eof = true;
+    return;
+  }
+  Restart(root);
+  do {
+    NextRow(root);
+  } while (!root->eof && root->docid != docid);
+}
+
+const std::vector<uint32_t>& Engine::Totals(int i) {
+  Node* n = aux_[static_cast<size_t>(i)];
+  Gather(n);
+  return n->ph->mi;
+}
+
+// Finds the doclist entry for the current row, moving on from where the
+// previous lookup stopped (pOrPoslist).
+void Engine::OrLookup(Phrase* p) {
+  int n = static_cast<int>(p->all.size());
+  int at = p->or_at;
+  int64_t docid = p->or_docid;
+  if (cursor_desc_ == index_desc_) {
+    // Forward; past the end is n.
+    bool eof = n == 0 || (at != kNone && at >= n);
+    while ((at == kNone || IdxCmp(docid, prev_) < 0) && !eof) {
+      at = at == kNone ? 0 : at + 1;
+      eof = at >= n;
+      if (!eof) docid = p->all[static_cast<size_t>(at)].docid;
+    }
+    p->or_at = eof ? n : at;
+  } else {
+    // Backward from the last entry; before the first is -1.
+    bool eof = n == 0 || (at != kNone && at < 0);
+    while ((at == kNone || IdxCmp(docid, prev_) > 0) && !eof) {
+      at = at == kNone ? n - 1 : at - 1;
+      eof = at < 0;
+      if (!eof) docid = p->all[static_cast<size_t>(at)].docid;
+    }
+    p->or_at = eof ? -1 : at;
+  }
+  p->or_docid = docid;
+}
+
+std::vector<int> Engine::Poslist(int i, int col) {
+  std::vector<int> out;
+  Node* n = aux_[static_cast<size_t>(i)];
+  Phrase* ph = n->ph;
+  if (ph->col >= 0 && ph->col != col) return out;
+  const std::vector<Position>* list = nullptr;
+  if (!n->eof && n->docid == prev_) {
+    list = List(ph);
+  } else {
+    bool under_or = false, tree_eof = false;
+    Node* near = n;
+    for (Node* p = n->parent; p != nullptr; p = p->parent) {
+      if (p->kind == Expr::kOr) under_or = true;
+      if (p->kind == Expr::kNear) near = p;
+      if (p->eof) tree_eof = true;
+    }
+    if (!under_or) return out;
+    if (ph->incr) {
+      int64_t docid = n->docid;
+      bool was_eof = near->eof;
+      Restart(near);
+      while (!near->eof) {
+        NextRow(near);
+        if (!was_eof && near->docid == docid) break;
+      }
+    }
+    if (tree_eof) {
+      while (!near->eof) NextRow(near);
+    }
+    bool match = true;
+    for (Node* p = near; p != nullptr; p = p->left) {
+      Phrase* q = (p->kind == Expr::kNear ? p->right : p)->ph;
+      OrLookup(q);
+      int at = q->or_at;
+      if (at < 0 || at >= static_cast<int>(q->all.size()) || q->or_docid != prev_) match = false;
+      if (p->kind != Expr::kNear) break;
+    }
+    if (match) list = &ph->all[static_cast<size_t>(ph->or_at)].pos;
+  }
+  if (list == nullptr) return out;
+  for (const Position& p : *list) {
+    if (p.col == col) out.push_back(p.pos);
+  }
+  return out;
+}
+
+void Engine::Hits(Node* n, bool bitmap, std::vector<uint32_t>* out) {
+  if (n->eof || n->docid != prev_) return;
+  if (n->ph == nullptr) {
+    Hits(n->left, bitmap, out);
+    Hits(n->right, bitmap, out);
+    return;
+  }
+  const std::vector<Position>* l = List(n->ph);
+  if (l == nullptr) return;
+  size_t words = static_cast<size_t>((ncol_ + 31) / 32);
+  auto put = [&](int col, uint32_t hits) {
+    if (n->ph->col >= 0 && n->ph->col != col) return;
+    if (!bitmap) {
+      (*out)[static_cast<size_t>(n->iphrase * ncol_ + col)] = hits;
+    } else if (hits != 0) {
+      // SQLite's word index is (col + 1) / 32.
+      size_t w = static_cast<size_t>(n->iphrase) * words + static_cast<size_t>((col + 1) / 32);
+      if (w < out->size()) (*out)[w] |= uint32_t{1} << (col & 31);
+    }
+  };
+  // Column 0 is always reported (0 hits when the list starts elsewhere).
+  size_t i = 0;
+  while (i < l->size() && (*l)[i].col == 0) ++i;
+  put(0, static_cast<uint32_t>(i));
+  while (i < l->size()) {
+    size_t j = i;
+    while (j < l->size() && (*l)[j].col == (*l)[i].col) ++j;
+    if ((*l)[i].col < ncol_) put((*l)[i].col, static_cast<uint32_t>(j - i));
+    i = j;
+  }
+}
+
+void Engine::LocalHits(bool bitmap, std::vector<uint32_t>* out) {
+  if (root_ != nullptr && !eof_) Hits(root_, bitmap, out);
+}
+
+}  // namespace basalt::fts
