@@ -370,7 +370,8 @@ const std::vector<uint32_t>& Engine::Totals(int i) {
 // Finds the doclist entry for the current row, moving on from where the
 // previous lookup stopped (pOrPoslist).
 void Engine::OrLookup(Phrase* p) {
-  int n = static_cast<int>(p->all.size());
+  // An incrementally read phrase has no doclist in memory: nothing found.
+  int n = p->incr ? 0 : static_cast<int>(p->all.size());
   int at = p->or_at;
   int64_t docid = p->or_docid;
   if (cursor_desc_ == index_desc_) {
@@ -429,7 +430,9 @@ std::vector<int> Engine::Poslist(int i, int col) {
       Phrase* q = (p->kind == Expr::kNear ? p->right : p)->ph;
       OrLookup(q);
       int at = q->or_at;
-      if (at < 0 || at >= static_cast<int>(q->all.size()) || q->or_docid != prev_) match = false;
+      if (q->incr || at < 0 || at >= static_cast<int>(q->all.size()) || q->or_docid != prev_) {
+        match = false;
+      }
       if (p->kind != Expr::kNear) break;
     }
     if (match) list = &ph->all[static_cast<size_t>(ph->or_at)].pos;

@@ -13,7 +13,9 @@ namespace basalt::fts {
 namespace {
 
 struct Item {
-  enum Kind { kPhrase, kOp, kOpen, kClose } kind;
+  // kDone: a column name with no token after it (at a quote, a parenthesis
+  // or the end), which ends the enclosing level of the query (Normalize).
+  enum Kind { kPhrase, kOp, kOpen, kClose, kDone } kind;
   Expr::Kind op = Expr::kAnd;
   int near = 10;
   std::unique_ptr<Expr> phrase;
@@ -62,9 +64,16 @@ class Lexer {
           break;
         }
       }
+      // Only the text before the next quote or parenthesis is tokenized.
+      size_t stop = q_.find_first_of("\"()", pos_);
+      if (stop == std::string_view::npos) stop = q_.size();
+      if (stop == pos_) {
+        out->push_back(Item{Item::kDone, Expr::kAnd, 10, nullptr});
+        continue;
+      }
       size_t used = 0;
-      auto e = MakePhrase(q_.substr(pos_), col, false, &used);
-      pos_ += used;
+      auto e = MakePhrase(q_.substr(pos_, stop - pos_), col, false, &used);
+      pos_ = e ? pos_ + used : stop;
       if (e) out->push_back(Item{Item::kPhrase, Expr::kAnd, 10, std::move(e)});
     }
   }
@@ -216,6 +225,44 @@ class Parser {
   std::vector<Item>* items_;
 };
 
+// Rewrites the items into properly nested ones as SQLite's parser reads
+// them: each level (the query, or a parenthesis) ends at a ')' or at a
+// kDone; a kDone leaves its '(' open, so that a later ')' ends the level
+// around it, and the query itself ends at the first ')' or kDone it meets
+// (the rest is ignored). An empty "()" stands for nothing. False when a
+// ')' has no '(' or a '(' stays open.
+bool Normalize(std::vector<Item>* items) {
+  std::vector<Item> out;
+  int depth = 0;  // levels open in `out`
+  int nest = 0;   // '(' not yet matched by a ')'
+  for (Item& it : *items) {
+    bool end_level = false;
+    if (it.kind == Item::kOpen) {
+      ++depth;
+      ++nest;
+    } else if (it.kind == Item::kClose) {
+      if (nest == 0) return false;
+      --nest;
+      end_level = true;
+    } else if (it.kind == Item::kDone) {
+      end_level = true;
+    }
+    if (!end_level) {
+      out.push_back(std::move(it));
+      continue;
+    }
+    if (depth == 0) break;
+    --depth;
+    if (!out.empty() && out.back().kind == Item::kOpen) {
+      out.pop_back();  // "()"
+    } else {
+      out.push_back(Item{Item::kClose, Expr::kAnd, 10, nullptr});
+    }
+  }
+  *items = std::move(out);
+  return nest == 0;
+}
+
 // Numbers the phrases the auxiliary functions see (all but those on the
 // right of a NOT) first, in query order; pass 1 then numbers the others.
 void Number(Expr* e, int* n, int pass, bool under_not) {
@@ -234,7 +281,7 @@ int ParseExpr(const FtsTable* t, std::string_view query, int default_col,
               std::unique_ptr<Expr>* out, std::string* err) {
   std::vector<Item> items;
   Lexer lex(t, query, default_col);
-  bool ok = lex.Run(&items);
+  bool ok = lex.Run(&items) && Normalize(&items);
   out->reset();
   if (ok && !items.empty()) {
     Parser p(&items);
