@@ -263,6 +263,71 @@ bool Normalize(std::vector<Item>* items) {
   return nest == 0;
 }
 
+constexpr int kMaxDepth = 12;  // SQLite's SQLITE_FTS3_MAX_EXPR_DEPTH
+
+enum class Shape { kOk, kMalformed, kTooBig };
+
+void Leaves(std::unique_ptr<Expr> e, Expr::Kind kind, std::vector<std::unique_ptr<Expr>>* out) {
+  if (e->kind != kind) {
+    out->push_back(std::move(e));
+    return;
+  }
+  Leaves(std::move(e->left), kind, out);
+  Leaves(std::move(e->right), kind, out);
+}
+
+// Rebuilds every run of AND (or of OR) nodes as SQLite does after parsing:
+// the run's operands, left to right, are paired like the digits of a binary
+// counter (slot i holds a tree of 2^i operands), then the slots are joined
+// from the smallest up, each larger one on the left. NOT keeps its shape
+// (its sides are rebuilt); NEAR groups and phrases are left alone.
+Shape Balance(std::unique_ptr<Expr>* pp, int depth) {
+  if (depth == 0) return Shape::kMalformed;
+  Expr* root = pp->get();
+  if (root->kind == Expr::kNot) {
+    Shape s = Balance(&root->left, depth - 1);
+    return s == Shape::kOk ? Balance(&root->right, depth - 1) : s;
+  }
+  if (root->kind != Expr::kAnd && root->kind != Expr::kOr) return Shape::kOk;
+  Expr::Kind kind = root->kind;
+  std::vector<std::unique_ptr<Expr>> leaves;
+  Leaves(std::move(*pp), kind, &leaves);
+  std::vector<std::unique_ptr<Expr>> slot(static_cast<size_t>(depth));
+  auto join = [kind](std::unique_ptr<Expr> l, std::unique_ptr<Expr> r) {
+    auto n = std::make_unique<Expr>();
+    n->kind = kind;
+    n->left = std::move(l);
+    n->right = std::move(r);
+    return n;
+  };
+  for (auto& leaf : leaves) {
+    Shape s = Balance(&leaf, depth - 1);
+    if (s != Shape::kOk) return s;
+    std::unique_ptr<Expr> p = std::move(leaf);
+    for (size_t i = 0; p && i < slot.size(); ++i) {
+      if (!slot[i]) {
+        slot[i] = std::move(p);
+      } else {
+        p = join(std::move(slot[i]), std::move(p));
+      }
+    }
+    if (p) return Shape::kTooBig;
+  }
+  std::unique_ptr<Expr> p;
+  for (auto& s : slot) {
+    if (!s) continue;
+    p = p ? join(std::move(s), std::move(p)) : std::move(s);
+  }
+  *pp = std::move(p);
+  return Shape::kOk;
+}
+
+bool DepthOk(const Expr* e, int left) {
+  if (e == nullptr) return true;
+  if (left < 0) return false;
+  return DepthOk(e->left.get(), left - 1) && DepthOk(e->right.get(), left - 1);
+}
+
 // Numbers the phrases the auxiliary functions see (all but those on the
 // right of a NOT) first, in query order; pass 1 then numbers the others.
 void Number(Expr* e, int* n, int pass, bool under_not) {
@@ -287,6 +352,16 @@ int ParseExpr(const FtsTable* t, std::string_view query, int default_col,
     Parser p(&items);
     *out = p.Parse(4);
     ok = p.ok && *out != nullptr && p.at_ == items.size();
+  }
+  if (ok && *out) {
+    Shape shape = Balance(out, kMaxDepth);
+    if (shape == Shape::kOk && !DepthOk(out->get(), kMaxDepth)) shape = Shape::kTooBig;
+    if (shape == Shape::kTooBig) {
+      out->reset();
+      *err = "FTS expression tree is too large (maximum depth " + std::to_string(kMaxDepth) + ")";
+      return SQLITE_ERROR;
+    }
+    ok = shape == Shape::kOk;
   }
   if (!ok) {
     out->reset();
