@@ -72,7 +72,8 @@ FtsCursor* CursorArg(sqlite3_context* ctx, sqlite3_value* v, const char* fn) {
 std::vector<std::vector<int>> PhraseLastPositions(FtsCursor* c, int col) {
   std::vector<std::vector<int>> out;
   if (!c->expr) return out;
-  for (int i = 0; i < c->result.naux; ++i) out.push_back(c->engine.Poslist(i, col));
+  out.resize(static_cast<size_t>(c->result.naux));
+  for (int i = 0; i < c->result.naux; ++i) c->engine.Poslist(i, col, &out[static_cast<size_t>(i)]);
   return out;
 }
 

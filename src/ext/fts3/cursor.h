@@ -41,6 +41,8 @@ struct FtsCursor {
   // when the format differs from the previous call's); none yet when empty.
   std::string mi_format;
   bool mi_valid = false;
+  std::vector<uint32_t> mi_buf;  // the previous result, in that format
+  std::string docsize_sql;       // matchinfo 'l' (built once)
   // The MATCH query text (for snippet), and its column (-1: all).
   std::string query;
   int match_col = -1;

@@ -44,7 +44,7 @@ bool NearTrim(int near, const std::vector<Position>& other, int nother, std::vec
 
 }  // namespace
 
-Engine::Node* Engine::Build(const Expr* e, Node* parent, bool under_not, const QueryResult& r) {
+Engine::Node* Engine::Build(const Expr* e, Node* parent, bool under_not) {
   nodes_.push_back(std::make_unique<Node>());
   Node* n = nodes_.back().get();
   n->kind = e->kind;
@@ -59,27 +59,28 @@ Engine::Node* Engine::Build(const Expr* e, Node* parent, bool under_not, const Q
     }
     return n;
   }
-  n->left = Build(e->left.get(), n, under_not, r);
-  n->right = Build(e->right.get(), n, under_not || e->kind == Expr::kNot, r);
+  n->left = Build(e->left.get(), n, under_not);
+  n->right = Build(e->right.get(), n, under_not || e->kind == Expr::kNot);
   return n;
 }
 
-void Engine::Start(const FtsTable* t, const Expr* root, const QueryResult& r, bool cursor_desc) {
+void Engine::Start(const FtsTable* t, const Expr* root, QueryResult* r, bool cursor_desc) {
   ncol_ = t->ncol();
   cursor_desc_ = cursor_desc;
   index_desc_ = t->desc;
   nodes_.clear();
   phrases_.clear();
   aux_.clear();
-  for (size_t i = 0; i < r.phrases.size(); ++i) {
+  for (size_t i = 0; i < r->phrases.size(); ++i) {
     auto p = std::make_unique<Phrase>();
-    const Expr* e = r.phrases[i];
+    const Expr* e = r->phrases[i];
     p->ntok = static_cast<int>(e->tokens.size());
     p->col = e->col;
-    for (const auto& [docid, starts] : r.hits[i]) {
-      Entry en{docid, starts};
-      for (Position& q : en.pos) q.pos += p->ntok - 1;
-      p->all.push_back(std::move(en));
+    p->all = std::move(r->hits[i]);
+    if (p->ntok > 1) {
+      for (Entry& en : p->all) {
+        for (Position& q : en.pos) q.pos += p->ntok - 1;
+      }
     }
     if (index_desc_) std::reverse(p->all.begin(), p->all.end());
     p->incr = Incremental(t, e, cursor_desc);
@@ -87,7 +88,7 @@ void Engine::Start(const FtsTable* t, const Expr* root, const QueryResult& r, bo
     p->mi.assign(static_cast<size_t>(ncol_) * 2, 0);
     phrases_.push_back(std::move(p));
   }
-  root_ = Build(root, nullptr, false, r);
+  root_ = Build(root, nullptr, false);
   eof_ = false;
   prev_ = 0;
 }
@@ -396,11 +397,11 @@ void Engine::OrLookup(Phrase* p) {
   p->or_docid = docid;
 }
 
-std::vector<int> Engine::Poslist(int i, int col) {
-  std::vector<int> out;
+void Engine::Poslist(int i, int col, std::vector<int>* out) {
+  out->clear();
   Node* n = aux_[static_cast<size_t>(i)];
   Phrase* ph = n->ph;
-  if (ph->col >= 0 && ph->col != col) return out;
+  if (ph->col >= 0 && ph->col != col) return;
   const std::vector<Position>* list = nullptr;
   if (!n->eof && n->docid == prev_) {
     list = List(ph);
@@ -412,7 +413,7 @@ std::vector<int> Engine::Poslist(int i, int col) {
       if (p->kind == Expr::kNear) near = p;
       if (p->eof) tree_eof = true;
     }
-    if (!under_or) return out;
+    if (!under_or) return;
     if (ph->incr) {
       int64_t docid = n->docid;
       bool was_eof = near->eof;
@@ -437,18 +438,17 @@ std::vector<int> Engine::Poslist(int i, int col) {
     }
     if (match) list = &ph->all[static_cast<size_t>(ph->or_at)].pos;
   }
-  if (list == nullptr) return out;
+  if (list == nullptr) return;
   for (const Position& p : *list) {
-    if (p.col == col) out.push_back(p.pos);
+    if (p.col == col) out->push_back(p.pos);
   }
-  return out;
 }
 
-void Engine::Hits(Node* n, bool bitmap, std::vector<uint32_t>* out) {
+void Engine::NodeHits(Node* n, bool bitmap, std::vector<uint32_t>* out) {
   if (n->eof || n->docid != prev_) return;
   if (n->ph == nullptr) {
-    Hits(n->left, bitmap, out);
-    Hits(n->right, bitmap, out);
+    NodeHits(n->left, bitmap, out);
+    NodeHits(n->right, bitmap, out);
     return;
   }
   const std::vector<Position>* l = List(n->ph);
@@ -477,7 +477,7 @@ void Engine::Hits(Node* n, bool bitmap, std::vector<uint32_t>* out) {
 }
 
 void Engine::LocalHits(bool bitmap, std::vector<uint32_t>* out) {
-  if (root_ != nullptr && !eof_) Hits(root_, bitmap, out);
+  if (root_ != nullptr && !eof_) NodeHits(root_, bitmap, out);
 }
 
 }  // namespace basalt::fts

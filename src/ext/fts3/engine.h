@@ -29,9 +29,9 @@ namespace basalt::fts {
 
 class Engine {
  public:
-  // Builds the iterator for `root` over the hits `r` holds (raw_hits, by
-  // phrase index); cursor_desc: rows in descending docid order.
-  void Start(const FtsTable* t, const Expr* root, const QueryResult& r, bool cursor_desc);
+  // Builds the iterator for `root` over the hits `r` holds (taking them);
+  // cursor_desc: rows in descending docid order.
+  void Start(const FtsTable* t, const Expr* root, QueryResult* r, bool cursor_desc);
   // Moves to the next row that passes the expression.
   void Next();
   bool eof() const { return eof_; }
@@ -39,7 +39,8 @@ class Engine {
 
   // The positions (of the last token) of aux phrase i in column col, as
   // snippet(), offsets() and matchinfo 'x'/'s' read them.
-  std::vector<int> Poslist(int i, int col);
+  // *out is replaced.
+  void Poslist(int i, int col, std::vector<int>* out);
   // matchinfo 'x' totals of aux phrase i: per column, hits then rows.
   const std::vector<uint32_t>& Totals(int i);
   // Tests the whole expression on the current row again (matchinfo does
@@ -49,10 +50,7 @@ class Engine {
   void LocalHits(bool bitmap, std::vector<uint32_t>* out);
 
  private:
-  struct Entry {
-    int64_t docid;
-    std::vector<Position> pos;  // last-token positions, by column then offset
-  };
+  using Entry = PhraseDoc;  // here the positions of the phrase's last token
   struct Phrase {
     int ntok = 1;
     int col = -1;               // column filter, -1 for all
@@ -83,7 +81,7 @@ class Engine {
   };
   static constexpr int kNone = -2;
 
-  Node* Build(const Expr* e, Node* parent, bool under_not, const QueryResult& r);
+  Node* Build(const Expr* e, Node* parent, bool under_not);
   int Cmp(int64_t a, int64_t b) const;     // in the cursor's order
   int IdxCmp(int64_t a, int64_t b) const;  // in the index's order
   std::vector<Position>* List(Phrase* p);
@@ -97,7 +95,7 @@ class Engine {
   void Gather(Node* n);
   void UpdateCounts(Node* n);
   void OrLookup(Phrase* p);
-  void Hits(Node* n, bool bitmap, std::vector<uint32_t>* out);
+  void NodeHits(Node* n, bool bitmap, std::vector<uint32_t>* out);
 
   int ncol_ = 0;
   bool cursor_desc_ = false;

@@ -11,14 +11,33 @@
 namespace basalt::fts {
 namespace {
 
-using PosMap = std::map<int64_t, std::vector<Position>>;
-
 bool PosLess(const Position& a, const Position& b) {
   return a.col != b.col ? a.col < b.col : a.pos < b.pos;
 }
 
-// All occurrences of one token, per document.
-int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, PosMap* out) {
+bool PosEq(const Position& a, const Position& b) { return a.col == b.col && a.pos == b.pos; }
+
+// Appends the entries of one term's doclists (newest first), merged, to
+// `out` (unsorted when several terms append).
+void AppendTerm(std::vector<Doclist>& lists, bool desc, Hits* out) {
+  if (lists.size() == 1) {
+    for (const DocEntry& e : lists[0]) {
+      if (e.pos.empty()) continue;  // a deletion marker
+      out->push_back(PhraseDoc{e.docid, {}});
+      DecodePositions(e.pos, &out->back().pos);
+    }
+    return;
+  }
+  std::vector<const Doclist*> ptrs;
+  for (auto& l : lists) ptrs.push_back(&l);
+  for (const DocEntry& e : MergeDoclists(ptrs, desc, true)) {
+    out->push_back(PhraseDoc{e.docid, {}});
+    DecodePositions(e.pos, &out->back().pos);
+  }
+}
+
+// All occurrences of one token, by ascending docid.
+int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, Hits* out) {
   int index = 0;
   bool prefix = tok.prefix;
   if (prefix) {
@@ -55,51 +74,66 @@ int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, PosMap* out) {
     });
     if (rc != SQLITE_OK) return rc;
   }
-  for (auto& [term, lists] : terms) {
-    std::vector<const Doclist*> ptrs;
-    for (auto& l : lists) ptrs.push_back(&l);
-    for (const auto& e : MergeDoclists(ptrs, t->desc, true)) {
-      DecodePositions(e.pos, &(*out)[e.docid]);
+  for (auto& [term, lists] : terms) AppendTerm(lists, t->desc, out);
+  if (terms.size() <= 1) {
+    if (t->desc) std::reverse(out->begin(), out->end());
+    return SQLITE_OK;
+  }
+  // Several terms (a prefix): one entry per document, positions merged.
+  std::stable_sort(out->begin(), out->end(),
+                   [](const PhraseDoc& a, const PhraseDoc& b) { return a.docid < b.docid; });
+  size_t w = 0;
+  for (size_t i = 0; i < out->size(); ++i) {
+    if (w > 0 && (*out)[w - 1].docid == (*out)[i].docid) {
+      auto& into = (*out)[w - 1].pos;
+      into.insert(into.end(), (*out)[i].pos.begin(), (*out)[i].pos.end());
+    } else {
+      if (w != i) (*out)[w] = std::move((*out)[i]);
+      ++w;
     }
   }
-  if (terms.size() > 1) {
-    for (auto& [d, v] : *out) {
-      std::sort(v.begin(), v.end(), PosLess);
-      v.erase(std::unique(v.begin(), v.end(),
-                          [](const Position& a, const Position& b) {
-                            return a.col == b.col && a.pos == b.pos;
-                          }),
-              v.end());
-    }
+  out->resize(w);
+  for (PhraseDoc& d : *out) {
+    std::sort(d.pos.begin(), d.pos.end(), PosLess);
+    d.pos.erase(std::unique(d.pos.begin(), d.pos.end(), PosEq), d.pos.end());
   }
   return SQLITE_OK;
 }
 
-// Start positions of a phrase per document.
+// Start positions of a phrase per document (its column filter applied).
 int PhraseHits(FtsTable* t, const Expr* e, int langid, Hits* out) {
-  std::vector<PosMap> toks(e->tokens.size());
+  std::vector<Hits> toks(e->tokens.size());
   for (size_t i = 0; i < e->tokens.size(); ++i) {
     int rc = TokenHits(t, e->tokens[i], langid, &toks[i]);
     if (rc != SQLITE_OK) return rc;
   }
-  for (auto& [docid, first] : toks[0]) {
+  if (toks.size() == 1 && e->col < 0 && !e->tokens[0].first) {
+    *out = std::move(toks[0]);
+    return SQLITE_OK;
+  }
+  std::vector<size_t> at(toks.size(), 0);
+  for (PhraseDoc& first : toks[0]) {
+    // The other tokens' entries for this document (null when missing).
+    std::vector<const std::vector<Position>*> other(toks.size(), nullptr);
+    bool all = true;
+    for (size_t i = 1; all && i < toks.size(); ++i) {
+      while (at[i] < toks[i].size() && toks[i][at[i]].docid < first.docid) ++at[i];
+      all = at[i] < toks[i].size() && toks[i][at[i]].docid == first.docid;
+      if (all) other[i] = &toks[i][at[i]].pos;
+    }
+    if (!all) continue;
     std::vector<Position> starts;
-    for (const auto& p : first) {
+    for (const Position& p : first.pos) {
       if (e->col >= 0 && p.col != e->col) continue;
       bool ok = !(e->tokens[0].first && p.pos != 0);
       for (size_t i = 1; ok && i < toks.size(); ++i) {
-        auto it = toks[i].find(docid);
-        if (it == toks[i].end()) {
-          ok = false;
-          break;
-        }
         Position want{p.col, p.pos + static_cast<int>(i)};
-        ok = std::binary_search(it->second.begin(), it->second.end(), want, PosLess) &&
+        ok = std::binary_search(other[i]->begin(), other[i]->end(), want, PosLess) &&
              !(e->tokens[i].first && want.pos != 0);
       }
       if (ok) starts.push_back(p);
     }
-    if (!starts.empty()) (*out)[docid] = std::move(starts);
+    if (!starts.empty()) out->push_back(PhraseDoc{first.docid, std::move(starts)});
   }
   return SQLITE_OK;
 }

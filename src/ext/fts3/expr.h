@@ -36,9 +36,14 @@ struct Expr {
 int ParseExpr(const FtsTable* t, std::string_view query, int default_col,
               std::unique_ptr<Expr>* out, std::string* err);
 
-// Per-document occurrences of each phrase: phrase index -> docid -> start
-// positions (sorted by column then offset).
-using Hits = std::map<int64_t, std::vector<Position>>;
+// The occurrences of a phrase in one document: start positions, sorted by
+// column then offset.
+struct PhraseDoc {
+  int64_t docid;
+  std::vector<Position> pos;
+};
+// A phrase's documents by ascending docid.
+using Hits = std::vector<PhraseDoc>;
 
 struct QueryResult {
   std::vector<const Expr*> phrases;  // by phrase_index

@@ -153,7 +153,7 @@ int FilterMatch(FtsCursor* c, const char* query, int col, int64_t lo, int64_t hi
   }
   if (c->expr) {
     if ((rc = EvalExpr(t, c->expr.get(), c->langid, &c->result)) != SQLITE_OK) return rc;
-    c->engine.Start(t, c->expr.get(), c->result, desc);
+    c->engine.Start(t, c->expr.get(), &c->result, desc);
   }
   c->desc = desc;
   c->docid_lo = lo;
