@@ -21,24 +21,29 @@ bool Incremental(const FtsTable* t, const Expr* e, bool cursor_desc) {
   return true;
 }
 
-// Keeps the positions of `mine` (a phrase of nmine tokens) near one of
-// `other` (nother tokens): q < p <= q + near + nmine, or p < q <= p + near
-// + nother. Returns false, leaving `mine` as it was, when none is.
-bool NearTrim(int near, const std::vector<Position>& other, int nother, std::vector<Position>* mine,
-              int nmine) {
-  std::vector<Position> kept;
-  for (const Position& p : *mine) {
-    for (const Position& q : other) {
-      if (q.col != p.col) continue;
-      if ((q.pos < p.pos && p.pos <= q.pos + near + nmine) ||
-          (p.pos < q.pos && q.pos <= p.pos + near + nother)) {
-        kept.push_back(p);
-        break;
-      }
+// Keeps, in place, the positions of `mine` (a phrase of nmine tokens) near
+// one of `other` (nother tokens): q < p <= q + near + nmine, or p < q <= p
+// + near + nother. Returns false, leaving `mine` as it was, when none is.
+// Both lists are sorted by column then offset.
+bool NearTrim(int near, const Position* other, uint32_t n_other, int nother, Position* mine,
+              uint32_t* n_mine, int nmine) {
+  const int before = near + nmine, after = near + nother;
+  uint32_t j = 0, w = 0;
+  for (uint32_t i = 0; i < *n_mine; ++i) {
+    const Position p = mine[i];
+    while (j < n_other &&
+           (other[j].col < p.col || (other[j].col == p.col && other[j].pos < p.pos - before))) {
+      ++j;
     }
+    bool hit = false;
+    for (uint32_t k = j;
+         !hit && k < n_other && other[k].col == p.col && other[k].pos <= p.pos + after; ++k) {
+      hit = other[k].pos != p.pos;
+    }
+    if (hit) mine[w++] = p;
   }
-  if (kept.empty()) return false;
-  *mine = std::move(kept);
+  if (w == 0) return false;
+  *n_mine = w;
   return true;
 }
 
@@ -64,6 +69,23 @@ Engine::Node* Engine::Build(const Expr* e, Node* parent, bool under_not) {
   return n;
 }
 
+void Engine::NearChains(Node* n) {
+  if (n == nullptr || n->ph != nullptr) return;
+  if (n->kind == Expr::kNear && (n->parent == nullptr || n->parent->kind != Expr::kNear)) {
+    Node* p = n;
+    for (; p->kind == Expr::kNear; p = p->left) {
+      n->chain.push_back(p->right);
+      n->dist.push_back(p->near);
+    }
+    n->chain.push_back(p);
+    std::reverse(n->chain.begin(), n->chain.end());
+    std::reverse(n->dist.begin(), n->dist.end());
+    return;
+  }
+  NearChains(n->left);
+  NearChains(n->right);
+}
+
 void Engine::Start(const FtsTable* t, const Expr* root, QueryResult* r, bool cursor_desc) {
   ncol_ = t->ncol();
   cursor_desc_ = cursor_desc;
@@ -76,19 +98,18 @@ void Engine::Start(const FtsTable* t, const Expr* root, QueryResult* r, bool cur
     const Expr* e = r->phrases[i];
     p->ntok = static_cast<int>(e->tokens.size());
     p->col = e->col;
-    p->all = std::move(r->hits[i]);
+    p->h = std::move(r->hits[i]);
     if (p->ntok > 1) {
-      for (Entry& en : p->all) {
-        for (Position& q : en.pos) q.pos += p->ntok - 1;
-      }
+      for (Position& q : p->h.pos) q.pos += p->ntok - 1;
     }
-    if (index_desc_) std::reverse(p->all.begin(), p->all.end());
+    if (index_desc_) std::reverse(p->h.docs.begin(), p->h.docs.end());
     p->incr = Incremental(t, e, cursor_desc);
     p->private_list = p->incr && (p->ntok > 1 || t->any_pending);
     p->mi.assign(static_cast<size_t>(ncol_) * 2, 0);
     phrases_.push_back(std::move(p));
   }
   root_ = Build(root, nullptr, false);
+  NearChains(root_);
   eof_ = false;
   prev_ = 0;
 }
@@ -103,9 +124,11 @@ int Engine::IdxCmp(int64_t a, int64_t b) const {
   return (a < b) != index_desc_ ? -1 : 1;
 }
 
-std::vector<Position>* Engine::List(Phrase* p) {
-  if (!p->has_list) return nullptr;
-  return p->private_list ? &p->own : &p->all[static_cast<size_t>(p->at)].pos;
+Engine::ListRef Engine::List(Phrase* p) {
+  if (!p->has_list) return ListRef();
+  if (p->private_list) return ListRef{p->own.data(), &p->own_n};
+  PhraseDoc& d = p->h.docs[static_cast<size_t>(p->at)];
+  return ListRef{p->h.pos.data() + d.begin, &d.count};
 }
 
 void Engine::Invalidate(Phrase* p) { p->has_list = false; }
@@ -114,7 +137,7 @@ void Engine::Invalidate(Phrase* p) { p->has_list = false; }
 // the cursor walks the other way.
 void Engine::PhraseNext(Phrase* p, bool* eof) {
   p->has_list = false;
-  int n = static_cast<int>(p->all.size());
+  int n = static_cast<int>(Size(p));
   if (!p->incr && cursor_desc_ != index_desc_ && n > 0) {
     if (!p->started) {
       p->started = true;
@@ -134,17 +157,21 @@ void Engine::PhraseNext(Phrase* p, bool* eof) {
     ++p->at;
     p->started = true;
   }
-  p->docid = p->all[static_cast<size_t>(p->at)].docid;
+  const PhraseDoc& d = p->h.docs[static_cast<size_t>(p->at)];
+  p->docid = d.docid;
   p->has_list = true;
-  if (p->private_list) p->own = p->all[static_cast<size_t>(p->at)].pos;
+  if (p->private_list) {
+    p->own.assign(p->h.pos.begin() + d.begin, p->h.pos.begin() + d.begin + d.count);
+    p->own_n = d.count;
+  }
 }
 
 // A NEAR group at its end empties the rest of its loaded phrase doclists.
 void Engine::NearEof(Node* child) {
   Phrase* p = child->ph;
-  if (p == nullptr || p->incr || p->all.empty()) return;
+  if (p == nullptr || p->incr || Size(p) == 0) return;
   while (!child->eof) {
-    if (std::vector<Position>* l = List(p)) l->clear();
+    if (ListRef l = List(p)) *l.n = 0;
     NextRow(child);
   }
 }
@@ -208,33 +235,24 @@ void Engine::NextRow(Node* n) {
 // The NEAR test of a group's root: trims each phrase against the one before
 // it (stopping at the first that fails), then each against the one after.
 bool Engine::NearTest(Node* n) {
-  if (n->kind != Expr::kNear || (n->parent != nullptr && n->parent->kind == Expr::kNear)) {
-    return true;
-  }
-  std::vector<Node*> chain;  // the group's phrase nodes, left to right
-  std::vector<int> dist;     // dist[i]: between chain[i] and chain[i + 1]
-  Node* p = n;
-  for (; p->kind == Expr::kNear; p = p->left) {
-    chain.push_back(p->right);
-    dist.push_back(p->near);
-  }
-  chain.push_back(p);
-  std::reverse(chain.begin(), chain.end());
-  std::reverse(dist.begin(), dist.end());
-  std::vector<Position>* prev = List(chain[0]->ph);
+  if (n->chain.empty()) return true;  // not a group's root
+  const std::vector<Node*>& chain = n->chain;
+  ListRef prev = List(chain[0]->ph);
   int prev_ntok = chain[0]->ph->ntok;
-  bool ok = prev != nullptr;
+  bool ok = static_cast<bool>(prev);
   for (size_t i = 1; ok && i < chain.size(); ++i) {
-    std::vector<Position>* mine = List(chain[i]->ph);
-    ok = mine != nullptr && NearTrim(dist[i - 1], *prev, prev_ntok, mine, chain[i]->ph->ntok);
+    ListRef mine = List(chain[i]->ph);
+    ok = mine &&
+         NearTrim(n->dist[i - 1], prev.p, *prev.n, prev_ntok, mine.p, mine.n, chain[i]->ph->ntok);
     if (ok) {
       prev = mine;
       prev_ntok = chain[i]->ph->ntok;
     }
   }
   for (size_t i = chain.size() - 1; ok && i > 0; --i) {
-    std::vector<Position>* mine = List(chain[i - 1]->ph);
-    ok = mine != nullptr && NearTrim(dist[i - 1], *prev, prev_ntok, mine, chain[i - 1]->ph->ntok);
+    ListRef mine = List(chain[i - 1]->ph);
+    ok = mine && NearTrim(n->dist[i - 1], prev.p, *prev.n, prev_ntok, mine.p, mine.n,
+                          chain[i - 1]->ph->ntok);
     if (ok) {
       prev = mine;
       prev_ntok = chain[i - 1]->ph->ntok;
@@ -308,13 +326,13 @@ void Engine::Restart(Node* n) {
 void Engine::UpdateCounts(Node* n) {
   if (n == nullptr) return;
   if (n->ph != nullptr) {
-    if (std::vector<Position>* l = List(n->ph)) {
-      for (size_t i = 0; i < l->size();) {
-        size_t j = i;
-        while (j < l->size() && (*l)[j].col == (*l)[i].col) ++j;
-        int col = (*l)[i].col;
+    if (ListRef l = List(n->ph)) {
+      for (uint32_t i = 0; i < *l.n;) {
+        uint32_t j = i;
+        while (j < *l.n && l.p[j].col == l.p[i].col) ++j;
+        int col = l.p[i].col;
         if (col >= 0 && col < ncol_) {
-          n->ph->mi[static_cast<size_t>(col) * 2] += static_cast<uint32_t>(j - i);
+          n->ph->mi[static_cast<size_t>(col) * 2] += j - i;
           n->ph->mi[static_cast<size_t>(col) * 2 + 1] += 1;
         }
         i = j;
@@ -372,7 +390,7 @@ const std::vector<uint32_t>& Engine::Totals(int i) {
 // previous lookup stopped (pOrPoslist).
 void Engine::OrLookup(Phrase* p) {
   // An incrementally read phrase has no doclist in memory: nothing found.
-  int n = p->incr ? 0 : static_cast<int>(p->all.size());
+  int n = p->incr ? 0 : static_cast<int>(Size(p));
   int at = p->or_at;
   int64_t docid = p->or_docid;
   if (cursor_desc_ == index_desc_) {
@@ -381,7 +399,7 @@ void Engine::OrLookup(Phrase* p) {
     while ((at == kNone || IdxCmp(docid, prev_) < 0) && !eof) {
       at = at == kNone ? 0 : at + 1;
       eof = at >= n;
-      if (!eof) docid = p->all[static_cast<size_t>(at)].docid;
+      if (!eof) docid = p->h.docs[static_cast<size_t>(at)].docid;
     }
     p->or_at = eof ? n : at;
   } else {
@@ -390,7 +408,7 @@ void Engine::OrLookup(Phrase* p) {
     while ((at == kNone || IdxCmp(docid, prev_) > 0) && !eof) {
       at = at == kNone ? n - 1 : at - 1;
       eof = at < 0;
-      if (!eof) docid = p->all[static_cast<size_t>(at)].docid;
+      if (!eof) docid = p->h.docs[static_cast<size_t>(at)].docid;
     }
     p->or_at = eof ? -1 : at;
   }
@@ -402,9 +420,13 @@ void Engine::Poslist(int i, int col, std::vector<int>* out) {
   Node* n = aux_[static_cast<size_t>(i)];
   Phrase* ph = n->ph;
   if (ph->col >= 0 && ph->col != col) return;
-  const std::vector<Position>* list = nullptr;
+  const Position* list = nullptr;
+  uint32_t count = 0;
   if (!n->eof && n->docid == prev_) {
-    list = List(ph);
+    if (ListRef l = List(ph)) {
+      list = l.p;
+      count = *l.n;
+    }
   } else {
     bool under_or = false, tree_eof = false;
     Node* near = n;
@@ -431,16 +453,19 @@ void Engine::Poslist(int i, int col, std::vector<int>* out) {
       Phrase* q = (p->kind == Expr::kNear ? p->right : p)->ph;
       OrLookup(q);
       int at = q->or_at;
-      if (q->incr || at < 0 || at >= static_cast<int>(q->all.size()) || q->or_docid != prev_) {
+      if (q->incr || at < 0 || at >= static_cast<int>(Size(q)) || q->or_docid != prev_) {
         match = false;
       }
       if (p->kind != Expr::kNear) break;
     }
-    if (match) list = &ph->all[static_cast<size_t>(ph->or_at)].pos;
+    if (match) {
+      const PhraseDoc& d = ph->h.docs[static_cast<size_t>(ph->or_at)];
+      list = ph->h.pos.data() + d.begin;
+      count = d.count;
+    }
   }
-  if (list == nullptr) return;
-  for (const Position& p : *list) {
-    if (p.col == col) out->push_back(p.pos);
+  for (uint32_t k = 0; k < count; ++k) {
+    if (list[k].col == col) out->push_back(list[k].pos);
   }
 }
 
@@ -451,8 +476,9 @@ void Engine::NodeHits(Node* n, bool bitmap, std::vector<uint32_t>* out) {
     NodeHits(n->right, bitmap, out);
     return;
   }
-  const std::vector<Position>* l = List(n->ph);
-  if (l == nullptr) return;
+  ListRef l = List(n->ph);
+  if (!l) return;
+  const uint32_t len = *l.n;
   size_t words = static_cast<size_t>((ncol_ + 31) / 32);
   auto put = [&](int col, uint32_t hits) {
     if (n->ph->col >= 0 && n->ph->col != col) return;
@@ -465,13 +491,13 @@ void Engine::NodeHits(Node* n, bool bitmap, std::vector<uint32_t>* out) {
     }
   };
   // Column 0 is always reported (0 hits when the list starts elsewhere).
-  size_t i = 0;
-  while (i < l->size() && (*l)[i].col == 0) ++i;
-  put(0, static_cast<uint32_t>(i));
-  while (i < l->size()) {
-    size_t j = i;
-    while (j < l->size() && (*l)[j].col == (*l)[i].col) ++j;
-    if ((*l)[i].col < ncol_) put((*l)[i].col, static_cast<uint32_t>(j - i));
+  uint32_t i = 0;
+  while (i < len && l.p[i].col == 0) ++i;
+  put(0, i);
+  while (i < len) {
+    uint32_t j = i;
+    while (j < len && l.p[j].col == l.p[i].col) ++j;
+    if (l.p[i].col < ncol_) put(l.p[i].col, j - i);
     i = j;
   }
 }

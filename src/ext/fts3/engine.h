@@ -50,11 +50,17 @@ class Engine {
   void LocalHits(bool bitmap, std::vector<uint32_t>* out);
 
  private:
-  using Entry = PhraseDoc;  // here the positions of the phrase's last token
+  // A position list in place: the phrase's store (trimming it persists) or
+  // its private copy. Null when the phrase has no current list.
+  struct ListRef {
+    Position* p = nullptr;
+    uint32_t* n = nullptr;
+    explicit operator bool() const { return n != nullptr; }
+  };
   struct Phrase {
     int ntok = 1;
     int col = -1;               // column filter, -1 for all
-    std::vector<Entry> all;     // in the index's docid order
+    Hits h;                     // docs in the index's docid order; last-token positions
     bool incr = false;          // read incrementally (never restarted yet)
     bool private_list = false;  // incr: the current list is a merged copy
     int at = -1;                // current entry; -1 before the first
@@ -62,7 +68,8 @@ class Engine {
     int64_t docid = 0;
     bool has_list = false;      // the current list is valid
     std::vector<Position> own;  // the current list when private
-    int or_at = kNone;          // the OR lookup's entry
+    uint32_t own_n = 0;
+    int or_at = kNone;  // the OR lookup's entry
     int64_t or_docid = 0;
     bool stats = false;        // totals gathered
     std::vector<uint32_t> mi;  // per column: hits, rows
@@ -78,13 +85,19 @@ class Engine {
     int64_t docid = 0;
     bool eof = false;
     bool start = false;
+    // A NEAR group's root: its phrase nodes left to right, and the
+    // distance between each and the next.
+    std::vector<Node*> chain;
+    std::vector<int> dist;
   };
   static constexpr int kNone = -2;
 
   Node* Build(const Expr* e, Node* parent, bool under_not);
+  void NearChains(Node* n);
   int Cmp(int64_t a, int64_t b) const;     // in the cursor's order
   int IdxCmp(int64_t a, int64_t b) const;  // in the index's order
-  std::vector<Position>* List(Phrase* p);
+  ListRef List(Phrase* p);
+  size_t Size(const Phrase* p) const { return p->h.docs.size(); }
   void PhraseNext(Phrase* p, bool* eof);
   void NextRow(Node* n);
   void NearEof(Node* child);

@@ -17,23 +17,68 @@ bool PosLess(const Position& a, const Position& b) {
 
 bool PosEq(const Position& a, const Position& b) { return a.col == b.col && a.pos == b.pos; }
 
-// Appends the entries of one term's doclists (newest first), merged, to
-// `out` (unsorted when several terms append).
-void AppendTerm(std::vector<Doclist>& lists, bool desc, Hits* out) {
-  if (lists.size() == 1) {
-    for (const DocEntry& e : lists[0]) {
-      if (e.pos.empty()) continue;  // a deletion marker
-      out->push_back(PhraseDoc{e.docid, {}});
-      DecodePositions(e.pos, &out->back().pos);
+// Decodes a doclist into hits, in its own order; a deletion marker becomes
+// a document without positions. False when malformed.
+bool DecodeHits(std::string_view data, bool desc, Hits* out) {
+  auto* p = reinterpret_cast<const uint8_t*>(data.data());
+  const uint8_t* end = p + data.size();
+  int64_t docid = 0;
+  bool first = true;
+  while (p < end) {
+    uint64_t d;
+    if (!GetVarint(&p, end, &d)) return false;
+    docid = first ? static_cast<int64_t>(d)
+                  : (desc ? docid - static_cast<int64_t>(d) : docid + static_cast<int64_t>(d));
+    first = false;
+    PhraseDoc doc{docid, static_cast<uint32_t>(out->pos.size()), 0};
+    int col = 0;
+    int64_t cur = 0;
+    for (;;) {
+      uint64_t v;
+      if (!GetVarint(&p, end, &v)) return false;
+      if (v == 0) break;
+      if (v == 1) {
+        if (!GetVarint(&p, end, &v)) return false;
+        col = static_cast<int>(v);
+        cur = 0;
+        continue;
+      }
+      cur += static_cast<int64_t>(v) - 2;
+      out->pos.push_back(Position{col, static_cast<int>(cur)});
     }
-    return;
+    doc.count = static_cast<uint32_t>(out->pos.size() - doc.begin);
+    out->docs.push_back(doc);
   }
-  std::vector<const Doclist*> ptrs;
-  for (auto& l : lists) ptrs.push_back(&l);
-  for (const DocEntry& e : MergeDoclists(ptrs, desc, true)) {
-    out->push_back(PhraseDoc{e.docid, {}});
-    DecodePositions(e.pos, &out->back().pos);
+  return true;
+}
+
+// One term's doclists (newest first, each in ascending docid order) merged:
+// the newest entry of a docid wins, deletion markers dropped.
+void MergeTerm(const std::vector<Hits>& lists, Hits* out) {
+  std::vector<size_t> at(lists.size(), 0);
+  for (;;) {
+    int best = -1;
+    for (size_t i = 0; i < lists.size(); ++i) {
+      if (at[i] >= lists[i].docs.size()) continue;
+      if (best < 0 || lists[i].docs[at[i]].docid < lists[best].docs[at[best]].docid) {
+        best = static_cast<int>(i);
+      }
+    }
+    if (best < 0) return;
+    const Hits& w = lists[static_cast<size_t>(best)];
+    const PhraseDoc win = w.docs[at[static_cast<size_t>(best)]];
+    for (size_t i = 0; i < lists.size(); ++i) {
+      if (at[i] < lists[i].docs.size() && lists[i].docs[at[i]].docid == win.docid) ++at[i];
+    }
+    if (win.count > 0) out->Add(win.docid, w.pos.data() + win.begin, win.count);
   }
+}
+
+// Decodes `data` (in the index's order) to ascending docids.
+bool DecodeAscending(std::string_view data, bool desc, Hits* out) {
+  if (!DecodeHits(data, desc, out)) return false;
+  if (desc) std::reverse(out->docs.begin(), out->docs.end());
+  return true;
 }
 
 // All occurrences of one token, by ascending docid.
@@ -53,7 +98,7 @@ int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, Hits* out) {
   int rc = LoadSegments(t, lo, lo + kMaxLevel - 1, &segs);
   if (rc != SQLITE_OK) return rc;
   // term -> doclists newest first
-  std::map<std::string, std::vector<Doclist>> terms;
+  std::map<std::string, std::vector<Hits>> terms;
   if (t->any_pending && langid == t->pending_langid) {
     auto& p = t->pending[index];
     for (auto it = p.lower_bound(tok.text); it != p.end(); ++it) {
@@ -62,40 +107,58 @@ int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, Hits* out) {
       if (!in) break;
       auto& v = terms[it->first];
       v.emplace_back();
-      DecodeDoclist(it->second.Finish(), false, &v.back());
-      if (t->desc) std::reverse(v.back().begin(), v.back().end());
+      DecodeHits(it->second.Finish(), false, &v.back());  // pending lists ascend
     }
   }
   for (const auto& g : segs) {
     rc = ScanSegment(t, g, tok.text, prefix, [&](const std::string& term, std::string_view dl) {
       auto& v = terms[term];
       v.emplace_back();
-      return DecodeDoclist(dl, t->desc, &v.back()) ? SQLITE_OK : SQLITE_CORRUPT_VTAB;
+      return DecodeAscending(dl, t->desc, &v.back()) ? SQLITE_OK : SQLITE_CORRUPT_VTAB;
     });
     if (rc != SQLITE_OK) return rc;
   }
-  for (auto& [term, lists] : terms) AppendTerm(lists, t->desc, out);
-  if (terms.size() <= 1) {
-    if (t->desc) std::reverse(out->begin(), out->end());
+  if (terms.size() == 1 && terms.begin()->second.size() == 1) {
+    Hits& only = terms.begin()->second[0];
+    bool deletes = false;
+    for (const PhraseDoc& d : only.docs) deletes = deletes || d.count == 0;
+    if (!deletes) {
+      *out = std::move(only);
+      return SQLITE_OK;
+    }
+  }
+  if (terms.size() == 1) {
+    MergeTerm(terms.begin()->second, out);
     return SQLITE_OK;
   }
   // Several terms (a prefix): one entry per document, positions merged.
-  std::stable_sort(out->begin(), out->end(),
-                   [](const PhraseDoc& a, const PhraseDoc& b) { return a.docid < b.docid; });
-  size_t w = 0;
-  for (size_t i = 0; i < out->size(); ++i) {
-    if (w > 0 && (*out)[w - 1].docid == (*out)[i].docid) {
-      auto& into = (*out)[w - 1].pos;
-      into.insert(into.end(), (*out)[i].pos.begin(), (*out)[i].pos.end());
-    } else {
-      if (w != i) (*out)[w] = std::move((*out)[i]);
-      ++w;
-    }
+  std::vector<Hits> merged;
+  for (auto& [term, lists] : terms) {
+    merged.emplace_back();
+    MergeTerm(lists, &merged.back());
   }
-  out->resize(w);
-  for (PhraseDoc& d : *out) {
-    std::sort(d.pos.begin(), d.pos.end(), PosLess);
-    d.pos.erase(std::unique(d.pos.begin(), d.pos.end(), PosEq), d.pos.end());
+  std::vector<size_t> at(merged.size(), 0);
+  std::vector<Position> buf;
+  for (;;) {
+    int64_t next = 0;
+    bool any = false;
+    for (size_t i = 0; i < merged.size(); ++i) {
+      if (at[i] >= merged[i].docs.size()) continue;
+      int64_t d = merged[i].docs[at[i]].docid;
+      if (!any || d < next) next = d;
+      any = true;
+    }
+    if (!any) break;
+    buf.clear();
+    for (size_t i = 0; i < merged.size(); ++i) {
+      if (at[i] >= merged[i].docs.size() || merged[i].docs[at[i]].docid != next) continue;
+      const PhraseDoc& d = merged[i].docs[at[i]++];
+      buf.insert(buf.end(), merged[i].pos.begin() + d.begin,
+                 merged[i].pos.begin() + d.begin + d.count);
+    }
+    std::sort(buf.begin(), buf.end(), PosLess);
+    buf.erase(std::unique(buf.begin(), buf.end(), PosEq), buf.end());
+    out->Add(next, buf.data(), buf.size());
   }
   return SQLITE_OK;
 }
@@ -112,28 +175,31 @@ int PhraseHits(FtsTable* t, const Expr* e, int langid, Hits* out) {
     return SQLITE_OK;
   }
   std::vector<size_t> at(toks.size(), 0);
-  for (PhraseDoc& first : toks[0]) {
-    // The other tokens' entries for this document (null when missing).
-    std::vector<const std::vector<Position>*> other(toks.size(), nullptr);
+  std::vector<const PhraseDoc*> other(toks.size(), nullptr);
+  std::vector<Position> starts;
+  for (const PhraseDoc& first : toks[0].docs) {
     bool all = true;
     for (size_t i = 1; all && i < toks.size(); ++i) {
-      while (at[i] < toks[i].size() && toks[i][at[i]].docid < first.docid) ++at[i];
-      all = at[i] < toks[i].size() && toks[i][at[i]].docid == first.docid;
-      if (all) other[i] = &toks[i][at[i]].pos;
+      const auto& docs = toks[i].docs;
+      while (at[i] < docs.size() && docs[at[i]].docid < first.docid) ++at[i];
+      all = at[i] < docs.size() && docs[at[i]].docid == first.docid;
+      if (all) other[i] = &docs[at[i]];
     }
     if (!all) continue;
-    std::vector<Position> starts;
-    for (const Position& p : first.pos) {
+    starts.clear();
+    for (uint32_t k = 0; k < first.count; ++k) {
+      const Position& p = toks[0].pos[first.begin + k];
       if (e->col >= 0 && p.col != e->col) continue;
       bool ok = !(e->tokens[0].first && p.pos != 0);
       for (size_t i = 1; ok && i < toks.size(); ++i) {
         Position want{p.col, p.pos + static_cast<int>(i)};
-        ok = std::binary_search(other[i]->begin(), other[i]->end(), want, PosLess) &&
+        auto b = toks[i].pos.begin() + other[i]->begin;
+        ok = std::binary_search(b, b + other[i]->count, want, PosLess) &&
              !(e->tokens[i].first && want.pos != 0);
       }
       if (ok) starts.push_back(p);
     }
-    if (!starts.empty()) out->push_back(PhraseDoc{first.docid, std::move(starts)});
+    if (!starts.empty()) out->Add(first.docid, starts.data(), starts.size());
   }
   return SQLITE_OK;
 }

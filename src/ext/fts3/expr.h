@@ -36,14 +36,21 @@ struct Expr {
 int ParseExpr(const FtsTable* t, std::string_view query, int default_col,
               std::unique_ptr<Expr>* out, std::string* err);
 
-// The occurrences of a phrase in one document: start positions, sorted by
-// column then offset.
+// A phrase's (or a token's) documents by ascending docid; each document's
+// positions (sorted by column then offset) are pos[begin, begin + count).
 struct PhraseDoc {
   int64_t docid;
-  std::vector<Position> pos;
+  uint32_t begin;
+  uint32_t count;
 };
-// A phrase's documents by ascending docid.
-using Hits = std::vector<PhraseDoc>;
+struct Hits {
+  std::vector<PhraseDoc> docs;
+  std::vector<Position> pos;
+  void Add(int64_t docid, const Position* p, size_t n) {
+    docs.push_back(PhraseDoc{docid, static_cast<uint32_t>(pos.size()), static_cast<uint32_t>(n)});
+    pos.insert(pos.end(), p, p + n);
+  }
+};
 
 struct QueryResult {
   std::vector<const Expr*> phrases;  // by phrase_index
