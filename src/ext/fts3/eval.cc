@@ -35,7 +35,11 @@ bool DecodeHits(std::string_view data, bool desc, Hits* out) {
     int64_t cur = 0;
     for (;;) {
       uint64_t v;
-      if (!GetVarint(&p, end, &v)) return false;
+      if (p < end && *p < 0x80) {
+        v = *p++;  // the usual one-byte varint
+      } else if (!GetVarint(&p, end, &v)) {
+        return false;
+      }
       if (v == 0) break;
       if (v == 1) {
         if (!GetVarint(&p, end, &v)) return false;
@@ -52,33 +56,66 @@ bool DecodeHits(std::string_view data, bool desc, Hits* out) {
   return true;
 }
 
-// One term's doclists (newest first, each in ascending docid order) merged:
-// the newest entry of a docid wins, deletion markers dropped.
-void MergeTerm(const std::vector<Hits>& lists, Hits* out) {
-  std::vector<size_t> at(lists.size(), 0);
+// One term's doclists, decoded into one Hits: docs[ranges[i]] is the i-th
+// doclist (newest first), each in ascending docid order.
+struct TermLists {
+  Hits h;
+  std::vector<std::pair<size_t, size_t>> ranges;
+  bool Decode(std::string_view data, bool desc) {
+    size_t from = h.docs.size();
+    if (!DecodeHits(data, desc, &h)) return false;
+    if (desc) std::reverse(h.docs.begin() + static_cast<std::ptrdiff_t>(from), h.docs.end());
+    ranges.emplace_back(from, h.docs.size());
+    return true;
+  }
+};
+
+// Merges a term's doclists in place: the newest entry of a docid wins and
+// deletion markers are dropped. Positions are not moved.
+void MergeTerm(TermLists* t) {
+  std::vector<PhraseDoc>& docs = t->h.docs;
+  std::vector<PhraseDoc> out;
+  out.reserve(docs.size());
+  // Usually each segment holds its own range of docids: then the lists
+  // only need putting end to end.
+  std::vector<std::pair<size_t, size_t>> order;
+  for (const auto& r : t->ranges) {
+    if (r.first < r.second) order.push_back(r);
+  }
+  std::sort(order.begin(), order.end(), [&docs](const auto& a, const auto& b) {
+    return docs[a.first].docid < docs[b.first].docid;
+  });
+  bool disjoint = true;
+  for (size_t i = 1; disjoint && i < order.size(); ++i) {
+    disjoint = docs[order[i - 1].second - 1].docid < docs[order[i].first].docid;
+  }
+  if (disjoint) {
+    for (const auto& r : order) {
+      for (size_t k = r.first; k < r.second; ++k) {
+        if (docs[k].count > 0) out.push_back(docs[k]);
+      }
+    }
+    docs = std::move(out);
+    return;
+  }
+  std::vector<size_t> at;
+  for (const auto& r : t->ranges) at.push_back(r.first);
   for (;;) {
     int best = -1;
-    for (size_t i = 0; i < lists.size(); ++i) {
-      if (at[i] >= lists[i].docs.size()) continue;
-      if (best < 0 || lists[i].docs[at[i]].docid < lists[best].docs[at[best]].docid) {
+    for (size_t i = 0; i < at.size(); ++i) {
+      if (at[i] >= t->ranges[i].second) continue;
+      if (best < 0 || docs[at[i]].docid < docs[at[static_cast<size_t>(best)]].docid) {
         best = static_cast<int>(i);
       }
     }
-    if (best < 0) return;
-    const Hits& w = lists[static_cast<size_t>(best)];
-    const PhraseDoc win = w.docs[at[static_cast<size_t>(best)]];
-    for (size_t i = 0; i < lists.size(); ++i) {
-      if (at[i] < lists[i].docs.size() && lists[i].docs[at[i]].docid == win.docid) ++at[i];
+    if (best < 0) break;
+    const PhraseDoc win = docs[at[static_cast<size_t>(best)]];
+    for (size_t i = 0; i < at.size(); ++i) {
+      if (at[i] < t->ranges[i].second && docs[at[i]].docid == win.docid) ++at[i];
     }
-    if (win.count > 0) out->Add(win.docid, w.pos.data() + win.begin, win.count);
+    if (win.count > 0) out.push_back(win);
   }
-}
-
-// Decodes `data` (in the index's order) to ascending docids.
-bool DecodeAscending(std::string_view data, bool desc, Hits* out) {
-  if (!DecodeHits(data, desc, out)) return false;
-  if (desc) std::reverse(out->docs.begin(), out->docs.end());
-  return true;
+  docs = std::move(out);
 }
 
 // All occurrences of one token, by ascending docid.
@@ -97,64 +134,48 @@ int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, Hits* out) {
   int64_t lo = t->AbsLevel(langid, index, 0);
   int rc = LoadSegments(t, lo, lo + kMaxLevel - 1, &segs);
   if (rc != SQLITE_OK) return rc;
-  // term -> doclists newest first
-  std::map<std::string, std::vector<Hits>> terms;
+  std::map<std::string, TermLists> terms;
   if (t->any_pending && langid == t->pending_langid) {
     auto& p = t->pending[index];
     for (auto it = p.lower_bound(tok.text); it != p.end(); ++it) {
       bool in =
           prefix ? it->first.compare(0, tok.text.size(), tok.text) == 0 : it->first == tok.text;
       if (!in) break;
-      auto& v = terms[it->first];
-      v.emplace_back();
-      DecodeHits(it->second.Finish(), false, &v.back());  // pending lists ascend
+      terms[it->first].Decode(it->second.Finish(), false);  // pending lists ascend
     }
   }
   for (const auto& g : segs) {
     rc = ScanSegment(t, g, tok.text, prefix, [&](const std::string& term, std::string_view dl) {
-      auto& v = terms[term];
-      v.emplace_back();
-      return DecodeAscending(dl, t->desc, &v.back()) ? SQLITE_OK : SQLITE_CORRUPT_VTAB;
+      return terms[term].Decode(dl, t->desc) ? SQLITE_OK : SQLITE_CORRUPT_VTAB;
     });
     if (rc != SQLITE_OK) return rc;
   }
-  if (terms.size() == 1 && terms.begin()->second.size() == 1) {
-    Hits& only = terms.begin()->second[0];
-    bool deletes = false;
-    for (const PhraseDoc& d : only.docs) deletes = deletes || d.count == 0;
-    if (!deletes) {
-      *out = std::move(only);
-      return SQLITE_OK;
-    }
-  }
+  for (auto& [term, lists] : terms) MergeTerm(&lists);
   if (terms.size() == 1) {
-    MergeTerm(terms.begin()->second, out);
+    *out = std::move(terms.begin()->second.h);
     return SQLITE_OK;
   }
   // Several terms (a prefix): one entry per document, positions merged.
-  std::vector<Hits> merged;
-  for (auto& [term, lists] : terms) {
-    merged.emplace_back();
-    MergeTerm(lists, &merged.back());
-  }
+  std::vector<const Hits*> merged;
+  for (auto& [term, lists] : terms) merged.push_back(&lists.h);
   std::vector<size_t> at(merged.size(), 0);
   std::vector<Position> buf;
   for (;;) {
     int64_t next = 0;
     bool any = false;
     for (size_t i = 0; i < merged.size(); ++i) {
-      if (at[i] >= merged[i].docs.size()) continue;
-      int64_t d = merged[i].docs[at[i]].docid;
+      if (at[i] >= merged[i]->docs.size()) continue;
+      int64_t d = merged[i]->docs[at[i]].docid;
       if (!any || d < next) next = d;
       any = true;
     }
     if (!any) break;
     buf.clear();
     for (size_t i = 0; i < merged.size(); ++i) {
-      if (at[i] >= merged[i].docs.size() || merged[i].docs[at[i]].docid != next) continue;
-      const PhraseDoc& d = merged[i].docs[at[i]++];
-      buf.insert(buf.end(), merged[i].pos.begin() + d.begin,
-                 merged[i].pos.begin() + d.begin + d.count);
+      if (at[i] >= merged[i]->docs.size() || merged[i]->docs[at[i]].docid != next) continue;
+      const PhraseDoc& d = merged[i]->docs[at[i]++];
+      const Position* p = merged[i]->pos.data() + d.begin;
+      buf.insert(buf.end(), p, p + d.count);
     }
     std::sort(buf.begin(), buf.end(), PosLess);
     buf.erase(std::unique(buf.begin(), buf.end(), PosEq), buf.end());
