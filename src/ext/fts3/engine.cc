@@ -417,15 +417,30 @@ void Engine::OrLookup(Phrase* p) {
 
 void Engine::Poslist(int i, int col, std::vector<int>* out) {
   out->clear();
+  uint32_t count = 0;
+  const Position* list = ListFor(i, col, &count);
+  for (uint32_t k = 0; k < count; ++k) {
+    if (list[k].col == col) out->push_back(list[k].pos);
+  }
+}
+
+uint32_t Engine::PoslistSize(int i, int col) {
+  uint32_t count = 0, n = 0;
+  const Position* list = ListFor(i, col, &count);
+  for (uint32_t k = 0; k < count; ++k) n += list[k].col == col;
+  return n;
+}
+
+const Position* Engine::ListFor(int i, int col, uint32_t* count) {
+  *count = 0;
   Node* n = aux_[static_cast<size_t>(i)];
   Phrase* ph = n->ph;
-  if (ph->col >= 0 && ph->col != col) return;
+  if (ph->col >= 0 && ph->col != col) return nullptr;
   const Position* list = nullptr;
-  uint32_t count = 0;
   if (!n->eof && n->docid == prev_) {
     if (ListRef l = List(ph)) {
       list = l.p;
-      count = *l.n;
+      *count = *l.n;
     }
   } else {
     bool under_or = false, tree_eof = false;
@@ -435,7 +450,7 @@ void Engine::Poslist(int i, int col, std::vector<int>* out) {
       if (p->kind == Expr::kNear) near = p;
       if (p->eof) tree_eof = true;
     }
-    if (!under_or) return;
+    if (!under_or) return nullptr;
     if (ph->incr) {
       int64_t docid = n->docid;
       bool was_eof = near->eof;
@@ -461,12 +476,10 @@ void Engine::Poslist(int i, int col, std::vector<int>* out) {
     if (match) {
       const PhraseDoc& d = ph->h.docs[static_cast<size_t>(ph->or_at)];
       list = ph->h.pos.data() + d.begin;
-      count = d.count;
+      *count = d.count;
     }
   }
-  for (uint32_t k = 0; k < count; ++k) {
-    if (list[k].col == col) out->push_back(list[k].pos);
-  }
+  return list;
 }
 
 void Engine::NodeHits(Node* n, bool bitmap, std::vector<uint32_t>* out) {

@@ -41,6 +41,7 @@ class Engine {
   // snippet(), offsets() and matchinfo 'x'/'s' read them.
   // *out is replaced.
   void Poslist(int i, int col, std::vector<int>* out);
+  uint32_t PoslistSize(int i, int col);
   // matchinfo 'x' totals of aux phrase i: per column, hits then rows.
   const std::vector<uint32_t>& Totals(int i);
   // Tests the whole expression on the current row again (matchinfo does
@@ -108,6 +109,8 @@ class Engine {
   void Gather(Node* n);
   void UpdateCounts(Node* n);
   void OrLookup(Phrase* p);
+  // The list Poslist reads (all columns; *count positions), or null.
+  const Position* ListFor(int i, int col, uint32_t* count);
   void NodeHits(Node* n, bool bitmap, std::vector<uint32_t>* out);
 
   int ncol_ = 0;

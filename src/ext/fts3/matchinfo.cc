@@ -77,14 +77,13 @@ size_t MatchinfoSize(char f, size_t np, size_t ncol) {
 
 // Fills c->mi_buf for format `fmt` (already checked); per-query values
 // only when `global`.
-int MatchinfoValues(FtsCursor* c, const std::string& fmt, bool global) {
+int MatchinfoValues(FtsCursor* c, std::string_view fmt, bool global) {
   FtsTable* t = c->table;
   Engine& en = c->engine;
   const size_t np = static_cast<size_t>(c->result.naux);
   const size_t ncol = static_cast<size_t>(t->ncol());
   uint32_t* out = c->mi_buf.data();
   std::vector<int64_t> stat;
-  std::vector<int> pos;
   for (char f : fmt) {
     switch (f) {
       case 'p':
@@ -127,8 +126,7 @@ int MatchinfoValues(FtsCursor* c, const std::string& fmt, bool global) {
         }
         for (size_t i = 0; i < np; ++i) {
           for (size_t k = 0; k < ncol; ++k) {
-            en.Poslist(static_cast<int>(i), static_cast<int>(k), &pos);
-            out[(i * ncol + k) * 3] = static_cast<uint32_t>(pos.size());
+            out[(i * ncol + k) * 3] = en.PoslistSize(static_cast<int>(i), static_cast<int>(k));
           }
         }
         break;
@@ -164,7 +162,7 @@ void MatchinfoFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   FtsCursor* c = CursorArg(ctx, argv[0], "matchinfo");
   if (c == nullptr) return;
   FtsTable* t = c->table;
-  std::string fmt = t->matchinfo_fts3 ? "pcx" : "pcx";
+  std::string_view fmt = "pcx";
   if (argc > 1) {
     const char* z = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
     fmt = z ? z : "";
@@ -173,7 +171,12 @@ void MatchinfoFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     sqlite3_result_blob(ctx, "", 0, SQLITE_STATIC);
     return;
   }
-  for (char f : fmt) {
+  // As SQLite, the per-query values (p c n a, 'x' totals) are computed when
+  // the format differs from the previous call's (which checks it); other
+  // calls keep them from the previous result and recompute only the
+  // per-row values.
+  bool global = !c->mi_valid || c->mi_format != fmt;
+  for (char f : global ? fmt : std::string_view()) {
     bool fts4_only = f == 'n' || f == 'a' || f == 'l';
     if (std::strchr("pcnalxybs", f) == nullptr || (fts4_only && !t->fts4)) {
       std::string m = "unrecognized matchinfo request: ";
@@ -185,17 +188,13 @@ void MatchinfoFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   const QueryResult& r = c->result;
   size_t np = static_cast<size_t>(r.naux);
   size_t ncol = static_cast<size_t>(t->ncol());
-  // As SQLite, the per-query values (p c n a, 'x' totals) are computed when
-  // the format differs from the previous call's; other calls keep them from
-  // the previous result and recompute only the per-row values.
-  bool global = !c->mi_valid || c->mi_format != fmt;
   if (global) {
     size_t n = 0;
     for (char f : fmt) n += MatchinfoSize(f, np, ncol);
     c->mi_buf.assign(n, 0);
   }
   c->mi_valid = true;
-  c->mi_format = fmt;
+  if (global) c->mi_format = fmt;
   int rc = MatchinfoValues(c, fmt, global);
   if (rc != SQLITE_OK) {
     c->mi_valid = false;
