@@ -82,6 +82,10 @@ namespace {
 void OffsetsFunc(sqlite3_context* ctx, int, sqlite3_value** argv) {
   FtsCursor* c = CursorArg(ctx, argv[0], "offsets");
   if (c == nullptr) return;
+  if (c->table->contentless) {  // SQLite cannot read the row's text
+    sqlite3_result_error_code(ctx, SQLITE_ERROR);
+    return;
+  }
   if (!c->expr) {
     sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);
     return;

@@ -179,6 +179,9 @@ int XFilter(sqlite3_vtab_cursor* vc, int idx, const char* idx_str, int argc, sql
   // Without ORDER BY docid, rows come in the index's order (order=).
   bool desc = idx_str != nullptr ? std::strcmp(idx_str, "DESC") == 0 : t->desc;
   c->plan = plan;
+  // A contentless table has no content to scan or look a docid up in: as
+  // in SQLite, only MATCH queries work.
+  if (t->contentless && plan < kPlanFullText) return SQLITE_ERROR;
   if (plan >= kPlanFullText) {
     if (sqlite3_value_type(cons) == SQLITE_NULL) return SQLITE_OK;
     return FilterMatch(c, reinterpret_cast<const char*>(sqlite3_value_text(cons)),
