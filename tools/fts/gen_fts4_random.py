@@ -101,6 +101,8 @@ def main():
     ap.add_argument("--queries", type=int, default=100)
     ap.add_argument("--long", action="store_true")
     ap.add_argument("--pending", action="store_true")
+    ap.add_argument("--bulk", type=int, default=0,
+                    help="rows added by one INSERT ... SELECT (large doclists: deferred tokens)")
     a = ap.parse_args()
     r = random.Random(a.seed)
     ncol = r.choice([2, 2, 3])
@@ -142,6 +144,28 @@ def main():
             d = r.choice(live)
             live.remove(d)
             out += ["statement ok", "DELETE FROM t WHERE docid = %d" % d, ""]
+    if a.bulk:
+        # Words picked by arithmetic on the row number: a few words in most
+        # rows (long doclists that SQLite defers), others rare.
+        def pick(k):
+            return ("substr('a  b  c  d  e  abcbcdba ', 1 + 3 * ((i * %d + i / %d) %% %d), 3)"
+                    % (k, k + 2, 9 if k % 2 else 5))
+        col_exprs = []
+        for c in range(ncol):
+            words = [pick(3 + 2 * c + j) for j in range(r.choice([3, 5, 8]))]
+            col_exprs.append("trim(" + " || ' ' || ".join(words) + ")")
+        sel_docid = "%d + i" % (docid + 10)
+        ins_cols = ", ".join(col_exprs)
+        cte = "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < %d) " % a.bulk
+        if external:
+            out += ["statement ok", cte + "INSERT INTO src(rowid, %s) SELECT %s, %s FROM c"
+                    % (cols, sel_docid, ins_cols), ""]
+            out += ["statement ok", "INSERT INTO t(docid, %s) SELECT rowid, %s FROM src WHERE rowid > %d"
+                    % (cols, cols, docid), ""]
+        else:
+            out += ["statement ok", cte + "INSERT INTO t(docid, %s) SELECT %s, %s FROM c"
+                    % (cols, sel_docid, ins_cols), ""]
+        docid += 10 + a.bulk
     for _ in range(a.queries):
         q = g.expr(r.choice([1, 2, 2, 3, 3, 4]))
         sel = ["docid"]

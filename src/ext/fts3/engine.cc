@@ -57,6 +57,7 @@ Engine::Node* Engine::Build(const Expr* e, Node* parent, bool under_not) {
   n->parent = parent;
   if (e->kind == Expr::kPhrase) {
     n->ph = phrases_[static_cast<size_t>(e->phrase_index)].get();
+    n->deferred = n->ph->deferred;
     if (!under_not) {
       n->iphrase = e->phrase_index;
       if (aux_.size() <= static_cast<size_t>(e->phrase_index)) aux_.resize(e->phrase_index + 1);
@@ -66,6 +67,7 @@ Engine::Node* Engine::Build(const Expr* e, Node* parent, bool under_not) {
   }
   n->left = Build(e->left.get(), n, under_not);
   n->right = Build(e->right.get(), n, under_not || e->kind == Expr::kNot);
+  n->deferred = n->left->deferred && n->right->deferred;
   return n;
 }
 
@@ -93,6 +95,8 @@ void Engine::Start(const FtsTable* t, const Expr* root, QueryResult* r, bool cur
   nodes_.clear();
   phrases_.clear();
   aux_.clear();
+  any_deferred_ = false;
+  ndoc_ = r->ndoc;
   for (size_t i = 0; i < r->phrases.size(); ++i) {
     auto p = std::make_unique<Phrase>();
     const Expr* e = r->phrases[i];
@@ -103,7 +107,9 @@ void Engine::Start(const FtsTable* t, const Expr* root, QueryResult* r, bool cur
       for (Position& q : p->h.pos) q.pos += p->ntok - 1;
     }
     if (index_desc_) std::reverse(p->h.docs.begin(), p->h.docs.end());
-    p->incr = Incremental(t, e, cursor_desc);
+    p->deferred = i < r->deferred.size() && r->deferred[i];
+    any_deferred_ = any_deferred_ || p->deferred;
+    p->incr = !p->deferred && Incremental(t, e, cursor_desc);
     p->private_list = p->incr && (p->ntok > 1 || t->any_pending);
     p->mi.assign(static_cast<size_t>(ncol_) * 2, 0);
     phrases_.push_back(std::move(p));
@@ -183,6 +189,13 @@ void Engine::NextRow(Node* n) {
   switch (n->kind) {
     case Expr::kNear:
     case Expr::kAnd:
+      if (l->deferred || r->deferred) {  // the other side alone drives
+        Node* d = l->deferred ? r : l;
+        NextRow(d);
+        n->docid = d->docid;
+        n->eof = d->eof;
+        break;
+      }
       NextRow(l);
       NextRow(r);
       while (!l->eof && !r->eof) {
@@ -284,9 +297,28 @@ bool Engine::Test(Node* n) {
     case Expr::kNot:
       return Test(n->left) && !Test(n->right);
     case Expr::kPhrase:
+      if (any_deferred_ && n->deferred) return TestDeferred(n);
       return !n->eof && n->docid == prev_ && n->ph->has_list;
   }
   return false;
+}
+
+// A deferred phrase is tested on the row's text: its list (a private one)
+// is its hits in the row, and its node stands on the row.
+bool Engine::TestDeferred(Node* n) {
+  Phrase* p = n->ph;
+  Invalidate(p);
+  n->docid = prev_;
+  const auto& docs = p->h.docs;
+  auto it =
+      std::lower_bound(docs.begin(), docs.end(), prev_,
+                       [this](const PhraseDoc& d, int64_t v) { return IdxCmp(d.docid, v) < 0; });
+  if (it == docs.end() || it->docid != prev_) return false;
+  p->private_list = true;
+  p->own.assign(p->h.pos.begin() + it->begin, p->h.pos.begin() + it->begin + it->count);
+  p->own_n = it->count;
+  p->has_list = true;
+  return true;
 }
 
 void Engine::Next() {
@@ -349,13 +381,17 @@ void Engine::UpdateCounts(Node* n) {
 void Engine::Gather(Node* n) {
   if (n->ph->stats) return;
   Node* root = n;
-  while (root->parent != nullptr && root->parent->kind == Expr::kNear) root = root->parent;
+  while (root->parent != nullptr && (root->parent->kind == Expr::kNear || root->deferred)) {
+    root = root->parent;
+  }
   int64_t docid = root->docid;
   bool was_eof = root->eof;
   for (Node* p = root; p != nullptr; p = p->left) {
     Node* e = p->ph != nullptr ? p : p->right;
-    e->ph->stats = true;
-    std::fill(e->ph->mi.begin(), e->ph->mi.end(), 0);
+    if (e->ph != nullptr) {  // (SQLite also marks non-phrase right sides)
+      e->ph->stats = true;
+      std::fill(e->ph->mi.begin(), e->ph->mi.end(), 0);
+    }
     if (p->ph != nullptr) break;
   }
   Restart(root);
@@ -382,6 +418,11 @@ void Engine::Gather(Node* n) {
 
 const std::vector<uint32_t>& Engine::Totals(int i) {
   Node* n = aux_[static_cast<size_t>(i)];
+  if (n->deferred && n->parent != nullptr && n->parent->kind != Expr::kNear) {
+    // SQLite reports the table's row count as both totals.
+    for (size_t k = 0; k < n->ph->mi.size(); ++k) n->ph->mi[k] = static_cast<uint32_t>(ndoc_);
+    return n->ph->mi;
+  }
   Gather(n);
   return n->ph->mi;
 }
@@ -389,8 +430,8 @@ const std::vector<uint32_t>& Engine::Totals(int i) {
 // Finds the doclist entry for the current row, moving on from where the
 // previous lookup stopped (pOrPoslist).
 void Engine::OrLookup(Phrase* p) {
-  // An incrementally read phrase has no doclist in memory: nothing found.
-  int n = p->incr ? 0 : static_cast<int>(Size(p));
+  // An incrementally read or deferred phrase has no doclist in memory.
+  int n = p->incr || p->deferred ? 0 : static_cast<int>(Size(p));
   int at = p->or_at;
   int64_t docid = p->or_docid;
   if (cursor_desc_ == index_desc_) {
@@ -468,7 +509,8 @@ const Position* Engine::ListFor(int i, int col, uint32_t* count) {
       Phrase* q = (p->kind == Expr::kNear ? p->right : p)->ph;
       OrLookup(q);
       int at = q->or_at;
-      if (q->incr || at < 0 || at >= static_cast<int>(Size(q)) || q->or_docid != prev_) {
+      if (q->incr || q->deferred || at < 0 || at >= static_cast<int>(Size(q)) ||
+          q->or_docid != prev_) {
         match = false;
       }
       if (p->kind != Expr::kNear) break;

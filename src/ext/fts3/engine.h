@@ -72,6 +72,7 @@ class Engine {
     uint32_t own_n = 0;
     int or_at = kNone;  // the OR lookup's entry
     int64_t or_docid = 0;
+    bool deferred = false;     // read from each row's text (deferred.cc)
     bool stats = false;        // totals gathered
     std::vector<uint32_t> mi;  // per column: hits, rows
   };
@@ -86,6 +87,7 @@ class Engine {
     int64_t docid = 0;
     bool eof = false;
     bool start = false;
+    bool deferred = false;  // a deferred phrase, or both sides deferred
     // A NEAR group's root: its phrase nodes left to right, and the
     // distance between each and the next.
     std::vector<Node*> chain;
@@ -103,6 +105,7 @@ class Engine {
   void NextRow(Node* n);
   void NearEof(Node* child);
   bool Test(Node* n);
+  bool TestDeferred(Node* n);
   bool NearTest(Node* n);
   void Invalidate(Phrase* p);
   void Restart(Node* n);
@@ -122,6 +125,8 @@ class Engine {
   Node* root_ = nullptr;
   int64_t prev_ = 0;
   bool eof_ = true;
+  bool any_deferred_ = false;
+  int64_t ndoc_ = 0;  // the table's rows (deferred phrases' 'x' totals)
 };
 
 }  // namespace basalt::fts

@@ -118,6 +118,8 @@ void MergeTerm(TermLists* t) {
   docs = std::move(out);
 }
 
+}  // namespace
+
 // All occurrences of one token, by ascending docid.
 int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, Hits* out) {
   int index = 0;
@@ -184,16 +186,14 @@ int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, Hits* out) {
   return SQLITE_OK;
 }
 
-// Start positions of a phrase per document (its column filter applied).
-int PhraseHits(FtsTable* t, const Expr* e, int langid, Hits* out) {
-  std::vector<Hits> toks(e->tokens.size());
-  for (size_t i = 0; i < e->tokens.size(); ++i) {
-    int rc = TokenHits(t, e->tokens[i], langid, &toks[i]);
-    if (rc != SQLITE_OK) return rc;
-  }
+namespace {
+
+// Start positions of a phrase per document (its column filter applied),
+// from its tokens' hits.
+void PhraseHits(const Expr* e, std::vector<Hits>& toks, Hits* out) {
   if (toks.size() == 1 && e->col < 0 && !e->tokens[0].first) {
     *out = std::move(toks[0]);
-    return SQLITE_OK;
+    return;
   }
   std::vector<size_t> at(toks.size(), 0);
   std::vector<const PhraseDoc*> other(toks.size(), nullptr);
@@ -222,7 +222,6 @@ int PhraseHits(FtsTable* t, const Expr* e, int langid, Hits* out) {
     }
     if (!starts.empty()) out->Add(first.docid, starts.data(), starts.size());
   }
-  return SQLITE_OK;
 }
 
 void CollectPhrases(const Expr* e, std::vector<const Expr*>* out) {
@@ -244,11 +243,19 @@ int CountAux(const Expr* e) {
 
 int EvalExpr(FtsTable* t, const Expr* e, int langid, QueryResult* out) {
   CollectPhrases(e, &out->phrases);
-  out->hits.resize(out->phrases.size());
-  for (size_t i = 0; i < out->phrases.size(); ++i) {
-    int rc = PhraseHits(t, out->phrases[i], langid, &out->hits[i]);
-    if (rc != SQLITE_OK) return rc;
+  const size_t np = out->phrases.size();
+  out->hits.resize(np);
+  std::vector<std::vector<Hits>> toks(np);
+  for (size_t i = 0; i < np; ++i) {
+    toks[i].resize(out->phrases[i]->tokens.size());
+    for (size_t k = 0; k < toks[i].size(); ++k) {
+      int rc = TokenHits(t, out->phrases[i]->tokens[k], langid, &toks[i][k]);
+      if (rc != SQLITE_OK) return rc;
+    }
   }
+  int rc = SelectDeferred(t, e, langid, out->phrases, toks, &out->deferred, &out->ndoc);
+  if (rc != SQLITE_OK) return rc;
+  for (size_t i = 0; i < np; ++i) PhraseHits(out->phrases[i], toks[i], &out->hits[i]);
   out->naux = CountAux(e);
   return SQLITE_OK;
 }

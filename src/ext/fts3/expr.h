@@ -58,7 +58,22 @@ struct QueryResult {
   // The phrases snippet/offsets/matchinfo see: the first naux (those on
   // the right of a NOT come after them).
   int naux = 0;
+  // By phrase_index: every token deferred (deferred.cc); ndoc: the
+  // table's document count when any is.
+  std::vector<bool> deferred;
+  int64_t ndoc = 0;
 };
+
+// All occurrences of one token, by ascending docid (pending terms included).
+int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, Hits* out);
+
+// Which phrases SQLite defers (reads from each row's text instead of the
+// index) because their doclists are large: see deferred.cc. toks holds
+// each phrase's token hits.
+int SelectDeferred(FtsTable* t, const Expr* root, int langid,
+                   const std::vector<const Expr*>& phrases,
+                   const std::vector<std::vector<Hits>>& toks, std::vector<bool>* deferred,
+                   int64_t* ndoc);
 
 // Gathers each phrase's hits for language `langid` (pending terms
 // included); the rows themselves come from an Engine (engine.h).
