@@ -96,6 +96,7 @@ void Engine::Start(const FtsTable* t, const Expr* root, QueryResult* r, bool cur
   phrases_.clear();
   aux_.clear();
   any_deferred_ = false;
+  corrupt_ = false;
   ndoc_ = r->ndoc;
   for (size_t i = 0; i < r->phrases.size(); ++i) {
     auto p = std::make_unique<Phrase>();
@@ -414,6 +415,8 @@ void Engine::Gather(Node* n) {
   do {
     NextRow(root);
   } while (!root->eof && root->docid != docid);
+  // SQLite reports corruption when the group cannot get back to its row.
+  if (root->eof) corrupt_ = true;
 }
 
 const std::vector<uint32_t>& Engine::Totals(int i) {

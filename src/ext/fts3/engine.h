@@ -44,6 +44,9 @@ class Engine {
   uint32_t PoslistSize(int i, int col);
   // matchinfo 'x' totals of aux phrase i: per column, hits then rows.
   const std::vector<uint32_t>& Totals(int i);
+  // A totals pass could not bring its group back to the row it stood on
+  // (SQLite then fails with SQLITE_CORRUPT_VTAB).
+  bool corrupt() const { return corrupt_; }
   // Tests the whole expression on the current row again (matchinfo does
   // after gathering totals).
   void Retest();
@@ -126,6 +129,7 @@ class Engine {
   int64_t prev_ = 0;
   bool eof_ = true;
   bool any_deferred_ = false;
+  bool corrupt_ = false;
   int64_t ndoc_ = 0;  // the table's rows (deferred phrases' 'x' totals)
 };
 

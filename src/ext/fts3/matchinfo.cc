@@ -122,6 +122,7 @@ int MatchinfoValues(FtsCursor* c, std::string_view fmt, bool global) {
               out[(i * ncol + k) * 3 + 2] = tot[k * 2 + 1];
             }
           }
+          if (en.corrupt()) return SQLITE_CORRUPT_VTAB;
           en.Retest();
         }
         for (size_t i = 0; i < np; ++i) {
