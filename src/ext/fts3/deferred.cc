@@ -39,6 +39,8 @@ struct TokenCost {
   bool done = false;
 };
 
+}  // namespace
+
 int PageSize(FtsTable* t, int* out) {
   if (t->page_size == 0) {
     Stmt s;
@@ -50,6 +52,8 @@ int PageSize(FtsTable* t, int* out) {
   *out = t->page_size;
   return SQLITE_OK;
 }
+
+namespace {
 
 int BlockOverflow(FtsTable* t, int64_t id, int pgsz, int64_t* ovfl) {
   Stmt s;
@@ -129,6 +133,9 @@ void Weigh(const Expr* e, const Expr* group, std::vector<TokenCost>* out,
 int64_t LoadedDocs(const Expr* e, const std::vector<Hits>& toks, const std::vector<bool>& loaded) {
   size_t anchor = 0;
   while (!loaded[anchor]) ++anchor;
+  if (e->col < 0 && std::count(loaded.begin(), loaded.end(), true) == 1) {
+    return static_cast<int64_t>(toks[anchor].docs.size());
+  }
   std::vector<size_t> at(toks.size(), 0);
   int64_t n = 0;
   auto less = [](const Position& a, const Position& b) {
@@ -178,7 +185,8 @@ int RowPages(FtsTable* t, int pgsz, int* pages, int64_t* ndoc) {
 
 int SelectDeferred(FtsTable* t, const Expr* root, int langid,
                    const std::vector<const Expr*>& phrases,
-                   const std::vector<std::vector<Hits>>& toks, std::vector<bool>* deferred,
+                   const std::vector<std::vector<Hits>>& toks,
+                   const std::vector<std::vector<int64_t>>& ovfl, std::vector<bool>* deferred,
                    int64_t* ndoc) {
   deferred->assign(phrases.size(), false);
   size_t ntoken = 0;
@@ -190,7 +198,10 @@ int SelectDeferred(FtsTable* t, const Expr* root, int langid,
   int pgsz = 0;
   int rc = PageSize(t, &pgsz);
   for (size_t i = 0; rc == SQLITE_OK && i < tc.size(); ++i) {
-    rc = TokenOverflow(t, langid, phrases[tc[i].phrase]->tokens[tc[i].token], pgsz, &tc[i].ovfl);
+    tc[i].ovfl = ovfl[tc[i].phrase][tc[i].token];
+    if (tc[i].ovfl < 0) {
+      rc = TokenOverflow(t, langid, phrases[tc[i].phrase]->tokens[tc[i].token], pgsz, &tc[i].ovfl);
+    }
   }
   if (rc != SQLITE_OK) return rc;
   std::vector<std::vector<bool>> tok_deferred(phrases.size()), loaded(phrases.size());

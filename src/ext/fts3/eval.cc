@@ -121,7 +121,7 @@ void MergeTerm(TermLists* t) {
 }  // namespace
 
 // All occurrences of one token, by ascending docid.
-int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, Hits* out) {
+int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, Hits* out, int64_t* ovfl) {
   int index = 0;
   bool prefix = tok.prefix;
   if (prefix) {
@@ -146,11 +146,24 @@ int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, Hits* out) {
       terms[it->first].Decode(it->second.Finish(), false);  // pending lists ascend
     }
   }
+  // The overflow pages SQLite weighs: the leaf holding the term in each
+  // segment that is not root-only (prefix scans: see deferred.cc).
+  int pgsz = 0;
+  if (ovfl != nullptr) {
+    *ovfl = -1;
+    if (!prefix && (rc = PageSize(t, &pgsz)) != SQLITE_OK) return rc;
+    if (!prefix) *ovfl = 0;
+  }
   for (const auto& g : segs) {
-    rc = ScanSegment(t, g, tok.text, prefix, [&](const std::string& term, std::string_view dl) {
-      return terms[term].Decode(dl, t->desc) ? SQLITE_OK : SQLITE_CORRUPT_VTAB;
-    });
+    int64_t leaf = -1;
+    rc = ScanSegment(
+        t, g, tok.text, prefix,
+        [&](const std::string& term, std::string_view dl) {
+          return terms[term].Decode(dl, t->desc) ? SQLITE_OK : SQLITE_CORRUPT_VTAB;
+        },
+        &leaf);
     if (rc != SQLITE_OK) return rc;
+    if (pgsz > 0 && leaf + 35 > pgsz) *ovfl += (leaf + 34) / pgsz;
   }
   for (auto& [term, lists] : terms) MergeTerm(&lists);
   if (terms.size() == 1) {
@@ -246,14 +259,22 @@ int EvalExpr(FtsTable* t, const Expr* e, int langid, QueryResult* out) {
   const size_t np = out->phrases.size();
   out->hits.resize(np);
   std::vector<std::vector<Hits>> toks(np);
+  std::vector<std::vector<int64_t>> ovfl(np);
+  size_t ntoken = 0;
+  for (const Expr* p : out->phrases) ntoken += p->tokens.size();
+  const bool weigh = t->fts4 && !t->external_content && ntoken > 1;  // see deferred.cc
   for (size_t i = 0; i < np; ++i) {
     toks[i].resize(out->phrases[i]->tokens.size());
+    ovfl[i].assign(toks[i].size(), -1);
     for (size_t k = 0; k < toks[i].size(); ++k) {
-      int rc = TokenHits(t, out->phrases[i]->tokens[k], langid, &toks[i][k]);
+      int rc = TokenHits(t, out->phrases[i]->tokens[k], langid, &toks[i][k],
+                         weigh ? &ovfl[i][k] : nullptr);
       if (rc != SQLITE_OK) return rc;
     }
   }
-  int rc = SelectDeferred(t, e, langid, out->phrases, toks, &out->deferred, &out->ndoc);
+  int rc = weigh
+               ? SelectDeferred(t, e, langid, out->phrases, toks, ovfl, &out->deferred, &out->ndoc)
+               : SQLITE_OK;
   if (rc != SQLITE_OK) return rc;
   for (size_t i = 0; i < np; ++i) PhraseHits(out->phrases[i], toks[i], &out->hits[i]);
   out->naux = CountAux(e);

@@ -65,14 +65,19 @@ struct QueryResult {
 };
 
 // All occurrences of one token, by ascending docid (pending terms included).
-int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, Hits* out);
+// ovfl, when given: the overflow pages SQLite weighs for the token (-1 when
+// the caller must work them out: a prefix scan).
+int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, Hits* out, int64_t* ovfl = nullptr);
+// The page size of the table's database (cached).
+int PageSize(FtsTable* t, int* out);
 
 // Which phrases SQLite defers (reads from each row's text instead of the
-// index) because their doclists are large: see deferred.cc. toks holds
-// each phrase's token hits.
+// index) because their doclists are large: see deferred.cc. toks and ovfl
+// hold each phrase's token hits and overflow pages (TokenHits).
 int SelectDeferred(FtsTable* t, const Expr* root, int langid,
                    const std::vector<const Expr*>& phrases,
-                   const std::vector<std::vector<Hits>>& toks, std::vector<bool>* deferred,
+                   const std::vector<std::vector<Hits>>& toks,
+                   const std::vector<std::vector<int64_t>>& ovfl, std::vector<bool>* deferred,
                    int64_t* ndoc);
 
 // Gathers each phrase's hits for language `langid` (pending terms

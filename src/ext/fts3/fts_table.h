@@ -140,8 +140,11 @@ int LoadSegments(FtsTable* t, int64_t lo_level, int64_t hi_level, std::vector<Se
 // The blockid of the leaf of `seg` that may hold `key` (the segment must
 // not be root-only).
 int FindLeaf(FtsTable* t, const SegInfo& seg, const std::string& key, int64_t* leaf);
+// first_leaf: when given, the size in bytes of the first leaf read (left
+// alone for a root-only segment).
 int ScanSegment(FtsTable* t, const SegInfo& seg, const std::string& lo, bool prefix,
-                const std::function<int(const std::string&, std::string_view)>& fn);
+                const std::function<int(const std::string&, std::string_view)>& fn,
+                int64_t* first_leaf = nullptr);
 // Writes a segment from sorted (term, doclist) pairs at absolute level
 // `level`, index `idx`.
 // first_block: the first blockid to use (0: max(blockid) + 1).

@@ -177,7 +177,8 @@ int LoadSegments(FtsTable* t, int64_t lo, int64_t hi, std::vector<SegInfo>* out)
 }
 
 int ScanSegment(FtsTable* t, const SegInfo& seg, const std::string& lo, bool prefix,
-                const std::function<int(const std::string&, std::string_view)>& fn) {
+                const std::function<int(const std::string&, std::string_view)>& fn,
+                int64_t* first_leaf) {
   bool stop = false;
   if (seg.start == 0) return ScanLeaf(seg.root, lo, prefix, &stop, fn);
   int64_t first = seg.start;
@@ -196,6 +197,10 @@ int ScanSegment(FtsTable* t, const SegInfo& seg, const std::string& lo, bool pre
   while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
     std::string_view leaf(static_cast<const char*>(sqlite3_column_blob(s, 0)),
                           sqlite3_column_bytes(s, 0));
+    if (first_leaf != nullptr) {
+      *first_leaf = static_cast<int64_t>(leaf.size());
+      first_leaf = nullptr;
+    }
     rc = ScanLeaf(leaf, lo, prefix, &stop, fn);
     if (rc != SQLITE_OK) return rc;
   }
