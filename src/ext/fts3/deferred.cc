@@ -129,22 +129,22 @@ void Weigh(const Expr* e, const Expr* group, std::vector<TokenCost>* out,
   Weigh(e->right.get(), group, out, ors);
 }
 
-// Documents where the loaded tokens of a phrase stand at their offsets.
-int64_t LoadedDocs(const Expr* e, const std::vector<Hits>& toks, const std::vector<bool>& loaded) {
+// Where the loaded tokens of a phrase stand at their offsets: calls
+// fn(doc, column) for each such occurrence.
+template <typename Fn>
+void ForLoaded(const Expr* e, const std::vector<Hits>& toks, const std::vector<bool>& loaded,
+               Fn fn) {
   size_t anchor = 0;
   while (!loaded[anchor]) ++anchor;
-  if (e->col < 0 && std::count(loaded.begin(), loaded.end(), true) == 1) {
-    return static_cast<int64_t>(toks[anchor].docs.size());
-  }
   std::vector<size_t> at(toks.size(), 0);
-  int64_t n = 0;
   auto less = [](const Position& a, const Position& b) {
     return a.col != b.col ? a.col < b.col : a.pos < b.pos;
   };
+  std::vector<const PhraseDoc*> other(toks.size(), nullptr);
   for (const PhraseDoc& d : toks[anchor].docs) {
-    std::vector<const PhraseDoc*> other(toks.size(), nullptr);
     bool all = true;
     for (size_t i = 0; all && i < toks.size(); ++i) {
+      other[i] = nullptr;
       if (i == anchor || !loaded[i]) continue;
       const auto& docs = toks[i].docs;
       while (at[i] < docs.size() && docs[at[i]].docid < d.docid) ++at[i];
@@ -152,21 +152,57 @@ int64_t LoadedDocs(const Expr* e, const std::vector<Hits>& toks, const std::vect
       if (all) other[i] = &docs[at[i]];
     }
     if (!all) continue;
-    bool hit = false;
-    for (uint32_t k = 0; !hit && k < d.count; ++k) {
+    for (uint32_t k = 0; k < d.count; ++k) {
       const Position& p = toks[anchor].pos[d.begin + k];
       if (e->col >= 0 && p.col != e->col) continue;
-      hit = true;
+      bool hit = true;
       for (size_t i = 0; hit && i < toks.size(); ++i) {
         if (other[i] == nullptr) continue;
         Position want{p.col, p.pos + static_cast<int>(i) - static_cast<int>(anchor)};
         auto b = toks[i].pos.begin() + other[i]->begin;
         hit = std::binary_search(b, b + other[i]->count, want, less);
       }
+      if (hit) fn(d.docid, p.col);
     }
-    n += hit;
   }
+}
+
+// Documents where the loaded tokens of a phrase stand at their offsets.
+int64_t LoadedDocs(const Expr* e, const std::vector<Hits>& toks, const std::vector<bool>& loaded) {
+  size_t anchor = 0;
+  while (!loaded[anchor]) ++anchor;
+  if (e->col < 0 && std::count(loaded.begin(), loaded.end(), true) == 1) {
+    return static_cast<int64_t>(toks[anchor].docs.size());
+  }
+  int64_t n = 0, last = 0;
+  bool any = false;
+  ForLoaded(e, toks, loaded, [&](int64_t doc, int) {
+    if (!any || doc != last) ++n;
+    any = true;
+    last = doc;
+  });
   return n;
+}
+
+// matchinfo 'x' totals SQLite reports for a phrase some of whose tokens are
+// deferred: counted on its other tokens alone (per column: hits, rows).
+std::vector<uint32_t> PartialTotals(const Expr* e, const std::vector<Hits>& toks,
+                                    const std::vector<bool>& deferred, int ncol) {
+  std::vector<bool> loaded(deferred.size());
+  for (size_t i = 0; i < deferred.size(); ++i) loaded[i] = !deferred[i];
+  std::vector<uint32_t> mi(static_cast<size_t>(ncol) * 2, 0);
+  int64_t last = 0;
+  int last_col = -1;
+  bool any = false;
+  ForLoaded(e, toks, loaded, [&](int64_t doc, int col) {
+    if (col < 0 || col >= ncol) return;
+    mi[static_cast<size_t>(col) * 2] += 1;
+    if (!any || doc != last || col != last_col) mi[static_cast<size_t>(col) * 2 + 1] += 1;
+    any = true;
+    last = doc;
+    last_col = col;
+  });
+  return mi;
 }
 
 // Pages per row, and the row count, from %_stat.
@@ -187,8 +223,9 @@ int SelectDeferred(FtsTable* t, const Expr* root, int langid,
                    const std::vector<const Expr*>& phrases,
                    const std::vector<std::vector<Hits>>& toks,
                    const std::vector<std::vector<int64_t>>& ovfl, std::vector<bool>* deferred,
-                   int64_t* ndoc) {
+                   std::vector<std::vector<uint32_t>>* partial, int64_t* ndoc) {
   deferred->assign(phrases.size(), false);
+  partial->assign(phrases.size(), {});
   size_t ntoken = 0;
   for (const Expr* p : phrases) ntoken += p->tokens.size();
   if (!t->fts4 || t->external_content || ntoken < 2) return SQLITE_OK;
@@ -242,9 +279,12 @@ int SelectDeferred(FtsTable* t, const Expr* root, int langid,
     }
   }
   for (size_t i = 0; i < phrases.size(); ++i) {
-    bool all = !tok_deferred[i].empty();
-    for (bool d : tok_deferred[i]) all = all && d;
-    (*deferred)[i] = all;
+    size_t n =
+        static_cast<size_t>(std::count(tok_deferred[i].begin(), tok_deferred[i].end(), true));
+    (*deferred)[i] = n > 0 && n == tok_deferred[i].size();
+    if (n > 0 && n < tok_deferred[i].size()) {
+      (*partial)[i] = PartialTotals(phrases[i], toks[i], tok_deferred[i], t->ncol());
+    }
   }
   return SQLITE_OK;
 }

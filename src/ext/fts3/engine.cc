@@ -109,6 +109,8 @@ void Engine::Start(const FtsTable* t, const Expr* root, QueryResult* r, bool cur
     }
     if (index_desc_) std::reverse(p->h.docs.begin(), p->h.docs.end());
     p->deferred = i < r->deferred.size() && r->deferred[i];
+    if (i < r->partial.size()) p->partial_mi = std::move(r->partial[i]);
+    any_deferred_ = any_deferred_ || !p->partial_mi.empty();
     any_deferred_ = any_deferred_ || p->deferred;
     p->incr = !p->deferred && Incremental(t, e, cursor_desc);
     p->private_list = p->incr && (p->ntok > 1 || t->any_pending);
@@ -425,6 +427,9 @@ const std::vector<uint32_t>& Engine::Totals(int i) {
     // SQLite reports the table's row count as both totals.
     for (size_t k = 0; k < n->ph->mi.size(); ++k) n->ph->mi[k] = static_cast<uint32_t>(ndoc_);
     return n->ph->mi;
+  }
+  if (!n->ph->partial_mi.empty() && (n->parent == nullptr || n->parent->kind != Expr::kNear)) {
+    return n->ph->partial_mi;  // counted on the phrase's tokens that are not deferred
   }
   Gather(n);
   return n->ph->mi;

@@ -75,9 +75,10 @@ class Engine {
     uint32_t own_n = 0;
     int or_at = kNone;  // the OR lookup's entry
     int64_t or_docid = 0;
-    bool deferred = false;     // read from each row's text (deferred.cc)
-    bool stats = false;        // totals gathered
-    std::vector<uint32_t> mi;  // per column: hits, rows
+    bool deferred = false;             // read from each row's text (deferred.cc)
+    std::vector<uint32_t> partial_mi;  // some tokens deferred: SQLite's totals
+    bool stats = false;                // totals gathered
+    std::vector<uint32_t> mi;          // per column: hits, rows
   };
   struct Node {
     Expr::Kind kind = Expr::kPhrase;

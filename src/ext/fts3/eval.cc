@@ -272,9 +272,9 @@ int EvalExpr(FtsTable* t, const Expr* e, int langid, QueryResult* out) {
       if (rc != SQLITE_OK) return rc;
     }
   }
-  int rc = weigh
-               ? SelectDeferred(t, e, langid, out->phrases, toks, ovfl, &out->deferred, &out->ndoc)
-               : SQLITE_OK;
+  int rc = weigh ? SelectDeferred(t, e, langid, out->phrases, toks, ovfl, &out->deferred,
+                                  &out->partial, &out->ndoc)
+                 : SQLITE_OK;
   if (rc != SQLITE_OK) return rc;
   for (size_t i = 0; i < np; ++i) PhraseHits(out->phrases[i], toks[i], &out->hits[i]);
   out->naux = CountAux(e);

@@ -62,6 +62,9 @@ struct QueryResult {
   // table's document count when any is.
   std::vector<bool> deferred;
   int64_t ndoc = 0;
+  // By phrase_index, for a phrase only some of whose tokens are deferred:
+  // the matchinfo 'x' totals SQLite counts on its other tokens.
+  std::vector<std::vector<uint32_t>> partial;
 };
 
 // All occurrences of one token, by ascending docid (pending terms included).
@@ -78,7 +81,7 @@ int SelectDeferred(FtsTable* t, const Expr* root, int langid,
                    const std::vector<const Expr*>& phrases,
                    const std::vector<std::vector<Hits>>& toks,
                    const std::vector<std::vector<int64_t>>& ovfl, std::vector<bool>* deferred,
-                   int64_t* ndoc);
+                   std::vector<std::vector<uint32_t>>* partial, int64_t* ndoc);
 
 // Gathers each phrase's hits for language `langid` (pending terms
 // included); the rows themselves come from an Engine (engine.h).
