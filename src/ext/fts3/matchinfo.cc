@@ -178,8 +178,9 @@ void MatchinfoFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   // per-row values.
   bool global = !c->mi_valid || c->mi_format != fmt;
   for (char f : global ? fmt : std::string_view()) {
-    bool fts4_only = f == 'n' || f == 'a' || f == 'l';
-    if (std::strchr("pcnalxybs", f) == nullptr || (fts4_only && !t->fts4)) {
+    bool fts4_only = f == 'n' || f == 'a';
+    if (std::strchr("pcnalxybs", f) == nullptr || (fts4_only && !t->fts4) ||
+        (f == 'l' && !t->has_docsize)) {
       std::string m = "unrecognized matchinfo request: ";
       m.push_back(f);
       sqlite3_result_error(ctx, m.c_str(), -1);
