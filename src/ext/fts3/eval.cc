@@ -204,6 +204,7 @@ namespace {
 // Start positions of a phrase per document (its column filter applied),
 // from its tokens' hits.
 void PhraseHits(const Expr* e, std::vector<Hits>& toks, Hits* out) {
+  if (toks.empty()) return;  // "": no document
   if (toks.size() == 1 && e->col < 0 && !e->tokens[0].first) {
     *out = std::move(toks[0]);
     return;

@@ -122,13 +122,14 @@ class Lexer {
         pt.prefix = true;
         ++stop;
       }
-      if (t_->fts4 && start > 0 && s[start - 1] == '^') pt.first = true;
+      // ^ marks a first token in FTS4, and in any quoted phrase.
+      if ((t_->fts4 || all) && start > 0 && s[start - 1] == '^') pt.first = true;
       e->tokens.push_back(std::move(pt));
       consumed = stop;
       return all;
     });
     if (used) *used = consumed;
-    if (e->tokens.empty()) return nullptr;
+    if (e->tokens.empty() && !all) return nullptr;  // an empty "" is a phrase matching nothing
     return e;
   }
 
