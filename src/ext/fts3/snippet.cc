@@ -144,7 +144,11 @@ void SnippetFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     ntok.push_back(static_cast<int>(c->result.phrases[i]->tokens.size()));
   }
   std::vector<std::vector<std::vector<int>>> by_col(t->ncol());
-  for (int k = 0; k < t->ncol(); ++k) by_col[k] = PhraseLastPositions(c, k);
+  // Only the columns considered are read (reading has side effects, as in
+  // SQLite).
+  for (int k = 0; k < t->ncol(); ++k) {
+    if (col < 0 || k == col) by_col[k] = PhraseLastPositions(c, k);
+  }
   std::vector<Fragment> frags;
   int nf = 0;
   for (int count = 1;; ++count) {
