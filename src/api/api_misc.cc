@@ -209,6 +209,21 @@ int sqlite3_test_control(int op, ...) {
     case SQLITE_TESTCTRL_ISINIT:
       rc = SQLITE_OK;
       break;
+    case SQLITE_TESTCTRL_IMPOSTER: {
+      // (db, schema name, on/off, root page): see DdlExecutor::SetImposter.
+      sqlite3* db = va_arg(ap, sqlite3*);
+      const char* name = va_arg(ap, const char*);
+      int on = va_arg(ap, int);
+      int root = va_arg(ap, int);
+      if (HasConnection(db) && name != nullptr) {
+        basalt::api::Guard(db, 0, [&] {
+          int i = db->conn->dbs().Find(name);
+          if (i >= 0) db->conn->ddl().SetImposter(i, on != 0, static_cast<uint32_t>(root));
+          return 0;
+        });
+      }
+      break;
+    }
     default:
       break;
   }

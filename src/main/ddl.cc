@@ -70,8 +70,8 @@ Status DdlExecutor::TargetDb(std::string_view schema, bool temp, const char* wha
   return Status();
 }
 
-Status DdlExecutor::CheckNameFree(Database* db, std::string_view name, bool if_not_exists,
-                                  bool* exists, std::string_view text) {
+Status DdlExecutor::CheckNameFree(Database* db, std::string_view name, std::string_view written,
+                                  bool if_not_exists, bool* exists, std::string_view text) {
   *exists = false;
   // PRAGMA writable_schema=ON lets sqlite_* names through, as in SQLite
   // (the shell's temp.sqlite_parameters is created so).
@@ -81,9 +81,10 @@ Status DdlExecutor::CheckNameFree(Database* db, std::string_view name, bool if_n
   if (Table* t = db->schema.FindTable(name)) {
     *exists = true;
     if (if_not_exists) return Status();
-    SetErrorOffset(text);
-    return Status(kError, std::string(t->is_view ? "view " : "table ") + std::string(name) +
-                              " already exists");
+    SetErrorOffset(written.empty() ? text : written);
+    // Named as written, quotes and all, as SQLite's message does.
+    return Status(kError, std::string(t->is_view ? "view " : "table ") +
+                              std::string(written.empty() ? name : written) + " already exists");
   }
   if (db->schema.FindIndex(name) != nullptr) {
     return Status(kError, "there is already an index named " + std::string(name));

@@ -59,6 +59,12 @@ class DdlExecutor {
   // The connection's authorizer: CREATE TABLE ... AS SELECT asks it about
   // its query (and the schema row it then fills in) when validated.
   void SetAuth(const AuthHook* auth) { auth_ = auth; }
+  // SQLITE_TESTCTRL_IMPOSTER. While on, CREATE TABLE in database db (0 main,
+  // 1 temp, ...) makes an imposter: a table only in the in-memory schema
+  // whose rows are B-tree `root` (an index's or a WITHOUT ROWID table's),
+  // nothing written to the file. Off with a root > 0 drops the imposters
+  // again (SQLite resets the schemas, which forgets them).
+  void SetImposter(int db, bool on, uint32_t root);
   // Bound parameters (1-based) of the statement Exec runs (ATTACH ? AS ?).
   void SetParams(const std::vector<Value>* params) { params_ = params; }
 
@@ -71,6 +77,7 @@ class DdlExecutor {
  private:
   // ddl_create.cc
   Status CreateTable(ast::CreateTableStmt* st, Arena* arena);
+  Status CreateImposter(ast::CreateTableStmt* st, Arena* arena);
   Status CreateTableAs(ast::CreateTableStmt* st, Arena* arena, struct BuiltTable* built);
   Status FillTableAs(Database* db, const Table* t, ast::CreateTableStmt* st);
   Status CheckTableExprs(ast::CreateTableStmt* st, const Table* t, Arena* arena);
@@ -127,9 +134,10 @@ class DdlExecutor {
   // keyword (`temp`), or main. Errors: an unknown database, a qualified
   // name with TEMP ("temporary <what> name must be unqualified").
   Status TargetDb(std::string_view schema, bool temp, const char* what, int* db);
-  // A name that is free in database db for a new table, view or index.
-  Status CheckNameFree(Database* db, std::string_view name, bool if_not_exists, bool* exists,
-                       std::string_view text);
+  // A name that is free in database db for a new table, view or index;
+  // `written` is the name's token as written (for the message).
+  Status CheckNameFree(Database* db, std::string_view name, std::string_view written,
+                       bool if_not_exists, bool* exists, std::string_view text);
   // Records the offset of `where` for sqlite3_error_offset (dry runs).
   void SetErrorOffset(std::string_view where);
   // "db.name" as SQLite's messages spell a qualified object.
@@ -149,6 +157,11 @@ class DdlExecutor {
   std::string_view text_;  // the statement text during Validate
   int* error_offset_ = nullptr;
   const Limits* limits_ = nullptr;
+  // SetImposter: the database and root while on (-1 / 0 when off), and the
+  // imposters made, by database and name.
+  int imposter_db_ = -1;
+  uint32_t imposter_root_ = 0;
+  std::vector<std::pair<int, std::string>> imposters_;
 };
 
 }  // namespace basalt

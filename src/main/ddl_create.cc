@@ -79,13 +79,43 @@ struct ForeignRefFinder {
 
 }  // namespace
 
+void DdlExecutor::SetImposter(int db, bool on, uint32_t root) {
+  imposter_db_ = on ? db : -1;
+  imposter_root_ = on ? root : 0;
+  if (on || root == 0) return;
+  for (const auto& [dbi, name] : imposters_) {
+    if (dbi < store_->size() && store_->at(dbi)->schema.FindTable(name) != nullptr) {
+      store_->at(dbi)->schema.RemoveTable(name);
+    }
+  }
+  imposters_.clear();
+}
+
+Status DdlExecutor::CreateImposter(ast::CreateTableStmt* st, Arena* arena) {
+  TRY(store_->EnsureSchema(imposter_db_));
+  Database* db = store_->at(imposter_db_);
+  bool exists = false;
+  TRY(CheckNameFree(db, st->name, st->name_text, st->if_not_exists, &exists, st->body_text));
+  if (exists) return Status();
+  BuiltTable built;
+  TRY(BuildTable(st, "CREATE TABLE " + std::string(st->body_text), &built));
+  TRY(CheckTableExprs(st, built.table.get(), arena));
+  if (dry_run_) return Status();
+  built.table->SetRoot(imposter_root_);
+  imposters_.emplace_back(imposter_db_, built.table->name);
+  db->schema.AddTable(std::move(built.table));
+  db->schema.Touch();
+  return Status();
+}
+
 Status DdlExecutor::CreateTable(ast::CreateTableStmt* st, Arena* arena) {
+  if (imposter_db_ >= 0 && st->as_select == nullptr) return CreateImposter(st, arena);
   int dbi = 0;
   TRY(TargetDb(st->schema, st->temp, "table", &dbi));
   TRY(store_->EnsureSchema(dbi));
   Database* db = store_->at(dbi);
   bool exists = false;
-  TRY(CheckNameFree(db, st->name, st->if_not_exists, &exists, st->body_text));
+  TRY(CheckNameFree(db, st->name, st->name_text, st->if_not_exists, &exists, st->body_text));
   if (exists) return Status();
   BuiltTable built;
   if (st->as_select != nullptr) {
@@ -374,7 +404,7 @@ Status DdlExecutor::CreateView(ast::CreateViewStmt* st, Arena* arena) {
   TRY(store_->EnsureSchema(dbi));
   Database* db = store_->at(dbi);
   bool exists = false;
-  TRY(CheckNameFree(db, st->name, st->if_not_exists, &exists, st->body_text));
+  TRY(CheckNameFree(db, st->name, st->name_text, st->if_not_exists, &exists, st->body_text));
   if (exists) return Status();
   if (dbi != Catalog::kTemp) {
     // Only a TEMP view may name objects of other databases.
@@ -432,7 +462,8 @@ Status DdlExecutor::CreateTrigger(ast::CreateTriggerStmt* st, Arena* arena) {
   }
   if (db->schema.FindTrigger(st->name) != nullptr) {
     if (st->if_not_exists) return Status();
-    return Status(kError, "trigger " + std::string(st->name) + " already exists");
+    SetErrorOffset(st->name_text);
+    return Status(kError, "trigger " + std::string(st->name_text) + " already exists");
   }
   if (tab == nullptr) {
     return Status(kError, "no such table: " + Qualified(tdb >= 0 ? tdb : dbi, st->table));

@@ -11,7 +11,7 @@ Status DdlExecutor::CreateVirtualTable(ast::CreateVirtualTableStmt* st) {
   TRY(store_->EnsureSchema(dbi));
   Database* db = store_->at(dbi);
   bool exists = false;
-  TRY(CheckNameFree(db, st->name, st->if_not_exists, &exists, st->body_text));
+  TRY(CheckNameFree(db, st->name, st->name_text, st->if_not_exists, &exists, st->body_text));
   if (exists) return Status();
   VtabModule* m = vtabs_->modules().Find(st->module);
   if (m == nullptr || m->eponymous_only()) {

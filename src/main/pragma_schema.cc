@@ -169,7 +169,13 @@ Status RunIndexList(PragmaCall* call) {
 Status RunIndexInfo(PragmaCall* call) {
   if (!call->set) return Status();
   const bool extended = std::string_view(call->def->name) == "index_xinfo";
-  const Index* idx = call->conn->dbs().catalog().FindIndex(SchemaName(call), call->arg);
+  const Catalog& catalog = call->conn->dbs().catalog();
+  const Index* idx = catalog.FindIndex(SchemaName(call), call->arg);
+  if (idx == nullptr) {
+    // A WITHOUT ROWID table's name stands for its primary-key index.
+    const Table* t = catalog.FindTable(SchemaName(call), call->arg);
+    if (t != nullptr) idx = t->pk_index.get();
+  }
   if (idx == nullptr) return Status();
   const size_t keys = idx->columns.size();
   // After the key: the rowid, or a WITHOUT ROWID table's suffix columns.

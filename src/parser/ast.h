@@ -474,6 +474,7 @@ struct CreateTableStmt : Stmt {
   std::string_view body_text;
   bool temp = false, if_not_exists = false;
   std::string_view schema, name;
+  std::string_view name_text;  // the name's token as written (quotes kept)
   ArenaVec<ColumnDef*> columns;
   ArenaVec<TableConstraint*> constraints;
   Select* as_select = nullptr;
@@ -503,6 +504,7 @@ struct CreateViewStmt : Stmt {
   std::string_view body_text;
   bool temp = false, if_not_exists = false;
   std::string_view schema, name;
+  std::string_view name_text;  // the name's token as written (quotes kept)
   IdList* columns = nullptr;
   Select* select = nullptr;
 };
@@ -519,6 +521,7 @@ struct CreateTriggerStmt : Stmt {
   std::string_view body_text;
   bool temp = false, if_not_exists = false;
   std::string_view schema, name;
+  std::string_view name_text;               // the name's token as written (quotes kept)
   TriggerTime time = TriggerTime::kBefore;  // default when omitted: BEFORE
   TriggerEvent event = TriggerEvent::kInsert;
   IdList* update_columns = nullptr;  // UPDATE OF a, b
@@ -538,6 +541,7 @@ struct CreateVirtualTableStmt : Stmt {
   std::string_view body_text;
   bool if_not_exists = false;
   std::string_view schema, name, module;
+  std::string_view name_text;       // the name's token as written (quotes kept)
   ArenaVec<std::string_view> args;  // module arguments, as written
 };
 

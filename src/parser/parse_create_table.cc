@@ -42,6 +42,7 @@ ast::Stmt* Parser::Impl::ParseCreateTable(bool temp) {
   if (!ParseIfNotExists(&s->if_not_exists)) return nullptr;
   Token name_tok;
   if (!ParseFullName(&s->schema, &s->name, &name_tok)) return nullptr;
+  s->name_text = name_tok.text();
   if (T() == Tk::kAs) {
     Advance();
     s->as_select = ParseSelect(base_ + 2);

@@ -72,6 +72,7 @@ ast::Stmt* Parser::Impl::ParseCreateView(bool temp) {
   if (!ParseIfNotExists(&s->if_not_exists)) return nullptr;
   Token name_tok;
   if (!ParseFullName(&s->schema, &s->name, &name_tok)) return nullptr;
+  s->name_text = name_tok.text();
   if (T() == Tk::kLp) {
     Advance();
     if (!ParseEidList(&s->columns) || !Expect(Tk::kRp)) return nullptr;
@@ -94,6 +95,7 @@ ast::Stmt* Parser::Impl::ParseCreateTrigger(bool temp) {
   if (!ParseIfNotExists(&s->if_not_exists)) return nullptr;
   Token name_tok;
   if (!ParseFullName(&s->schema, &s->name, &name_tok)) return nullptr;
+  s->name_text = name_tok.text();
   switch (T()) {
     case Tk::kBefore:
       Advance();
@@ -196,6 +198,7 @@ ast::Stmt* Parser::Impl::ParseCreateVirtualTable() {
   if (!ParseIfNotExists(&s->if_not_exists)) return nullptr;
   Token name_tok;
   if (!ParseFullName(&s->schema, &s->name, &name_tok)) return nullptr;
+  s->name_text = name_tok.text();
   if (!Expect(Tk::kUsing) || !ParseNm(&s->module)) return nullptr;
   if (T() == Tk::kLp) {
     Advance();

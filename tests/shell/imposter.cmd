@@ -1,4 +1,4 @@
-# .imposter: usage errors, ".imposter off", and names that are not an index (or WITHOUT ROWID table); Basalt's library has no SQLITE_TESTCTRL_IMPOSTER, so creating an imposter is not compared.
+# .imposter: usage errors, ".imposter off", names that are not an index (or WITHOUT ROWID table), and imposters over indexes and WITHOUT ROWID tables: read, written, forgotten by ".imposter off".
 sqlite3 :memory: ".imposter" ".print not reached"
 sqlite3 :memory: ".imposter a b c"
 sqlite3 :memory: ".imposter off" ".imposter OFF" ".print next"
@@ -8,3 +8,14 @@ sqlite3 :memory: "create table t(a,b); create view v as select 1;" ".imposter v 
 sqlite3 :memory: ".impo" 2>&1 | head -1
 sqlite3 :memory: ".impos" ".print not reached"
 printf '.imposter x\n.imposter a\n.print after\n' | sqlite3
+sqlite3 imp.db "create table t(a,b,c); create index tb on t(b desc, c collate nocase); create index te on t(a+b, c); create index td on t(a, a); create index tf on t(c, a*2, b+1); insert into t values(1,'x',2),(2,'y',3),(3,'z',1);"
+sqlite3 imp.db "create table w(k, v, z, primary key(z, k desc)) without rowid; create index wv on w(v); insert into w values('a',1,9),('b',2,8);"
+sqlite3 imp.db ".imposter tb i1" "select * from i1" ".imposter te i2" "select * from i2" ".imposter tf i8" "select * from i8"
+sqlite3 imp.db ".imposter td i3" ".print not reached"
+sqlite3 imp.db ".imposter w i4" "select * from i4" ".imposter wv i5" "select * from i5 order by 1"
+sqlite3 imp.db ".imposter sqlite_autoindex_w_1 i7"
+sqlite3 imp.db ".imposter tb i1" ".imposter te i1"
+sqlite3 imp.db ".imposter tb t"
+sqlite3 imp.db ".imposter tb i1" ".imposter off" "select * from i1"
+sqlite3 imp.db ".imposter tb i1" "select name from sqlite_schema" "select count(*) from i1 where b > 'x'"
+sqlite3 imp.db ".imposter tb i1" "insert into i1 values('q', 5, 99)" ".imposter off" "select * from t order by b"

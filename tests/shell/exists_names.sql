@@ -1,0 +1,23 @@
+-- "already exists" names the object as written (quotes kept) for tables, views, virtual tables and triggers; indexes dequoted.
+create table t(a);
+create index i on t(a);
+create trigger g after insert on t begin select 1; end;
+create view v as select 1;
+create table "t"(b);
+create table [t](b);
+create table `t`(b);
+create table 'T'(b);
+create table main."t"(b);
+create table T(b);
+create view "t" as select 1;
+create index "i" on t(a);
+create trigger "g" after insert on t begin select 1; end;
+create view "v" as select 2;
+create virtual table "t" using fts5(x);
+create table "i"(b);
+create table if not exists "t"(b);
+create table "t" as select 1;
+create temp table "t"(x);
+create temp table "t"(y);
+create index "t" on t(a);
+select count(*) from sqlite_schema;
