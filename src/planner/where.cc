@@ -184,7 +184,7 @@ void WherePlanner::Classify(WhereTerm* t) {
     t->rhs_prereq = rm;
     char laff = Resolver::ExprAffinity(e->left);
     t->cmp_affinity = laff;
-    t->coll = resolver_->ExprCollation(e->left);
+    t->coll = resolver_->InListCollation(e);
     if (e->select != nullptr) {
       // IN (SELECT ...) compares with the affinity and collation of the
       // left side and the subquery's column together.
