@@ -347,7 +347,11 @@ void WherePlanner::AllAccess(int src, SourceMask ready, WherePlan* plan,
   // Indexes: none with NOT INDEXED; only the named one with INDEXED BY.
   if (!forced) cands->push_back(scan);
   if (item == nullptr || !item->not_indexed) {
-    for (const Index* idx : s.table->indexes) {
+    // Newest index first: of equally good paths the first one found stays
+    // (strictly lower cost replaces it), and SQLite considers its indexes
+    // newest first, so ties go to the index created last, as there.
+    for (auto it = s.table->indexes.rbegin(); it != s.table->indexes.rend(); ++it) {
+      const Index* idx = *it;
       if (forced && !EqualsIgnoreCase(idx->name, item->indexed_by)) continue;
       if (!idx->where_sql.empty()) continue;  // partial indexes: not used yet
       LoopPlan p = IndexAccess(as, idx, forced, plan);
