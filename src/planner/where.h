@@ -150,6 +150,7 @@ class WherePlanner {
   // The MULTI-INDEX OR plans for the OR terms on virtual table `src`.
   bool VirtualOrAccess(int src, SourceMask ready, WherePlan* plan, std::vector<LoopPlan>* cands);
   bool OrderSatisfied(const LoopPlan& loop, const ast::ExprList* order, bool* reverse) const;
+  bool MinMaxOuterFirst(std::vector<int>* order, bool fixed_order, WherePlan* plan);
 
   CompileContext* ctx_;
   Resolver* resolver_;
