@@ -130,15 +130,22 @@ void Codegen::CodeUnmatchedRows(WhereLoops* w, size_t li) {
     }
   }
   int scan = lv.cursor;
-  if (lp.index != nullptr && lp.covering && !lp.index->is_table_store()) scan = lv.index_cursor;
+  const bool by_index = lp.index != nullptr && !lp.index->is_table_store();
+  if (by_index && (lp.covering || lp.rj_index_scan)) scan = lv.index_cursor;
   std::string name(src.name);
-  EqpScope eqp_scope(this, Eqp("RIGHT-JOIN " + name));
+  EqpScope eqp_scope(this, Eqp("RIGHT-JOIN " + (src.table != nullptr ? src.table->name : name)));
   Eqp(scan == lv.cursor ? "SCAN " + name
                         : "SCAN " + name + " USING COVERING INDEX " + lp.index->name);
   const int done = MakeLabel();
   const int next = MakeLabel();
   Op(Opcode::kRewind, scan, done);
   const int top = prog_->pc();
+  if (scan != lv.cursor && !lp.covering) {
+    // The level reads the table's row: move to the entry's row.
+    LevelState at = lv;
+    at.cont = next;
+    SeekTableRow(lp.index, src, &at);
+  }
   const int n = RightJoinKeySize(src);
   const int key = AllocReg(n);
   CodeRightJoinKey(src, key);

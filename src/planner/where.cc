@@ -545,6 +545,11 @@ bool WherePlanner::Plan(const PlanRequest& req, WherePlan* plan) {
     } else {
       BestAccess(s, ready, plan, &lp);
     }
+    if ((srcs[static_cast<size_t>(s)].join & ast::kJoinRight) != 0 && lp.covering &&
+        lp.index != nullptr && !lp.index->is_table_store()) {
+      lp.covering = false;
+      lp.rj_index_scan = lp.full_index_scan;
+    }
     plan->loops.push_back(lp);
     ready |= SourceMask(1) << s;
   }

@@ -88,8 +88,13 @@ struct LoopPlan {
   std::vector<WhereTerm*> eq;  // one per index column prefix (or the rowid term)
   WhereTerm* lower = nullptr;  // range bounds on the next column (or rowid)
   WhereTerm* upper = nullptr;
-  bool reverse = false;            // scan backwards (ORDER BY ... DESC)
-  bool full_index_scan = false;    // every entry of `index` (no constraint)
+  bool reverse = false;          // scan backwards (ORDER BY ... DESC)
+  bool full_index_scan = false;  // every entry of `index` (no constraint)
+  // A RIGHT JOIN's table read through a full scan of `index`, which the
+  // planner chose as covering: the loop still reads the table rows (they
+  // are what it records as matched), and the pass over the unmatched rows
+  // scans the index in its order, as SQLite does.
+  bool rj_index_scan = false;
   bool minmax = false;             // stops at the first row for min()/max(): EXPLAIN says SEARCH
   const VtabPlan* vtab = nullptr;  // kVirtual
   double rows = 0;                 // estimated rows per outer iteration

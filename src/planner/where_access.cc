@@ -87,8 +87,6 @@ struct AccessScope {
   bool Covers(const Index* idx) const {
     if (idx->is_table_store()) return true;  // a WITHOUT ROWID table's own rows
     if (used == nullptr || used->empty() || !covering_on) return false;
-    // A RIGHT JOIN's table is scanned again for its unmatched rows.
-    if ((source->join & ast::kJoinRight) != 0) return false;
     // The primary-key columns ending an index of a WITHOUT ROWID table count
     // for indexes made by CREATE INDEX. SQLite does not count them for
     // those of UNIQUE constraints (built before the key was known).
