@@ -418,6 +418,24 @@ bool WherePlanner::MinMaxOuterFirst(std::vector<int>* order, bool fixed_order, W
   return false;
 }
 
+// The pass over a RIGHT JOIN table's unmatched rows reads every row: the
+// covering index a scan of that table alone would take, or null for the
+// table itself.
+const Index* WherePlanner::UnmatchedRowsIndex(int src, WherePlan* plan) {
+  rj_unmatched_pass_ = true;
+  std::vector<LoopPlan> cands;
+  AllAccess(src, 0, plan, &cands);
+  rj_unmatched_pass_ = false;
+  const LoopPlan* best = nullptr;
+  for (const LoopPlan& c : cands) {
+    const bool whole = c.access == AccessKind::kFullScan || c.full_index_scan;
+    if (!whole || (c.index != nullptr && !c.index->is_table_store() && !c.covering)) continue;
+    if (best == nullptr || c.cost < best->cost) best = &c;
+  }
+  if (best == nullptr || best->index == nullptr || best->index->is_table_store()) return nullptr;
+  return best->index;
+}
+
 bool WherePlanner::Plan(const PlanRequest& req, WherePlan* plan) {
   req_ = &req;
   std::vector<Source>& srcs = *req.sources;
@@ -545,10 +563,8 @@ bool WherePlanner::Plan(const PlanRequest& req, WherePlan* plan) {
     } else {
       BestAccess(s, ready, plan, &lp);
     }
-    if ((srcs[static_cast<size_t>(s)].join & ast::kJoinRight) != 0 && lp.covering &&
-        lp.index != nullptr && !lp.index->is_table_store()) {
-      lp.covering = false;
-      lp.rj_index_scan = lp.full_index_scan;
+    if ((srcs[static_cast<size_t>(s)].join & ast::kJoinRight) != 0) {
+      lp.rj_scan_index = UnmatchedRowsIndex(s, plan);
     }
     plan->loops.push_back(lp);
     ready |= SourceMask(1) << s;
