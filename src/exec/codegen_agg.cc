@@ -52,9 +52,11 @@ bool Codegen::CodeAggregateSelect(Select* s, SelectInfo* info, SelectDest* dest,
                                   WhereLoops* wl, ast::ExprList* minmax_order) {
   AggPlan plan;
   PrepareAccumulators(info->agg, &plan);
-  if (minmax_order != nullptr && wl->plan.order_by_satisfied) {
-    plan.stop_arg = (*minmax_order)[0];
-    if (!wl->plan.loops.empty()) wl->plan.loops[0].minmax = true;
+  if (minmax_order != nullptr && wl->plan.order_by_satisfied) plan.stop_arg = (*minmax_order)[0];
+  // SQLite's EXPLAIN QUERY PLAN says SEARCH for every loop of a query it
+  // tried the min/max optimization on, whether or not an index served.
+  if (minmax_order != nullptr) {
+    for (LoopPlan& lp : wl->plan.loops) lp.minmax = true;
   }
   // SQLite reads an aggregate query's columns as aggregate columns, which
   // a virtual table never overloads functions on (VtabOverload).

@@ -168,6 +168,15 @@ void Codegen::CodeJumpIf(Expr* e, int label, bool jump_if_true, bool jump_if_nul
         }
         return;
       }
+      if ((e->op == Op::kIs || e->op == Op::kIsNot) && e->right->kind == ExprKind::kBool) {
+        // x IS [NOT] TRUE/FALSE as a jump, as SQLite codes it: a jump on x
+        // itself (so AND/OR inside x stop early), NULL going the way that
+        // makes the test false (IS) or true (IS NOT).
+        const bool base = e->right->ival != 0;
+        const bool same = jump_if_true != (e->op == Op::kIsNot);
+        CodeJumpIf(e->left, label, same ? base : !base, !same);
+        return;
+      }
       if (IsComparison(e->op) && Resolver::VectorSize(e->left) == 1 &&
           Resolver::VectorSize(e->right) == 1 &&
           !((e->op == Op::kIs || e->op == Op::kIsNot) && e->right->kind == ExprKind::kBool)) {

@@ -109,6 +109,7 @@ void Codegen::CodeIn(Expr* e, int target) {
     }
     int lhs = CodeExprTemp(e->left);
     char aff = Resolver::ExprAffinity(e->left);
+    const Collation* coll = resolver_.InListCollation(e);
     int saw_null = AllocReg();
     Op(Opcode::kInteger, 0, saw_null);
     Op(Opcode::kIsNull, lhs, is_null);
@@ -118,7 +119,6 @@ void Codegen::CodeIn(Expr* e, int target) {
       int a = Op(Opcode::kEq, lhs, is_true, r);
       Instr& in = prog_->at(a);
       in.p5 = static_cast<uint8_t>(aff <= 'A' ? 0 : (aff & kCmpAffinityMask));
-      const Collation* coll = resolver_.BinaryCollation(e->left, item);
       if (coll) {
         prog_->SetP4(a, coll);
       }

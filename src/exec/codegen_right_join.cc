@@ -130,15 +130,34 @@ void Codegen::CodeUnmatchedRows(WhereLoops* w, size_t li) {
     }
   }
   int scan = lv.cursor;
-  if (lp.index != nullptr && lp.covering && !lp.index->is_table_store()) scan = lv.index_cursor;
+  const Index* by = nullptr;
+  if (lp.index != nullptr && lp.covering && !lp.index->is_table_store()) {
+    scan = lv.index_cursor;
+    by = lp.index;
+  } else if (lp.rj_scan_index != nullptr) {
+    // The index a scan of the table alone would read (SQLite's order); the
+    // level's columns still come from the table row of each entry.
+    by = lp.rj_scan_index;
+    scan = ctx_->AllocCursor();
+    prog_->n_cursors = std::max(prog_->n_cursors, ctx_->n_cursors);
+    CursorInfo* ici = prog_->arena.New<CursorInfo>();
+    ici->key_info = &by->key_info;
+    ici->n_columns = by->n_fields();
+    prog_->SetP4(Op(Opcode::kOpenRead, scan, static_cast<int>(by->root), by->table->db()), ici);
+  }
   std::string name(src.name);
-  EqpScope eqp_scope(this, Eqp("RIGHT-JOIN " + name));
-  Eqp(scan == lv.cursor ? "SCAN " + name
-                        : "SCAN " + name + " USING COVERING INDEX " + lp.index->name);
+  EqpScope eqp_scope(this, Eqp("RIGHT-JOIN " + (src.table != nullptr ? src.table->name : name)));
+  Eqp(by == nullptr ? "SCAN " + name : "SCAN " + name + " USING COVERING INDEX " + by->name);
   const int done = MakeLabel();
   const int next = MakeLabel();
   Op(Opcode::kRewind, scan, done);
   const int top = prog_->pc();
+  if (by != nullptr && scan != lv.index_cursor) {
+    LevelState at = lv;
+    at.index_cursor = scan;
+    at.cont = next;
+    SeekTableRow(by, src, &at);
+  }
   const int n = RightJoinKeySize(src);
   const int key = AllocReg(n);
   CodeRightJoinKey(src, key);

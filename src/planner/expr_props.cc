@@ -121,6 +121,50 @@ const Collation* Resolver::BinaryCollation(const Expr* a, const Expr* b) {
   return cb;
 }
 
+namespace {
+
+// Constant as SQLite judges it before names are resolved: literals,
+// parameters and operators over them; a column, any function call or a
+// subquery is not.
+bool ConstantAsWritten(const Expr* e) {
+  if (e == nullptr) return true;
+  switch (e->kind) {
+    case ExprKind::kResolvedColumn:
+    case ExprKind::kColumn:
+    case ExprKind::kRegister:
+    case ExprKind::kFunction:
+    case ExprKind::kAggregate:
+    case ExprKind::kCurrentTime:
+    case ExprKind::kSubquery:
+    case ExprKind::kExists:
+    case ExprKind::kRaise:
+    case ExprKind::kStar:
+      return false;
+    case ExprKind::kIn:
+      if (e->select != nullptr) return false;
+      break;
+    default:
+      break;
+  }
+  if (!ConstantAsWritten(e->left) || !ConstantAsWritten(e->right)) return false;
+  if (e->list != nullptr) {
+    for (size_t i = 0; i < e->list->size(); ++i) {
+      if (!ConstantAsWritten((*e->list)[i])) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+const Collation* Resolver::InListCollation(const Expr* in) {
+  const ast::ExprList* list = in->list;
+  if (list != nullptr && list->size() == 1 && ConstantAsWritten((*list)[0])) {
+    return BinaryCollation(in->left, (*list)[0]);
+  }
+  return ExprCollation(in->left);
+}
+
 bool ExprEqual(const Expr* a, const Expr* b) {
   if (a == b) return true;
   if (a == nullptr || b == nullptr) return false;

@@ -72,8 +72,12 @@ void Resolver::FinishFlattening(Select* s, SelectInfo* info) {
     kept.push_back(std::move(src));
   }
   info->sources = std::move(kept);
+  // SQLite puts a flattened subquery's WHERE before the outer query's (the
+  // one flattened last first): its terms are tested first, so a row the
+  // subquery rejects never evaluates the outer terms (which may fail, as
+  // abs() of the smallest integer does).
   Expr* w = s->where;
-  for (Expr* x : info->flattened_where) w = conj(w, x);
+  for (Expr* x : info->flattened_where) w = conj(x, w);
   info->flattened_where.clear();
   s->where = w;
 }

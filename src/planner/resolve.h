@@ -58,6 +58,12 @@ class Resolver {
   const Collation* ExprCollation(const ast::Expr* e, bool* explicit_coll = nullptr);
   // Collation for comparing a and b (datatype3 7.1).
   const Collation* BinaryCollation(const ast::Expr* a, const ast::Expr* b);
+  // Collation of `x IN (list)`: x's own (datatype3: "the collating sequence
+  // of x"), except that a list of one item that is constant as written
+  // (no column, function or subquery) is the comparison `x = item`, whose
+  // collation may come from the item (SQLite rewrites it while parsing).
+  // Null = BINARY.
+  const Collation* InListCollation(const ast::Expr* in);
 
   const Collation* FindCollation(std::string_view name);
 

@@ -184,7 +184,7 @@ void WherePlanner::Classify(WhereTerm* t) {
     t->rhs_prereq = rm;
     char laff = Resolver::ExprAffinity(e->left);
     t->cmp_affinity = laff;
-    t->coll = resolver_->ExprCollation(e->left);
+    t->coll = resolver_->InListCollation(e);
     if (e->select != nullptr) {
       // IN (SELECT ...) compares with the affinity and collation of the
       // left side and the subquery's column together.
@@ -391,6 +391,51 @@ bool WherePlanner::OrderSatisfied(const LoopPlan& loop, const ast::ExprList* ord
   return true;
 }
 
+// SQLite's min/max optimization over a join: a source with an access path
+// that delivers the argument's order becomes the outer loop (SQLite's
+// planner takes that plan even when another source is more selective), so
+// the first row it reads decides which of equal values min()/max() returns,
+// as there. With the join order fixed (outer joins) only the first source
+// may; with a RIGHT JOIN none. Returns whether order[0] is now such a source.
+bool WherePlanner::MinMaxOuterFirst(std::vector<int>* order, bool fixed_order, WherePlan* plan) {
+  const std::vector<Source>& srcs = *req_->sources;
+  for (const Source& s : srcs) {
+    if ((s.join & ast::kJoinRight) != 0) return false;
+  }
+  for (size_t pos = 0; pos < order->size() && (pos == 0 || !fixed_order); ++pos) {
+    const int s = (*order)[pos];
+    if (srcs[static_cast<size_t>(s)].table == nullptr) continue;
+    std::vector<LoopPlan> cands;
+    AllAccess(s, 0, plan, &cands);
+    for (const LoopPlan& c : cands) {
+      bool reverse = false;
+      if (!OrderSatisfied(c, req_->order_by, &reverse)) continue;
+      order->erase(order->begin() + static_cast<std::ptrdiff_t>(pos));
+      order->insert(order->begin(), s);
+      return true;
+    }
+  }
+  return false;
+}
+
+// The pass over a RIGHT JOIN table's unmatched rows reads every row: the
+// covering index a scan of that table alone would take, or null for the
+// table itself.
+const Index* WherePlanner::UnmatchedRowsIndex(int src, WherePlan* plan) {
+  rj_unmatched_pass_ = true;
+  std::vector<LoopPlan> cands;
+  AllAccess(src, 0, plan, &cands);
+  rj_unmatched_pass_ = false;
+  const LoopPlan* best = nullptr;
+  for (const LoopPlan& c : cands) {
+    const bool whole = c.access == AccessKind::kFullScan || c.full_index_scan;
+    if (!whole || (c.index != nullptr && !c.index->is_table_store() && !c.covering)) continue;
+    if (best == nullptr || c.cost < best->cost) best = &c;
+  }
+  if (best == nullptr || best->index == nullptr || best->index->is_table_store()) return nullptr;
+  return best->index;
+}
+
 bool WherePlanner::Plan(const PlanRequest& req, WherePlan* plan) {
   req_ = &req;
   std::vector<Source>& srcs = *req.sources;
@@ -487,11 +532,13 @@ bool WherePlanner::Plan(const PlanRequest& req, WherePlan* plan) {
       order.push_back(best);
     }
   }
+  const bool minmax_first = n > 1 && req.first_row_only && req.order_by != nullptr &&
+                            req.group_by == nullptr && MinMaxOuterFirst(&order, fixed_order, plan);
   SourceMask ready = 0;
   for (size_t k = 0; k < order.size(); ++k) {
     int s = order[k];
     LoopPlan lp;
-    if (k == 0 && n == 1 && req.order_by != nullptr && req.group_by == nullptr &&
+    if (k == 0 && (n == 1 || minmax_first) && req.order_by != nullptr && req.group_by == nullptr &&
         srcs[static_cast<size_t>(s)].table != nullptr) {
       // A single table with ORDER BY: weigh each access path with the cost
       // of sorting its output unless it already delivers the order.
@@ -515,6 +562,9 @@ bool WherePlanner::Plan(const PlanRequest& req, WherePlan* plan) {
       plan->order_by_satisfied = best_sat;
     } else {
       BestAccess(s, ready, plan, &lp);
+    }
+    if ((srcs[static_cast<size_t>(s)].join & ast::kJoinRight) != 0) {
+      lp.rj_scan_index = UnmatchedRowsIndex(s, plan);
     }
     plan->loops.push_back(lp);
     ready |= SourceMask(1) << s;

@@ -88,8 +88,12 @@ struct LoopPlan {
   std::vector<WhereTerm*> eq;  // one per index column prefix (or the rowid term)
   WhereTerm* lower = nullptr;  // range bounds on the next column (or rowid)
   WhereTerm* upper = nullptr;
-  bool reverse = false;            // scan backwards (ORDER BY ... DESC)
-  bool full_index_scan = false;    // every entry of `index` (no constraint)
+  bool reverse = false;          // scan backwards (ORDER BY ... DESC)
+  bool full_index_scan = false;  // every entry of `index` (no constraint)
+  // A RIGHT JOIN's table: the index the pass over its unmatched rows scans
+  // (null: the table), the one a covering scan of the table alone would use;
+  // SQLite plans that pass as such a scan, so its rows come in that order.
+  const Index* rj_scan_index = nullptr;
   bool minmax = false;             // stops at the first row for min()/max(): EXPLAIN says SEARCH
   const VtabPlan* vtab = nullptr;  // kVirtual
   double rows = 0;                 // estimated rows per outer iteration
@@ -150,10 +154,13 @@ class WherePlanner {
   // The MULTI-INDEX OR plans for the OR terms on virtual table `src`.
   bool VirtualOrAccess(int src, SourceMask ready, WherePlan* plan, std::vector<LoopPlan>* cands);
   bool OrderSatisfied(const LoopPlan& loop, const ast::ExprList* order, bool* reverse) const;
+  bool MinMaxOuterFirst(std::vector<int>* order, bool fixed_order, WherePlan* plan);
+  const Index* UnmatchedRowsIndex(int src, WherePlan* plan);
 
   CompileContext* ctx_;
   Resolver* resolver_;
   const PlanRequest* req_ = nullptr;
+  bool rj_unmatched_pass_ = false;  // planning a RIGHT JOIN's unmatched-rows scan
   std::vector<int> cursor_to_src_;
   int min_cursor_ = 0;
   std::vector<WhereTerm> pending_;  // virtual terms made while classifying

@@ -70,6 +70,7 @@ struct AccessScope {
   const Table* table;
   const std::vector<bool>* used;  // columns the query reads; null = unknown
   bool covering_on;               // Pass::kCoveringIndex
+  bool rj_pass;                   // for the scan of a RIGHT JOIN's unmatched rows
 
   // Whether term `t` can drive a lookup into this source.
   bool Usable(const WhereTerm& t) const {
@@ -87,8 +88,9 @@ struct AccessScope {
   bool Covers(const Index* idx) const {
     if (idx->is_table_store()) return true;  // a WITHOUT ROWID table's own rows
     if (used == nullptr || used->empty() || !covering_on) return false;
-    // A RIGHT JOIN's table is scanned again for its unmatched rows.
-    if ((source->join & ast::kJoinRight) != 0) return false;
+    // A RIGHT JOIN's loop reads the table rows it records as matched; the
+    // later pass over the unmatched ones may read an index alone.
+    if ((source->join & ast::kJoinRight) != 0 && !rj_pass) return false;
     // The primary-key columns ending an index of a WITHOUT ROWID table count
     // for indexes made by CREATE INDEX. SQLite does not count them for
     // those of UNIQUE constraints (built before the key was known).
@@ -331,7 +333,8 @@ void WherePlanner::AllAccess(int src, SourceMask ready, WherePlan* plan,
                  req_->used_columns && static_cast<size_t>(src) < req_->used_columns->size()
                      ? &(*req_->used_columns)[static_cast<size_t>(src)]
                      : nullptr,
-                 ctx_->options.PassOn(Pass::kCoveringIndex)};
+                 ctx_->options.PassOn(Pass::kCoveringIndex),
+                 rj_unmatched_pass_};
   AddRowidAccess(as, plan, cands);
   const Index* pk = s.table->pk_index.get();
   if (pk != nullptr) {
@@ -347,7 +350,11 @@ void WherePlanner::AllAccess(int src, SourceMask ready, WherePlan* plan,
   // Indexes: none with NOT INDEXED; only the named one with INDEXED BY.
   if (!forced) cands->push_back(scan);
   if (item == nullptr || !item->not_indexed) {
-    for (const Index* idx : s.table->indexes) {
+    // Newest index first: of equally good paths the first one found stays
+    // (strictly lower cost replaces it), and SQLite considers its indexes
+    // newest first, so ties go to the index created last, as there.
+    for (auto it = s.table->indexes.rbegin(); it != s.table->indexes.rend(); ++it) {
+      const Index* idx = *it;
       if (forced && !EqualsIgnoreCase(idx->name, item->indexed_by)) continue;
       if (!idx->where_sql.empty()) continue;  // partial indexes: not used yet
       LoopPlan p = IndexAccess(as, idx, forced, plan);
