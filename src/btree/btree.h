@@ -38,6 +38,7 @@ namespace basalt {
 
 struct BtShared;
 class BtCursor;
+class Vfs;
 class Balancer;
 
 // Sign of (stored key - search key); the search key is whatever ctx holds.
@@ -130,8 +131,12 @@ class Btree {
   static Result<std::unique_ptr<Btree>> OpenInMemory(uint32_t page_size = kDefaultPageSize);
   // A scratch database for temporary/ephemeral trees: no rollback journal,
   // always inside a write transaction, page 1 (an empty table tree usable as
-  // root 1) created at once.
-  static Result<std::unique_ptr<Btree>> OpenEphemeral(uint32_t page_size = kDefaultPageSize);
+  // root 1) created at once. With a VFS its pages spill to a temporary file
+  // of that VFS past `cache_pages` pages in memory (TempPager); without one
+  // they all stay in memory.
+  static Result<std::unique_ptr<Btree>> OpenEphemeral(uint32_t page_size = kDefaultPageSize,
+                                                      Vfs* spill_vfs = nullptr,
+                                                      size_t cache_pages = 0);
   // A database over an existing pager (its page 1, if any, is validated).
   static Result<std::unique_ptr<Btree>> Open(std::unique_ptr<Pager> pager);
   // An in-memory database holding a copy of a database file's bytes.

@@ -442,7 +442,8 @@ StepResult Vm::Run() {
       case Opcode::kOpenEphemeral: {
         auto& slot = cursors_[static_cast<size_t>(in.p1)];
         const KeyInfo* ki = in.p4_key_info_or_null();
-        auto c = VmCursor::OpenEphemeral(ki, in.p2, gen_);
+        size_t pages = EphemeralCachePages(*env_);
+        auto c = VmCursor::OpenEphemeral(ki, in.p2, gen_, pages ? env_->temp_vfs : nullptr, pages);
         if (!c.ok()) return Fail(std::move(c).status());
         slot = std::move(c).value();
         break;

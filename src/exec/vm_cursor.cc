@@ -92,8 +92,10 @@ Result<std::unique_ptr<VmCursor>> VmCursor::OpenBtree(Btree* bt, uint32_t root, 
 }
 
 Result<std::unique_ptr<VmCursor>> VmCursor::OpenEphemeral(const KeyInfo* key_info, int n_columns,
-                                                          uint64_t* write_gen) {
-  ASSIGN_OR_RETURN(std::unique_ptr<Btree> bt, Btree::OpenEphemeral());
+                                                          uint64_t* write_gen, Vfs* spill_vfs,
+                                                          size_t cache_pages) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Btree> bt,
+                   Btree::OpenEphemeral(kDefaultPageSize, spill_vfs, cache_pages));
   std::unique_ptr<VmCursor> c(new VmCursor());
   c->kind_ = Kind::kBtree;
   c->eph_ = std::shared_ptr<Btree>(std::move(bt));

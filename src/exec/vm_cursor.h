@@ -41,9 +41,12 @@ class VmCursor {
   // to reuse; other cursors are destroyed (null is returned).
   static std::unique_ptr<VmCursor> Recycle(std::unique_ptr<VmCursor> c);
   // A cursor on a new temporary B-tree: an index tree if key_info is given
-  // (keys compared with it), else a table tree.
+  // (keys compared with it), else a table tree. With spill_vfs its pages
+  // past cache_pages spill to a temporary file of that VFS.
   static Result<std::unique_ptr<VmCursor>> OpenEphemeral(const KeyInfo* key_info, int n_columns,
-                                                         uint64_t* write_gen);
+                                                         uint64_t* write_gen,
+                                                         Vfs* spill_vfs = nullptr,
+                                                         size_t cache_pages = 0);
   // A second cursor on the same temporary tree as `other`.
   static Result<std::unique_ptr<VmCursor>> OpenDup(VmCursor* other, uint64_t* write_gen);
   // budget/vfs: Sorter::SetSpill (budget 0: all in memory).
