@@ -471,9 +471,8 @@ StepResult Vm::Run() {
         cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenPseudo(&r[in.p2], in.p3, gen_);
         break;
       case Opcode::kSorterOpen:
-        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenSorter(
-            in.p4_key_info(), gen_, (in.p5 & kP5SorterRandomAccess) ? 0 : SorterBudget(*env_),
-            env_->temp_vfs);
+        cursors_[static_cast<size_t>(in.p1)] =
+            VmCursor::OpenSorter(in.p4_key_info(), gen_, SorterBudget(*env_), env_->temp_vfs);
         break;
       case Opcode::kClose: {
         auto kept = VmCursor::Recycle(std::move(cursors_[static_cast<size_t>(in.p1)]));
