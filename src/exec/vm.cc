@@ -562,6 +562,7 @@ StepResult Vm::Run() {
       }
       case Opcode::kColumn: {
         VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
+        if (c->ColumnFast(in.p2, &r[in.p3])) break;
         const Value* dflt = in.p4_value_or_null();
         VM_TRY(c->Column(in.p2, &r[in.p3], dflt));
         break;

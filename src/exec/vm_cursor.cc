@@ -485,6 +485,8 @@ Status VmCursor::LoadRow() {
   header_pos_ = 0;
   n_parsed_ = 0;
   body_pos_ = 0;
+  parse_ahead_ = std::min<uint32_t>(row_max_, kMaxParseAhead);
+  row_max_ = 0;
   if (payload_len_ > 0) {
     uint32_t h;
     int k = GetVarint32(payload_, &h);
@@ -519,6 +521,7 @@ Status VmCursor::ParseHeaderThrough(int i) {
   uint32_t pos = header_pos_, body = body_pos_;
   bool bad = false;
   while (n <= last && pos < hdr_len) {
+    const uint32_t start = pos;
     uint32_t t = rec[pos];
     if (t < 0x80) {
       ++pos;
@@ -527,6 +530,8 @@ Status VmCursor::ParseHeaderThrough(int i) {
     }
     uint32_t sz = SerialTypeLen(t);
     if (pos > hdr_len || body + sz > rec_len) {
+      // The fields before stay parsed; this one fails again if asked for.
+      pos = start;
       bad = true;
       break;
     }
@@ -575,7 +580,14 @@ Status VmCursor::Column(int i, Value* out, const Value* dflt) {
     }
     return Status();
   }
-  TRY(ParseHeaderThrough(i));
+  // The header is parsed through the last field the previous row read too,
+  // so this row's other columns take ColumnFast; a damaged field after
+  // field i is reported only when read.
+  if (static_cast<uint32_t>(i) > row_max_) row_max_ = static_cast<uint32_t>(i);
+  if (static_cast<int64_t>(i) >= n_parsed_) {
+    Status st = ParseHeaderThrough(std::max(i, static_cast<int>(parse_ahead_)));
+    if (!st.ok() && i >= static_cast<int>(n_parsed_)) return st;
+  }
   if (i >= static_cast<int>(n_parsed_)) {
     if (dflt) {
       out->CopyFrom(*dflt);
