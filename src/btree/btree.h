@@ -320,7 +320,11 @@ class BtCursor {
   // the search key. *res == 0 when cmp returned 0 for the entry found; when
   // several entries compare equal it is any one of them (bias the
   // comparator, as SQLite's default_rc does, to find the first or last).
-  Status SeekIndex(SearchComparator cmp, void* ctx, int* res);
+  // int_first (optional): the search key's first field is this integer and
+  // cmp orders every stored key whose first field is a different integer
+  // by that field alone, ascending; the descent then decides such steps
+  // itself (records with a 1..4-byte integer first) without calling cmp.
+  Status SeekIndex(SearchComparator cmp, void* ctx, int* res, const int64_t* int_first = nullptr);
 
   // True when the tree changed under the cursor since it was positioned (it
   // then re-seeks lazily). Restore() re-seeks now; *gone tells whether the
@@ -351,7 +355,8 @@ class BtCursor {
   // cursor is on the new entry. Inserting an existing rowid (or a key that
   // compares equal) replaces that entry.
   Status InsertRow(int64_t rowid, const uint8_t* data, uint32_t n);
-  Status InsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx);
+  Status InsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx,
+                   const int64_t* int_first = nullptr);  // int_first: as SeekIndex
   // Index trees: adds a key the caller guarantees to be larger than every
   // key in the tree, at its end, without comparing keys (building an index
   // from sorted input). Left pages are kept full, as for appended rowids.
@@ -388,9 +393,10 @@ class BtCursor {
   Status PrevSlow();
   Status SeekRowidInternal(int64_t rowid, int* res);
   Status DescendToRowid(int64_t rowid, int* res);
-  Status DescendToKey(SearchComparator cmp, void* ctx, int* res);
+  Status DescendToKey(SearchComparator cmp, void* ctx, int* res, const int64_t* int_first);
   Status SeekInLeaf(int64_t rowid, int* res, bool* done);
-  Status SeekIndexInternal(SearchComparator cmp, void* ctx, int* res);
+  Status SeekIndexInternal(SearchComparator cmp, void* ctx, int* res,
+                           const int64_t* int_first = nullptr);
   Status CompareCell(const Node& n, const uint8_t* cell, SearchComparator cmp, void* ctx, int* c);
   Status ParseCurrent();
   bool DecodeCurrent();  // ParseCurrent, false when the cell is corrupt
@@ -403,7 +409,8 @@ class BtCursor {
   void Trip(int code);
   // modify.cc
   Status DoInsertRow(int64_t rowid, const uint8_t* data, uint32_t n);
-  Status DoInsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx);
+  Status DoInsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx,
+                     const int64_t* int_first);
   Status InsertPointNearby(SearchComparator cmp, void* ctx, bool* near);
   Status DoAppendKey(const uint8_t* key, uint32_t n);
   Status DoDelete();

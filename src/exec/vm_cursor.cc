@@ -367,7 +367,8 @@ Status VmCursor::Seek(SeekOp op, const Value* key, int n, bool* found) {
   if (IsUtf16(enc_)) key = EncodedKey(key, n);
   SeekCtx ctx(key, n, key_info_, (op == SeekOp::kGE || op == SeekOp::kLT) ? 1 : -1, &st);
   int res = 0;
-  TRY(cur_->SeekIndex(SeekCompare(ctx), &ctx, &res));
+  int64_t first;
+  TRY(cur_->SeekIndex(SeekCompare(ctx), &ctx, &res, SeekIntFirst(ctx, &first)));
   TRY(st);
   if (cur_->eof()) {
     eof_ = true;
@@ -402,7 +403,8 @@ Status VmCursor::Found(const Value* key, int n, bool* found) {
     if (IsUtf16(enc_)) key = EncodedKey(key, n);
     SeekCtx ctx(key, n, key_info_, 0, &st);
     int res = 0;
-    TRY(cur_->SeekIndex(SeekCompare(ctx), &ctx, &res));
+    int64_t first;
+    TRY(cur_->SeekIndex(SeekCompare(ctx), &ctx, &res, SeekIntFirst(ctx, &first)));
     TRY(st);
     eof_ = cur_->eof();
     *found = !eof_ && res == 0;
@@ -428,7 +430,8 @@ Status VmCursor::FoundRecord(const Value& rec, bool* found) {
   PrepareKeyForEncoding(unpacked_.data(), n, *key_info_);
   SeekCtx ctx(unpacked_.data(), n, key_info_, 0, &st);
   int res = 0;
-  TRY(cur_->SeekIndex(SeekCompare(ctx), &ctx, &res));
+  int64_t first;
+  TRY(cur_->SeekIndex(SeekCompare(ctx), &ctx, &res, SeekIntFirst(ctx, &first)));
   TRY(st);
   eof_ = cur_->eof();
   *found = !eof_ && res == 0;
@@ -681,7 +684,8 @@ Status VmCursor::InsertKey(const Value& record) {
     size = static_cast<uint32_t>(encoded_.size());
   }
   SeekCtx ctx(unpacked_.data(), n, key_info_, 0, &st);
-  TRY(cur_->InsertKey(data, size, SeekCompare(ctx), &ctx));
+  int64_t first;
+  TRY(cur_->InsertKey(data, size, SeekCompare(ctx), &ctx, SeekIntFirst(ctx, &first)));
   eof_ = cur_->eof();
   return st;
 }
