@@ -22,7 +22,8 @@ Status WindowRows::Open(Sorter* sorter, Vfs* vfs, size_t cache_bytes) {
     return Status();
   }
   BASALT_DCHECK(vfs != nullptr);  // a sorter spills only through a VFS
-  cache_blocks_ = std::max<size_t>(4, cache_bytes / kBlockBytes);
+  // A quarter of the budget: the rows are mostly read near the current one.
+  cache_blocks_ = std::max<size_t>(4, cache_bytes / 4 / kBlockBytes);
   TRY(OpenSorterTempFile(vfs, &file_));
   for (; sorter->Valid();) {
     const uint8_t* rec = sorter->data();
