@@ -338,6 +338,12 @@ class BtCursor {
   uint32_t payload_size() {
     return info_valid_ && state_ == State::kValid ? info_.payload_size : PayloadSizeSlow();
   }
+  // The current leaf entry's payload when it lies whole on its page (the
+  // common case), without decoding the rest of the cell: true with *data
+  // and *size (size > 0; zero-copy, valid as local_payload()). False
+  // otherwise (overflow, an empty or damaged cell, an interior entry, not
+  // on an entry): use payload_size(), local_payload() and ReadPayload().
+  bool WholeLocalPayload(const uint8_t** data, uint32_t* size);
   // The part of the payload stored on the b-tree page (zero-copy; valid
   // until the cursor moves or the tree changes).
   std::span<const uint8_t> local_payload() {

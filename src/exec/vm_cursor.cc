@@ -451,7 +451,14 @@ Status VmCursor::LoadRow() {
         payload_len_ = 0;
         break;
       }
-      uint32_t size = cur_->payload_size();
+      const uint8_t* whole;
+      uint32_t size;
+      if (cur_->WholeLocalPayload(&whole, &size)) {
+        payload_ = whole;
+        payload_len_ = size;
+        break;
+      }
+      size = cur_->payload_size();
       if (size == 0) TRY(cur_->CheckEntry());  // empty, or a cell that is damaged
       std::span<const uint8_t> local = cur_->local_payload();
       if (local.size() >= size) {
