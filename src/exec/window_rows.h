@@ -50,12 +50,12 @@ class WindowRows {
   size_t count() const { return n_; }
   const uint8_t* data(size_t i) {
     if (mem_ != nullptr) return mem_->data_at(i);
-    Locate(i);
+    if (i != row_) Locate(i);
     return row_data_;
   }
   uint32_t size(size_t i) {
     if (mem_ != nullptr) return mem_->size_at(i);
-    Locate(i);
+    if (i != row_) Locate(i);
     return row_size_;
   }
   // The status of the last block read (data() of a block that failed to
