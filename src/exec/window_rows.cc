@@ -36,6 +36,7 @@ Status WindowRows::Open(Sorter* sorter, Vfs* vfs, size_t cache_bytes) {
     TRY(sorter->Next());
   }
   if (!fill_ends_.empty()) TRY(FlushBlock());
+  sorter->ReleaseAll();  // every row is in the file now
   fill_data_ = std::vector<uint8_t>();
   fill_ends_ = std::vector<uint32_t>();
   where_.assign(blocks_.size(), cache_.end());
