@@ -38,6 +38,7 @@ namespace basalt {
 
 struct BtShared;
 class BtCursor;
+class Vfs;
 class Balancer;
 
 // Sign of (stored key - search key); the search key is whatever ctx holds.
@@ -130,8 +131,12 @@ class Btree {
   static Result<std::unique_ptr<Btree>> OpenInMemory(uint32_t page_size = kDefaultPageSize);
   // A scratch database for temporary/ephemeral trees: no rollback journal,
   // always inside a write transaction, page 1 (an empty table tree usable as
-  // root 1) created at once.
-  static Result<std::unique_ptr<Btree>> OpenEphemeral(uint32_t page_size = kDefaultPageSize);
+  // root 1) created at once. With a VFS its pages spill to a temporary file
+  // of that VFS past `cache_pages` pages in memory (TempPager); without one
+  // they all stay in memory.
+  static Result<std::unique_ptr<Btree>> OpenEphemeral(uint32_t page_size = kDefaultPageSize,
+                                                      Vfs* spill_vfs = nullptr,
+                                                      size_t cache_pages = 0);
   // A database over an existing pager (its page 1, if any, is validated).
   static Result<std::unique_ptr<Btree>> Open(std::unique_ptr<Pager> pager);
   // An in-memory database holding a copy of a database file's bytes.
@@ -315,7 +320,11 @@ class BtCursor {
   // the search key. *res == 0 when cmp returned 0 for the entry found; when
   // several entries compare equal it is any one of them (bias the
   // comparator, as SQLite's default_rc does, to find the first or last).
-  Status SeekIndex(SearchComparator cmp, void* ctx, int* res);
+  // int_first (optional): the search key's first field is this integer and
+  // cmp orders every stored key whose first field is a different integer
+  // by that field alone, ascending; the descent then decides such steps
+  // itself (records with a 1..4-byte integer first) without calling cmp.
+  Status SeekIndex(SearchComparator cmp, void* ctx, int* res, const int64_t* int_first = nullptr);
 
   // True when the tree changed under the cursor since it was positioned (it
   // then re-seeks lazily). Restore() re-seeks now; *gone tells whether the
@@ -329,6 +338,12 @@ class BtCursor {
   uint32_t payload_size() {
     return info_valid_ && state_ == State::kValid ? info_.payload_size : PayloadSizeSlow();
   }
+  // The current leaf entry's payload when it lies whole on its page (the
+  // common case), without decoding the rest of the cell: true with *data
+  // and *size (size > 0; zero-copy, valid as local_payload()). False
+  // otherwise (overflow, an empty or damaged cell, an interior entry, not
+  // on an entry): use payload_size(), local_payload() and ReadPayload().
+  bool WholeLocalPayload(const uint8_t** data, uint32_t* size);
   // The part of the payload stored on the b-tree page (zero-copy; valid
   // until the cursor moves or the tree changes).
   std::span<const uint8_t> local_payload() {
@@ -346,7 +361,8 @@ class BtCursor {
   // cursor is on the new entry. Inserting an existing rowid (or a key that
   // compares equal) replaces that entry.
   Status InsertRow(int64_t rowid, const uint8_t* data, uint32_t n);
-  Status InsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx);
+  Status InsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx,
+                   const int64_t* int_first = nullptr);  // int_first: as SeekIndex
   // Index trees: adds a key the caller guarantees to be larger than every
   // key in the tree, at its end, without comparing keys (building an index
   // from sorted input). Left pages are kept full, as for appended rowids.
@@ -383,9 +399,10 @@ class BtCursor {
   Status PrevSlow();
   Status SeekRowidInternal(int64_t rowid, int* res);
   Status DescendToRowid(int64_t rowid, int* res);
-  Status DescendToKey(SearchComparator cmp, void* ctx, int* res);
+  Status DescendToKey(SearchComparator cmp, void* ctx, int* res, const int64_t* int_first);
   Status SeekInLeaf(int64_t rowid, int* res, bool* done);
-  Status SeekIndexInternal(SearchComparator cmp, void* ctx, int* res);
+  Status SeekIndexInternal(SearchComparator cmp, void* ctx, int* res,
+                           const int64_t* int_first = nullptr);
   Status CompareCell(const Node& n, const uint8_t* cell, SearchComparator cmp, void* ctx, int* c);
   Status ParseCurrent();
   bool DecodeCurrent();  // ParseCurrent, false when the cell is corrupt
@@ -398,7 +415,8 @@ class BtCursor {
   void Trip(int code);
   // modify.cc
   Status DoInsertRow(int64_t rowid, const uint8_t* data, uint32_t n);
-  Status DoInsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx);
+  Status DoInsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx,
+                     const int64_t* int_first);
   Status InsertPointNearby(SearchComparator cmp, void* ctx, bool* near);
   Status DoAppendKey(const uint8_t* key, uint32_t n);
   Status DoDelete();

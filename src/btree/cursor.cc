@@ -304,6 +304,46 @@ int64_t BtCursor::RowidSlow() {
   return info_.key;
 }
 
+bool BtCursor::WholeLocalPayload(const uint8_t** data, uint32_t* size) {
+  if (state_ != State::kValid || depth_ < 0) return false;
+  if (info_valid_) {
+    if (info_.payload_size == 0 || info_.local != info_.payload_size) return false;
+    *data = info_.payload;
+    *size = info_.payload_size;
+    return true;
+  }
+  const Level& lv = path_[depth_];
+  const Node& n = lv.node;
+  if (!n.leaf) return false;
+  const uint32_t off = CellOffset(*bt_, n, lv.idx);
+  if (off == 0) return false;
+  const uint8_t* cell = n.data + off;
+  const uint8_t* p = cell;
+  uint64_t v;
+  ReadVarint(&p, &v);
+  if (v == 0 || v > n.max_local) return false;
+  const uint32_t psize = uint32_t(v);
+  int64_t key = psize;
+  if (n.intkey) {
+    ReadVarint(&p, &v);  // the rowid
+    key = int64_t(v);
+  }
+  // The same bound DecodeCell checks: the cell (at least kMinCellSize
+  // bytes) ends within the usable area. The cell is then decoded as
+  // DecodeCell would (rowid() needs no second decode).
+  const uint32_t cell_size = std::max<uint32_t>(uint32_t(p - cell) + psize, kMinCellSize);
+  if (off + cell_size > bt_->usable) return false;
+  info_.key = key;
+  info_.payload = p;
+  info_.payload_size = psize;
+  info_.local = psize;
+  info_.size = uint16_t(cell_size);
+  info_valid_ = true;
+  *data = p;
+  *size = psize;
+  return true;
+}
+
 uint32_t BtCursor::PayloadSizeSlow() {
   if (state_ != State::kValid || !DecodeCurrent()) return 0;
   return info_.payload_size;

@@ -152,7 +152,8 @@ Status BtCursor::ReplaceCell(int level, const uint8_t* cell, uint32_t size) {
   return Status();
 }
 
-Status BtCursor::DoInsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx) {
+Status BtCursor::DoInsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx,
+                             const int64_t* int_first) {
   TRY(CheckWritable());
   if (intkey_) return Status(kMisuse, "InsertKey on a table tree");
   TRY(SaveOtherCursors());
@@ -163,7 +164,7 @@ Status BtCursor::DoInsertKey(const uint8_t* key, uint32_t n, SearchComparator cm
   if (near) {
     res = 1;  // path_[depth_].idx is where the key goes, before that cell
   } else {
-    Status st = SeekIndexInternal(cmp, ctx, &res);
+    Status st = SeekIndexInternal(cmp, ctx, &res, int_first);
     if (!st.ok()) {
       state_ = State::kInvalid;
       return st;
@@ -359,8 +360,9 @@ Status BtCursor::InsertRow(int64_t rowid, const uint8_t* data, uint32_t n) {
   return AfterFailure(DoInsertRow(rowid, data, n));
 }
 
-Status BtCursor::InsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx) {
-  return AfterFailure(DoInsertKey(key, n, cmp, ctx));
+Status BtCursor::InsertKey(const uint8_t* key, uint32_t n, SearchComparator cmp, void* ctx,
+                           const int64_t* int_first) {
+  return AfterFailure(DoInsertKey(key, n, cmp, ctx, int_first));
 }
 
 Status BtCursor::AppendKey(const uint8_t* key, uint32_t n) {

@@ -174,13 +174,43 @@ Status BtCursor::CompareCell(const Node& n, const uint8_t* cell, SearchComparato
   return Status();
 }
 
-Status BtCursor::SeekIndexInternal(SearchComparator cmp, void* ctx, int* res) {
-  Status st = DescendToKey(cmp, ctx, res);
+Status BtCursor::SeekIndexInternal(SearchComparator cmp, void* ctx, int* res,
+                                   const int64_t* int_first) {
+  Status st = DescendToKey(cmp, ctx, res, int_first);
   TrimPath(!st.ok());
   return st;
 }
 
-Status BtCursor::DescendToKey(SearchComparator cmp, void* ctx, int* res) {
+namespace {
+
+// The order of a stored key against a search key whose first field is the
+// integer v (SeekIndex's int_first), when the stored key's first field is
+// a 1..4-byte integer different from v: -1 or 1. 0 when that does not
+// decide (the comparator must).
+inline int FirstIntOrder(const uint8_t* key, uint32_t n, int64_t v) {
+  const uint32_t hdr = key[0];
+  const uint32_t st = key[1];
+  if (n < 2 || hdr - 2u >= 126u || st - 1u >= 4u || hdr + st > n) return 0;
+  const uint8_t* p = key + hdr;
+  int64_t x;
+  if (st == 1) {
+    x = static_cast<int8_t>(p[0]);
+  } else if (st == 2) {
+    x = static_cast<int16_t>(static_cast<uint16_t>((p[0] << 8) | p[1]));
+  } else if (st == 3) {
+    x = static_cast<int32_t>((uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) |
+                             (uint32_t(p[2]) << 8)) >>
+        8;
+  } else {
+    x = static_cast<int32_t>((uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) |
+                             (uint32_t(p[2]) << 8) | p[3]);
+  }
+  return x == v ? 0 : (x < v ? -1 : 1);
+}
+
+}  // namespace
+
+Status BtCursor::DescendToKey(SearchComparator cmp, void* ctx, int* res, const int64_t* int_first) {
   TRY(MoveToRoot(true));
   if (depth_ < 0) {
     *res = -1;
@@ -218,7 +248,8 @@ Status BtCursor::DescendToKey(SearchComparator cmp, void* ctx, int* res) {
       }
       int c;
       if (psize <= max_local && uint32_t(key - data) + psize <= usable) {
-        c = cmp(ctx, key, psize);
+        c = int_first != nullptr ? FirstIntOrder(key, psize, *int_first) : 0;
+        if (c == 0) c = cmp(ctx, key, psize);
       } else {
         TRY(CompareCell(n, data + off, cmp, ctx, &c));
       }
@@ -255,12 +286,12 @@ Status BtCursor::DescendToKey(SearchComparator cmp, void* ctx, int* res) {
   }
 }
 
-Status BtCursor::SeekIndex(SearchComparator cmp, void* ctx, int* res) {
+Status BtCursor::SeekIndex(SearchComparator cmp, void* ctx, int* res, const int64_t* int_first) {
   if (bt_ == nullptr || intkey_) return Status(kMisuse);
   if (state_ == State::kFault) return Status(fault_);
   info_valid_ = false;
   hint_valid_ = false;
-  Status st = SeekIndexInternal(cmp, ctx, res);
+  Status st = SeekIndexInternal(cmp, ctx, res, int_first);
   if (!st.ok()) state_ = State::kInvalid;
   return st;
 }

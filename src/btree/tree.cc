@@ -5,6 +5,7 @@
 
 #include "btree/btree_internal.h"
 #include "pager/mem_pager.h"
+#include "pager/temp_pager.h"
 
 namespace basalt {
 
@@ -195,8 +196,14 @@ Result<std::unique_ptr<Btree>> Btree::OpenInMemory(uint32_t page_size) {
   return Open(std::move(pager));
 }
 
-Result<std::unique_ptr<Btree>> Btree::OpenEphemeral(uint32_t page_size) {
-  ASSIGN_OR_RETURN(auto pager, MemPager::Create(page_size, JournalMode::kOff));
+Result<std::unique_ptr<Btree>> Btree::OpenEphemeral(uint32_t page_size, Vfs* spill_vfs,
+                                                    size_t cache_pages) {
+  std::unique_ptr<Pager> pager;
+  if (spill_vfs != nullptr) {
+    ASSIGN_OR_RETURN(pager, TempPager::Create(page_size, spill_vfs, cache_pages));
+  } else {
+    ASSIGN_OR_RETURN(pager, MemPager::Create(page_size, JournalMode::kOff));
+  }
   ASSIGN_OR_RETURN(auto bt, Open(std::move(pager)));
   bt->s_->ephemeral = true;
   TRY(bt->BeginTransaction(true));

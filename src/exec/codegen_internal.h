@@ -699,6 +699,12 @@ struct RowSink {
   int sorter_cursor = -1;
   ast::ExprList* order_by = nullptr;
   int n_order = 0;
+  // key_col[i]: the result column whose value ORDER BY term i always has
+  // (the same column reference), or -1. Such a result column is not stored
+  // again after the keys in the sorter's records: it is read back from key
+  // field i (SinkRow, DrainSorter). Every producer of rows for the sink
+  // uses that result column's register as key i (ProduceRow).
+  std::vector<int> key_col;
   bool bounded = false;  // the sorter keeps LIMIT + OFFSET rows (SorterLimit)
   // LIMIT / OFFSET
   int limit_reg = 0;

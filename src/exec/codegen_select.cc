@@ -18,6 +18,23 @@ void SetAffinityP4(Program* prog, int addr, const char* aff) {
   prog->SetP4Str(addr, aff);
 }
 
+// True when a and b always have the same value for a row: the same node,
+// or references to the same column of the same cursor.
+bool SameValueExpr(const Expr* a, const Expr* b) {
+  if (a == b) return true;
+  return a->kind == ExprKind::kResolvedColumn && b->kind == ExprKind::kResolvedColumn &&
+         a->cursor == b->cursor && a->column == b->column && a->depth == b->depth && a->cursor >= 0;
+}
+
+// The ORDER BY key whose field holds result column c in the sink's sorter
+// records (the first such key), or -1 when c is stored after the keys.
+int SorterKeyOf(const RowSink& sink, int c) {
+  for (size_t i = 0; i < sink.key_col.size(); ++i) {
+    if (sink.key_col[i] == c) return static_cast<int>(i);
+  }
+  return -1;
+}
+
 }  // namespace
 
 void Codegen::EmitToDest(SelectDest* dest, int regs, int n) {
@@ -272,12 +289,26 @@ void Codegen::SinkRow(RowSink* sink, int regs, const std::vector<int>& order_reg
     Op(Opcode::kIdxInsert, sink->distinct_cursor, rec);
   }
   if (sink->sorter_cursor >= 0) {
+    // The record: the keys, then the result columns no key holds already.
+    // Shallow copies: MakeRecord reads them before anything changes.
+    // When the values already sit in consecutive registers in that order,
+    // the record is made from them in place.
     int m = sink->n_order;
-    int rec = AllocReg(m + n + 1);
-    for (int i = 0; i < m; ++i) Op(Opcode::kCopy, order_regs[static_cast<size_t>(i)], rec + i, 0);
-    for (int i = 0; i < n; ++i) Op(Opcode::kCopy, regs + i, rec + m + i, 0);
-    Op(Opcode::kMakeRecord, rec, m + n, rec + m + n);
-    Op(Opcode::kSorterInsert, sink->sorter_cursor, rec + m + n);
+    std::vector<int> src(order_regs.begin(), order_regs.begin() + m);
+    for (int c = 0; c < n; ++c) {
+      if (SorterKeyOf(*sink, c) < 0) src.push_back(regs + c);
+    }
+    const int k = static_cast<int>(src.size());
+    bool in_place = true;
+    for (int j = 1; j < k; ++j) in_place = in_place && src[j] == src[0] + j;
+    int rec = AllocReg(in_place ? 1 : k + 1);
+    int first = in_place && k > 0 ? src[0] : rec;
+    if (!in_place) {
+      for (int j = 0; j < k; ++j) Op(Opcode::kSCopy, src[static_cast<size_t>(j)], rec + j);
+    }
+    int out = in_place ? rec : rec + k;
+    Op(Opcode::kMakeRecord, first, k, out);
+    Op(Opcode::kSorterInsert, sink->sorter_cursor, out);
   } else {
     if (sink->offset_reg) Op(Opcode::kIfPos, sink->offset_reg, skip, 1);
     EmitToDest(sink->dest, regs, n);
@@ -317,7 +348,10 @@ bool Codegen::ProduceBoundedRow(RowSink* sink, SelectInfo* info, ast::ExprList* 
     CodeExpr(e, key + i);
     order_regs.push_back(key + i);
     for (int c = 0; c < n; ++c) {
-      if ((*info->result)[static_cast<size_t>(c)] == e) from_key[static_cast<size_t>(c)] = i;
+      if ((*info->result)[static_cast<size_t>(c)] == e ||
+          (!sink->key_col.empty() && sink->key_col[static_cast<size_t>(i)] == c)) {
+        from_key[static_cast<size_t>(c)] = i;
+      }
     }
   }
   int drop = MakeLabel();
@@ -347,16 +381,12 @@ void Codegen::ProduceRow(RowSink* sink, SelectInfo* info, ast::ExprList* order_b
   std::vector<int> order_regs;
   if (sink->sorter_cursor >= 0) {
     for (size_t i = 0; i < order_by->size(); ++i) {
-      Expr* e = (*order_by)[i];
-      int found = -1;
-      for (int c = 0; c < n; ++c) {
-        if ((*info->result)[static_cast<size_t>(c)] == e) found = c;
-      }
-      if (found >= 0) {
-        order_regs.push_back(regs + found);
+      int c = sink->key_col.empty() ? -1 : sink->key_col[i];
+      if (c >= 0) {
+        order_regs.push_back(regs + c);
       } else {
         int r = AllocReg();
-        CodeExpr(e, r);
+        CodeExpr((*order_by)[i], r);
         order_regs.push_back(r);
       }
     }
@@ -374,7 +404,11 @@ void Codegen::DrainSorter(RowSink* sink) {
   int next = MakeLabel();
   int regs = AllocReg(n);
   if (sink->offset_reg) Op(Opcode::kIfPos, sink->offset_reg, next, 1);
-  for (int i = 0; i < n; ++i) Op(Opcode::kColumn, sink->sorter_cursor, m + i, regs + i);
+  int k = m;
+  for (int c = 0; c < n; ++c) {
+    int key = SorterKeyOf(*sink, c);
+    Op(Opcode::kColumn, sink->sorter_cursor, key >= 0 ? key : k++, regs + c);
+  }
   EmitToDest(sink->dest, regs, n);
   if (sink->limit_reg) Op(Opcode::kDecrJumpZero, sink->limit_reg, done);
   ResolveLabel(next);
@@ -418,6 +452,15 @@ bool Codegen::SetupSink(Select* s, SelectInfo* info, SelectDest* dest, RowSink* 
     sink->order_by = s->order_by;
     sink->n_order = static_cast<int>(s->order_by->size());
     sink->sorter_cursor = ctx_->AllocCursor();
+    sink->key_col.assign(static_cast<size_t>(sink->n_order), -1);
+    for (int i = 0; i < sink->n_order; ++i) {
+      Expr* e = (*s->order_by)[static_cast<size_t>(i)];
+      for (int c = 0; c < sink->n_result; ++c) {
+        if (SameValueExpr((*info->result)[static_cast<size_t>(c)], e)) {
+          sink->key_col[static_cast<size_t>(i)] = c;
+        }
+      }
+    }
     int a = Op(Opcode::kSorterOpen, sink->sorter_cursor, sink->n_order + sink->n_result);
     prog_->SetP4(a, OrderKeyInfo(s->order_by));
     // With LIMIT the sorter keeps only the rows that can be output (not
@@ -643,8 +686,11 @@ void Codegen::ReadCompoundResult(Select* last, SelectDest* dest, int acc, int n,
   for (int c = 0; c < n; ++c) Op(Opcode::kColumn, acc, c, regs + c);
   std::vector<int> order_regs;
   if (order != nullptr) {
-    for (int i = 0; i < sink.n_order; ++i)
-      order_regs.push_back(regs + (*order)[static_cast<size_t>(i)]->column);
+    for (int i = 0; i < sink.n_order; ++i) {
+      int c = (*order)[static_cast<size_t>(i)]->column;
+      order_regs.push_back(regs + c);
+      sink.key_col.push_back(c);
+    }
   }
   SinkRow(&sink, regs, order_regs);
   Op(Opcode::kNext, acc, top);

@@ -139,7 +139,8 @@ constexpr uint8_t kCmpStoreResult = 0x20;   // store 0/1/NULL in r[P2] instead o
 // P5 of Next/Prev: the loop scans a whole table (sqlite3_stmt_status's
 // SQLITE_STMTSTATUS_FULLSCAN_STEP counts its steps; SQLite's value, 1).
 constexpr uint8_t kP5FullScanStep = 0x01;
-// SorterOpen: the rows are read by position (window frames), never spilled.
+// SorterOpen: the rows are read by position (window frames); a sorter that
+// spilled is read back through a positional file (exec/window_rows.h).
 constexpr uint8_t kP5SorterRandomAccess = 0x02;
 
 // MakeRecord P5: P4 is not an affinity string but the REAL-column mask of

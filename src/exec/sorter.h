@@ -54,6 +54,9 @@ class Sorter {
   // caller need not build its record.
   bool WouldDrop(const Value* key, int n);
   Status Sort();
+  // Frees every row, run and buffer (a window stage that copied its rows
+  // elsewhere); the sorter is then empty: Valid() is false.
+  void ReleaseAll();
   bool empty() const { return entries_.empty() && runs_.empty(); }
   bool spilled() const { return !runs_.empty(); }
   // Iteration after Sort() (which moves to the first row).

@@ -88,6 +88,21 @@ struct Sorter::Merge {
 Sorter::Sorter(const KeyInfo* key_info) : key_info_(key_info) {}
 Sorter::~Sorter() = default;
 
+void Sorter::ReleaseAll() {
+  merge_.reset();
+  merge_row_ = nullptr;
+  merge_size_ = 0;
+  runs_.clear();
+  file_.reset();
+  file_end_ = 0;
+  decltype(entries_)().swap(entries_);
+  std::vector<Chunk>().swap(chunks_);
+  chunk_idx_ = 0;
+  chunk_used_ = 0;
+  pos_ = 0;
+  mem_ = 0;
+}
+
 Status Sorter::Spill() {
   if (file_ == nullptr) {
     if (vfs_ == nullptr || !OpenSorterTempFile(vfs_, &file_).ok()) {

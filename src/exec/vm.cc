@@ -442,7 +442,8 @@ StepResult Vm::Run() {
       case Opcode::kOpenEphemeral: {
         auto& slot = cursors_[static_cast<size_t>(in.p1)];
         const KeyInfo* ki = in.p4_key_info_or_null();
-        auto c = VmCursor::OpenEphemeral(ki, in.p2, gen_);
+        size_t pages = EphemeralCachePages(*env_);
+        auto c = VmCursor::OpenEphemeral(ki, in.p2, gen_, pages ? env_->temp_vfs : nullptr, pages);
         if (!c.ok()) return Fail(std::move(c).status());
         slot = std::move(c).value();
         break;
@@ -470,9 +471,8 @@ StepResult Vm::Run() {
         cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenPseudo(&r[in.p2], in.p3, gen_);
         break;
       case Opcode::kSorterOpen:
-        cursors_[static_cast<size_t>(in.p1)] = VmCursor::OpenSorter(
-            in.p4_key_info(), gen_, (in.p5 & kP5SorterRandomAccess) ? 0 : SorterBudget(*env_),
-            env_->temp_vfs);
+        cursors_[static_cast<size_t>(in.p1)] =
+            VmCursor::OpenSorter(in.p4_key_info(), gen_, SorterBudget(*env_), env_->temp_vfs);
         break;
       case Opcode::kClose: {
         auto kept = VmCursor::Recycle(std::move(cursors_[static_cast<size_t>(in.p1)]));
@@ -562,6 +562,7 @@ StepResult Vm::Run() {
       }
       case Opcode::kColumn: {
         VmCursor* c = cursors_[static_cast<size_t>(in.p1)].get();
+        if (c->ColumnFast(in.p2, &r[in.p3])) break;
         const Value* dflt = in.p4_value_or_null();
         VM_TRY(c->Column(in.p2, &r[in.p3], dflt));
         break;

@@ -68,6 +68,11 @@ struct VmEnv {
 // SQLite sizes its sorter: cache_size pages (or -cache_size KiB), at least
 // 250 pages and at most 512 MiB.
 size_t SorterBudget(const VmEnv& env);
+// The pages an ephemeral B-tree keeps in memory before it spills to a
+// temporary file of temp_vfs (0: never spills), as SQLite's temporary
+// databases: main's cache_size (pages, or -cache_size KiB of 4096-byte
+// pages), unless temp_store is 2 (MEMORY) or temp_vfs is null.
+size_t EphemeralCachePages(const VmEnv& env);
 
 enum class StepResult { kRow, kDone, kError };
 

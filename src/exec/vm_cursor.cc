@@ -92,8 +92,10 @@ Result<std::unique_ptr<VmCursor>> VmCursor::OpenBtree(Btree* bt, uint32_t root, 
 }
 
 Result<std::unique_ptr<VmCursor>> VmCursor::OpenEphemeral(const KeyInfo* key_info, int n_columns,
-                                                          uint64_t* write_gen) {
-  ASSIGN_OR_RETURN(std::unique_ptr<Btree> bt, Btree::OpenEphemeral());
+                                                          uint64_t* write_gen, Vfs* spill_vfs,
+                                                          size_t cache_pages) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Btree> bt,
+                   Btree::OpenEphemeral(kDefaultPageSize, spill_vfs, cache_pages));
   std::unique_ptr<VmCursor> c(new VmCursor());
   c->kind_ = Kind::kBtree;
   c->eph_ = std::shared_ptr<Btree>(std::move(bt));
@@ -365,7 +367,8 @@ Status VmCursor::Seek(SeekOp op, const Value* key, int n, bool* found) {
   if (IsUtf16(enc_)) key = EncodedKey(key, n);
   SeekCtx ctx(key, n, key_info_, (op == SeekOp::kGE || op == SeekOp::kLT) ? 1 : -1, &st);
   int res = 0;
-  TRY(cur_->SeekIndex(SeekCompare(ctx), &ctx, &res));
+  int64_t first;
+  TRY(cur_->SeekIndex(SeekCompare(ctx), &ctx, &res, SeekIntFirst(ctx, &first)));
   TRY(st);
   if (cur_->eof()) {
     eof_ = true;
@@ -400,7 +403,8 @@ Status VmCursor::Found(const Value* key, int n, bool* found) {
     if (IsUtf16(enc_)) key = EncodedKey(key, n);
     SeekCtx ctx(key, n, key_info_, 0, &st);
     int res = 0;
-    TRY(cur_->SeekIndex(SeekCompare(ctx), &ctx, &res));
+    int64_t first;
+    TRY(cur_->SeekIndex(SeekCompare(ctx), &ctx, &res, SeekIntFirst(ctx, &first)));
     TRY(st);
     eof_ = cur_->eof();
     *found = !eof_ && res == 0;
@@ -426,7 +430,8 @@ Status VmCursor::FoundRecord(const Value& rec, bool* found) {
   PrepareKeyForEncoding(unpacked_.data(), n, *key_info_);
   SeekCtx ctx(unpacked_.data(), n, key_info_, 0, &st);
   int res = 0;
-  TRY(cur_->SeekIndex(SeekCompare(ctx), &ctx, &res));
+  int64_t first;
+  TRY(cur_->SeekIndex(SeekCompare(ctx), &ctx, &res, SeekIntFirst(ctx, &first)));
   TRY(st);
   eof_ = cur_->eof();
   *found = !eof_ && res == 0;
@@ -446,7 +451,14 @@ Status VmCursor::LoadRow() {
         payload_len_ = 0;
         break;
       }
-      uint32_t size = cur_->payload_size();
+      const uint8_t* whole;
+      uint32_t size;
+      if (cur_->WholeLocalPayload(&whole, &size)) {
+        payload_ = whole;
+        payload_len_ = size;
+        break;
+      }
+      size = cur_->payload_size();
       if (size == 0) TRY(cur_->CheckEntry());  // empty, or a cell that is damaged
       std::span<const uint8_t> local = cur_->local_payload();
       if (local.size() >= size) {
@@ -483,6 +495,8 @@ Status VmCursor::LoadRow() {
   header_pos_ = 0;
   n_parsed_ = 0;
   body_pos_ = 0;
+  parse_ahead_ = std::min<uint32_t>(row_max_, kMaxParseAhead);
+  row_max_ = 0;
   if (payload_len_ > 0) {
     uint32_t h;
     int k = GetVarint32(payload_, &h);
@@ -517,6 +531,7 @@ Status VmCursor::ParseHeaderThrough(int i) {
   uint32_t pos = header_pos_, body = body_pos_;
   bool bad = false;
   while (n <= last && pos < hdr_len) {
+    const uint32_t start = pos;
     uint32_t t = rec[pos];
     if (t < 0x80) {
       ++pos;
@@ -525,6 +540,8 @@ Status VmCursor::ParseHeaderThrough(int i) {
     }
     uint32_t sz = SerialTypeLen(t);
     if (pos > hdr_len || body + sz > rec_len) {
+      // The fields before stay parsed; this one fails again if asked for.
+      pos = start;
       bad = true;
       break;
     }
@@ -573,7 +590,14 @@ Status VmCursor::Column(int i, Value* out, const Value* dflt) {
     }
     return Status();
   }
-  TRY(ParseHeaderThrough(i));
+  // The header is parsed through the last field the previous row read too,
+  // so this row's other columns take ColumnFast; a damaged field after
+  // field i is reported only when read.
+  if (static_cast<uint32_t>(i) > row_max_) row_max_ = static_cast<uint32_t>(i);
+  if (static_cast<int64_t>(i) >= n_parsed_) {
+    Status st = ParseHeaderThrough(std::max(i, static_cast<int>(parse_ahead_)));
+    if (!st.ok() && i >= static_cast<int>(n_parsed_)) return st;
+  }
   if (i >= static_cast<int>(n_parsed_)) {
     if (dflt) {
       out->CopyFrom(*dflt);
@@ -667,7 +691,8 @@ Status VmCursor::InsertKey(const Value& record) {
     size = static_cast<uint32_t>(encoded_.size());
   }
   SeekCtx ctx(unpacked_.data(), n, key_info_, 0, &st);
-  TRY(cur_->InsertKey(data, size, SeekCompare(ctx), &ctx));
+  int64_t first;
+  TRY(cur_->InsertKey(data, size, SeekCompare(ctx), &ctx, SeekIntFirst(ctx, &first)));
   eof_ = cur_->eof();
   return st;
 }

@@ -41,9 +41,12 @@ class VmCursor {
   // to reuse; other cursors are destroyed (null is returned).
   static std::unique_ptr<VmCursor> Recycle(std::unique_ptr<VmCursor> c);
   // A cursor on a new temporary B-tree: an index tree if key_info is given
-  // (keys compared with it), else a table tree.
+  // (keys compared with it), else a table tree. With spill_vfs its pages
+  // past cache_pages spill to a temporary file of that VFS.
   static Result<std::unique_ptr<VmCursor>> OpenEphemeral(const KeyInfo* key_info, int n_columns,
-                                                         uint64_t* write_gen);
+                                                         uint64_t* write_gen,
+                                                         Vfs* spill_vfs = nullptr,
+                                                         size_t cache_pages = 0);
   // A second cursor on the same temporary tree as `other`.
   static Result<std::unique_ptr<VmCursor>> OpenDup(VmCursor* other, uint64_t* write_gen);
   // budget/vfs: Sorter::SetSpill (budget 0: all in memory).
@@ -104,6 +107,20 @@ class VmCursor {
   Status SorterSort(bool* empty);
   Status SorterNext(bool* more);
 
+  // Column's fast path, inline in the VM: the current row is loaded (the
+  // LoadRow cache holds) and field i's type and offset are parsed. False
+  // when Column must do the work (nothing is written then).
+  bool ColumnFast(int i, Value* out) {
+    if (!row_valid_ || null_row_ || row_gen_ != *write_gen_ || kind_ == Kind::kPseudo ||
+        static_cast<uint32_t>(i) >= n_parsed_ || IsUtf16(enc_)) {
+      return false;
+    }
+    if (static_cast<uint32_t>(i) > row_max_) row_max_ = static_cast<uint32_t>(i);
+    DecodeSerial(payload_ + offsets_[static_cast<size_t>(i)], types_[static_cast<size_t>(i)], out,
+                 false);
+    return true;
+  }
+
   void SetNullRow() { null_row_ = true; }
   void ClearNullRow() { null_row_ = false; }
   bool null_row() const { return null_row_; }
@@ -162,6 +179,11 @@ class VmCursor {
   // the vectors only grow (entries past n_parsed_ are stale).
   std::vector<uint32_t> types_;
   std::vector<uint32_t> offsets_;
+  // The largest field index Column read on this row, and on the previous
+  // one (capped): a new row's header is parsed that far at the first read.
+  static constexpr uint32_t kMaxParseAhead = 64;
+  uint32_t row_max_ = 0;
+  uint32_t parse_ahead_ = 0;
 
   // A cursor on a UTF-16 database converts text at its boundary: records in
   // and out, columns, and index keys (see PrepareKeyForEncoding).

@@ -43,4 +43,13 @@ inline SearchComparator SeekCompare(const SeekCtx& ctx) {
   return ctx.cmp == CompareRecordIntFirst ? SeekCompareIntFirst : SeekCompareGeneric;
 }
 
+// The key's first value for BtCursor::SeekIndex's int_first, or null:
+// SeekCompareIntFirst orders a record whose first field is another integer
+// by that field alone.
+inline const int64_t* SeekIntFirst(const SeekCtx& ctx, int64_t* slot) {
+  if (ctx.cmp != CompareRecordIntFirst) return nullptr;
+  *slot = ctx.key[0].int_value();
+  return slot;
+}
+
 }  // namespace basalt

@@ -138,4 +138,12 @@ size_t SorterBudget(const VmEnv& env) {
   return static_cast<size_t>(bytes);
 }
 
+size_t EphemeralCachePages(const VmEnv& env) {
+  if (env.temp_vfs == nullptr || env.cache_size == nullptr) return 0;
+  if (env.temp_store != nullptr && *env.temp_store == 2) return 0;
+  const int64_t pages = *env.cache_size;
+  int64_t n = pages < 0 ? -pages * 1024 / kDefaultPageSize : pages;
+  return static_cast<size_t>(std::max<int64_t>(n, 1));
+}
+
 }  // namespace basalt

@@ -129,7 +129,7 @@ void WindowRun::Field(size_t i, int f, Value* out, bool borrow) const {
     uint32_t sz = SerialTypeLen(st);
     if (k == f) {
       if (off + sz > n) break;
-      DecodeSerial(r + off, st, out, borrow);
+      DecodeSerial(r + off, st, out, borrow && !rows_->spilled());
       return;
     }
     off += sz;
@@ -160,14 +160,16 @@ Status WindowRun::CheckOffset(const Value& v, bool range, bool start, int64_t* n
   return Status(kError, msg);
 }
 
-Status WindowRun::Start(const WindowSpec* spec, const Sorter* sorter, const Value* regs,
-                        ConnectionHooks* hooks, void* api_db) {
+Status WindowRun::Start(const WindowSpec* spec, Sorter* sorter, const Value* regs,
+                        ConnectionHooks* hooks, void* api_db, Vfs* vfs, size_t cache_bytes) {
   for (FnState& s : fns_) ResetAcc(&s.acc);
   spec_ = spec;
-  sorter_ = sorter;
   hooks_ = hooks;
   api_db_ = api_db;
-  n_ = sorter->count();
+  rows_ = std::make_unique<WindowRows>();
+  Status opened = rows_->Open(sorter, vfs, cache_bytes);
+  if (!opened.ok()) return opened;
+  n_ = rows_->count();
   cur_ = ps_ = pe_ = 0;
   fns_.clear();
   fns_.resize(static_cast<size_t>(spec->n_funcs));
@@ -293,6 +295,7 @@ Status WindowRun::Next(Value* out, bool* more) {
     Status st = Compute(f, &fns_[static_cast<size_t>(k)], &out[f.out]);
     if (!st.ok()) return st;
   }
+  if (!rows_->status().ok()) return rows_->status();  // a block failed to load
   ++cur_;
   return Status();
 }
@@ -399,9 +402,10 @@ bool Vm::WindowInit(const Instr& in) {
   size_t id = static_cast<size_t>(spec->id);
   if (wins_.size() <= id) wins_.resize(id + 1);
   if (!wins_[id]) wins_[id] = std::make_unique<WindowRun>();
-  const Sorter* sorter = cursors_[static_cast<size_t>(in.p1)]->sorter();
+  Sorter* sorter = cursors_[static_cast<size_t>(in.p1)]->sorter();
   BASALT_DCHECK(sorter != nullptr);
-  Status st = wins_[id]->Start(spec, sorter, regs_.data(), env_->hooks, env_->api_db);
+  Status st = wins_[id]->Start(spec, sorter, regs_.data(), env_->hooks, env_->api_db,
+                               env_->temp_vfs, SorterBudget(*env_));
   return st.ok() || SetError(std::move(st));
 }
 

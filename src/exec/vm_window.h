@@ -14,12 +14,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "catalog/function.h"
 #include "common/status.h"
 #include "exec/sorter.h"
 #include "exec/window.h"
+#include "exec/window_rows.h"
 #include "record/value.h"
 
 namespace basalt {
@@ -39,9 +41,11 @@ class WindowRun {
   WindowRun& operator=(const WindowRun&) = delete;
 
   // Starts over the sorted rows of `sorter`; checks the frame offsets
-  // (registers `regs`), failing as SQLite does.
-  Status Start(const WindowSpec* spec, const Sorter* sorter, const Value* regs,
-               ConnectionHooks* hooks, void* api_db);
+  // (registers `regs`), failing as SQLite does. A sorter that spilled is
+  // read through a temporary file of `vfs`, cache_bytes of it in memory
+  // (window_rows.h).
+  Status Start(const WindowSpec* spec, Sorter* sorter, const Value* regs, ConnectionHooks* hooks,
+               void* api_db, Vfs* vfs, size_t cache_bytes);
   // The next row: payload and function values into out[0..n_payload);
   // *more is false (nothing written) after the last row.
   Status Next(Value* out, bool* more);
@@ -62,9 +66,10 @@ class WindowRun {
   };
 
   // Record access.
-  const uint8_t* rec(size_t i) const { return sorter_->data_at(i); }
-  uint32_t len(size_t i) const { return sorter_->size_at(i); }
-  // Field f of row i; text and blobs point into the sorter unless !borrow.
+  const uint8_t* rec(size_t i) const { return rows_->data(i); }
+  uint32_t len(size_t i) const { return rows_->size(i); }
+  // Field f of row i; text and blobs point into the sorter unless !borrow
+  // or the rows were spilled (their bytes do not stay put then).
   void Field(size_t i, int f, Value* out, bool borrow = true) const;
   bool FilterPasses(const WinFuncSpec& f, size_t j) const;
 
@@ -85,7 +90,7 @@ class WindowRun {
   void ResetAcc(FuncContext* acc);
 
   const WindowSpec* spec_ = nullptr;
-  const Sorter* sorter_ = nullptr;
+  std::unique_ptr<WindowRows> rows_;
   ConnectionHooks* hooks_ = nullptr;
   void* api_db_ = nullptr;
   size_t n_ = 0;
