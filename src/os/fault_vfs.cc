@@ -247,9 +247,16 @@ Status FaultVfs::Open(const std::string& path, int flags, std::unique_ptr<VfsFil
                       int* out_flags) {
   bool short_write;
   TRY(Before(kFaultOpen, &short_write));
+  std::unique_ptr<VfsFile> file;
+  if (path.empty()) {
+    // An anonymous temporary file: faults apply to it, but it is not
+    // tracked as existing, so it never survives a simulated crash.
+    TRY(base_->Open(path, flags, &file, out_flags));
+    *out = std::make_unique<FaultFile>(this, std::move(file), std::string());
+    return Status();
+  }
   std::string full;
   TRY(base_->FullPathname(path, &full));
-  std::unique_ptr<VfsFile> file;
   TRY(base_->Open(full, flags, &file, out_flags));
   TrackExisting(full, file.get());
   *out = std::make_unique<FaultFile>(this, std::move(file), full);

@@ -260,6 +260,14 @@ MemVfs::~MemVfs() = default;
 
 Status MemVfs::Open(const std::string& path, int flags, std::unique_ptr<VfsFile>* out,
                     int* out_flags) {
+  if (path.empty()) {
+    // An anonymous temporary file (no name given, as for a spilling
+    // temporary B-tree): no other handle can reach it, and it goes away
+    // with this one.
+    if (out_flags) *out_flags = flags;
+    *out = std::make_unique<MemFile>(&mu_, std::make_shared<Node>(), false);
+    return Status();
+  }
   std::string full;
   TRY(FullPathname(path, &full));
   std::lock_guard<std::mutex> g(mu_);

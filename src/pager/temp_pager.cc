@@ -15,6 +15,7 @@
 #include <new>
 
 #include "common/assert.h"
+#include "common/mem.h"
 
 namespace basalt {
 
@@ -39,7 +40,7 @@ TempPager::~TempPager() { FreeFrames(); }
 void TempPager::FreeFrames() {
   for (Frame* f : pool_) {
     f->~Frame();
-    ::operator delete(f);
+    mem::Release(f, kFrameHead + page_size_ + kPageSlack, mem::Kind::kPageCache);
   }
   pool_.clear();
   frames_.clear();
@@ -49,9 +50,9 @@ void TempPager::FreeFrames() {
 TempPager::Frame* TempPager::NewFrame() {
   static_assert(sizeof(Frame) <= kFrameHead, "frame header too large");
   if (pool_.size() == pool_.capacity()) pool_.reserve(pool_.size() * 2 + 16);
-  void* mem = ::operator new(kFrameHead + page_size_ + kPageSlack);
-  Frame* f = new (mem) Frame();
-  f->data = static_cast<uint8_t*>(mem) + kFrameHead;
+  void* block = mem::AcquireOrThrow(kFrameHead + page_size_ + kPageSlack, mem::Kind::kPageCache);
+  Frame* f = new (block) Frame();
+  f->data = static_cast<uint8_t*>(block) + kFrameHead;
   std::memset(f->data + page_size_, 0, kPageSlack);
   f->pager = this;
   pool_.push_back(f);  // within capacity
