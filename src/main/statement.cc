@@ -1,10 +1,12 @@
 #include "main/statement.h"
 
 #include "exec/codegen.h"
+#include "exec/program.h"
 #include "func/builtins.h"
 #include "main/authorize.h"
 #include "main/connection.h"
 #include "parser/parser.h"
+#include "record/record.h"
 
 namespace basalt {
 
@@ -110,6 +112,10 @@ Status Statement::Compile() {
     return prog.status();
   }
   prog_ = std::move(prog).value();
+  // BINARY follows the UTF-16 byte order of a UTF-16 database (program.h).
+  if (const uint8_t enc = conn_->dbs().main()->enc; IsUtf16(enc)) {
+    UseUtf16Binary(prog_.get(), enc == kUtf16be);
+  }
   prog_->n_params = static_cast<int>(param_names_.size());
   ProgramAccess(*prog_, &read_mask_, &write_mask_);
   uses_db_ = prog_->writes || (read_mask_ | write_mask_) != 0;
