@@ -12,11 +12,12 @@ std::string AuthTableDb(const Catalog& cat, std::string_view schema, std::string
   return std::string(schema);
 }
 
-Status AuthorizeStatement(const AuthHook& auth, const Catalog& cat, const ast::Stmt* st,
-                          bool* noop) {
+Status AuthorizeStatement(const AuthHook& auth, const Catalog& cat, const ast::Stmt* st, bool* noop,
+                          VtabHost* vtabs) {
   if (noop != nullptr) *noop = false;
   if (auth.fn == nullptr) return Status();
   Asker a(auth, cat);
+  a.vtabs = vtabs;
   switch (st->kind) {
     case ast::StmtKind::kInsert: {
       auto* s = st->As<ast::InsertStmt>();

@@ -38,8 +38,8 @@ namespace {
 //              sqlite_sequence); asked after the SET expression is resolved
 //   f:NAME(    a function call, its arguments up to the matching ")"
 //   k          any other node (operator, literal)
-//   E          the UPDATE questions of sqlite3_declare_vtab (the eponymous
-//              pragma_quick_check connected)
+//   E          the eponymous pragma_quick_check connected (the questions of
+//              sqlite3_declare_vtab, the first time only)
 //   ;          end of an expression: after a denial nothing more is asked
 // After a denial a column read is still asked (it never ends the walk), a
 // refused function's arguments are skipped, and the next other node ends
@@ -136,11 +136,13 @@ class AlterWalk {
         case 'E':
           // A module's first table on this connection: sqlite3_declare_vtab
           // compiles the UPDATE of a schema row (asked about in main).
-          // A refusal there fails the module's connect: SQLITE_ERROR.
-          for (const char* col : {"type", "name", "tbl_name", "rootpage", "sql"}) {
-            if (!Ask(kAuthUpdate, "sqlite_master", col, "main")) return a_->Demote();
+          // Connecting it asks (VtabManager::AskDeclare) the first time on
+          // this connection; a refusal fails the query: SQLITE_ERROR.
+          if (a_->vtabs != nullptr) {
+            Status st;
+            a_->vtabs->Eponymous("pragma_quick_check", &st);
+            if (!st.ok()) return a_->Fail(st);
           }
-          if (!Ask(kAuthRead, "sqlite_master", "ROWID", "main")) return a_->Demote();
           break;
         case 'v':
           if (!Ask(kAuthUpdate, "sqlite_sequence", arg, db_)) return false;
@@ -306,8 +308,9 @@ void AuthorizeAlter(Asker* a, const Catalog& cat, const ast::AlterTableStmt* s) 
         return;
       }
       if (!w.Run(kAddColumn)) return;
-      // The constraints are checked again when the table has CHECKs.
-      bool check = !t->checks.empty() || HasConstraint(col, ast::ConstraintKind::kCheck) ||
+      // The rows are checked when the new column brings a CHECK (or is a
+      // generated NOT NULL column).
+      bool check = HasConstraint(col, ast::ConstraintKind::kCheck) ||
                    (HasConstraint(col, ast::ConstraintKind::kNotNull) &&
                     HasConstraint(col, ast::ConstraintKind::kGenerated));
       if (check && w.Run(kQuickCheck)) a->Ask(kAuthPragma, "quick_check", t->name, db);

@@ -57,9 +57,9 @@ class Asker {
     }
     return r;
   }
-  // The refusal recorded becomes SQLITE_ERROR (same message); false.
-  bool Demote() {
-    if (!error_.ok()) error_ = Status(kError, error_.message());
+  // Records `st` as the error unless one is recorded; false.
+  bool Fail(const Status& st) {
+    if (error_.ok()) error_ = st;
     return false;
   }
   Status status() const { return error_; }
@@ -68,6 +68,9 @@ class Asker {
   // Set when an IGNORE makes the whole statement a no-op (SQLite's ALTER
   // TABLE: it compiles to nothing and succeeds).
   bool noop = false;
+  // The connection's virtual tables (may be null): ALTER TABLE's checks
+  // connect the eponymous pragma_quick_check as SQLite's query does.
+  VtabHost* vtabs = nullptr;
 
  private:
   const AuthHook& auth_;

@@ -69,7 +69,8 @@ Status Statement::Compile() {
                                     : std::string());
     }
   }
-  TRY(AuthorizeStatement(conn_->auth(), conn_->dbs().catalog(), ast_, &auth_noop_));
+  TRY(AuthorizeStatement(conn_->auth(), conn_->dbs().catalog(), ast_, &auth_noop_,
+                         &conn_->vtabs()));
   explain_ = ast_->explain;
   params_.resize(param_names_.size() + 1);
   names_.clear();

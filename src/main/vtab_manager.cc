@@ -75,6 +75,29 @@ VtabArgs VtabManager::ArgsFor(const Table& t) const {
   return a;
 }
 
+Status VtabManager::AskDeclare(const Table& t) const {
+  if (auth_ == nullptr || auth_->fn == nullptr) return Status();
+  Status denied;
+  auto refused = [&](int action, const char* col) {
+    return Authorize(*auth_, action, "sqlite_master", col, "main", &denied) == AuthResult::kDenied;
+  };
+  bool no = false;
+  for (const char* col : {"type", "name", "tbl_name", "rootpage", "sql"}) {
+    if (!no) no = refused(kAuthUpdate, col);
+  }
+  if (!no && refused(kAuthRead, "ROWID")) {
+    no = true;
+    if (denied.code() == kAuth) {
+      bool qualify = store_->catalog().size() > 2;
+      denied = Status(kAuth, std::string("access to ") + (qualify ? "main." : "") +
+                                 "sqlite_master.ROWID is prohibited");
+    }
+  }
+  if (!no) return Status();
+  (void)t;
+  return denied;
+}
+
 Table* VtabManager::Eponymous(std::string_view name, Status* st) {
   *st = Status();
   std::string key = LowerAscii(name);
@@ -95,6 +118,11 @@ Table* VtabManager::Eponymous(std::string_view name, Status* st) {
   t->module = std::string(name);
   std::string declared;
   *st = m->Connect(ArgsFor(*t), &t->vtab, &declared);
+  // A refusal is the error of the statement that used the table.
+  if (st->ok()) {
+    Status denied = AskDeclare(*t);
+    if (!denied.ok()) *st = Status(kError, denied.message());
+  }
   if (st->ok()) *st = DeclareColumns(t.get(), declared);
   if (!st->ok()) return nullptr;
   Table* raw = t.get();
@@ -109,7 +137,9 @@ Status VtabManager::Connect(Table* t) {
   if (m == nullptr) return Status(kError, "no such module: " + t->module);
   std::string declared;
   TRY(m->Connect(ArgsFor(*t), &t->vtab, &declared));
-  Status st = DeclareColumns(t, declared);
+  Status st = AskDeclare(*t);
+  if (!st.ok()) st = Status(kError, st.message());
+  if (st.ok()) st = DeclareColumns(t, declared);
   if (!st.ok()) t->vtab.reset();
   return st;
 }
@@ -141,7 +171,14 @@ Status VtabManager::Create(const ast::CreateVirtualTableStmt* st, const std::str
   args.args = t->module_args;
   std::string declared;
   TRY(m->Create(args, &t->vtab, &declared));
-  Status s = DeclareColumns(t, declared);
+  Status s = AskDeclare(*t);
+  if (!s.ok()) {
+    // As when sqlite3_declare_vtab fails inside xCreate: the table is only
+    // disconnected (what it made is undone with the failed statement).
+    t->vtab.reset();
+    return Status(kError, "vtable constructor failed: " + t->name);
+  }
+  s = DeclareColumns(t, declared);
   if (!s.ok()) {
     (void)t->vtab->Destroy();
     t->vtab.reset();

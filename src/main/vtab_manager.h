@@ -23,6 +23,7 @@
 #include "catalog/vtab.h"
 #include "main/schema_store.h"
 #include "parser/ast.h"
+#include "planner/context.h"
 
 namespace basalt {
 
@@ -40,6 +41,9 @@ class VtabManager : public VtabHost, public VtabTxnList {
   // (the pragma_NAME tables): returns null for names it does not know.
   using BuiltinFactory = std::function<std::shared_ptr<VtabModule>(std::string_view name)>;
   void SetBuiltinFactory(BuiltinFactory f) { builtin_ = std::move(f); }
+  // The connection's authorizer (sqlite3_set_authorizer): a module's
+  // declaration is asked about as sqlite3_declare_vtab does (AskDeclare).
+  void SetAuth(const AuthHook* auth) { auth_ = auth; }
 
   // VtabHost
   Table* Eponymous(std::string_view name, Status* st) override;
@@ -71,12 +75,18 @@ class VtabManager : public VtabHost, public VtabTxnList {
 
  private:
   VtabArgs ArgsFor(const Table& t) const;
+  // sqlite3_declare_vtab compiles its CREATE TABLE with the authorizer on:
+  // the UPDATE of a schema row (type, name, tbl_name, rootpage, sql) and a
+  // READ of its ROWID, always about main's sqlite_master. Returns the
+  // refusal (xCreate then fails: "vtable constructor failed: NAME").
+  Status AskDeclare(const Table& t) const;
 
   SchemaStore* store_;
   ModuleRegistry modules_;
   std::map<std::string, std::unique_ptr<Table>> eponymous_;  // lower-case names
   std::vector<Vtab*> joined_;
   BuiltinFactory builtin_;
+  const AuthHook* auth_ = nullptr;
 };
 
 }  // namespace basalt

@@ -1,10 +1,13 @@
 """sqlite3_set_authorizer on ALTER TABLE (RENAME TABLE, RENAME COLUMN, ADD
-COLUMN, DROP COLUMN), CREATE / DROP of virtual tables (fts5, rtree, and
-the eponymous-capable series-like modules built in) and CREATE TABLE ... AS
-SELECT: every question SQLite asks, in its order -- including those of the
-statements it runs on the schema table to rewrite it -- and what a denial
-(SQLITE_DENY) or SQLITE_IGNORE does at each step. Run by same_output.sh on
-Basalt's library and the system one."""
+COLUMN, DROP COLUMN), CREATE / DROP / RENAME of virtual tables (fts4) and
+CREATE TABLE ... AS SELECT: every question SQLite asks, in its order -- including those of the
+statements it runs on the schema table to rewrite it and of
+sqlite3_declare_vtab -- what a denial (SQLITE_DENY) of each question in turn
+does, and SQLITE_IGNORE of the first. Then, on one connection, eponymous
+tables connected once (json_each, pragma_quick_check for ADD COLUMN ...
+CHECK). Run by same_output.sh on Basalt's library and the system one.
+(fts5 and rtree run statements of their own in an order of their own and
+are not compared here.)"""
 import ctypes, sys
 lib = ctypes.CDLL(sys.argv[1])
 lib.sqlite3_errmsg.restype = ctypes.c_char_p
@@ -74,19 +77,14 @@ CASES = [
     "alter table t1 rename column a to aa",
     "alter table main.t2 rename to t7",
     "alter table nosuch rename to x",
-    "create virtual table f using fts5(a, b)",
-    "create virtual table r using rtree(id, x0, x1)",
     "create virtual table s using fts4(a)",
-    "create virtual table temp.f5t using fts5(z)",
-    "create virtual table if not exists f using fts5(q)",
-    "drop table f",
-    "drop table r",
-    "create virtual table f2 using fts5(a); drop table f2",
-    "create virtual table f3 using fts5(a); alter table f3 rename to f4",
-    "create virtual table r2 using rtree(id, x0, x1); alter table r2 rename to r3",
+    "create virtual table temp.s5 using fts4(z)",
+    "create virtual table if not exists tt using fts4(q)",
+    "create virtual table s2 using fts4(a); drop table s2",
+    "create virtual table s3 using fts4(a, b); alter table s3 rename to s4",
+    "create virtual table s6 using fts4(a); alter table s6 add column z",
     "create table c1 as select a, b from t1 where c > 0",
     "create temp table c2 as select x, y from t2",
-    "create table c3 as select * from v1",
     "create table c4 as select t1.a, t2.x from t1, t2 where t1.b = t2.y",
 ]
 for sql in CASES:
@@ -109,3 +107,14 @@ for sql in CASES:
             print("  schema:", dump(db, "select type, name, sql from sqlite_master order by 1, 2"),
                   dump(db, "select name, sql from sqlite_temp_master order by 1"))
             lib.sqlite3_close_v2(db)
+
+# One connection: the declaration questions come with the first use only.
+db = opendb()
+run(db, SETUP)
+lib.sqlite3_set_authorizer(db, cb, None)
+for sql in ["select key from json_each('[1,2]')", "select value from json_each('[3]')",
+            "alter table t2 add column k1 check(k1 > 0)", "alter table t2 add column k2 check(k2 > 0)",
+            "alter table t1 add column k3", "create virtual table x using fts4(a)",
+            "drop table x"]:
+    ex(db, sql)
+lib.sqlite3_close_v2(db)
