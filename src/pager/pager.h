@@ -33,6 +33,7 @@ namespace basalt {
 using Pgno = uint32_t;
 
 class Pager;
+class VfsFile;
 
 // Bytes readable past the end of every page buffer (zero-filled).
 inline constexpr uint32_t kPageSlack = 32;
@@ -168,6 +169,10 @@ class Pager {
   virtual Status CommitPhaseTwo() { return Commit(); }
   // The rollback journal's path ("" when there is no journal file).
   virtual std::string journal_path() const { return std::string(); }
+  // The database file and the open rollback journal or WAL (null when
+  // none), for sqlite3_file_control.
+  virtual VfsFile* db_file() const { return nullptr; }
+  virtual VfsFile* journal_file() const { return nullptr; }
   // Ends the transaction, undoing all changes of a write transaction.
   virtual Status Rollback() = 0;
 
