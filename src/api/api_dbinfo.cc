@@ -211,7 +211,12 @@ int sqlite3_file_control(sqlite3* db, const char* name, int op, void* arg) {
       default:
         break;
     }
-    if (file == nullptr) return SQLITE_NOTFOUND;
+    if (file == nullptr) {
+      // No file (an in-memory database): what sqlite3's shell then shows
+      // for HAS_MOVED is 0.
+      if (op == SQLITE_FCNTL_HAS_MOVED) *static_cast<int*>(arg) = 0;
+      return SQLITE_NOTFOUND;
+    }
     bool persist = pager->persist_wal();
     int rc = file->ForeignFile() != nullptr
                  ? file->FileControl(op, arg)

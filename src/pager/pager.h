@@ -199,6 +199,10 @@ class Pager {
   // SQLITE_FCNTL_DATA_VERSION: data_version() counting this pager's own
   // write commits too, as SQLite's pager counter does.
   uint64_t file_data_version() const { return data_version_ + commits_; }
+  // Set around the read transaction that opening a database runs (Btree::
+  // Open): SQLite reads nothing when it opens, so a WAL change that read
+  // sees is counted at the next read transaction instead.
+  void set_opening(bool on) { opening_ = on; }
   // SQLITE_FCNTL_PERSIST_WAL: the -wal and -shm files stay after the last
   // connection closes (the WAL is still checkpointed).
   bool persist_wal() const { return persist_wal_; }
@@ -261,7 +265,10 @@ class Pager {
   uint64_t write_stamp_ = kNoWriteStamp;
   uint64_t cache_epoch_ = 0;
   uint64_t data_version_ = 1;
-  uint64_t commits_ = 0;  // write transactions committed (file_data_version)
+  uint64_t commits_ = 0;           // write transactions committed (file_data_version)
+  bool opening_ = false;           // see set_opening
+  bool count_deferred_ = false;    // a change seen while opening, not yet counted
+  bool wal_open_counted_ = false;  // the WAL's first read was counted already
   bool persist_wal_ = false;
   Pgno max_page_count_ = 0xfffffffeu;
 
