@@ -18,9 +18,9 @@
 //      changed the source since the previous step (its data version moved,
 //      or its page size), the staging restarts from page 1 ("the backup is
 //      automatically restarted"); when the source's own connection wrote
-//      it, the pages staged so far are read again in place (SQLite updates
-//      the copied pages of the destination as they are written), so the
-//      backup goes on.
+//      a source file, the pages staged so far are read again in place
+//      (SQLite updates the copied pages of the destination as they are
+//      written), so the backup goes on -- an in-memory source restarts.
 //   4. The step that stages the last page writes the destination inside
 //      the held transaction (Btree::CopyContentFrom: page size, encoding
 //      and header adopted, journaled like any write; the schema cookie is
@@ -81,7 +81,9 @@ Database* FindDb(sqlite3* db, const std::string& name, sqlite3* report) {
 }
 
 // Stages source pages b->next .. up to n more (step 2). *done: all staged.
-Status StageSource(sqlite3_backup* b, Btree* bt, int n, bool* done) {
+// `file`: the source is a file (an in-memory source restarts on any change,
+// as SQLite's does).
+Status StageSource(sqlite3_backup* b, Btree* bt, int n, bool file, bool* done) {
   bool own_txn = !bt->in_transaction();
   if (own_txn) TRY(bt->BeginTransaction(false));
   Status st = [&]() -> Status {
@@ -89,7 +91,7 @@ Status StageSource(sqlite3_backup* b, Btree* bt, int n, bool* done) {
     const Pgno count = bt->page_count();
     const uint64_t own = pager->file_data_version() - pager->data_version();
     if (b->fresh || pager->data_version() != b->data_version ||
-        pager->page_size() != b->page_size) {
+        pager->page_size() != b->page_size || (!file && own != b->own_commits)) {
       b->staged.clear();
       b->next = 1;
       b->fresh = false;
@@ -210,7 +212,7 @@ int StepImpl(sqlite3_backup* b, int n) {
   Database* s = b->src->conn->dbs().at(src_index);
   bool done = true;
   Status st = LockDestination(b, dest_index, s);
-  if (st.ok() && s->bt != nullptr) st = StageSource(b, s->bt.get(), n, &done);
+  if (st.ok() && s->bt != nullptr) st = StageSource(b, s->bt.get(), n, s->is_file, &done);
   if (st.ok() && done) st = WriteDestination(b, dest_index);
   if (!st.ok()) {
     int code = st.code() & 0xff;

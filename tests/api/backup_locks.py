@@ -97,3 +97,25 @@ for dest_mode, stop_after in [("delete", None), ("wal", None), ("delete", 2), ("
           "| check:", ex(other, "pragma integrity_check"))
     for db in (other, dst, src):
         lib.sqlite3_close(db)
+
+# Written through the source's own connection between steps: a source file
+# goes on (its copied pages refreshed), an in-memory source restarts.
+for src_name in [":memory:", os.path.join(tmp, "own.db")]:
+    src = opendb(src_name)
+    ex(src, "pragma page_size=1024; create table s(x); insert into s select randomblob(700) from "
+            "(with recursive c(i) as (select 1 union all select i+1 from c where i<6) select i from c)")
+    dst = opendb(os.path.join(tmp, "own_dest%d.db" % len(src_name)))
+    b = lib.sqlite3_backup_init(dst, b"main", src, b"main")
+    trail = []
+    while True:
+        rc = lib.sqlite3_backup_step(b, 2)
+        trail.append((rc, lib.sqlite3_backup_remaining(b), lib.sqlite3_backup_pagecount(b)))
+        if len(trail) == 1:
+            ex(src, "insert into s values(randomblob(700)); update s set x = randomblob(10) "
+                    "where rowid = 1")
+        if rc != 0:
+            break
+    print("own writes", "memory" if src_name == ":memory:" else "file", trail,
+          lib.sqlite3_backup_finish(b), ex(dst, "select count(*), sum(length(x)) from s"))
+    lib.sqlite3_close(dst)
+    lib.sqlite3_close(src)
