@@ -3,23 +3,25 @@
 //
 // What Basalt does with each sqlite3_config option:
 //   LOG                the callback sqlite3_log calls (error logging).
-//   MEMSTATUS          whether sqlite3_status / memory_used measure memory
-//                      (off by default, as in the reference build: 0).
+//   MEMSTATUS          whether the library heap is counted (and its limits
+//                      applied); on by default, as in the reference build.
+//   MALLOC, GETMALLOC  the library heap's methods (common/mem.h).
 //   URI, COVERING_INDEX_SCAN, MMAP_SIZE, LOOKASIDE, PMASZ,
 //   STMTJRNL_SPILL, SMALL_MALLOC, SORTERREF_SIZE, MEMDB_MAXSIZE
 //                      accepted and recorded ("file:" names are always
 //                      URIs; Basalt has no lookaside, mmap or sorter
 //                      reference tuning to apply them to).
 //   PCACHE_HDRSZ       reports the bytes of page-cache header per page.
-//   MALLOC, GETMALLOC, PCACHE, PCACHE2, GETPCACHE2, HEAP, PAGECACHE, MUTEX,
-//   GETMUTEX, SQLLOG   SQLITE_ERROR: Basalt cannot take a replacement
-//                      allocator, page cache or mutex implementation.
+//   PCACHE, PCACHE2, GETPCACHE2, HEAP, PAGECACHE, MUTEX, GETMUTEX, SQLLOG
+//                      SQLITE_ERROR: Basalt cannot take a replacement page
+//                      cache, memory pool or mutex implementation.
 #include <atomic>
 #include <string>
 
 #include "api/config.h"
 #include "api/guard.h"
 #include "api/handles.h"
+#include "common/mem.h"
 #include "common/printf.h"
 
 using basalt::api::Guard;
@@ -30,7 +32,6 @@ namespace {
 struct GlobalConfig {
   void (*log)(void*, int, const char*) = nullptr;
   void* log_arg = nullptr;
-  int memstatus = 0;  // the reference build's SQLITE_DEFAULT_MEMSTATUS
   int uri = 0;
   int covering_index_scan = 1;
   sqlite3_int64 mmap_size = 0, mmap_max = 0;
@@ -69,8 +70,29 @@ int ConfigOption(int op, va_list ap) {
       c.log_arg = va_arg(ap, void*);
       return SQLITE_OK;
     case SQLITE_CONFIG_MEMSTATUS:
-      c.memstatus = va_arg(ap, int);
+      basalt::mem::SetCounting(va_arg(ap, int) != 0);
       return SQLITE_OK;
+    case SQLITE_CONFIG_MALLOC: {
+      // sqlite3_mem_methods and mem::Methods have the same members.
+      const auto* m = va_arg(ap, const sqlite3_mem_methods*);
+      if (m == nullptr) return SQLITE_MISUSE;
+      if (m->xMalloc == nullptr) {  // no allocator given: the built-in one
+        basalt::mem::Install(nullptr);
+        return SQLITE_OK;
+      }
+      basalt::mem::Methods own{m->xMalloc,  m->xFree, m->xRealloc,  m->xSize,
+                               m->xRoundup, m->xInit, m->xShutdown, m->pAppData};
+      basalt::mem::Install(&own);
+      return SQLITE_OK;
+    }
+    case SQLITE_CONFIG_GETMALLOC: {
+      auto* out = va_arg(ap, sqlite3_mem_methods*);
+      if (out == nullptr) return SQLITE_MISUSE;
+      const basalt::mem::Methods& m = basalt::mem::Current();
+      *out = sqlite3_mem_methods{m.xMalloc,  m.xFree, m.xRealloc,  m.xSize,
+                                 m.xRoundup, m.xInit, m.xShutdown, m.pAppData};
+      return SQLITE_OK;
+    }
     case SQLITE_CONFIG_URI:
       c.uri = va_arg(ap, int);
       return SQLITE_OK;
@@ -107,8 +129,6 @@ int ConfigOption(int op, va_list ap) {
       return SQLITE_ERROR;
   }
 }
-
-bool MemStatusOn() { return Config().memstatus != 0; }
 
 }  // namespace basalt::api
 

@@ -6,6 +6,7 @@
 
 #include "api/guard.h"
 #include "api/handles.h"
+#include "common/mem.h"
 #include "common/printf.h"
 #include "parser/parser.h"
 
@@ -198,24 +199,17 @@ void* sqlite3_malloc(int n) {
 }
 void* sqlite3_malloc64(sqlite3_uint64 n) {
   if (sqlite3_initialize() != SQLITE_OK) return nullptr;
-  return n == 0 ? nullptr : std::malloc(n);
+  return basalt::mem::Malloc(n);
 }
 void* sqlite3_realloc(void* p, int n) {
   return sqlite3_realloc64(p, n <= 0 ? 0 : static_cast<sqlite3_uint64>(n));
 }
 void* sqlite3_realloc64(void* p, sqlite3_uint64 n) {
   if (sqlite3_initialize() != SQLITE_OK) return nullptr;
-  if (n == 0) {
-    std::free(p);
-    return nullptr;
-  }
-  return std::realloc(p, n);
+  return basalt::mem::Realloc(p, n);
 }
-void sqlite3_free(void* p) { std::free(p); }
-sqlite3_uint64 sqlite3_msize(void* p) {
-  (void)p;
-  return 0;
-}
+void sqlite3_free(void* p) { basalt::mem::Free(p); }
+sqlite3_uint64 sqlite3_msize(void* p) { return basalt::mem::Size(p); }
 
 char* sqlite3_vmprintf(const char* fmt, va_list ap) {
   if (fmt == nullptr || sqlite3_initialize() != SQLITE_OK) return nullptr;
@@ -226,7 +220,7 @@ char* sqlite3_vmprintf(const char* fmt, va_list ap) {
     bool ok = basalt::SqlVAppendf(&s, basalt::kPrintfMaxLength, fmt, copy);
     va_end(copy);
     if (!ok) return nullptr;
-    char* out = static_cast<char*>(std::malloc(s.size() + 1));
+    char* out = static_cast<char*>(basalt::mem::Malloc(s.size() + 1));
     if (out == nullptr) return nullptr;
     std::memcpy(out, s.data(), s.size());
     out[s.size()] = '\0';

@@ -2,46 +2,32 @@
 // (connection), sqlite3_stmt_status (statement), sqlite3_memory_used /
 // memory_highwater, and the heap-limit and release-memory calls.
 //
-// Basalt allocates with the C library's malloc and keeps no allocator of
-// its own: the memory figures (when SQLITE_CONFIG_MEMSTATUS is on) are the
-// C library's count of heap bytes in use (mallinfo2), for the whole
-// process. Figures of structures
-// Basalt does not have (lookaside, page-cache buffers, the parser stack)
-// are 0, which is what SQLite reports when those are not configured.
-#include <malloc.h>
-
-#include <atomic>
-#include <mutex>
-
+// The process figures are the library heap's (common/mem.h): sqlite3_malloc
+// blocks and the engine's large blocks (page-cache frames, in-memory
+// database pages, statement arenas, sorter arrays, big values). Figures of
+// structures Basalt does not have (lookaside, the page-cache buffer of
+// SQLITE_CONFIG_PAGECACHE, scratch memory, the parser stack) are 0, as
+// SQLite reports them when those are not configured.
 #include "api/config.h"
 #include "api/guard.h"
 #include "api/handles.h"
+#include "common/mem.h"
 
 using basalt::api::Guard;
 using basalt::api::HasConnection;
+namespace mem = basalt::mem;
 
 namespace {
 
-std::mutex& StatusMutex() {
-  static std::mutex mu;
-  return mu;
-}
-sqlite3_int64 memory_highwater = 0;
-std::atomic<sqlite3_int64> soft_limit{0};
-std::atomic<sqlite3_int64> hard_limit{0};
-
-sqlite3_int64 HeapInUse() {
-  struct mallinfo2 mi = mallinfo2();
-  return static_cast<sqlite3_int64>(mi.uordblks + mi.hblkhd);
-}
-
-// The current heap use, raising the high-water mark (under StatusMutex);
-// 0 while SQLITE_CONFIG_MEMSTATUS is off.
-sqlite3_int64 SampleMemory() {
-  if (!basalt::api::MemStatusOn()) return 0;
-  sqlite3_int64 now = HeapInUse();
-  if (now > memory_highwater) memory_highwater = now;
-  return now;
+// fn(pager) summed over the connection's open databases.
+template <typename Fn>
+int64_t SumPagers(sqlite3* db, Fn fn) {
+  int64_t n = 0;
+  for (int i = 0; i < db->conn->dbs().size(); ++i) {
+    basalt::Database* d = db->conn->dbs().at(i);
+    if (d->bt != nullptr) n += fn(d->bt->pager());
+  }
+  return n;
 }
 
 }  // namespace
@@ -52,14 +38,31 @@ int sqlite3_status64(int op, sqlite3_int64* current, sqlite3_int64* highwater, i
   if (op < 0 || op > SQLITE_STATUS_MALLOC_COUNT || current == nullptr || highwater == nullptr) {
     return SQLITE_MISUSE;
   }
-  std::lock_guard<std::mutex> g(StatusMutex());
   *current = 0;
   *highwater = 0;
-  if (op == SQLITE_STATUS_MEMORY_USED) {
-    *current = SampleMemory();
-    *highwater = memory_highwater;
-    if (reset) memory_highwater = *current;
+  mem::Stat stat;
+  switch (op) {
+    case SQLITE_STATUS_MEMORY_USED:
+      stat = mem::Stat::kMemoryUsed;
+      break;
+    case SQLITE_STATUS_MALLOC_COUNT:
+      stat = mem::Stat::kMallocCount;
+      break;
+    case SQLITE_STATUS_MALLOC_SIZE:
+      stat = mem::Stat::kMallocSize;
+      break;
+    case SQLITE_STATUS_PAGECACHE_OVERFLOW:
+      stat = mem::Stat::kPageCacheOverflow;
+      break;
+    case SQLITE_STATUS_PAGECACHE_SIZE:
+      stat = mem::Stat::kPageCacheSize;
+      break;
+    default:
+      return SQLITE_OK;
   }
+  mem::Figure f = mem::Read(stat, reset != 0);
+  *current = f.current;
+  *highwater = f.highwater;
   return SQLITE_OK;
 }
 
@@ -74,50 +77,32 @@ int sqlite3_status(int op, int* current, int* highwater, int reset) {
   return rc;
 }
 
-sqlite3_int64 sqlite3_memory_used(void) {
-  std::lock_guard<std::mutex> g(StatusMutex());
-  return SampleMemory();
-}
+sqlite3_int64 sqlite3_memory_used(void) { return mem::Read(mem::Stat::kMemoryUsed, false).current; }
 
 sqlite3_int64 sqlite3_memory_highwater(int reset) {
-  std::lock_guard<std::mutex> g(StatusMutex());
-  SampleMemory();
-  sqlite3_int64 h = memory_highwater;
-  if (reset) memory_highwater = basalt::api::MemStatusOn() ? HeapInUse() : 0;
-  return h;
+  return mem::Read(mem::Stat::kMemoryUsed, reset != 0).highwater;
 }
 
-// Basalt frees page caches only when connections close: nothing to release.
+// As in the reference build (no SQLITE_ENABLE_MEMORY_MANAGEMENT): nothing
+// is released process-wide; sqlite3_db_release_memory frees a connection's
+// unused cache pages.
 int sqlite3_release_memory(int) { return 0; }
 
-// The limits are recorded and reported; Basalt's allocations do not
-// consult them.
 sqlite3_int64 sqlite3_soft_heap_limit64(sqlite3_int64 n) {
-  sqlite3_int64 old = soft_limit.load();
-  if (n >= 0) {
-    sqlite3_int64 hard = hard_limit.load();
-    if (hard > 0 && (n > hard || n == 0)) n = hard;
-    soft_limit.store(n);
-  }
-  return old;
+  if (sqlite3_initialize() != SQLITE_OK) return -1;
+  return mem::SetSoftLimit(n);
 }
 
 void sqlite3_soft_heap_limit(int n) { sqlite3_soft_heap_limit64(n < 0 ? 0 : n); }
 
 sqlite3_int64 sqlite3_hard_heap_limit64(sqlite3_int64 n) {
-  sqlite3_int64 old = hard_limit.load();
-  if (n >= 0) {
-    hard_limit.store(n);
-    sqlite3_int64 soft = soft_limit.load();
-    if (n > 0 && (soft == 0 || soft > n)) soft_limit.store(n);
-  }
-  return old;
+  if (sqlite3_initialize() != SQLITE_OK) return -1;
+  return mem::SetHardLimit(n);
 }
 
 int sqlite3_db_status(sqlite3* db, int op, int* current, int* highwater, int reset) {
   if (!HasConnection(db) || current == nullptr || highwater == nullptr) return SQLITE_MISUSE;
   return Guard(db, basalt::api::kCodeOnThrow, [&] {
-    (void)reset;
     *current = 0;
     *highwater = 0;
     switch (op) {
@@ -130,18 +115,41 @@ int sqlite3_db_status(sqlite3* db, int op, int* current, int* highwater, int res
         *current = static_cast<int>(n);
         return SQLITE_OK;
       }
-      case SQLITE_DBSTATUS_LOOKASIDE_USED:
       case SQLITE_DBSTATUS_CACHE_USED:
-      case SQLITE_DBSTATUS_SCHEMA_USED:
-      case SQLITE_DBSTATUS_LOOKASIDE_HIT:
-      case SQLITE_DBSTATUS_LOOKASIDE_MISS_SIZE:
-      case SQLITE_DBSTATUS_LOOKASIDE_MISS_FULL:
+      case SQLITE_DBSTATUS_CACHE_USED_SHARED:  // no shared cache: the same
+        *current = static_cast<int>(
+            SumPagers(db, [](basalt::Pager* p) -> int64_t { return p->cache_bytes(); }));
+        return SQLITE_OK;
+      case SQLITE_DBSTATUS_SCHEMA_USED: {
+        int64_t n = 0;
+        for (int i = 0; i < db->conn->dbs().size(); ++i) {
+          n += static_cast<int64_t>(db->conn->dbs().at(i)->schema.HeapBytes());
+        }
+        *current = static_cast<int>(n);
+        return SQLITE_OK;
+      }
       case SQLITE_DBSTATUS_CACHE_HIT:
       case SQLITE_DBSTATUS_CACHE_MISS:
       case SQLITE_DBSTATUS_CACHE_WRITE:
-      case SQLITE_DBSTATUS_CACHE_USED_SHARED:
-      case SQLITE_DBSTATUS_CACHE_SPILL:
-        return SQLITE_OK;  // not measured by Basalt's pagers (see top)
+      case SQLITE_DBSTATUS_CACHE_SPILL: {
+        // The counter of each pager, summed; reset zeroes them.
+        uint64_t basalt::Pager::CacheCounters::*field =
+            op == SQLITE_DBSTATUS_CACHE_HIT     ? &basalt::Pager::CacheCounters::hits
+            : op == SQLITE_DBSTATUS_CACHE_MISS  ? &basalt::Pager::CacheCounters::misses
+            : op == SQLITE_DBSTATUS_CACHE_WRITE ? &basalt::Pager::CacheCounters::writes
+                                                : &basalt::Pager::CacheCounters::spills;
+        *current = static_cast<int>(SumPagers(db, [&](basalt::Pager* p) -> int64_t {
+          uint64_t v = p->cache_counters().*field;
+          if (reset) p->cache_counters().*field = 0;
+          return static_cast<int64_t>(v);
+        }));
+        return SQLITE_OK;
+      }
+      case SQLITE_DBSTATUS_LOOKASIDE_USED:
+      case SQLITE_DBSTATUS_LOOKASIDE_HIT:
+      case SQLITE_DBSTATUS_LOOKASIDE_MISS_SIZE:
+      case SQLITE_DBSTATUS_LOOKASIDE_MISS_FULL:
+        return SQLITE_OK;  // no lookaside memory (see top)
       default:
         return basalt::api::SetError(db, SQLITE_ERROR, "unknown operation");
     }

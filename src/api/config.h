@@ -9,7 +9,5 @@ namespace basalt::api {
 // Handles the sqlite3_config options other than the threading modes;
 // called with the init mutex held and the library not initialized.
 int ConfigOption(int op, va_list ap);
-// SQLITE_CONFIG_MEMSTATUS: memory figures are gathered only when on.
-bool MemStatusOn();
 
 }  // namespace basalt::api

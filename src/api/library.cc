@@ -15,6 +15,7 @@
 
 #include "api/config.h"
 #include "api/mutex.h"
+#include "common/mem.h"
 #include "os/vfs.h"
 #include "sqlite3.h"
 
@@ -47,15 +48,24 @@ int sqlite3_threadsafe(void) { return 1; }
 int sqlite3_initialize(void) {
   if (basalt::api::g_initialized.load(std::memory_order_acquire)) return SQLITE_OK;
   std::lock_guard<std::mutex> g(basalt::api::InitMutex());
+  if (basalt::api::g_initialized.load(std::memory_order_relaxed)) return SQLITE_OK;
+  const basalt::mem::Methods& m = basalt::mem::Current();
+  if (m.xInit != nullptr) {
+    int rc = m.xInit(m.pAppData);
+    if (rc != SQLITE_OK) return rc;
+  }
   basalt::api::g_initialized.store(true, std::memory_order_release);
   return SQLITE_OK;
 }
 
 // Every connection must be closed first (as documented); Basalt keeps no
-// other resources that need releasing, so this only ends the initialized
-// state and lets sqlite3_config work again.
+// other resources that need releasing, so this ends the initialized state
+// (letting sqlite3_config work again) and shuts the heap's methods down.
 int sqlite3_shutdown(void) {
   std::lock_guard<std::mutex> g(basalt::api::InitMutex());
+  if (!basalt::api::g_initialized.load(std::memory_order_relaxed)) return SQLITE_OK;
+  const basalt::mem::Methods& m = basalt::mem::Current();
+  if (m.xShutdown != nullptr) m.xShutdown(m.pAppData);
   basalt::api::g_initialized.store(false, std::memory_order_release);
   return SQLITE_OK;
 }

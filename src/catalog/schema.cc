@@ -180,6 +180,17 @@ Trigger* Schema::AddTrigger(std::unique_ptr<Trigger> t) {
   return raw;
 }
 
+size_t Schema::HeapBytes() const {
+  size_t n = sizeof(Schema);
+  for (const auto& [name, t] : tables_) {
+    n += sizeof(Table) + name.size() + t->sql.size() + t->columns.size() * sizeof(Column);
+    for (const Column& c : t->columns) n += c.name.size();
+  }
+  for (const auto& [name, i] : indexes_) n += sizeof(Index) + name.size() + i->sql.size();
+  for (const auto& [name, g] : triggers_) n += sizeof(Trigger) + name.size() + g->sql.size();
+  return n;
+}
+
 void Schema::RemoveIndex(std::string_view name) {
   auto it = indexes_.find(LowerAscii(name));
   if (it == indexes_.end()) return;

@@ -234,6 +234,10 @@ class Schema {
     return triggers_;
   }
 
+  // An estimate of the heap the schema's objects take: each object, its
+  // columns and its CREATE text (SQLITE_DBSTATUS_SCHEMA_USED).
+  size_t HeapBytes() const;
+
   // Bumped on every change; compiled statements remember the value they saw.
   uint64_t generation() const { return generation_; }
   void Touch() { ++generation_; }

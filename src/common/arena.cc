@@ -1,6 +1,6 @@
 #include "common/arena.h"
 
-#include <cstdlib>
+#include "common/mem.h"
 
 namespace basalt {
 
@@ -9,8 +9,7 @@ void* Arena::AllocateSlow(size_t bytes, size_t align) {
   size_t size = next_block_size_;
   while (size < need) size *= 2;
   if (next_block_size_ < 64 * 1024) next_block_size_ *= 2;
-  void* raw = std::malloc(size);
-  if (raw == nullptr) throw std::bad_alloc();
+  void* raw = mem::AcquireOrThrow(size);
   Block* b = static_cast<Block*>(raw);
   b->prev = blocks_;
   b->size = size;
@@ -28,7 +27,7 @@ void Arena::Reset() {
   cleanups_ = nullptr;
   while (blocks_ != nullptr) {
     Block* prev = blocks_->prev;
-    std::free(blocks_);
+    mem::Release(blocks_, blocks_->size);
     blocks_ = prev;
   }
   ptr_ = end_ = nullptr;

@@ -1,13 +1,15 @@
-// An allocator for large, growing buffers (the sorter's entry array): up to
-// kSmall bytes from operator new; beyond, anonymous memory the kernel is
-// asked to back with huge pages (MADV_HUGEPAGE), so that filling tens of
-// megabytes takes a few dozen page faults instead of tens of thousands.
+// An allocator for large, growing buffers (the sorter's entry array),
+// counted in the library heap (common/mem.h): up to kSmall bytes from it; beyond, anonymous memory
+// the kernel is asked to back with huge pages (MADV_HUGEPAGE), so that filling tens of megabytes
+// takes a few dozen page faults instead of tens of thousands.
 #pragma once
 
 #include <sys/mman.h>
 
 #include <cstddef>
 #include <new>
+
+#include "common/mem.h"
 
 namespace basalt {
 
@@ -23,19 +25,24 @@ struct BigAllocator {
 
   T* allocate(size_t n) {
     size_t bytes = n * sizeof(T);
-    if (bytes < kSmall) return static_cast<T*>(::operator new(bytes));
+    if (bytes < kSmall) return static_cast<T*>(mem::AcquireOrThrow(bytes));
+    if (!mem::Reserve(Rounded(bytes))) throw std::bad_alloc();
     void* p =
         ::mmap(nullptr, Rounded(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
+    if (p == MAP_FAILED) {
+      mem::Unreserve(Rounded(bytes));
+      throw std::bad_alloc();
+    }
     ::madvise(p, Rounded(bytes), MADV_HUGEPAGE);  // advice only: failure is harmless
     return static_cast<T*>(p);
   }
   void deallocate(T* p, size_t n) {
     size_t bytes = n * sizeof(T);
     if (bytes < kSmall) {
-      ::operator delete(p);
+      mem::Release(p, bytes);
     } else {
       ::munmap(p, Rounded(bytes));
+      mem::Unreserve(Rounded(bytes));
     }
   }
   template <typename U>

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/mem.h"
 #include "common/printf_float.h"
 #include "common/printf_source.h"
 
@@ -431,7 +432,7 @@ void FormatString(Kind kind, const Spec& s, ArgSource* args, Sink* sink) {
     }
   }
   EmitPadded(str, len, s, s.alt2, sink);
-  std::free(to_free);
+  mem::Free(to_free);  // %z: the argument came from sqlite3_malloc
 }
 
 // %q %Q %w: the argument with the quote character doubled.

@@ -3,9 +3,7 @@
 // as in SQLite), and shrink_memory and optimize, which have nothing to do
 // in Basalt: there is no cache to shrink beyond what the pagers keep and no
 // ANALYZE statistics to refresh.
-#include <atomic>
-#include <mutex>
-
+#include "common/mem.h"
 #include "main/connection.h"
 #include "main/pragma_families.h"
 
@@ -15,19 +13,6 @@ namespace {
 
 // SQLite's MAX_WORKER_THREADS in the reference build.
 constexpr int64_t kMaxWorkerThreads = 8;
-
-// The process's heap limits (sqlite3_soft_heap_limit64 and
-// sqlite3_hard_heap_limit64): recorded and read back; Basalt allocates
-// without a limit. A soft limit is never above a hard limit.
-struct HeapLimits {
-  std::mutex mu;
-  int64_t soft = 0;
-  int64_t hard = 0;
-};
-HeapLimits& SharedHeapLimits() {
-  static HeapLimits* limits = new HeapLimits();
-  return *limits;
-}
 
 }  // namespace
 
@@ -51,24 +36,22 @@ Status RunThreads(PragmaCall* call) {
   return Status();
 }
 
+// The process's heap limits, shared with sqlite3_soft_heap_limit64 and
+// sqlite3_hard_heap_limit64 (common/mem.h). A value >= 0 sets the soft
+// limit; the hard one is only ever lowered by the pragma (or set the first
+// time). The result is the limit in force.
 Status RunHeapLimit(PragmaCall* call) {
-  HeapLimits& limits = SharedHeapLimits();
-  std::lock_guard<std::mutex> lock(limits.mu);
   const bool hard = std::string_view(call->def->name) == "hard_heap_limit";
   int64_t n = 0;
   if (call->set && PragmaInt64(call->arg, &n)) {
     if (hard) {
-      // Only lowers a limit in force (or sets the first one).
-      if (n > 0 && (limits.hard == 0 || limits.hard > n)) {
-        limits.hard = n;
-        if (n < limits.soft || limits.soft == 0) limits.soft = n;
-      }
+      int64_t now = mem::SetHardLimit(-1);
+      if (n > 0 && (now == 0 || now > n)) mem::SetHardLimit(n);
     } else if (n >= 0) {
-      if (limits.hard > 0 && (n > limits.hard || n == 0)) n = limits.hard;
-      limits.soft = n;
+      mem::SetSoftLimit(n);
     }
   }
-  call->Row(Value::Int(hard ? limits.hard : limits.soft));
+  call->Row(Value::Int(hard ? mem::SetHardLimit(-1) : mem::SetSoftLimit(-1)));
   return Status();
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/mem.h"
 #include "os/mem_vfs.h"
 #include "pager/db_header.h"
 #include "pager/wal.h"
@@ -144,6 +145,7 @@ Status FilePager::Fetch(Pgno pgno, CachedPage** out) {
   if (f == nullptr) {
     CachedPage* reuse = nullptr;
     TRY(MakeRoom(&reuse));
+    ++counters_.misses;
     f = cache_.Insert(pgno, reuse, /*zero_page=*/false);
     Status st = ReadPage(pgno, f->data);
     if (!st.ok()) {
@@ -160,7 +162,11 @@ Status FilePager::Get(Pgno pgno, PageRef* out) {
   if (txn_ == PagerTxn::kNone) return Status(kMisuse, "page read outside a transaction");
   if (pgno == 0 || pgno > page_count_) return CORRUPT();
   CachedPage* f = cache_.Lookup(pgno);
-  if (f == nullptr) TRY(Fetch(pgno, &f));
+  if (f == nullptr) {
+    TRY(Fetch(pgno, &f));
+  } else {
+    ++counters_.hits;
+  }
   if (f->pins == 0) cache_.Pinned(f);
   *out = PageRef(f);
   return Status();
@@ -174,7 +180,17 @@ constexpr int kSpillSearch = 64;  // dirty frames MakeRoom looks at past the old
 
 Status FilePager::MakeRoom(CachedPage** reuse) {
   *reuse = nullptr;
-  if (cache_.size() < cache_limit_) return Status();
+  if (cache_.size() < cache_limit_) {
+    // Over the soft heap limit the cache reuses its oldest clean page
+    // instead of growing, as SQLite's does (dirty pages are not written
+    // for it).
+    if (!mem::NearlyFull()) return Status();
+    if (CachedPage* f = cache_.OldestClean()) {
+      cache_.Detach(f);
+      *reuse = f;
+    }
+    return Status();
+  }
   if (CachedPage* f = cache_.OldestClean()) {
     cache_.Detach(f);
     *reuse = f;
@@ -207,6 +223,7 @@ Status FilePager::MakeRoom(CachedPage** reuse) {
 
 Status FilePager::WritePageToDb(CachedPage* f) {
   ++stats_.pages_written;
+  ++counters_.writes;
   return db_->Write(f->data, page_size_, uint64_t(f->pgno - 1) * page_size_);
 }
 
@@ -225,6 +242,8 @@ Status FilePager::Spill(CachedPage* f) {
     }
     spilled_ = true;
     ++stats_.spills;
+    ++counters_.spills;
+    ++counters_.writes;
     cache_.MarkClean(f);
     return Status();
   }
@@ -248,6 +267,7 @@ Status FilePager::Spill(CachedPage* f) {
     return st;
   }
   ++stats_.spills;
+  ++counters_.spills;
   cache_.MarkClean(f);
   return Status();
 }

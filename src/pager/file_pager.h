@@ -105,6 +105,9 @@ class FilePager final : public Pager {
   Synchronous synchronous() const { return sync_; }
   size_t cache_limit() const { return cache_limit_; }
   size_t cached_pages() const { return cache_.size(); }
+  int64_t cache_bytes() const override {
+    return static_cast<int64_t>(cache_.size() * cache_.frame_bytes());
+  }
   LockLevel lock_level() const;
   // Frames in the WAL as of the current/last snapshot (0 outside WAL mode).
   uint32_t wal_frames() const;

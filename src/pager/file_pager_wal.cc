@@ -113,6 +113,7 @@ Status FilePager::CommitWal() {
     error_ = st;
     return st;
   }
+  counters_.writes += frames.size();
   for (CachedPage* f : dirty) cache_.MarkClean(f);
   EndTransaction();
   if (autocheckpoint_ > 0 && wal_->max_frame() >= uint32_t(autocheckpoint_)) {

@@ -48,6 +48,8 @@
 #include <cstring>
 #include <new>
 
+#include "common/mem.h"
+
 namespace basalt {
 
 namespace {
@@ -83,21 +85,24 @@ Result<std::unique_ptr<MemPager>> MemPager::FromImage(std::string_view bytes, ui
 
 MemPager::~MemPager() {
   for (Level& l : levels_) {
-    for (Saved& s : l.saved) std::free(s.image);
+    for (Saved& s : l.saved) mem::Release(s.image, page_size_);
   }
-  for (uint8_t* p : image_pool_) std::free(p);
+  for (uint8_t* p : image_pool_) mem::Release(p, page_size_);
   for (Frame* f : frames_) {
-    f->~Frame();
-    ::operator delete(f);
+    FreeFrame(f);
   }
+}
+
+void MemPager::FreeFrame(Frame* f) {
+  f->~Frame();
+  mem::Release(f, FrameBytes(), mem::Kind::kPageCache);
 }
 
 MemPager::Frame* MemPager::NewFrame(Pgno pgno) {
   if (frames_.size() == frames_.capacity()) frames_.reserve(frames_.size() * 2 + 16);
-  size_t head = (sizeof(Frame) + 15) & ~size_t{15};
-  void* mem = ::operator new(head + page_size_ + kPageSlack);
+  void* mem = mem::AcquireOrThrow(FrameBytes(), mem::Kind::kPageCache);
   Frame* f = new (mem) Frame();
-  f->data = static_cast<uint8_t*>(mem) + head;
+  f->data = static_cast<uint8_t*>(mem) + kFrameHead;
   std::memset(f->data, 0, page_size_ + kPageSlack);
   f->pgno = pgno;
   f->pager = this;
@@ -111,17 +116,19 @@ uint8_t* MemPager::TakeImage() {
     image_pool_.pop_back();
     return p;
   }
-  void* p = std::malloc(page_size_);
-  if (p == nullptr) throw std::bad_alloc();
-  return static_cast<uint8_t*>(p);
+  return static_cast<uint8_t*>(mem::AcquireOrThrow(page_size_));
 }
 
 void MemPager::GiveImage(uint8_t* image) {
   if (image_pool_.size() < kMaxPooledImages && image_pool_.size() < image_pool_.capacity()) {
     image_pool_.push_back(image);
   } else {
-    std::free(image);
+    mem::Release(image, page_size_);
   }
+}
+
+int64_t MemPager::cache_bytes() const {
+  return static_cast<int64_t>(frames_.size() * FrameBytes());
 }
 
 size_t MemPager::saved_image_count() const {
@@ -151,11 +158,10 @@ Status MemPager::SetPageSize(uint32_t page_size) {
     return Status(kMisuse, "page size can change only while the database is empty");
   }
   for (Frame* f : frames_) {
-    f->~Frame();
-    ::operator delete(f);
+    FreeFrame(f);
   }
   frames_.clear();
-  for (uint8_t* p : image_pool_) std::free(p);
+  for (uint8_t* p : image_pool_) mem::Release(p, page_size_);
   image_pool_.clear();
   if (page_size != page_size_) ++data_version_;  // as SQLite's pager reset
   page_size_ = page_size;
@@ -165,6 +171,7 @@ Status MemPager::SetPageSize(uint32_t page_size) {
 Status MemPager::Get(Pgno pgno, PageRef* out) {
   if (txn_ == PagerTxn::kNone) return Status(kMisuse, "page read outside a transaction");
   if (pgno == 0 || pgno > page_count_) return CORRUPT();
+  ++counters_.hits;
   *out = PageRef(frames_[pgno - 1]);
   return Status();
 }
@@ -260,8 +267,7 @@ Status MemPager::Commit() {
   while (frames_.size() > size_t(page_count_) + 64) {
     Frame* f = frames_.back();
     frames_.pop_back();
-    f->~Frame();
-    ::operator delete(f);
+    FreeFrame(f);
   }
   txn_ = PagerTxn::kNone;
   changed_ = false;

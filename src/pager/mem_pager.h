@@ -48,6 +48,7 @@ class MemPager final : public Pager {
 
   // Page images currently held for rollback (for tests of cheap rollback).
   size_t saved_image_count() const;
+  int64_t cache_bytes() const override;
 
  private:
   struct Frame : PageFrame {
@@ -69,6 +70,12 @@ class MemPager final : public Pager {
   MemPager(uint32_t page_size, JournalMode mode) : Pager(page_size, mode) {}
   Status WriteSlow(PageFrame* f) override;
   Frame* NewFrame(Pgno pgno);
+  // Frames are one block from the library heap: the Frame, padded to 16
+  // bytes, then the page and its slack.
+  static constexpr size_t kFrameHead = (sizeof(Frame) + 15) & ~size_t{15};
+  size_t FrameBytes() const { return kFrameHead + page_size_ + kPageSlack; }
+  void FreeFrame(Frame* f);
+
   uint8_t* TakeImage();
   void GiveImage(uint8_t* image);
   void PushLevel();

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <new>
 
+#include "common/mem.h"
+
 namespace basalt {
 
 namespace {
@@ -17,17 +19,22 @@ PageCache::~PageCache() {
   for (CachedPage* f : AllPages()) Free(f);
 }
 
+size_t PageCache::frame_bytes() const { return kHeadBytes + page_size_ + kPageSlack; }
+
 CachedPage* PageCache::Allocate() {
-  void* mem = ::operator new(kHeadBytes + page_size_ + kPageSlack);
+  size_t bytes = frame_bytes();
+  void* mem = mem::AcquireOrThrow(bytes, mem::Kind::kPageCache);
   CachedPage* f = new (mem) CachedPage();
   f->data = static_cast<uint8_t*>(mem) + kHeadBytes;
   f->pager = owner_;
+  f->block_bytes = static_cast<uint32_t>(bytes);
   return f;
 }
 
 void PageCache::Free(CachedPage* f) {
+  size_t bytes = f->block_bytes;
   f->~CachedPage();
-  ::operator delete(f);
+  mem::Release(f, bytes, mem::Kind::kPageCache);
 }
 
 CachedPage* PageCache::Insert(Pgno pgno, CachedPage* reuse, bool zero_page) {
@@ -47,10 +54,12 @@ CachedPage* PageCache::Insert(Pgno pgno, CachedPage* reuse, bool zero_page) {
     f = Allocate();
   } else {
     uint8_t* data = f->data;
+    uint32_t bytes = f->block_bytes;
     f->~CachedPage();
     new (f) CachedPage();
     f->data = data;
     f->pager = owner_;
+    f->block_bytes = bytes;
   }
   if (zero_page) {
     std::memset(f->data, 0, page_size_ + kPageSlack);

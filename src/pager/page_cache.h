@@ -28,6 +28,7 @@ struct CachedPage : PageFrame {
   CachedPage* dnext = nullptr;
   bool dirty = false;
   bool listed = false;
+  uint32_t block_bytes = 0;  // the frame's allocation (header + data)
 };
 
 class PageCache {
@@ -68,6 +69,8 @@ class PageCache {
   CachedPage* OldestDirty() const { return dirty_head_; }
 
   size_t size() const { return count_; }
+  // Bytes one frame takes (its header, the page and the slack).
+  size_t frame_bytes() const;
   size_t dirty_count() const { return dirty_count_; }
   uint32_t page_size() const { return page_size_; }
   // Only while the cache is empty.

@@ -203,6 +203,17 @@ class Pager {
   // Open): SQLite reads nothing when it opens, so a WAL change that read
   // sees is counted at the next read transaction instead.
   void set_opening(bool on) { opening_ = on; }
+  // Page-cache counters for sqlite3_db_status (CACHE_HIT, CACHE_MISS,
+  // CACHE_WRITE, CACHE_SPILL); the API reads and resets them.
+  struct CacheCounters {
+    uint64_t hits = 0;    // pages found in the cache
+    uint64_t misses = 0;  // pages read from the file
+    uint64_t writes = 0;  // pages written to the file or the WAL
+    uint64_t spills = 0;  // dirty pages written early to make room
+  };
+  CacheCounters& cache_counters() { return counters_; }
+  // Bytes of memory the pager's cached pages take (SQLITE_DBSTATUS_CACHE_USED).
+  virtual int64_t cache_bytes() const { return 0; }
   // SQLITE_FCNTL_PERSIST_WAL: the -wal and -shm files stay after the last
   // connection closes (the WAL is still checkpointed).
   bool persist_wal() const { return persist_wal_; }
@@ -269,6 +280,7 @@ class Pager {
   bool opening_ = false;           // see set_opening
   bool count_deferred_ = false;    // a change seen while opening, not yet counted
   bool wal_open_counted_ = false;  // the WAL's first read was counted already
+  CacheCounters counters_;
   bool persist_wal_ = false;
   Pgno max_page_count_ = 0xfffffffeu;
 

@@ -24,7 +24,7 @@ enum class Type : uint8_t { kNull = 0, kInteger = 1, kReal = 2, kText = 3, kBlob
 class Value {
  public:
   Value() : i_(0) {}
-  ~Value() { std::free(buf_); }
+  ~Value() { FreeBuffer(); }
   Value(const Value& o) : i_(0) { CopyFrom(o); }
   Value& operator=(const Value& o) {
     if (this != &o) CopyFrom(o);
@@ -33,7 +33,7 @@ class Value {
   Value(Value&& o) noexcept { MoveFrom(&o); }
   Value& operator=(Value&& o) noexcept {
     if (this != &o) {
-      std::free(buf_);
+      FreeBuffer();
       buf_ = nullptr;
       cap_ = 0;
       MoveFrom(&o);
@@ -184,7 +184,7 @@ class Value {
   // Frees the value's own buffer (keeps the value if it does not use it).
   void ReleaseBuffer() {
     if (owns_bytes()) SetNull();
-    std::free(buf_);
+    FreeBuffer();
     buf_ = nullptr;
     cap_ = 0;
   }
@@ -214,18 +214,23 @@ class Value {
     type_ = t;
     subtype_ = 0;
   }
+  // Buffers of kCountedBytes or more come from the library heap (counted
+  // in sqlite3_memory_used, subject to the heap limits); smaller ones, too
+  // many and too short-lived to be worth counting, straight from malloc.
+  static constexpr uint32_t kCountedBytes = 1024;
+  // Frees buf_ (leaves buf_ and cap_ stale).
+  void FreeBuffer() {
+    if (buf_ != nullptr) FreeBufferSlow();
+  }
+  void FreeBufferSlow();  // value_buffer.cc
   char* Grow(size_t need) {
-    if (need > cap_) {
-      size_t ncap = need < 32 ? 32 : need + need / 4;
-      char* nb = static_cast<char*>(std::realloc(buf_, ncap));
-      // Out of memory travels as std::bad_alloc to the API boundary
-      // (SQLITE_NOMEM); the value keeps its old buffer.
-      if (nb == nullptr) throw std::bad_alloc();
-      buf_ = nb;
-      cap_ = static_cast<uint32_t>(ncap);
-    }
+    if (need > cap_) GrowSlow(need);
     return buf_;
   }
+  // Makes buf_ hold at least `need` bytes, keeping its contents; out of
+  // memory travels as std::bad_alloc to the API boundary (SQLITE_NOMEM),
+  // and the value keeps its old buffer.
+  void GrowSlow(size_t need);  // value_buffer.cc
   void MoveFrom(Value* o) {
     i_ = o->i_;
     n_ = o->n_;

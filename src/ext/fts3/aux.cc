@@ -72,15 +72,8 @@ FtsCursor* CursorArg(sqlite3_context* ctx, sqlite3_value* v, const char* fn) {
 std::vector<std::vector<int>> PhraseLastPositions(FtsCursor* c, int col) {
   std::vector<std::vector<int>> out;
   if (!c->expr) return out;
-  auto hits = DocPhraseHits(c->result, c->expr.get(), c->docid);
-  for (size_t i = 0; i < static_cast<size_t>(c->result.naux); ++i) {
-    int n = static_cast<int>(c->result.phrases[i]->tokens.size());
-    std::vector<int> v;
-    for (const auto& p : hits[i]) {
-      if (p.col == col) v.push_back(p.pos + n - 1);
-    }
-    out.push_back(std::move(v));
-  }
+  out.resize(static_cast<size_t>(c->result.naux));
+  for (int i = 0; i < c->result.naux; ++i) c->engine.Poslist(i, col, &out[static_cast<size_t>(i)]);
   return out;
 }
 
@@ -89,6 +82,10 @@ namespace {
 void OffsetsFunc(sqlite3_context* ctx, int, sqlite3_value** argv) {
   FtsCursor* c = CursorArg(ctx, argv[0], "offsets");
   if (c == nullptr) return;
+  if (c->table->contentless) {  // SQLite cannot read the row's text
+    sqlite3_result_error_code(ctx, SQLITE_ERROR);
+    return;
+  }
   if (!c->expr) {
     sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);
     return;
@@ -96,8 +93,8 @@ void OffsetsFunc(sqlite3_context* ctx, int, sqlite3_value** argv) {
   FtsTable* t = c->table;
   std::string res;
   for (int col = 0; col < t->ncol(); ++col) {
+    auto ph = PhraseLastPositions(c, col);  // read first, as SQLite does
     if (ColumnIsNull(c, col)) continue;
-    auto ph = PhraseLastPositions(c, col);
     // (token position, term number) of every hit, in output order.
     std::vector<std::pair<int, int>> items;
     int term = 0;

@@ -261,7 +261,7 @@ int ParseAndCreate(sqlite3* db, void* aux, int argc, const char* const* argv, bo
                            t->compress.empty() ? "compress" : "uncompress");
     return SQLITE_ERROR;
   }
-  t->has_docsize = t->fts4;
+  t->has_docsize = t->fts4 && !t->matchinfo_fts3;  // SQLite keeps no %_docsize then
   t->has_stat = t->fts4;
   auto* reg = static_cast<TokenizerRegistry*>(aux);
   const sqlite3_tokenizer_module* m = reg->Find(tok_spec[0]);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ext/fts3/engine.h"
 #include "ext/fts3/expr.h"
 
 namespace basalt::fts {
@@ -26,15 +27,22 @@ struct FtsCursor {
   int64_t docid = 0;
   int langid = 0;
   // Full scan and docid lookup read rows through `scan`; a MATCH walks
-  // result.docids and reads each row through `row` when a column is asked.
+  // the Engine and reads each row through `row` when a column is asked.
   Stmt scan;
   Stmt row;
   bool row_ready = false;  // `row` holds the current document
   bool row_found = false;
   std::unique_ptr<Expr> expr;
   QueryResult result;
-  std::vector<int64_t> docids;  // the MATCH result in cursor order
-  size_t at = 0;
+  Engine engine;  // walks the MATCH rows (see engine.h)
+  int64_t docid_lo = INT64_MIN, docid_hi = INT64_MAX;
+  bool desc = false;
+  // The format of the matchinfo buffer (SQLite fills its per-query values
+  // when the format differs from the previous call's); none yet when empty.
+  std::string mi_format;
+  bool mi_valid = false;
+  std::vector<uint32_t> mi_buf;  // the previous result, in that format
+  std::string docsize_sql;       // matchinfo 'l' (built once)
   // The MATCH query text (for snippet), and its column (-1: all).
   std::string query;
   int match_col = -1;

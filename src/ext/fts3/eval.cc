@@ -2,8 +2,8 @@
 // from every segment of the language (and the pending terms), newest
 // first, the newest entry of a docid winning and deletion markers dropped;
 // a prefix token unions the doclists of all the terms it starts (or reads
-// a prefix= index of exactly its length). Phrases, NEAR groups, AND, OR and
-// NOT then combine per document.
+// a prefix= index of exactly its length). A phrase's hits are where its
+// tokens follow each other; combining them is the Engine's (engine.h).
 #include <algorithm>
 
 #include "ext/fts3/expr.h"
@@ -11,19 +11,117 @@
 namespace basalt::fts {
 namespace {
 
-using PosMap = std::map<int64_t, std::vector<Position>>;
-
 bool PosLess(const Position& a, const Position& b) {
   return a.col != b.col ? a.col < b.col : a.pos < b.pos;
 }
 
-std::vector<Position> HitsIn(const QueryResult& r, const Expr* p, int64_t docid);
-void NearGroup(const Expr* e, std::vector<const Expr*>* ph, std::vector<int>* dist);
-bool NearFilter(const std::vector<const Expr*>& ph, const std::vector<int>& dist,
-                std::vector<std::vector<Position>>* hits);
+bool PosEq(const Position& a, const Position& b) { return a.col == b.col && a.pos == b.pos; }
 
-// All occurrences of one token, per document.
-int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, PosMap* out) {
+// Decodes a doclist into hits, in its own order; a deletion marker becomes
+// a document without positions. False when malformed.
+bool DecodeHits(std::string_view data, bool desc, Hits* out) {
+  auto* p = reinterpret_cast<const uint8_t*>(data.data());
+  const uint8_t* end = p + data.size();
+  int64_t docid = 0;
+  bool first = true;
+  while (p < end) {
+    uint64_t d;
+    if (!GetVarint(&p, end, &d)) return false;
+    docid = first ? static_cast<int64_t>(d)
+                  : (desc ? docid - static_cast<int64_t>(d) : docid + static_cast<int64_t>(d));
+    first = false;
+    PhraseDoc doc{docid, static_cast<uint32_t>(out->pos.size()), 0};
+    int col = 0;
+    int64_t cur = 0;
+    for (;;) {
+      uint64_t v;
+      if (p < end && *p < 0x80) {
+        v = *p++;  // the usual one-byte varint
+      } else if (!GetVarint(&p, end, &v)) {
+        return false;
+      }
+      if (v == 0) break;
+      if (v == 1) {
+        if (!GetVarint(&p, end, &v)) return false;
+        col = static_cast<int>(v);
+        cur = 0;
+        continue;
+      }
+      cur += static_cast<int64_t>(v) - 2;
+      out->pos.push_back(Position{col, static_cast<int>(cur)});
+    }
+    doc.count = static_cast<uint32_t>(out->pos.size() - doc.begin);
+    out->docs.push_back(doc);
+  }
+  return true;
+}
+
+// One term's doclists, decoded into one Hits: docs[ranges[i]] is the i-th
+// doclist (newest first), each in ascending docid order.
+struct TermLists {
+  Hits h;
+  std::vector<std::pair<size_t, size_t>> ranges;
+  bool Decode(std::string_view data, bool desc) {
+    size_t from = h.docs.size();
+    if (!DecodeHits(data, desc, &h)) return false;
+    if (desc) std::reverse(h.docs.begin() + static_cast<std::ptrdiff_t>(from), h.docs.end());
+    ranges.emplace_back(from, h.docs.size());
+    return true;
+  }
+};
+
+// Merges a term's doclists in place: the newest entry of a docid wins and
+// deletion markers are dropped. Positions are not moved.
+void MergeTerm(TermLists* t) {
+  std::vector<PhraseDoc>& docs = t->h.docs;
+  std::vector<PhraseDoc> out;
+  out.reserve(docs.size());
+  // Usually each segment holds its own range of docids: then the lists
+  // only need putting end to end.
+  std::vector<std::pair<size_t, size_t>> order;
+  for (const auto& r : t->ranges) {
+    if (r.first < r.second) order.push_back(r);
+  }
+  std::sort(order.begin(), order.end(), [&docs](const auto& a, const auto& b) {
+    return docs[a.first].docid < docs[b.first].docid;
+  });
+  bool disjoint = true;
+  for (size_t i = 1; disjoint && i < order.size(); ++i) {
+    disjoint = docs[order[i - 1].second - 1].docid < docs[order[i].first].docid;
+  }
+  if (disjoint) {
+    for (const auto& r : order) {
+      for (size_t k = r.first; k < r.second; ++k) {
+        if (docs[k].count > 0) out.push_back(docs[k]);
+      }
+    }
+    docs = std::move(out);
+    return;
+  }
+  std::vector<size_t> at;
+  for (const auto& r : t->ranges) at.push_back(r.first);
+  for (;;) {
+    int best = -1;
+    for (size_t i = 0; i < at.size(); ++i) {
+      if (at[i] >= t->ranges[i].second) continue;
+      if (best < 0 || docs[at[i]].docid < docs[at[static_cast<size_t>(best)]].docid) {
+        best = static_cast<int>(i);
+      }
+    }
+    if (best < 0) break;
+    const PhraseDoc win = docs[at[static_cast<size_t>(best)]];
+    for (size_t i = 0; i < at.size(); ++i) {
+      if (at[i] < t->ranges[i].second && docs[at[i]].docid == win.docid) ++at[i];
+    }
+    if (win.count > 0) out.push_back(win);
+  }
+  docs = std::move(out);
+}
+
+}  // namespace
+
+// All occurrences of one token, by ascending docid.
+int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, Hits* out, int64_t* ovfl) {
   int index = 0;
   bool prefix = tok.prefix;
   if (prefix) {
@@ -38,75 +136,106 @@ int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, PosMap* out) {
   int64_t lo = t->AbsLevel(langid, index, 0);
   int rc = LoadSegments(t, lo, lo + kMaxLevel - 1, &segs);
   if (rc != SQLITE_OK) return rc;
-  // term -> doclists newest first
-  std::map<std::string, std::vector<Doclist>> terms;
+  std::map<std::string, TermLists> terms;
   if (t->any_pending && langid == t->pending_langid) {
     auto& p = t->pending[index];
     for (auto it = p.lower_bound(tok.text); it != p.end(); ++it) {
       bool in =
           prefix ? it->first.compare(0, tok.text.size(), tok.text) == 0 : it->first == tok.text;
       if (!in) break;
-      auto& v = terms[it->first];
-      v.emplace_back();
-      DecodeDoclist(it->second.Finish(), false, &v.back());
-      if (t->desc) std::reverse(v.back().begin(), v.back().end());
+      terms[it->first].Decode(it->second.Finish(), false);  // pending lists ascend
     }
+  }
+  // The overflow pages SQLite weighs: the leaf holding the term in each
+  // segment that is not root-only (prefix scans: see deferred.cc).
+  int pgsz = 0;
+  if (ovfl != nullptr) {
+    *ovfl = -1;
+    if (!prefix && (rc = PageSize(t, &pgsz)) != SQLITE_OK) return rc;
+    if (!prefix) *ovfl = 0;
   }
   for (const auto& g : segs) {
-    rc = ScanSegment(t, g, tok.text, prefix, [&](const std::string& term, std::string_view dl) {
-      auto& v = terms[term];
-      v.emplace_back();
-      return DecodeDoclist(dl, t->desc, &v.back()) ? SQLITE_OK : SQLITE_CORRUPT_VTAB;
-    });
+    int64_t leaf = -1;
+    rc = ScanSegment(
+        t, g, tok.text, prefix,
+        [&](const std::string& term, std::string_view dl) {
+          return terms[term].Decode(dl, t->desc) ? SQLITE_OK : SQLITE_CORRUPT_VTAB;
+        },
+        &leaf);
     if (rc != SQLITE_OK) return rc;
+    if (pgsz > 0 && leaf + 35 > pgsz) *ovfl += (leaf + 34) / pgsz;
   }
-  for (auto& [term, lists] : terms) {
-    std::vector<const Doclist*> ptrs;
-    for (auto& l : lists) ptrs.push_back(&l);
-    for (const auto& e : MergeDoclists(ptrs, t->desc, true)) {
-      DecodePositions(e.pos, &(*out)[e.docid]);
-    }
+  for (auto& [term, lists] : terms) MergeTerm(&lists);
+  if (terms.size() == 1) {
+    *out = std::move(terms.begin()->second.h);
+    return SQLITE_OK;
   }
-  if (terms.size() > 1) {
-    for (auto& [d, v] : *out) {
-      std::sort(v.begin(), v.end(), PosLess);
-      v.erase(std::unique(v.begin(), v.end(),
-                          [](const Position& a, const Position& b) {
-                            return a.col == b.col && a.pos == b.pos;
-                          }),
-              v.end());
+  // Several terms (a prefix): one entry per document, positions merged.
+  std::vector<const Hits*> merged;
+  for (auto& [term, lists] : terms) merged.push_back(&lists.h);
+  std::vector<size_t> at(merged.size(), 0);
+  std::vector<Position> buf;
+  for (;;) {
+    int64_t next = 0;
+    bool any = false;
+    for (size_t i = 0; i < merged.size(); ++i) {
+      if (at[i] >= merged[i]->docs.size()) continue;
+      int64_t d = merged[i]->docs[at[i]].docid;
+      if (!any || d < next) next = d;
+      any = true;
     }
+    if (!any) break;
+    buf.clear();
+    for (size_t i = 0; i < merged.size(); ++i) {
+      if (at[i] >= merged[i]->docs.size() || merged[i]->docs[at[i]].docid != next) continue;
+      const PhraseDoc& d = merged[i]->docs[at[i]++];
+      const Position* p = merged[i]->pos.data() + d.begin;
+      buf.insert(buf.end(), p, p + d.count);
+    }
+    std::sort(buf.begin(), buf.end(), PosLess);
+    buf.erase(std::unique(buf.begin(), buf.end(), PosEq), buf.end());
+    out->Add(next, buf.data(), buf.size());
   }
   return SQLITE_OK;
 }
 
-// Start positions of a phrase per document.
-int PhraseHits(FtsTable* t, const Expr* e, int langid, Hits* out) {
-  std::vector<PosMap> toks(e->tokens.size());
-  for (size_t i = 0; i < e->tokens.size(); ++i) {
-    int rc = TokenHits(t, e->tokens[i], langid, &toks[i]);
-    if (rc != SQLITE_OK) return rc;
+namespace {
+
+// Start positions of a phrase per document (its column filter applied),
+// from its tokens' hits.
+void PhraseHits(const Expr* e, std::vector<Hits>& toks, Hits* out) {
+  if (toks.empty()) return;  // "": no document
+  if (toks.size() == 1 && e->col < 0 && !e->tokens[0].first) {
+    *out = std::move(toks[0]);
+    return;
   }
-  for (auto& [docid, first] : toks[0]) {
-    std::vector<Position> starts;
-    for (const auto& p : first) {
+  std::vector<size_t> at(toks.size(), 0);
+  std::vector<const PhraseDoc*> other(toks.size(), nullptr);
+  std::vector<Position> starts;
+  for (const PhraseDoc& first : toks[0].docs) {
+    bool all = true;
+    for (size_t i = 1; all && i < toks.size(); ++i) {
+      const auto& docs = toks[i].docs;
+      while (at[i] < docs.size() && docs[at[i]].docid < first.docid) ++at[i];
+      all = at[i] < docs.size() && docs[at[i]].docid == first.docid;
+      if (all) other[i] = &docs[at[i]];
+    }
+    if (!all) continue;
+    starts.clear();
+    for (uint32_t k = 0; k < first.count; ++k) {
+      const Position& p = toks[0].pos[first.begin + k];
       if (e->col >= 0 && p.col != e->col) continue;
       bool ok = !(e->tokens[0].first && p.pos != 0);
       for (size_t i = 1; ok && i < toks.size(); ++i) {
-        auto it = toks[i].find(docid);
-        if (it == toks[i].end()) {
-          ok = false;
-          break;
-        }
         Position want{p.col, p.pos + static_cast<int>(i)};
-        ok = std::binary_search(it->second.begin(), it->second.end(), want, PosLess) &&
+        auto b = toks[i].pos.begin() + other[i]->begin;
+        ok = std::binary_search(b, b + other[i]->count, want, PosLess) &&
              !(e->tokens[i].first && want.pos != 0);
       }
       if (ok) starts.push_back(p);
     }
-    if (!starts.empty()) (*out)[docid] = std::move(starts);
+    if (!starts.empty()) out->Add(first.docid, starts.data(), starts.size());
   }
-  return SQLITE_OK;
 }
 
 void CollectPhrases(const Expr* e, std::vector<const Expr*>* out) {
@@ -124,282 +253,33 @@ int CountAux(const Expr* e) {
   return CountAux(e->left.get()) + (e->kind == Expr::kNot ? 0 : CountAux(e->right.get()));
 }
 
-// Keeps, for every document, only the hits of NEAR-grouped phrases that
-// satisfy their group (matchinfo counts those over all rows too).
-void ApplyNear(QueryResult* r, const Expr* e) {
-  if (e->kind == Expr::kPhrase) return;
-  if (e->kind != Expr::kNear) {
-    ApplyNear(r, e->left.get());
-    ApplyNear(r, e->right.get());
-    return;
-  }
-  std::vector<const Expr*> ph;
-  std::vector<int> dist;
-  NearGroup(e, &ph, &dist);
-  std::vector<int64_t> docs;
-  for (const auto& [d, v] : r->hits[ph[0]->phrase_index]) docs.push_back(d);
-  for (const auto* p : ph) {
-    auto& h = r->hits[p->phrase_index];
-    for (auto it = h.begin(); it != h.end();) {
-      if (!std::binary_search(docs.begin(), docs.end(), it->first)) {
-        it = h.erase(it);
-      } else {
-        ++it;
-      }
-    }
-  }
-  for (int64_t d : docs) {
-    std::vector<std::vector<Position>> h;
-    for (const auto* p : ph) h.push_back(HitsIn(*r, p, d));
-    bool ok = NearFilter(ph, dist, &h);
-    for (size_t i = 0; i < ph.size(); ++i) {
-      auto& m = r->hits[ph[i]->phrase_index];
-      if (ok) {
-        m[d] = std::move(h[i]);
-      } else {
-        m.erase(d);
-      }
-    }
-  }
-}
-
-// The phrases of a NEAR group in order, with the distances between them.
-void NearGroup(const Expr* e, std::vector<const Expr*>* ph, std::vector<int>* dist) {
-  if (e->kind == Expr::kPhrase) {
-    ph->push_back(e);
-    return;
-  }
-  NearGroup(e->left.get(), ph, dist);
-  dist->push_back(e->near);
-  ph->push_back(e->right.get());
-}
-
-// Phrases a (la tokens) and b (lb tokens) starting at these positions are
-// within n tokens of each other: compared by their last tokens, which must
-// differ, the later one at most n + its length past the other.
-bool Near(const Position& a, int la, const Position& b, int lb, int n) {
-  if (a.col != b.col) return false;
-  int a_last = a.pos + la - 1, b_last = b.pos + lb - 1;
-  if (b_last > a_last) return b_last - a_last <= n + lb;
-  return a_last > b_last && a_last - b_last <= n + la;
-}
-
-// Filters the group's hits in one document; false when the group fails.
-bool NearFilter(const std::vector<const Expr*>& ph, const std::vector<int>& dist,
-                std::vector<std::vector<Position>>* hits) {
-  auto keep = [&](size_t i, size_t j) {  // keep hits of i near some hit of j
-    std::vector<Position> kept;
-    int n = dist[std::min(i, j)];
-    for (const auto& a : (*hits)[i]) {
-      for (const auto& b : (*hits)[j]) {
-        if (Near(a, static_cast<int>(ph[i]->tokens.size()), b,
-                 static_cast<int>(ph[j]->tokens.size()), n)) {
-          kept.push_back(a);
-          break;
-        }
-      }
-    }
-    (*hits)[i] = std::move(kept);
-  };
-  for (size_t i = 1; i < ph.size(); ++i) keep(i, i - 1);
-  for (size_t i = ph.size() - 1; i > 0; --i) keep(i - 1, i);
-  for (const auto& h : *hits) {
-    if (h.empty()) return false;
-  }
-  return true;
-}
-
-std::vector<Position> HitsIn(const QueryResult& r, const Expr* p, int64_t docid) {
-  auto it = r.hits[p->phrase_index].find(docid);
-  return it == r.hits[p->phrase_index].end() ? std::vector<Position>() : it->second;
-}
-
-std::vector<int64_t> Docs(const QueryResult& r, const Expr* e) {
-  std::vector<int64_t> out;
-  if (e->kind == Expr::kPhrase) {
-    for (const auto& [d, v] : r.hits[e->phrase_index]) out.push_back(d);
-    return out;
-  }
-  auto a = Docs(r, e->left.get());
-  auto b = Docs(r, e->right.get());
-  switch (e->kind) {
-    case Expr::kOr:
-      std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-      break;
-    case Expr::kNot:
-      std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-      break;
-    default:
-      std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-      break;
-  }
-  if (e->kind == Expr::kNear) {
-    std::vector<const Expr*> ph;
-    std::vector<int> dist;
-    NearGroup(e, &ph, &dist);
-    std::vector<int64_t> kept;
-    for (int64_t d : out) {
-      std::vector<std::vector<Position>> h;
-      for (const auto* p : ph) h.push_back(HitsIn(r, p, d));
-      if (NearFilter(ph, dist, &h)) kept.push_back(d);
-    }
-    out = std::move(kept);
-  }
-  return out;
-}
-
-// A NEAR group is read as one AND: its phrases have no hits in a document
-// that lacks any of them.
-void ClearIncompleteNear(const Expr* e, std::vector<std::vector<Position>>* res) {
-  if (e->kind == Expr::kPhrase) return;
-  if (e->kind != Expr::kNear) {
-    ClearIncompleteNear(e->left.get(), res);
-    ClearIncompleteNear(e->right.get(), res);
-    return;
-  }
-  std::vector<const Expr*> ph;
-  std::vector<int> dist;
-  NearGroup(e, &ph, &dist);
-  bool all = true;
-  for (const auto* p : ph) all = all && !(*res)[p->phrase_index].empty();
-  if (all) return;
-  for (const auto* p : ph) (*res)[p->phrase_index].clear();
-}
-
-// Tests `e` on one document the way SQLite's row test runs: AND and NOT
-// stop at a failing left side, so a NEAR group on their right is then left
-// untrimmed; a NEAR group that is tested keeps only its near hits (none if
-// it fails). res holds each phrase's hits in the document.
-bool TestRow(const QueryResult& r, const Expr* e, int64_t docid,
-             std::vector<std::vector<Position>>* res) {
-  switch (e->kind) {
-    case Expr::kPhrase:
-      return !(*res)[e->phrase_index].empty();
-    case Expr::kNear: {
-      std::vector<const Expr*> ph;
-      std::vector<int> dist;
-      NearGroup(e, &ph, &dist);
-      std::vector<std::vector<Position>> h;
-      for (const auto* p : ph) h.push_back((*res)[p->phrase_index]);
-      bool ok = true;
-      for (const auto& v : h) ok = ok && !v.empty();
-      ok = ok && NearFilter(ph, dist, &h);
-      for (size_t i = 0; i < ph.size(); ++i) {
-        (*res)[ph[i]->phrase_index] = ok ? std::move(h[i]) : std::vector<Position>();
-      }
-      return ok;
-    }
-    case Expr::kAnd:
-      return TestRow(r, e->left.get(), docid, res) && TestRow(r, e->right.get(), docid, res);
-    case Expr::kNot:
-      return TestRow(r, e->left.get(), docid, res) && !TestRow(r, e->right.get(), docid, res);
-    default: {
-      bool a = TestRow(r, e->left.get(), docid, res);
-      bool b = TestRow(r, e->right.get(), docid, res);
-      return a || b;
-    }
-  }
-}
-
-// Where each part of the query outside NEAR group g (a phrase, or another
-// NEAR group) stands when the row `at` is current: on its first document
-// at or after `at` in the cursor's order (missing: past its end).
-void StalePositions(const QueryResult& r, const Expr* e, const Expr* g, int64_t at, bool desc,
-                    std::map<const Expr*, int64_t>* pos) {
-  if (e == g) return;
-  if (e->kind == Expr::kPhrase || e->kind == Expr::kNear) {
-    std::vector<int64_t> docs = Docs(r, e);
-    if (!desc) {
-      auto it = std::lower_bound(docs.begin(), docs.end(), at);
-      if (it != docs.end()) (*pos)[e] = *it;
-    } else {
-      auto it = std::upper_bound(docs.begin(), docs.end(), at);
-      if (it != docs.begin()) (*pos)[e] = *(it - 1);
-    }
-    return;
-  }
-  StalePositions(r, e->left.get(), g, at, desc, pos);
-  StalePositions(r, e->right.get(), g, at, desc, pos);
-}
-
-// Whether `e` tests true on document d with NEAR group g on d and every
-// other part where StalePositions put it (a part tests true only on the
-// document it stands on).
-bool TestAway(const Expr* e, const Expr* g, int64_t d, const std::map<const Expr*, int64_t>& pos) {
-  if (e == g) return true;
-  switch (e->kind) {
-    case Expr::kPhrase:
-    case Expr::kNear: {
-      auto it = pos.find(e);
-      return it != pos.end() && it->second == d;
-    }
-    case Expr::kAnd:
-      return TestAway(e->left.get(), g, d, pos) && TestAway(e->right.get(), g, d, pos);
-    case Expr::kNot:
-      return TestAway(e->left.get(), g, d, pos) && !TestAway(e->right.get(), g, d, pos);
-    default:
-      return TestAway(e->left.get(), g, d, pos) || TestAway(e->right.get(), g, d, pos);
-  }
-}
-
-void NearRoots(const Expr* e, std::vector<const Expr*>* out) {
-  if (e->kind == Expr::kNear) {
-    out->push_back(e);
-  } else if (e->kind != Expr::kPhrase) {
-    NearRoots(e->left.get(), out);
-    NearRoots(e->right.get(), out);
-  }
-}
-
 }  // namespace
-
-std::vector<std::vector<int64_t>> TotalsDocs(const QueryResult& r, const Expr* root, int64_t at) {
-  std::vector<std::vector<int64_t>> out(r.phrases.size());
-  for (size_t i = 0; i < r.phrases.size(); ++i) {
-    for (const auto& [d, v] : r.hits[i]) out[i].push_back(d);
-  }
-  std::vector<const Expr*> groups;
-  NearRoots(root, &groups);
-  for (const Expr* g : groups) {
-    if (g == root) continue;
-    std::map<const Expr*, int64_t> pos;
-    StalePositions(r, root, g, at, r.desc, &pos);
-    std::vector<int64_t> kept;
-    for (int64_t d : Docs(r, g)) {
-      if (TestAway(root, g, d, pos)) kept.push_back(d);
-    }
-    std::vector<const Expr*> ph;
-    std::vector<int> dist;
-    NearGroup(g, &ph, &dist);
-    for (const Expr* p : ph) out[static_cast<size_t>(p->phrase_index)] = kept;
-  }
-  return out;
-}
 
 int EvalExpr(FtsTable* t, const Expr* e, int langid, QueryResult* out) {
   CollectPhrases(e, &out->phrases);
-  out->hits.resize(out->phrases.size());
-  for (size_t i = 0; i < out->phrases.size(); ++i) {
-    int rc = PhraseHits(t, out->phrases[i], langid, &out->hits[i]);
-    if (rc != SQLITE_OK) return rc;
+  const size_t np = out->phrases.size();
+  out->hits.resize(np);
+  std::vector<std::vector<Hits>> toks(np);
+  std::vector<std::vector<int64_t>> ovfl(np);
+  size_t ntoken = 0;
+  for (const Expr* p : out->phrases) ntoken += p->tokens.size();
+  const bool weigh = t->fts4 && !t->external_content && ntoken > 1;  // see deferred.cc
+  for (size_t i = 0; i < np; ++i) {
+    toks[i].resize(out->phrases[i]->tokens.size());
+    ovfl[i].assign(toks[i].size(), -1);
+    for (size_t k = 0; k < toks[i].size(); ++k) {
+      int rc = TokenHits(t, out->phrases[i]->tokens[k], langid, &toks[i][k],
+                         weigh ? &ovfl[i][k] : nullptr);
+      if (rc != SQLITE_OK) return rc;
+    }
   }
-  out->raw_hits = out->hits;
-  ApplyNear(out, e);
+  int rc = weigh ? SelectDeferred(t, e, langid, out->phrases, toks, ovfl, &out->deferred,
+                                  &out->partial, &out->ndoc)
+                 : SQLITE_OK;
+  if (rc != SQLITE_OK) return rc;
+  for (size_t i = 0; i < np; ++i) PhraseHits(out->phrases[i], toks[i], &out->hits[i]);
   out->naux = CountAux(e);
-  out->docids = Docs(*out, e);
   return SQLITE_OK;
-}
-
-std::vector<std::vector<Position>> DocPhraseHits(const QueryResult& r, const Expr* root,
-                                                 int64_t docid) {
-  std::vector<std::vector<Position>> res(r.phrases.size());
-  for (size_t i = 0; i < r.phrases.size(); ++i) {
-    auto it = r.raw_hits[i].find(docid);
-    if (it != r.raw_hits[i].end()) res[i] = it->second;
-  }
-  ClearIncompleteNear(root, &res);
-  TestRow(r, root, docid, &res);
-  return res;
 }
 
 }  // namespace basalt::fts

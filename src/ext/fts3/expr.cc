@@ -13,7 +13,9 @@ namespace basalt::fts {
 namespace {
 
 struct Item {
-  enum Kind { kPhrase, kOp, kOpen, kClose } kind;
+  // kDone: a column name with no token after it (at a quote, a parenthesis
+  // or the end), which ends the enclosing level of the query (Normalize).
+  enum Kind { kPhrase, kOp, kOpen, kClose, kDone } kind;
   Expr::Kind op = Expr::kAnd;
   int near = 10;
   std::unique_ptr<Expr> phrase;
@@ -62,9 +64,16 @@ class Lexer {
           break;
         }
       }
+      // Only the text before the next quote or parenthesis is tokenized.
+      size_t stop = q_.find_first_of("\"()", pos_);
+      if (stop == std::string_view::npos) stop = q_.size();
+      if (stop == pos_) {
+        out->push_back(Item{Item::kDone, Expr::kAnd, 10, nullptr});
+        continue;
+      }
       size_t used = 0;
-      auto e = MakePhrase(q_.substr(pos_), col, false, &used);
-      pos_ += used;
+      auto e = MakePhrase(q_.substr(pos_, stop - pos_), col, false, &used);
+      pos_ = e ? pos_ + used : stop;
       if (e) out->push_back(Item{Item::kPhrase, Expr::kAnd, 10, std::move(e)});
     }
   }
@@ -113,13 +122,14 @@ class Lexer {
         pt.prefix = true;
         ++stop;
       }
-      if (t_->fts4 && start > 0 && s[start - 1] == '^') pt.first = true;
+      // ^ marks a first token in FTS4, and in any quoted phrase.
+      if ((t_->fts4 || all) && start > 0 && s[start - 1] == '^') pt.first = true;
       e->tokens.push_back(std::move(pt));
       consumed = stop;
       return all;
     });
     if (used) *used = consumed;
-    if (e->tokens.empty()) return nullptr;
+    if (e->tokens.empty() && !all) return nullptr;  // an empty "" is a phrase matching nothing
     return e;
   }
 
@@ -216,6 +226,109 @@ class Parser {
   std::vector<Item>* items_;
 };
 
+// Rewrites the items into properly nested ones as SQLite's parser reads
+// them: each level (the query, or a parenthesis) ends at a ')' or at a
+// kDone; a kDone leaves its '(' open, so that a later ')' ends the level
+// around it, and the query itself ends at the first ')' or kDone it meets
+// (the rest is ignored). An empty "()" stands for nothing. False when a
+// ')' has no '(' or a '(' stays open.
+bool Normalize(std::vector<Item>* items) {
+  std::vector<Item> out;
+  int depth = 0;  // levels open in `out`
+  int nest = 0;   // '(' not yet matched by a ')'
+  for (Item& it : *items) {
+    bool end_level = false;
+    if (it.kind == Item::kOpen) {
+      ++depth;
+      ++nest;
+    } else if (it.kind == Item::kClose) {
+      if (nest == 0) return false;
+      --nest;
+      end_level = true;
+    } else if (it.kind == Item::kDone) {
+      end_level = true;
+    }
+    if (!end_level) {
+      out.push_back(std::move(it));
+      continue;
+    }
+    if (depth == 0) break;
+    --depth;
+    if (!out.empty() && out.back().kind == Item::kOpen) {
+      out.pop_back();  // "()"
+    } else {
+      out.push_back(Item{Item::kClose, Expr::kAnd, 10, nullptr});
+    }
+  }
+  *items = std::move(out);
+  return nest == 0;
+}
+
+constexpr int kMaxDepth = 12;  // SQLite's SQLITE_FTS3_MAX_EXPR_DEPTH
+
+enum class Shape { kOk, kMalformed, kTooBig };
+
+void Leaves(std::unique_ptr<Expr> e, Expr::Kind kind, std::vector<std::unique_ptr<Expr>>* out) {
+  if (e->kind != kind) {
+    out->push_back(std::move(e));
+    return;
+  }
+  Leaves(std::move(e->left), kind, out);
+  Leaves(std::move(e->right), kind, out);
+}
+
+// Rebuilds every run of AND (or of OR) nodes as SQLite does after parsing:
+// the run's operands, left to right, are paired like the digits of a binary
+// counter (slot i holds a tree of 2^i operands), then the slots are joined
+// from the smallest up, each larger one on the left. NOT keeps its shape
+// (its sides are rebuilt); NEAR groups and phrases are left alone.
+Shape Balance(std::unique_ptr<Expr>* pp, int depth) {
+  if (depth == 0) return Shape::kMalformed;
+  Expr* root = pp->get();
+  if (root->kind == Expr::kNot) {
+    Shape s = Balance(&root->left, depth - 1);
+    return s == Shape::kOk ? Balance(&root->right, depth - 1) : s;
+  }
+  if (root->kind != Expr::kAnd && root->kind != Expr::kOr) return Shape::kOk;
+  Expr::Kind kind = root->kind;
+  std::vector<std::unique_ptr<Expr>> leaves;
+  Leaves(std::move(*pp), kind, &leaves);
+  std::vector<std::unique_ptr<Expr>> slot(static_cast<size_t>(depth));
+  auto join = [kind](std::unique_ptr<Expr> l, std::unique_ptr<Expr> r) {
+    auto n = std::make_unique<Expr>();
+    n->kind = kind;
+    n->left = std::move(l);
+    n->right = std::move(r);
+    return n;
+  };
+  for (auto& leaf : leaves) {
+    Shape s = Balance(&leaf, depth - 1);
+    if (s != Shape::kOk) return s;
+    std::unique_ptr<Expr> p = std::move(leaf);
+    for (size_t i = 0; p && i < slot.size(); ++i) {
+      if (!slot[i]) {
+        slot[i] = std::move(p);
+      } else {
+        p = join(std::move(slot[i]), std::move(p));
+      }
+    }
+    if (p) return Shape::kTooBig;
+  }
+  std::unique_ptr<Expr> p;
+  for (auto& s : slot) {
+    if (!s) continue;
+    p = p ? join(std::move(s), std::move(p)) : std::move(s);
+  }
+  *pp = std::move(p);
+  return Shape::kOk;
+}
+
+bool DepthOk(const Expr* e, int left) {
+  if (e == nullptr) return true;
+  if (left < 0) return false;
+  return DepthOk(e->left.get(), left - 1) && DepthOk(e->right.get(), left - 1);
+}
+
 // Numbers the phrases the auxiliary functions see (all but those on the
 // right of a NOT) first, in query order; pass 1 then numbers the others.
 void Number(Expr* e, int* n, int pass, bool under_not) {
@@ -234,12 +347,22 @@ int ParseExpr(const FtsTable* t, std::string_view query, int default_col,
               std::unique_ptr<Expr>* out, std::string* err) {
   std::vector<Item> items;
   Lexer lex(t, query, default_col);
-  bool ok = lex.Run(&items);
+  bool ok = lex.Run(&items) && Normalize(&items);
   out->reset();
   if (ok && !items.empty()) {
     Parser p(&items);
     *out = p.Parse(4);
     ok = p.ok && *out != nullptr && p.at_ == items.size();
+  }
+  if (ok && *out) {
+    Shape shape = Balance(out, kMaxDepth);
+    if (shape == Shape::kOk && !DepthOk(out->get(), kMaxDepth)) shape = Shape::kTooBig;
+    if (shape == Shape::kTooBig) {
+      out->reset();
+      *err = "FTS expression tree is too large (maximum depth " + std::to_string(kMaxDepth) + ")";
+      return SQLITE_ERROR;
+    }
+    ok = shape == Shape::kOk;
   }
   if (!ok) {
     out->reset();

@@ -36,39 +36,55 @@ struct Expr {
 int ParseExpr(const FtsTable* t, std::string_view query, int default_col,
               std::unique_ptr<Expr>* out, std::string* err);
 
-// Per-document occurrences of each phrase: phrase index -> docid -> start
-// positions (sorted by column then offset).
-using Hits = std::map<int64_t, std::vector<Position>>;
+// A phrase's (or a token's) documents by ascending docid; each document's
+// positions (sorted by column then offset) are pos[begin, begin + count).
+struct PhraseDoc {
+  int64_t docid;
+  uint32_t begin;
+  uint32_t count;
+};
+struct Hits {
+  std::vector<PhraseDoc> docs;
+  std::vector<Position> pos;
+  void Add(int64_t docid, const Position* p, size_t n) {
+    docs.push_back(PhraseDoc{docid, static_cast<uint32_t>(pos.size()), static_cast<uint32_t>(n)});
+    pos.insert(pos.end(), p, p + n);
+  }
+};
 
 struct QueryResult {
-  std::vector<int64_t> docids;       // matching documents, ascending
   std::vector<const Expr*> phrases;  // by phrase_index
-  std::vector<Hits> hits;            // by phrase_index, all documents, NEAR-filtered
-  std::vector<Hits> raw_hits;        // the same before NEAR filtering
+  std::vector<Hits> hits;            // by phrase_index: start positions, all documents
   // The phrases snippet/offsets/matchinfo see: the first naux (those on
   // the right of a NOT come after them).
   int naux = 0;
-  // matchinfo 'x' totals (hits in all rows, rows hit) per phrase and
-  // column, computed at the first request for them (see TotalsDocs).
-  std::vector<uint32_t> x_totals;
-  bool desc = false;  // the cursor walks docids in descending order
+  // By phrase_index: every token deferred (deferred.cc); ndoc: the
+  // table's document count when any is.
+  std::vector<bool> deferred;
+  int64_t ndoc = 0;
+  // By phrase_index, for a phrase only some of whose tokens are deferred:
+  // the matchinfo 'x' totals SQLite counts on its other tokens.
+  std::vector<std::vector<uint32_t>> partial;
 };
 
-// Evaluates `e` for language `langid` (pending terms included).
+// All occurrences of one token, by ascending docid (pending terms included).
+// ovfl, when given: the overflow pages SQLite weighs for the token (-1 when
+// the caller must work them out: a prefix scan).
+int TokenHits(FtsTable* t, const PhraseToken& tok, int langid, Hits* out, int64_t* ovfl = nullptr);
+// The page size of the table's database (cached).
+int PageSize(FtsTable* t, int* out);
+
+// Which phrases SQLite defers (reads from each row's text instead of the
+// index) because their doclists are large: see deferred.cc. toks and ovfl
+// hold each phrase's token hits and overflow pages (TokenHits).
+int SelectDeferred(FtsTable* t, const Expr* root, int langid,
+                   const std::vector<const Expr*>& phrases,
+                   const std::vector<std::vector<Hits>>& toks,
+                   const std::vector<std::vector<int64_t>>& ovfl, std::vector<bool>* deferred,
+                   std::vector<std::vector<uint32_t>>* partial, int64_t* ndoc);
+
+// Gathers each phrase's hits for language `langid` (pending terms
+// included); the rows themselves come from an Engine (engine.h).
 int EvalExpr(FtsTable* t, const Expr* e, int langid, QueryResult* out);
-
-// The occurrences of each phrase in one matching document after NEAR
-// filtering: result[phrase] = positions.
-std::vector<std::vector<Position>> DocPhraseHits(const QueryResult& r, const Expr* root,
-                                                 int64_t docid);
-
-// The documents whose hits make matchinfo 'x' totals, per phrase. A phrase
-// outside NEAR counts every document holding it. For the phrases of a NEAR
-// group SQLite walks the group's documents and counts those where the
-// whole query tests true while its other parts stay where they are, on the
-// row `at` that first asked for the totals (each other part on its first
-// document from `at` on, in the cursor's order): all of the group's
-// documents when only OR joins it to the rest, just `at` under AND.
-std::vector<std::vector<int64_t>> TotalsDocs(const QueryResult& r, const Expr* root, int64_t at);
 
 }  // namespace basalt::fts

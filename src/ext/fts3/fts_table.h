@@ -95,6 +95,7 @@ struct FtsTable {
   bool any_pending = false;
   int pending_langid = 0;
   int automerge = -1;  // -1: not read yet
+  int page_size = 0;   // of the database holding the table; 0: not read yet
   // > 0 while the table runs its own SQL (xUpdate, commands): the statement
   // savepoints of those nested statements reach xSavepoint / xRollbackTo
   // of this table too, and must not flush or drop the pending terms.
@@ -136,8 +137,14 @@ int PrepareDocid(FtsTable* t, int64_t docid, bool is_delete, int langid);
 int LoadSegments(FtsTable* t, int64_t lo_level, int64_t hi_level, std::vector<SegInfo>* out);
 // Calls fn(term, doclist) for terms of `seg` in [lo, hi] (hi empty: no
 // bound; prefix: every term starting with lo).
+// The blockid of the leaf of `seg` that may hold `key` (the segment must
+// not be root-only).
+int FindLeaf(FtsTable* t, const SegInfo& seg, const std::string& key, int64_t* leaf);
+// first_leaf: when given, the size in bytes of the first leaf read (left
+// alone for a root-only segment).
 int ScanSegment(FtsTable* t, const SegInfo& seg, const std::string& lo, bool prefix,
-                const std::function<int(const std::string&, std::string_view)>& fn);
+                const std::function<int(const std::string&, std::string_view)>& fn,
+                int64_t* first_leaf = nullptr);
 // Writes a segment from sorted (term, doclist) pairs at absolute level
 // `level`, index `idx`.
 // first_block: the first blockid to use (0: max(blockid) + 1).

@@ -20,7 +20,10 @@ int DocSizes(FtsCursor* c, std::vector<uint32_t>* out) {
   FtsTable* t = c->table;
   out->assign(t->ncol(), 0);
   Stmt s;
-  int rc = Prep(t, &s, "SELECT size FROM " + t->Shadow("_docsize") + " WHERE docid=?");
+  if (c->docsize_sql.empty()) {
+    c->docsize_sql = "SELECT size FROM " + t->Shadow("_docsize") + " WHERE docid=?";
+  }
+  int rc = Prep(t, &s, c->docsize_sql);
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_int64(s, 1, c->docid);
   if (sqlite3_step(s) != SQLITE_ROW) return SQLITE_CORRUPT_VTAB;
@@ -53,27 +56,105 @@ uint32_t LongestRun(const std::vector<std::vector<int>>& last, const std::vector
   return best;
 }
 
-// Fills the cursor's matchinfo 'x' totals: per phrase and column, the hits
-// in the documents TotalsDocs names, and how many of them have any.
-void XTotals(FtsCursor* c) {
-  QueryResult& r = c->result;
-  const size_t ncol = static_cast<size_t>(c->table->ncol());
-  std::vector<std::vector<int64_t>> docs = TotalsDocs(r, c->expr.get(), c->docid);
-  r.x_totals.assign(r.phrases.size() * ncol * 2, 0);
-  for (size_t i = 0; i < r.phrases.size(); ++i) {
-    for (int64_t d : docs[i]) {
-      auto it = r.hits[i].find(d);
-      if (it == r.hits[i].end()) continue;
-      std::vector<uint32_t> n(ncol, 0);
-      for (const Position& p : it->second) {
-        if (p.col >= 0 && static_cast<size_t>(p.col) < ncol) ++n[static_cast<size_t>(p.col)];
+size_t MatchinfoSize(char f, size_t np, size_t ncol) {
+  switch (f) {
+    case 'p':
+    case 'c':
+    case 'n':
+      return 1;
+    case 'a':
+    case 'l':
+    case 's':
+      return ncol;
+    case 'x':
+      return np * ncol * 3;
+    case 'y':
+      return np * ncol;
+    default:  // 'b'
+      return np * ((ncol + 31) / 32);
+  }
+}
+
+// Fills c->mi_buf for format `fmt` (already checked); per-query values
+// only when `global`.
+int MatchinfoValues(FtsCursor* c, std::string_view fmt, bool global) {
+  FtsTable* t = c->table;
+  Engine& en = c->engine;
+  const size_t np = static_cast<size_t>(c->result.naux);
+  const size_t ncol = static_cast<size_t>(t->ncol());
+  uint32_t* out = c->mi_buf.data();
+  std::vector<int64_t> stat;
+  for (char f : fmt) {
+    switch (f) {
+      case 'p':
+        if (global) out[0] = static_cast<uint32_t>(np);
+        break;
+      case 'c':
+        if (global) out[0] = static_cast<uint32_t>(ncol);
+        break;
+      case 'n':
+      case 'a':
+        if (!global) break;
+        if (stat.empty() && ReadStat(t, &stat) != SQLITE_OK) stat.assign(ncol + 2, 0);
+        if (f == 'n') {
+          out[0] = static_cast<uint32_t>(stat[0]);
+          break;
+        }
+        for (size_t k = 0; k < ncol; ++k) {
+          uint64_t nd = static_cast<uint64_t>(stat[0]);
+          out[k] =
+              nd ? static_cast<uint32_t>((static_cast<uint32_t>(stat[k + 1]) + nd / 2) / nd) : 0;
+        }
+        break;
+      case 'l': {
+        std::vector<uint32_t> sz;
+        int rc = DocSizes(c, &sz);
+        if (rc != SQLITE_OK) return rc;
+        std::copy(sz.begin(), sz.end(), out);
+        break;
       }
-      for (size_t k = 0; k < ncol; ++k) {
-        r.x_totals[(i * ncol + k) * 2] += n[k];
-        r.x_totals[(i * ncol + k) * 2 + 1] += n[k] > 0;
+      case 'x':
+        if (global) {
+          for (size_t i = 0; i < np; ++i) {
+            const std::vector<uint32_t>& tot = en.Totals(static_cast<int>(i));
+            for (size_t k = 0; k < ncol; ++k) {
+              out[(i * ncol + k) * 3 + 1] = tot[k * 2];
+              out[(i * ncol + k) * 3 + 2] = tot[k * 2 + 1];
+            }
+          }
+          if (en.corrupt()) return SQLITE_CORRUPT_VTAB;
+          en.Retest();
+        }
+        for (size_t i = 0; i < np; ++i) {
+          for (size_t k = 0; k < ncol; ++k) {
+            out[(i * ncol + k) * 3] = en.PoslistSize(static_cast<int>(i), static_cast<int>(k));
+          }
+        }
+        break;
+      case 'y':
+      case 'b': {
+        std::vector<uint32_t> v(MatchinfoSize(f, np, ncol), 0);
+        en.LocalHits(f == 'b', &v);
+        std::copy(v.begin(), v.end(), out);
+        break;
+      }
+      case 's': {
+        std::vector<int> ntok;
+        for (size_t i = 0; i < np; ++i) {
+          ntok.push_back(static_cast<int>(c->result.phrases[i]->tokens.size()));
+        }
+        std::vector<std::vector<int>> last(np);
+        for (size_t k = 0; k < ncol; ++k) {
+          for (size_t i = 0; i < np; ++i)
+            en.Poslist(static_cast<int>(i), static_cast<int>(k), &last[i]);
+          out[k] = LongestRun(last, ntok);
+        }
+        break;
       }
     }
+    out += MatchinfoSize(f, np, ncol);
   }
+  return SQLITE_OK;
 }
 
 }  // namespace
@@ -82,7 +163,7 @@ void MatchinfoFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   FtsCursor* c = CursorArg(ctx, argv[0], "matchinfo");
   if (c == nullptr) return;
   FtsTable* t = c->table;
-  std::string fmt = t->matchinfo_fts3 ? "pcx" : "pcx";
+  std::string_view fmt = "pcx";
   if (argc > 1) {
     const char* z = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
     fmt = z ? z : "";
@@ -91,9 +172,15 @@ void MatchinfoFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     sqlite3_result_blob(ctx, "", 0, SQLITE_STATIC);
     return;
   }
-  for (char f : fmt) {
-    bool fts4_only = f == 'n' || f == 'a' || f == 'l';
-    if (std::strchr("pcnalxybs", f) == nullptr || (fts4_only && !t->fts4)) {
+  // As SQLite, the per-query values (p c n a, 'x' totals) are computed when
+  // the format differs from the previous call's (which checks it); other
+  // calls keep them from the previous result and recompute only the
+  // per-row values.
+  bool global = !c->mi_valid || c->mi_format != fmt;
+  for (char f : global ? fmt : std::string_view()) {
+    bool fts4_only = f == 'n' || f == 'a';
+    if (std::strchr("pcnalxybs", f) == nullptr || (fts4_only && !t->fts4) ||
+        (f == 'l' && !t->has_docsize)) {
       std::string m = "unrecognized matchinfo request: ";
       m.push_back(f);
       sqlite3_result_error(ctx, m.c_str(), -1);
@@ -102,72 +189,22 @@ void MatchinfoFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   }
   const QueryResult& r = c->result;
   size_t np = static_cast<size_t>(r.naux);
-  int ncol = t->ncol();
-  std::vector<int> ntok;
-  for (size_t i = 0; i < np; ++i) ntok.push_back(static_cast<int>(r.phrases[i]->tokens.size()));
-  std::vector<std::vector<std::vector<int>>> last(ncol);
-  for (int k = 0; k < ncol; ++k) last[k] = PhraseLastPositions(c, k);
-  std::vector<uint32_t> out;
-  std::vector<int64_t> stat;
-  for (char f : fmt) {
-    switch (f) {
-      case 'p':
-        out.push_back(static_cast<uint32_t>(np));
-        break;
-      case 'c':
-        out.push_back(static_cast<uint32_t>(ncol));
-        break;
-      case 'n':
-      case 'a':
-        if (stat.empty() && ReadStat(t, &stat) != SQLITE_OK) stat.assign(ncol + 2, 0);
-        if (f == 'n') {
-          out.push_back(static_cast<uint32_t>(stat[0]));
-        } else {
-          for (int k = 0; k < ncol; ++k) {
-            uint64_t nd = static_cast<uint64_t>(stat[0]);
-            out.push_back(
-                nd ? static_cast<uint32_t>((static_cast<uint32_t>(stat[k + 1]) + nd / 2) / nd) : 0);
-          }
-        }
-        break;
-      case 'l': {
-        std::vector<uint32_t> sz;
-        int rc = DocSizes(c, &sz);
-        if (rc != SQLITE_OK) {
-          sqlite3_result_error_code(ctx, rc);
-          return;
-        }
-        out.insert(out.end(), sz.begin(), sz.end());
-        break;
-      }
-      case 'x':
-      case 'y':
-        if (f == 'x' && c->result.x_totals.empty()) XTotals(c);
-        for (size_t i = 0; i < np; ++i) {
-          for (int k = 0; k < ncol; ++k) {
-            out.push_back(static_cast<uint32_t>(last[k][i].size()));
-            if (f == 'y') continue;
-            size_t at = (i * static_cast<size_t>(ncol) + static_cast<size_t>(k)) * 2;
-            out.push_back(c->result.x_totals[at]);
-            out.push_back(c->result.x_totals[at + 1]);
-          }
-        }
-        break;
-      case 'b':
-        for (size_t i = 0; i < np; ++i) {
-          std::vector<uint32_t> words((ncol + 31) / 32, 0);
-          for (int k = 0; k < ncol; ++k) {
-            if (!last[k][i].empty()) words[k / 32] |= uint32_t{1} << (k % 32);
-          }
-          out.insert(out.end(), words.begin(), words.end());
-        }
-        break;
-      case 's':
-        for (int k = 0; k < ncol; ++k) out.push_back(LongestRun(last[k], ntok));
-        break;
-    }
+  size_t ncol = static_cast<size_t>(t->ncol());
+  if (global) {
+    size_t n = 0;
+    for (char f : fmt) n += MatchinfoSize(f, np, ncol);
+    c->mi_buf.assign(n, 0);
   }
-  sqlite3_result_blob(ctx, out.data(), static_cast<int>(out.size() * 4), SQLITE_TRANSIENT);
+  c->mi_valid = true;
+  if (global) c->mi_format = fmt;
+  int rc = MatchinfoValues(c, fmt, global);
+  if (rc != SQLITE_OK) {
+    c->mi_valid = false;
+    sqlite3_result_error_code(ctx, rc);
+    return;
+  }
+  sqlite3_result_blob(ctx, c->mi_buf.data(), static_cast<int>(c->mi_buf.size() * 4),
+                      SQLITE_TRANSIENT);
 }
 
 }  // namespace basalt::fts

@@ -125,6 +125,22 @@ int StepScan(FtsCursor* c) {
   return rc == SQLITE_DONE ? SQLITE_OK : sqlite3_reset(c->scan);
 }
 
+// Moves a MATCH cursor to its next row. As in SQLite, rows come until one
+// passes the docid bound on the side the cursor walks towards; the other
+// bound is left to the caller's test.
+int NextMatch(FtsCursor* c) {
+  c->row_ready = false;
+  if (!c->expr) {
+    c->eof = true;
+    return SQLITE_OK;
+  }
+  c->engine.Next();
+  c->docid = c->engine.row();
+  c->eof = c->engine.eof() || (!c->desc && c->docid > c->docid_hi) ||
+           (c->desc && c->docid < c->docid_lo);
+  return SQLITE_OK;
+}
+
 int FilterMatch(FtsCursor* c, const char* query, int col, int64_t lo, int64_t hi, bool desc) {
   FtsTable* t = c->table;
   std::string err;
@@ -137,16 +153,13 @@ int FilterMatch(FtsCursor* c, const char* query, int col, int64_t lo, int64_t hi
   }
   if (c->expr) {
     if ((rc = EvalExpr(t, c->expr.get(), c->langid, &c->result)) != SQLITE_OK) return rc;
+    c->engine.Start(t, c->expr.get(), &c->result, desc);
   }
-  for (int64_t d : c->result.docids) {
-    if (d >= lo && d <= hi) c->docids.push_back(d);
-  }
-  if (desc) std::reverse(c->docids.begin(), c->docids.end());  // result.docids ascend
-  c->result.desc = desc;
-  c->at = 0;
-  c->eof = c->docids.empty();
-  if (!c->eof) c->docid = c->docids[0];
-  return SQLITE_OK;
+  c->desc = desc;
+  c->docid_lo = lo;
+  c->docid_hi = hi;
+  c->mi_valid = false;
+  return NextMatch(c);
 }
 
 int XFilter(sqlite3_vtab_cursor* vc, int idx, const char* idx_str, int argc, sqlite3_value** argv) {
@@ -154,7 +167,6 @@ int XFilter(sqlite3_vtab_cursor* vc, int idx, const char* idx_str, int argc, sql
   FtsTable* t = c->table;
   c->expr.reset();
   c->result = QueryResult();
-  c->docids.clear();
   c->row_ready = false;
   c->eof = true;
   int plan = idx & 0xffff;
@@ -167,6 +179,9 @@ int XFilter(sqlite3_vtab_cursor* vc, int idx, const char* idx_str, int argc, sql
   // Without ORDER BY docid, rows come in the index's order (order=).
   bool desc = idx_str != nullptr ? std::strcmp(idx_str, "DESC") == 0 : t->desc;
   c->plan = plan;
+  // A contentless table has no content to scan or look a docid up in: as
+  // in SQLite, only MATCH queries work.
+  if (t->contentless && plan < kPlanFullText) return SQLITE_ERROR;
   if (plan >= kPlanFullText) {
     if (sqlite3_value_type(cons) == SQLITE_NULL) return SQLITE_OK;
     return FilterMatch(c, reinterpret_cast<const char*>(sqlite3_value_text(cons)),
@@ -202,14 +217,7 @@ int XFilter(sqlite3_vtab_cursor* vc, int idx, const char* idx_str, int argc, sql
 int XNext(sqlite3_vtab_cursor* vc) {
   FtsCursor* c = Cur(vc);
   c->row_ready = false;
-  if (c->plan >= kPlanFullText) {
-    if (++c->at >= c->docids.size()) {
-      c->eof = true;
-    } else {
-      c->docid = c->docids[c->at];
-    }
-    return SQLITE_OK;
-  }
+  if (c->plan >= kPlanFullText) return NextMatch(c);
   return StepScan(c);
 }
 int XEof(sqlite3_vtab_cursor* vc) { return Cur(vc)->eof ? 1 : 0; }

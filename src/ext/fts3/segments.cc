@@ -77,33 +77,6 @@ int ReadBlock(FtsTable* t, int64_t id, std::string* out) {
   return SQLITE_OK;
 }
 
-// The first leaf that may hold `key`, found by descending from the root.
-int FindLeaf(FtsTable* t, const SegInfo& seg, const std::string& key, int64_t* leaf) {
-  std::string node = seg.root;
-  for (int guard = 0; guard < 64; ++guard) {
-    auto* p = reinterpret_cast<const uint8_t*>(node.data());
-    const uint8_t* end = p + node.size();
-    uint64_t height, child;
-    if (!GetVarint(&p, end, &height) || !GetVarint(&p, end, &child)) return SQLITE_CORRUPT_VTAB;
-    NodeReader r{p, end, std::string(), true};
-    std::string_view dl;
-    int64_t pick = static_cast<int64_t>(child);
-    int64_t j = static_cast<int64_t>(child);
-    while (r.Next(false, &dl)) {
-      ++j;
-      if (r.term > key) break;
-      pick = j;
-    }
-    if (height <= 1) {
-      *leaf = pick;
-      return SQLITE_OK;
-    }
-    int rc = ReadBlock(t, pick, &node);
-    if (rc != SQLITE_OK) return rc;
-  }
-  return SQLITE_CORRUPT_VTAB;
-}
-
 // Calls fn on the terms of one leaf; sets *stop when past the range.
 int ScanLeaf(std::string_view leaf, const std::string& lo, bool prefix, bool* stop,
              const std::function<int(const std::string&, std::string_view)>& fn) {
@@ -131,6 +104,33 @@ int ScanLeaf(std::string_view leaf, const std::string& lo, bool prefix, bool* st
 }
 
 }  // namespace
+
+// The first leaf that may hold `key`, found by descending from the root.
+int FindLeaf(FtsTable* t, const SegInfo& seg, const std::string& key, int64_t* leaf) {
+  std::string node = seg.root;
+  for (int guard = 0; guard < 64; ++guard) {
+    auto* p = reinterpret_cast<const uint8_t*>(node.data());
+    const uint8_t* end = p + node.size();
+    uint64_t height, child;
+    if (!GetVarint(&p, end, &height) || !GetVarint(&p, end, &child)) return SQLITE_CORRUPT_VTAB;
+    NodeReader r{p, end, std::string(), true};
+    std::string_view dl;
+    int64_t pick = static_cast<int64_t>(child);
+    int64_t j = static_cast<int64_t>(child);
+    while (r.Next(false, &dl)) {
+      ++j;
+      if (r.term > key) break;
+      pick = j;
+    }
+    if (height <= 1) {
+      *leaf = pick;
+      return SQLITE_OK;
+    }
+    int rc = ReadBlock(t, pick, &node);
+    if (rc != SQLITE_OK) return rc;
+  }
+  return SQLITE_CORRUPT_VTAB;
+}
 
 int Prep(FtsTable* t, Stmt* s, const std::string& sql) {
   auto it = t->stmt_cache.find(sql);
@@ -177,7 +177,8 @@ int LoadSegments(FtsTable* t, int64_t lo, int64_t hi, std::vector<SegInfo>* out)
 }
 
 int ScanSegment(FtsTable* t, const SegInfo& seg, const std::string& lo, bool prefix,
-                const std::function<int(const std::string&, std::string_view)>& fn) {
+                const std::function<int(const std::string&, std::string_view)>& fn,
+                int64_t* first_leaf) {
   bool stop = false;
   if (seg.start == 0) return ScanLeaf(seg.root, lo, prefix, &stop, fn);
   int64_t first = seg.start;
@@ -196,6 +197,10 @@ int ScanSegment(FtsTable* t, const SegInfo& seg, const std::string& lo, bool pre
   while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
     std::string_view leaf(static_cast<const char*>(sqlite3_column_blob(s, 0)),
                           sqlite3_column_bytes(s, 0));
+    if (first_leaf != nullptr) {
+      *first_leaf = static_cast<int64_t>(leaf.size());
+      first_leaf = nullptr;
+    }
     rc = ScanLeaf(leaf, lo, prefix, &stop, fn);
     if (rc != SQLITE_OK) return rc;
   }

@@ -129,6 +129,10 @@ void SnippetFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   std::string open = text(1, "<b>"), close = text(2, "</b>"), ell = text(3, "<b>...</b>");
   int col = argc > 4 ? sqlite3_value_int(argv[4]) : -1;
   int ntoken = argc > 5 ? sqlite3_value_int(argv[5]) : 15;
+  if (ntoken != 0 && c->table->contentless) {  // SQLite cannot read the row's text
+    sqlite3_result_error_code(ctx, SQLITE_ERROR);
+    return;
+  }
   if (!c->expr || ntoken == 0) {
     sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);
     return;
@@ -140,7 +144,11 @@ void SnippetFunc(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     ntok.push_back(static_cast<int>(c->result.phrases[i]->tokens.size()));
   }
   std::vector<std::vector<std::vector<int>>> by_col(t->ncol());
-  for (int k = 0; k < t->ncol(); ++k) by_col[k] = PhraseLastPositions(c, k);
+  // Only the columns considered are read (reading has side effects, as in
+  // SQLite).
+  for (int k = 0; k < t->ncol(); ++k) {
+    if (col < 0 || k == col) by_col[k] = PhraseLastPositions(c, k);
+  }
   std::vector<Fragment> frags;
   int nf = 0;
   for (int count = 1;; ++count) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/mem.h"
 #include "record/value_printf_args.h"
 
 namespace basalt {
@@ -88,7 +89,7 @@ TEST(PrintfTest, Strings) {
   EXPECT_EQ(Sql("%c%c", {T("hello"), T("é!")}), "hé");
   EXPECT_EQ(Sql("%5c|%-5c|%.3c", {T("x"), T("y"), T("z")}), "    x|y    |zzz");
   EXPECT_EQ(SqlPrintf("%c%c", 'A', 0x20ac), "A\xe2\x82\xac");
-  char* dyn = static_cast<char*>(std::malloc(4));
+  char* dyn = static_cast<char*>(mem::Malloc(4));  // %z's argument is sqlite3_malloc'ed
   std::memcpy(dyn, "dyn", 4);
   EXPECT_EQ(SqlPrintf("<%z>", dyn), "<dyn>");  // and frees it
 }
