@@ -242,6 +242,69 @@ constexpr std::string_view kQuickCheck =
     "s E k k f:glob( k P:quick_check ) k k ; k f:glob( k P:quick_check ) f:glob( k P:quick_check ) "
     ";";
 
+const ast::Expr* ConstraintExpr(const ast::ColumnDef* col, ast::ConstraintKind kind) {
+  for (const ast::ColumnConstraint* k : col->constraints) {
+    if (k->kind == kind) return k->expr;
+  }
+  return nullptr;
+}
+
+// A DEFAULT SQLite can turn into a value (sqlite3ValueFromExpr): a literal,
+// NULL, possibly signed, cast or collated.
+bool IsValueExpr(const ast::Expr* e) {
+  while (e != nullptr && (e->kind == ast::ExprKind::kUnary || e->kind == ast::ExprKind::kCast ||
+                          e->kind == ast::ExprKind::kCollate)) {
+    e = e->left;
+  }
+  if (e == nullptr) return false;
+  switch (e->kind) {
+    case ast::ExprKind::kNull:
+    case ast::ExprKind::kInteger:
+    case ast::ExprKind::kReal:
+    case ast::ExprKind::kString:
+    case ast::ExprKind::kBlob:
+    case ast::ExprKind::kBool:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool HasConstraint(const ast::ColumnDef* col, ast::ConstraintKind kind);
+
+// ADD COLUMN checks SQLite makes by querying the table (an error only when
+// it has rows): NOT NULL without a default, a default that is not a value,
+// a STORED generated column.
+bool NeedsEmptyTable(const ast::ColumnDef* col) {
+  for (const ast::ColumnConstraint* k : col->constraints) {
+    if (k->kind == ast::ConstraintKind::kGenerated) return k->stored;
+  }
+  const ast::Expr* dflt = ConstraintExpr(col, ast::ConstraintKind::kDefault);
+  if (dflt != nullptr && dflt->kind == ast::ExprKind::kNull) dflt = nullptr;
+  if (HasConstraint(col, ast::ConstraintKind::kNotNull) && dflt == nullptr) return true;
+  return dflt != nullptr && !IsValueExpr(dflt);
+}
+
+// The automatic index of a PRIMARY KEY / UNIQUE column added: SQLite makes
+// it on "sqlite_altertab_T" while parsing the column (INTEGER PRIMARY KEY
+// makes none).
+bool AskCopyIndex(Asker* a, const Table* t, const ast::ColumnDef* col, const std::string& db,
+                  bool temp) {
+  bool integer_pk = col->type.size() == 7 && HasConstraint(col, ast::ConstraintKind::kPrimaryKey);
+  for (size_t i = 0; integer_pk && i < 7; ++i) {
+    integer_pk = (col->type[i] | 0x20) == "integer"[i];
+  }
+  if (integer_pk) return true;
+  const std::string copy = "sqlite_altertab_" + t->name;
+  std::string_view st = AuthSchemaTable(temp);
+  if (!a->Ask(kAuthInsert, st, "", db, false, true)) return false;
+  // IGNORE there: no index (SQLite then goes on to the ALTER question).
+  if (a->last() == AuthResult::kIgnore) return true;
+  return a->Ask(temp ? kAuthCreateTempIndex : kAuthCreateIndex, "sqlite_autoindex_" + copy + "_1",
+                copy, db) &&
+         a->Ask(kAuthRead, copy, col->name, db) && a->Ask(kAuthInsert, st, "", db, false, true);
+}
+
 bool HasConstraint(const ast::ColumnDef* col, ast::ConstraintKind kind) {
   for (const ast::ColumnConstraint* k : col->constraints) {
     if (k->kind == kind) return true;
@@ -301,10 +364,19 @@ void AuthorizeAlter(Asker* a, const Catalog& cat, const ast::AlterTableStmt* s) 
       return;
     }
     case ast::AlterTableStmt::kAddColumn: {
-      if (t->is_virtual || !AskAlter(a, db, t->name, "")) return;
       const ast::ColumnDef* col = s->column;
-      if (col == nullptr || HasConstraint(col, ast::ConstraintKind::kPrimaryKey) ||
-          HasConstraint(col, ast::ConstraintKind::kUnique)) {
+      if (t->is_virtual || col == nullptr) return;
+      // A PRIMARY KEY or UNIQUE column makes its automatic index on the
+      // copy SQLite parses the column into, then fails after the ALTER
+      // question ("Cannot add a PRIMARY KEY column").
+      const bool keyed = HasConstraint(col, ast::ConstraintKind::kPrimaryKey) ||
+                         HasConstraint(col, ast::ConstraintKind::kUnique);
+      if (keyed && !AskCopyIndex(a, t, col, db, temp)) return;
+      if (!AskAlter(a, db, t->name, "") || keyed) return;
+      // SQLite's "Cannot add ..." checks that apply only to a table with
+      // rows: SELECT raise(ABORT, ..) FROM the table.
+      if (NeedsEmptyTable(col) &&
+          !(a->Ask(kAuthSelect, "", "", "", true, true) && a->Ask(kAuthRead, t->name, "", db))) {
         return;
       }
       if (!w.Run(kAddColumn)) return;

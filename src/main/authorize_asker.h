@@ -25,7 +25,9 @@ class Asker {
     std::string x(a1), y(a2), d(db);
     last_ = Authorize(auth_, action, a1_null ? nullptr : x.c_str(), a2_null ? nullptr : y.c_str(),
                       db.empty() ? nullptr : d.c_str(), &error_);
-    if (action == kAuthRead && error_.code() == kAuth) {
+    // (A READ of no column -- a table read for its rows only -- is refused
+    // with the plain message.)
+    if (action == kAuthRead && error_.code() == kAuth && !y.empty()) {
       std::string what = x + "." + y;
       if (cat_.size() > 2 || db != "main") what = d + "." + what;
       error_ = Status(kAuth, "access to " + what + " is prohibited");

@@ -7,7 +7,8 @@ does, and SQLITE_IGNORE of the first. Then, on one connection, eponymous
 tables connected once (json_each, pragma_quick_check for ADD COLUMN ...
 CHECK). Run by same_output.sh on Basalt's library and the system one.
 (fts5 and rtree run statements of their own in an order of their own and
-are not compared here.)"""
+are not compared here. Nor is IGNORE of the automatic index of an added
+UNIQUE column: SQLite then adds the column, UNIQUE and all.)"""
 import ctypes, sys
 lib = ctypes.CDLL(sys.argv[1])
 lib.sqlite3_errmsg.restype = ctypes.c_char_p
@@ -71,6 +72,13 @@ CASES = [
     "alter table t2 add column w3 references t1(a)",
     "alter table t2 add column w4 as (x+1)",
     "alter table tt add column r",
+    "alter table t2 add column e1 not null",
+    "alter table t2 add column e2 as (x) stored",
+    "alter table t2 add column e3 primary key",
+    "alter table t2 add column e5 default (random())",
+    "alter table t2 add column e6 integer primary key",
+    "alter table t2 add column e7 default (-1) not null",
+    "alter table tt add column e8 primary key",
     "alter table t2 drop column z",
     "alter table t1 drop column d",
     "alter table tt drop column q",
