@@ -1,6 +1,7 @@
 #include "main/vtab_manager.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "common/assert.h"
 #include "main/schema_build.h"
@@ -75,7 +76,8 @@ VtabArgs VtabManager::ArgsFor(const Table& t) const {
   return a;
 }
 
-Status VtabManager::AskDeclare(const Table& t) const {
+Status VtabManager::AskDeclareNow() {
+  declare_asked_ = true;
   if (auth_ == nullptr || auth_->fn == nullptr) return Status();
   Status denied;
   auto refused = [&](int action, const char* col) {
@@ -94,8 +96,21 @@ Status VtabManager::AskDeclare(const Table& t) const {
     }
   }
   if (!no) return Status();
-  (void)t;
   return denied;
+}
+
+Status VtabManager::CallConstructor(const std::function<Status()>& ctor) {
+  // Constructors may nest (one may connect another table): each has its
+  // own "asked" flag.
+  const bool outer = declare_asked_;
+  declare_asked_ = false;
+  Status st = ctor();
+  const bool asked = declare_asked_;
+  declare_asked_ = outer;
+  if (!st.ok() || asked) return st;
+  Status denied = AskDeclareNow();
+  declare_asked_ = outer;
+  return denied.ok() ? Status() : Status(kDeclareRefused, denied.message());
 }
 
 Table* VtabManager::Eponymous(std::string_view name, Status* st) {
@@ -117,12 +132,9 @@ Table* VtabManager::Eponymous(std::string_view name, Status* st) {
   t->is_virtual = true;
   t->module = std::string(name);
   std::string declared;
-  *st = m->Connect(ArgsFor(*t), &t->vtab, &declared);
   // A refusal is the error of the statement that used the table.
-  if (st->ok()) {
-    Status denied = AskDeclare(*t);
-    if (!denied.ok()) *st = Status(kError, denied.message());
-  }
+  *st = CallConstructor([&] { return m->Connect(ArgsFor(*t), &t->vtab, &declared); });
+  if (st->code() == kDeclareRefused) *st = Status(kError, st->message());
   if (st->ok()) *st = DeclareColumns(t.get(), declared);
   if (!st->ok()) return nullptr;
   Table* raw = t.get();
@@ -136,9 +148,12 @@ Status VtabManager::Connect(Table* t) {
   VtabModule* m = modules_.Find(t->module);
   if (m == nullptr) return Status(kError, "no such module: " + t->module);
   std::string declared;
-  TRY(m->Connect(ArgsFor(*t), &t->vtab, &declared));
-  Status st = AskDeclare(*t);
-  if (!st.ok()) st = Status(kError, st.message());
+  Status st = CallConstructor([&] { return m->Connect(ArgsFor(*t), &t->vtab, &declared); });
+  if (st.code() == kDeclareRefused) {
+    st = Status(kError, st.message());
+  } else {
+    TRY(st);
+  }
   if (st.ok()) st = DeclareColumns(t, declared);
   if (!st.ok()) t->vtab.reset();
   return st;
@@ -170,8 +185,8 @@ Status VtabManager::Create(const ast::CreateVirtualTableStmt* st, const std::str
   args.table = t->name;
   args.args = t->module_args;
   std::string declared;
-  TRY(m->Create(args, &t->vtab, &declared));
-  Status s = AskDeclare(*t);
+  Status s = CallConstructor([&] { return m->Create(args, &t->vtab, &declared); });
+  if (s.code() != kDeclareRefused) TRY(s);
   if (!s.ok()) {
     // As when sqlite3_declare_vtab fails inside xCreate: the table is only
     // disconnected (what it made is undone with the failed statement).

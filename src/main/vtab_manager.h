@@ -49,6 +49,15 @@ class VtabManager : public VtabHost, public VtabTxnList {
   Table* Eponymous(std::string_view name, Status* st) override;
   Status Connect(Table* t) override;
 
+  // sqlite3_declare_vtab compiles its CREATE TABLE with the authorizer on:
+  // the UPDATE of a schema row (type, name, tbl_name, rootpage, sql) and a
+  // READ of its ROWID, always about main's sqlite_master. Asked when a
+  // module's table is declared (a module of the C API asks from its
+  // sqlite3_declare_vtab, at that point of its xCreate / xConnect; for
+  // others after the constructor returns). Returns the refusal (xCreate
+  // then fails: "vtable constructor failed: NAME").
+  Status AskDeclareNow();
+
   // CREATE VIRTUAL TABLE: xCreate, and the Table it declared (columns,
   // hidden columns), not yet added to any schema.
   Status Create(const ast::CreateVirtualTableStmt* st, const std::string& db_name,
@@ -75,11 +84,11 @@ class VtabManager : public VtabHost, public VtabTxnList {
 
  private:
   VtabArgs ArgsFor(const Table& t) const;
-  // sqlite3_declare_vtab compiles its CREATE TABLE with the authorizer on:
-  // the UPDATE of a schema row (type, name, tbl_name, rootpage, sql) and a
-  // READ of its ROWID, always about main's sqlite_master. Returns the
-  // refusal (xCreate then fails: "vtable constructor failed: NAME").
-  Status AskDeclare(const Table& t) const;
+  // Runs a module's xCreate / xConnect; when it did not ask the questions
+  // of sqlite3_declare_vtab itself (AskDeclareNow), asks them after it
+  // returned OK. A refusal there is kDeclareRefused with its message.
+  static constexpr int kDeclareRefused = -2;
+  Status CallConstructor(const std::function<Status()>& ctor);
 
   SchemaStore* store_;
   ModuleRegistry modules_;
@@ -87,6 +96,7 @@ class VtabManager : public VtabHost, public VtabTxnList {
   std::vector<Vtab*> joined_;
   BuiltinFactory builtin_;
   const AuthHook* auth_ = nullptr;
+  bool declare_asked_ = false;  // AskDeclareNow ran during the current constructor
 };
 
 }  // namespace basalt
