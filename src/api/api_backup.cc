@@ -5,20 +5,32 @@
 //   1. init resolves both database names, checks the destination has no
 //      transaction open ("destination database is in use"), and counts one
 //      more backup on each connection (neither may close meanwhile).
-//   2. Each step(n) opens a read transaction on the source (unless its
+//   2. The first step locks the destination as SQLite does: a write
+//      transaction with the EXCLUSIVE lock (WAL: the write lock), held
+//      until the backup is done or finished, so that other connections
+//      reading (rollback mode) or writing the destination meanwhile get
+//      SQLITE_BUSY; its schema cookie is remembered. A destination in WAL
+//      mode whose page size differs from the source's is SQLITE_READONLY
+//      (the lock stays until finish, as in SQLite).
+//   3. Each step(n) opens a read transaction on the source (unless its
 //      connection already has one), and copies the next n source pages
-//      (all when n < 0) into a staging image. The source's identity -- its
-//      change counter, data version and size -- is remembered; when it
-//      differs from the previous step's (the source was written, by any
-//      connection), the staging restarts from page 1, which is SQLite's
-//      "the backup is automatically restarted" rule.
-//   3. The step that stages the last page writes the destination in one
-//      write transaction (Btree::CopyContentFrom: page size, encoding and
-//      header adopted, journaled like any write), reloads the destination's
-//      schema and returns SQLITE_DONE. An in-memory destination cannot take
-//      a different page size: SQLITE_READONLY, as in SQLite.
-//   4. finish reports the first error (SQLITE_OK after DONE) on the
-//      destination connection and frees the object.
+//      (all when n < 0) into a staging image. When another connection
+//      changed the source since the previous step (its data version moved,
+//      or its page size), the staging restarts from page 1 ("the backup is
+//      automatically restarted"); when the source's own connection wrote
+//      a source file, the pages staged so far are read again in place
+//      (SQLite updates the copied pages of the destination as they are
+//      written), so the backup goes on -- an in-memory source restarts.
+//   4. The step that stages the last page writes the destination inside
+//      the held transaction (Btree::CopyContentFrom: page size, encoding
+//      and header adopted, journaled like any write; the schema cookie is
+//      the destination's old one plus one, so other connections reload
+//      their schema), commits, reloads the destination's schema and
+//      returns SQLITE_DONE. An in-memory destination cannot take a
+//      different page size: SQLITE_READONLY, as in SQLite.
+//   5. finish rolls back a destination transaction still held, reports the
+//      first error (SQLITE_OK after DONE) on the destination connection and
+//      frees the object.
 // Invariant B1: staged.size() == (next - 1) * page_size.
 #include <cstring>
 #include <memory>
@@ -27,6 +39,7 @@
 #include "api/guard.h"
 #include "api/handles.h"
 #include "common/coding.h"
+#include "pager/file_pager.h"
 
 using basalt::Btree;
 using basalt::Database;
@@ -45,10 +58,13 @@ struct sqlite3_backup {
   std::string staged;  // B1
   Pgno next = 1;       // the next source page to stage
   uint32_t page_size = 0;
-  Pgno page_count = 0;  // source pages at the last step
-  uint64_t change_counter = 0;
-  uint64_t data_version = 0;
-  int rc = SQLITE_OK;  // sticky: the first error, or SQLITE_DONE
+  Pgno page_count = 0;        // source pages at the last step
+  uint64_t data_version = 0;  // the source's, as of the last step
+  uint64_t own_commits = 0;   // the source connection's commits, likewise
+  bool fresh = true;          // no step staged anything yet
+  bool dest_locked = false;   // the destination write transaction is held
+  uint32_t dest_cookie = 0;   // its schema cookie when locked
+  int rc = SQLITE_OK;         // sticky: the first error, or SQLITE_DONE
 };
 
 namespace {
@@ -65,26 +81,35 @@ Database* FindDb(sqlite3* db, const std::string& name, sqlite3* report) {
 }
 
 // Stages source pages b->next .. up to n more (step 2). *done: all staged.
-Status StageSource(sqlite3_backup* b, Btree* bt, int n, bool* done) {
+// `file`: the source is a file (an in-memory source restarts on any change,
+// as SQLite's does).
+Status StageSource(sqlite3_backup* b, Btree* bt, int n, bool file, bool* done) {
   bool own_txn = !bt->in_transaction();
   if (own_txn) TRY(bt->BeginTransaction(false));
   Status st = [&]() -> Status {
     basalt::Pager* pager = bt->pager();
     const Pgno count = bt->page_count();
-    uint64_t counter = 0;
-    if (count > 0) {
-      basalt::PageRef p1;
-      TRY(pager->Get(1, &p1));
-      counter = basalt::Get32(p1.data() + 24);
-    }
-    if (counter != b->change_counter || pager->data_version() != b->data_version ||
-        count != b->page_count || pager->page_size() != b->page_size) {
+    const uint64_t own = pager->file_data_version() - pager->data_version();
+    if (b->fresh || pager->data_version() != b->data_version ||
+        pager->page_size() != b->page_size || (!file && own != b->own_commits)) {
       b->staged.clear();
       b->next = 1;
-      b->change_counter = counter;
-      b->data_version = pager->data_version();
+      b->fresh = false;
       b->page_size = pager->page_size();
+    } else if (own != b->own_commits) {
+      // Written through the source's own connection: the staged pages are
+      // refreshed in place (those past its new end dropped).
+      if (b->next > count + 1) b->next = count + 1;
+      b->staged.resize(static_cast<size_t>(b->next - 1) * b->page_size);
+      for (Pgno pg = 1; pg < b->next; ++pg) {
+        basalt::PageRef page;
+        TRY(pager->Get(pg, &page));
+        std::memcpy(&b->staged[static_cast<size_t>(pg - 1) * b->page_size], page.data(),
+                    b->page_size);
+      }
     }
+    b->data_version = pager->data_version();
+    b->own_commits = own;
     b->page_count = count;
     Pgno last = count;
     if (n >= 0 && static_cast<uint64_t>(b->next) + static_cast<uint64_t>(n) - 1 < count) {
@@ -131,13 +156,50 @@ Status WriteDestination(sqlite3_backup* b, int dest_index) {
   if (!d->is_file && bt->page_count() == 0 && image->page_size() != bt->page_size()) {
     TRY(bt->SetPageSize(image->page_size()));
   }
-  TRY(bt->BeginTransaction(true));
+  if (!bt->in_write_transaction()) {
+    TRY(bt->BeginTransaction(true));
+    TRY(bt->GetMeta(basalt::Meta::kSchemaCookie, &b->dest_cookie));
+  }
+  b->dest_locked = false;  // committed or rolled back below
   Status st = bt->CopyContentFrom(image.get());
+  if (st.ok()) st = bt->SetMeta(basalt::Meta::kSchemaCookie, b->dest_cookie + 1);
   if (st.ok()) st = bt->Commit();
   if (!st.ok()) (void)bt->Rollback();
   Status rs = dbs.Reload(dest_index);
   b->dest->conn->ExpireStatements();
   return st.ok() ? rs : st;
+}
+
+// Step 2: the destination's EXCLUSIVE write transaction, taken once.
+Status LockDestination(sqlite3_backup* b, int dest_index, Database* s) {
+  Database* d = b->dest->conn->dbs().at(dest_index);
+  if (!b->dest_locked && d->is_file && d->bt != nullptr) {
+    Btree* bt = d->bt.get();
+    TRY(bt->BeginTransaction(true));
+    Status st = static_cast<basalt::FilePager*>(bt->pager())->BeginWriteExclusive();
+    if (st.ok()) st = bt->GetMeta(basalt::Meta::kSchemaCookie, &b->dest_cookie);
+    if (!st.ok()) {
+      (void)bt->Rollback();
+      return st;
+    }
+    b->dest_locked = true;
+  }
+  if (b->dest_locked && s->bt != nullptr &&
+      d->bt->pager()->journal_mode() == basalt::JournalMode::kWal &&
+      d->bt->page_size() != s->bt->page_size()) {
+    return Status(basalt::kReadOnly, "attempt to write a readonly database");
+  }
+  return Status();
+}
+
+// The destination transaction held by an unfinished backup is rolled back.
+void UnlockDestination(sqlite3_backup* b) {
+  if (!b->dest_locked) return;
+  b->dest_locked = false;
+  int i = b->dest->conn->dbs().Find(b->dest_name);
+  if (i < 0) return;
+  Database* d = b->dest->conn->dbs().at(i);
+  if (d->bt != nullptr && d->bt->in_write_transaction()) (void)d->bt->Rollback();
 }
 
 int StepImpl(sqlite3_backup* b, int n) {
@@ -149,8 +211,8 @@ int StepImpl(sqlite3_backup* b, int n) {
   if (dest_index < 0 || src_index < 0) return b->rc = SQLITE_ERROR;
   Database* s = b->src->conn->dbs().at(src_index);
   bool done = true;
-  Status st;
-  if (s->bt != nullptr) st = StageSource(b, s->bt.get(), n, &done);
+  Status st = LockDestination(b, dest_index, s);
+  if (st.ok() && s->bt != nullptr) st = StageSource(b, s->bt.get(), n, s->is_file, &done);
   if (st.ok() && done) st = WriteDestination(b, dest_index);
   if (!st.ok()) {
     int code = st.code() & 0xff;
@@ -189,7 +251,6 @@ sqlite3_backup* sqlite3_backup_init(sqlite3* dest, const char* dest_name, sqlite
     b->dest_name = dest_name;
     b->src = src;
     b->src_name = src_name;
-    b->change_counter = ~uint64_t{0};  // the first step always starts afresh
     ++dest->active_backups;
     ++src->active_backups;
     basalt::api::ClearError(dest);
@@ -207,6 +268,7 @@ int sqlite3_backup_finish(sqlite3_backup* b) {
   sqlite3* dest = b->dest;
   return Guard(dest, basalt::api::kCodeOnThrow, [&] {
     int rc = b->rc == SQLITE_DONE ? SQLITE_OK : b->rc;
+    UnlockDestination(b);
     {
       MutexLock src_lock(b->src->mutex);
       --b->src->active_backups;

@@ -10,6 +10,7 @@
 #include "api/filename.h"
 #include "api/guard.h"
 #include "api/handles.h"
+#include "api/vfs_adapter.h"
 #include "os/unix_vfs.h"
 #include "record/affinity.h"
 
@@ -74,6 +75,23 @@ int MetadataImpl(sqlite3* db, const char* zdb, const char* ztable, const char* z
 }
 
 }  // namespace
+
+// SQLITE_FCNTL_RESERVE_BYTES: answers the reserve requested so far (the
+// file's, or a larger one asked for before, which SQLite applies at the next
+// VACUUM); sets it at once only while the database is empty.
+static int ReserveBytes(sqlite3* db, Database* d, int* v) {
+  const int actual = static_cast<int>(d->bt->page_size() - d->bt->usable_size());
+  int& wanted = db->reserve_wanted[d];
+  const int before = std::max(wanted, actual);
+  if (*v >= 0 && *v <= 255) {
+    if (*v != actual && d->bt->page_count() == 0) {
+      (void)d->bt->SetReservedBytes(static_cast<uint8_t>(*v));
+    }
+    wanted = *v;
+  }
+  *v = before;
+  return SQLITE_OK;
+}
 
 extern "C" {
 
@@ -144,74 +162,70 @@ int sqlite3_db_release_memory(sqlite3* db) {
   return SQLITE_OK;
 }
 
-// The operations Basalt can answer; others are SQLITE_NOTFOUND (what SQLite
-// returns for an operation the VFS does not know).
+// As SQLite: FILE_POINTER, VFS_POINTER, JOURNAL_POINTER, DATA_VERSION,
+// RESERVE_BYTES and RESET_CACHE are answered by the library; every other
+// operation goes to the database file's VFS -- a VFS the program registered
+// gets it in its xFileControl (its answer is the result), Basalt's own
+// files answer as SQLite's unix VFS does (UnixFileControl), and anything
+// unknown is SQLITE_NOTFOUND. A database not open (temp before first use,
+// an unknown name) is SQLITE_ERROR.
 int sqlite3_file_control(sqlite3* db, const char* name, int op, void* arg) {
   if (!HasConnection(db)) return SQLITE_MISUSE;
   return Guard(db, basalt::api::kCodeOnThrow, [&] {
     Database* d = Named(db, name);
-    if (d == nullptr) return SQLITE_ERROR;
+    if (d == nullptr || d->bt == nullptr) return SQLITE_ERROR;
+    basalt::Pager* pager = d->bt->pager();
+    basalt::VfsFile* file = d->is_file ? pager->db_file() : nullptr;
     switch (op) {
+      case SQLITE_FCNTL_FILE_POINTER: {
+        sqlite3_file* f = nullptr;
+        if (file != nullptr) {
+          f = file->ForeignFile() != nullptr ? static_cast<sqlite3_file*>(file->ForeignFile())
+                                             : basalt::api::NativeFileView(file);
+        }
+        *static_cast<sqlite3_file**>(arg) = f;
+        return SQLITE_OK;
+      }
+      case SQLITE_FCNTL_VFS_POINTER:
+        *static_cast<sqlite3_vfs**>(arg) = db->vfs;
+        return SQLITE_OK;
+      case SQLITE_FCNTL_JOURNAL_POINTER: {
+        // The open rollback journal; else an unopened file object (no
+        // methods), as SQLite's pager always has one.
+        basalt::VfsFile* j = pager->journal_file();
+        sqlite3_file* f = &db->closed_journal;
+        if (j != nullptr) {
+          f = j->ForeignFile() != nullptr ? static_cast<sqlite3_file*>(j->ForeignFile())
+                                          : basalt::api::NativeFileView(j);
+        }
+        *static_cast<sqlite3_file**>(arg) = f;
+        return SQLITE_OK;
+      }
       case SQLITE_FCNTL_DATA_VERSION:
-        *static_cast<unsigned*>(arg) =
-            d->bt != nullptr ? static_cast<unsigned>(d->bt->pager()->file_data_version()) : 0;
+        *static_cast<unsigned*>(arg) = static_cast<unsigned>(pager->file_data_version());
         return SQLITE_OK;
-      case SQLITE_FCNTL_PERSIST_WAL:
-      case SQLITE_FCNTL_POWERSAFE_OVERWRITE: {
-        // -1 asks; 0 / 1 sets. Only a file has them.
-        if (!d->is_file || d->bt == nullptr) return SQLITE_NOTFOUND;
-        int* v = static_cast<int*>(arg);
-        basalt::Pager* pager = d->bt->pager();
-        bool& psow = db->psow;
-        if (op == SQLITE_FCNTL_PERSIST_WAL) {
-          if (*v >= 0) pager->set_persist_wal(*v != 0);
-          *v = pager->persist_wal() ? 1 : 0;
-        } else {
-          if (*v >= 0) psow = *v != 0;
-          *v = psow ? 1 : 0;
-        }
+      case SQLITE_FCNTL_RESERVE_BYTES:
+        return ReserveBytes(db, d, static_cast<int*>(arg));
+      case SQLITE_FCNTL_RESET_CACHE:
         return SQLITE_OK;
-      }
-      case SQLITE_FCNTL_TEMPFILENAME: {
-        if (!d->is_file) return SQLITE_NOTFOUND;
-        sqlite3_uint64 r;
-        sqlite3_randomness(sizeof r, &r);
-        *static_cast<char**>(arg) =
-            sqlite3_mprintf("%s/etilqs_%llx", basalt::UnixTempDirectory().c_str(), r);
-        return SQLITE_OK;
-      }
-      case SQLITE_FCNTL_SIZE_HINT:
-      case SQLITE_FCNTL_CHUNK_SIZE:
-        // Hints Basalt's files do not need: accepted.
-        return d->is_file ? SQLITE_OK : SQLITE_NOTFOUND;
-      case SQLITE_FCNTL_VFSNAME:
-        if (!d->is_file) return SQLITE_NOTFOUND;
-        *static_cast<char**>(arg) = sqlite3_mprintf("%s", "unix");
-        return SQLITE_OK;
-      case SQLITE_FCNTL_HAS_MOVED:
-        *static_cast<int*>(arg) = 0;
-        return d->is_file ? SQLITE_OK : SQLITE_NOTFOUND;
-      case SQLITE_FCNTL_RESERVE_BYTES: {
-        // Answers the reserve requested so far (the file's, or a larger one
-        // asked for before, which SQLite applies at the next VACUUM); sets
-        // it at once only while the database is empty.
-        int* v = static_cast<int*>(arg);
-        if (d->bt == nullptr) return SQLITE_ERROR;
-        const int actual = static_cast<int>(d->bt->page_size() - d->bt->usable_size());
-        int& wanted = db->reserve_wanted[d];
-        const int before = std::max(wanted, actual);
-        if (*v >= 0 && *v <= 255) {
-          if (*v != actual && d->bt->page_count() == 0) {
-            (void)d->bt->SetReservedBytes(static_cast<uint8_t>(*v));
-          }
-          wanted = *v;
-        }
-        *v = before;
-        return SQLITE_OK;
-      }
       default:
-        return SQLITE_NOTFOUND;
+        break;
     }
+    if (file == nullptr) {
+      // No file (an in-memory database): what sqlite3's shell then shows
+      // for HAS_MOVED is 0.
+      if (op == SQLITE_FCNTL_HAS_MOVED) *static_cast<int*>(arg) = 0;
+      return SQLITE_NOTFOUND;
+    }
+    bool persist = pager->persist_wal();
+    int rc = file->ForeignFile() != nullptr
+                 ? file->FileControl(op, arg)
+                 : basalt::api::UnixFileControl(file, op, arg, &persist, &db->psow);
+    // The pager keeps the WAL file when asked to, whichever VFS answered.
+    if (op == SQLITE_FCNTL_PERSIST_WAL && rc == SQLITE_OK) {
+      pager->set_persist_wal(*static_cast<int*>(arg) != 0);
+    }
+    return rc;
   });
 }
 

@@ -113,6 +113,7 @@ int sqlite3_open_v2(const char* filename, sqlite3** out, int flags, const char* 
       return c.status().code() & 0xff;
     }
     db->conn = std::move(c).value();
+    db->vfs = sqlite3_vfs_find(vfs);
     db->conn->set_api_handle(db);
     db->state.store(DbState::kOpen, std::memory_order_relaxed);
     basalt::api::ClearError(db);

@@ -14,11 +14,13 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "api/guard.h"
 #include "api/handles.h"
 #include "api/vfs_adapter.h"
+#include "os/unix_vfs.h"
 #include "os/vfs.h"
 
 namespace {
@@ -28,6 +30,9 @@ struct AdaptedFile {
   sqlite3_file base;
   basalt::VfsFile* file;
   basalt::Shm* shm;  // the file's wal-index, once xShmMap asked for it
+  bool owned;        // xClose deletes `file` (false: a NativeFileView)
+  bool persist_wal;  // SQLITE_FCNTL_PERSIST_WAL / POWERSAFE_OVERWRITE as set
+  bool psow;
 };
 
 basalt::VfsFile* FileOf(sqlite3_file* f) { return reinterpret_cast<AdaptedFile*>(f)->file; }
@@ -38,7 +43,7 @@ int Close(sqlite3_file* f) {
   auto* af = reinterpret_cast<AdaptedFile*>(f);
   delete af->shm;
   af->shm = nullptr;
-  delete af->file;
+  if (af->owned) delete af->file;
   af->file = nullptr;
   return SQLITE_OK;
 }
@@ -70,7 +75,12 @@ int CheckReserved(sqlite3_file* f, int* out) {
   *out = held ? 1 : 0;
   return Code(st);
 }
-int FileControl(sqlite3_file*, int, void*) { return SQLITE_NOTFOUND; }
+int FileControl(sqlite3_file* f, int op, void* arg) {
+  auto* af = reinterpret_cast<AdaptedFile*>(f);
+  return basalt::api::Guard(nullptr, SQLITE_NOMEM, [&] {
+    return basalt::api::UnixFileControl(af->file, op, arg, &af->persist_wal, &af->psow);
+  });
+}
 int SectorSize(sqlite3_file* f) { return FileOf(f)->SectorSize(); }
 int DeviceCharacteristics(sqlite3_file* f) { return FileOf(f)->DeviceCharacteristics(); }
 
@@ -147,6 +157,9 @@ int OpenImpl(sqlite3_vfs*, sqlite3_filename name, sqlite3_file* f, int flags, in
   af->base.pMethods = nullptr;
   af->file = nullptr;
   af->shm = nullptr;
+  af->owned = true;
+  af->persist_wal = false;
+  af->psow = true;
   std::unique_ptr<basalt::VfsFile> file;
   int got = flags;
   std::string path = name != nullptr ? name : "";
@@ -322,3 +335,65 @@ int sqlite3_vfs_unregister(sqlite3_vfs* vfs) {
 }
 
 }  // extern "C"
+
+namespace basalt::api {
+
+int UnixFileControl(basalt::VfsFile* f, int op, void* arg, bool* persist_wal, bool* psow) {
+  switch (op) {
+    case SQLITE_FCNTL_LOCKSTATE:
+      *static_cast<int*>(arg) = f != nullptr ? static_cast<int>(f->lock_level()) : 0;
+      return SQLITE_OK;
+    case SQLITE_FCNTL_LAST_ERRNO:
+    case SQLITE_FCNTL_HAS_MOVED:
+    case SQLITE_FCNTL_EXTERNAL_READER:
+      *static_cast<int*>(arg) = 0;
+      return SQLITE_OK;
+    case SQLITE_FCNTL_SIZE_HINT:
+    case SQLITE_FCNTL_CHUNK_SIZE:
+      return SQLITE_OK;  // hints Basalt's files do not need
+    case SQLITE_FCNTL_PERSIST_WAL:
+    case SQLITE_FCNTL_POWERSAFE_OVERWRITE: {
+      // -1 asks; 0 / 1 sets.
+      int* v = static_cast<int*>(arg);
+      bool* flag = op == SQLITE_FCNTL_PERSIST_WAL ? persist_wal : psow;
+      if (*v >= 0) *flag = *v != 0;
+      *v = *flag ? 1 : 0;
+      return SQLITE_OK;
+    }
+    case SQLITE_FCNTL_VFSNAME:
+      *static_cast<char**>(arg) = sqlite3_mprintf("%s", "unix");
+      return SQLITE_OK;
+    case SQLITE_FCNTL_TEMPFILENAME: {
+      sqlite3_uint64 r;
+      sqlite3_randomness(sizeof r, &r);
+      *static_cast<char**>(arg) =
+          sqlite3_mprintf("%s/etilqs_%llx", basalt::UnixTempDirectory().c_str(), r);
+      return SQLITE_OK;
+    }
+    case SQLITE_FCNTL_MMAP_SIZE:
+      // Basalt maps nothing: the limit stays 0 (the default of this build).
+      *static_cast<sqlite3_int64*>(arg) = 0;
+      return SQLITE_OK;
+    default:
+      return SQLITE_NOTFOUND;
+  }
+}
+
+sqlite3_file* NativeFileView(basalt::VfsFile* f) {
+  static std::mutex mu;
+  static auto* views = new std::unordered_map<basalt::VfsFile*, std::unique_ptr<AdaptedFile>>();
+  std::lock_guard<std::mutex> g(mu);
+  std::unique_ptr<AdaptedFile>& v = (*views)[f];
+  if (v == nullptr) {
+    v = std::make_unique<AdaptedFile>();
+    v->base.pMethods = &kIoMethods;
+    v->file = f;
+    v->shm = nullptr;
+    v->owned = false;
+    v->persist_wal = false;
+    v->psow = true;
+  }
+  return &v->base;
+}
+
+}  // namespace basalt::api

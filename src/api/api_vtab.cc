@@ -380,6 +380,9 @@ int sqlite3_declare_vtab(sqlite3* db, const char* sql) {
     probe->name.assign(1, 'x');
     basalt::Status st = basalt::VtabManager::DeclareColumns(probe.get(), sql);
     if (!st.ok()) return basalt::api::SetError(db, SQLITE_ERROR, st.message());
+    // The authorizer questions of the declaration, here as in SQLite.
+    st = db->conn->vtabs().AskDeclareNow();
+    if (!st.ok()) return basalt::api::SetError(db, SQLITE_ERROR, st.message());
     d->sql = sql;
     d->declared = true;
     return SQLITE_OK;

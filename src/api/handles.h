@@ -133,6 +133,8 @@ struct sqlite3 {
   uint64_t blob_writes = 0;          // sqlite3_blob_write calls that changed a row (api_blob.cc)
   sqlite3_stmt* stepping = nullptr;  // the statement sqlite3_step runs (trigger tracing)
   bool psow = true;                  // SQLITE_FCNTL_POWERSAFE_OVERWRITE (on by default, as unix)
+  sqlite3_vfs* vfs = nullptr;        // the VFS it was opened with (SQLITE_FCNTL_VFS_POINTER)
+  sqlite3_file closed_journal{};     // SQLITE_FCNTL_JOURNAL_POINTER without a journal open
   // SQLITE_FCNTL_RESERVE_BYTES requested per database (api_dbinfo.cc).
   std::unordered_map<const void*, int> reserve_wanted;
 };

@@ -192,6 +192,11 @@ class CFile final : public VfsFile {
                ? f_->pMethods->xDeviceCharacteristics(f_)
                : 0;
   }
+  void* ForeignFile() override { return f_; }
+  int FileControl(int op, void* arg) override {
+    if (f_->pMethods == nullptr || f_->pMethods->xFileControl == nullptr) return SQLITE_NOTFOUND;
+    return f_->pMethods->xFileControl(f_, op, arg);
+  }
   Status OpenShm(std::unique_ptr<Shm>* out) override {
     if (f_->pMethods->iVersion < 2 || f_->pMethods->xShmMap == nullptr) {
       return Status(SQLITE_IOERR, "the VFS has no shared memory");

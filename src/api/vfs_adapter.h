@@ -16,4 +16,16 @@ namespace basalt::api {
 // in SQLite, where unregistering does not close open files).
 basalt::Vfs* AdaptVfs(sqlite3_vfs* vfs);
 
+// The sqlite3_file_control operations SQLite's unix VFS answers, answered
+// for one of Basalt's own files (api_vfs.cc): LOCKSTATE, LAST_ERRNO,
+// SIZE_HINT, CHUNK_SIZE, PERSIST_WAL (*persist_wal), POWERSAFE_OVERWRITE
+// (*psow), VFSNAME, TEMPFILENAME, MMAP_SIZE, HAS_MOVED, EXTERNAL_READER;
+// SQLITE_NOTFOUND for any other.
+int UnixFileControl(basalt::VfsFile* f, int op, void* arg, bool* persist_wal, bool* psow);
+
+// A sqlite3_file whose methods are the "unix" VFS's, over one of Basalt's
+// own open files (not owning it; made once per file and kept), for
+// SQLITE_FCNTL_FILE_POINTER.
+sqlite3_file* NativeFileView(basalt::VfsFile* f);
+
 }  // namespace basalt::api

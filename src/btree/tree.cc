@@ -182,7 +182,10 @@ Result<std::unique_ptr<Btree>> Btree::Open(std::unique_ptr<Pager> pager) {
   // One read transaction: a file pager learns the page count (rolling back
   // a hot journal first) and page 1's header is validated. Later
   // transactions re-check the header (BtShared::Refresh).
-  TRY(p.BeginRead());
+  p.set_opening(true);
+  Status begin = p.BeginRead();
+  p.set_opening(false);
+  TRY(begin);
   s->SetUsable(p.page_size(), 0);
   Status st = s->Refresh();
   Status end = p.Commit();

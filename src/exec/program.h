@@ -247,4 +247,11 @@ class Program {
   }
 };
 
+// In a UTF-16 database SQLite's BINARY collation compares the stored
+// UTF-16 bytes. Values in the VM are UTF-8, so a program compiled for such a
+// database has its BINARY comparisons (comparison ops, function calls such
+// as min/max, sorter and ephemeral-index keys, window keys) switched to
+// Utf16BinaryCollation. Programs of UTF-8 databases are never touched.
+void UseUtf16Binary(Program* prog, bool big_endian);
+
 }  // namespace basalt

@@ -12,9 +12,12 @@ std::string AuthTableDb(const Catalog& cat, std::string_view schema, std::string
   return std::string(schema);
 }
 
-Status AuthorizeStatement(const AuthHook& auth, const Catalog& cat, const ast::Stmt* st) {
+Status AuthorizeStatement(const AuthHook& auth, const Catalog& cat, const ast::Stmt* st, bool* noop,
+                          VtabHost* vtabs) {
+  if (noop != nullptr) *noop = false;
   if (auth.fn == nullptr) return Status();
   Asker a(auth, cat);
+  a.vtabs = vtabs;
   switch (st->kind) {
     case ast::StmtKind::kInsert: {
       auto* s = st->As<ast::InsertStmt>();
@@ -38,11 +41,9 @@ Status AuthorizeStatement(const AuthHook& auth, const Catalog& cat, const ast::S
     case ast::StmtKind::kDrop:
       AuthorizeDrop(&a, cat, st->As<ast::DropStmt>());
       break;
-    case ast::StmtKind::kAlterTable: {
-      auto* s = st->As<ast::AlterTableStmt>();
-      a.Ask(kAuthAlterTable, AuthTableDb(cat, s->schema, s->table), s->table, "");
+    case ast::StmtKind::kAlterTable:
+      AuthorizeAlter(&a, cat, st->As<ast::AlterTableStmt>());
       break;
-    }
     case ast::StmtKind::kBegin:
       a.Ask(kAuthTransaction, "BEGIN", "", "", false, true);
       break;
@@ -93,6 +94,7 @@ Status AuthorizeStatement(const AuthHook& auth, const Catalog& cat, const ast::S
       AuthorizeCreate(&a, cat, st);
       break;
   }
+  if (noop != nullptr) *noop = a.noop;
   return a.status();
 }
 

@@ -22,7 +22,7 @@
 //                 B-tree freed, the UPDATE / READ of rootpage SQLite uses to
 //                 renumber root pages.
 // The schema table is that of the object's database (sqlite_temp_master
-// for TEMP). Virtual tables keep the statement-level questions only.
+// for TEMP).
 #include <strings.h>
 
 #include <set>
@@ -49,6 +49,15 @@ struct Target {
 Target CreateTarget(bool temp, std::string_view schema) {
   temp = temp || EqualsIgnoreCase(schema, "temp");
   return {temp ? "temp" : (schema.empty() ? "main" : std::string(schema)), temp};
+}
+
+// A question about the statement's own action: IGNORE makes the whole
+// statement a no-op (SQLite jumps to its exit without an error).
+bool AskHead(Asker* a, int action, std::string_view a1, std::string_view a2, std::string_view db,
+             bool a1_null = false, bool a2_null = false) {
+  if (!a->Ask(action, a1, a2, db, a1_null, a2_null)) return false;
+  a->noop = a->last() == AuthResult::kIgnore;
+  return !a->noop;
 }
 
 // UPDATE of the schema row just inserted (SQLite fills it in at the end).
@@ -185,9 +194,11 @@ void AuthorizeCreate(Asker* a, const Catalog& cat, const ast::Stmt* st) {
     case ast::StmtKind::kCreateTable: {
       auto* c = st->As<ast::CreateTableStmt>();
       Target t = CreateTarget(c->temp, c->schema);
-      if (!a->Ask(kAuthInsert, AuthSchemaTable(t.temp), "", t.db, false, true) ||
-          !a->Ask(t.temp ? kAuthCreateTempTable : kAuthCreateTable, c->name, "", t.db, false,
-                  true)) {
+      // The first two questions follow the TEMP keyword, not the database
+      // (CREATE TABLE temp.x asks about sqlite_master and CREATE_TABLE).
+      if (!AskHead(a, kAuthInsert, AuthSchemaTable(c->temp), "", t.db, false, true) ||
+          !AskHead(a, c->temp ? kAuthCreateTempTable : kAuthCreateTable, c->name, "", t.db, false,
+                   true)) {
         return;
       }
       if (c->if_not_exists && cat.FindTable(t.db, c->name) != nullptr) return;
@@ -201,8 +212,9 @@ void AuthorizeCreate(Asker* a, const Catalog& cat, const ast::Stmt* st) {
     case ast::StmtKind::kCreateView: {
       auto* c = st->As<ast::CreateViewStmt>();
       Target t = CreateTarget(c->temp, c->schema);
-      if (!a->Ask(kAuthInsert, AuthSchemaTable(t.temp), "", t.db, false, true) ||
-          !a->Ask(t.temp ? kAuthCreateTempView : kAuthCreateView, c->name, "", t.db, false, true)) {
+      if (!AskHead(a, kAuthInsert, AuthSchemaTable(c->temp), "", t.db, false, true) ||
+          !AskHead(a, c->temp ? kAuthCreateTempView : kAuthCreateView, c->name, "", t.db, false,
+                   true)) {
         return;
       }
       if (c->if_not_exists && cat.FindTable(t.db, c->name) != nullptr) return;
@@ -235,8 +247,15 @@ void AuthorizeCreate(Asker* a, const Catalog& cat, const ast::Stmt* st) {
     case ast::StmtKind::kCreateVirtualTable: {
       auto* c = st->As<ast::CreateVirtualTableStmt>();
       std::string db = c->schema.empty() ? "main" : std::string(c->schema);
-      if (a->Ask(kAuthInsert, AuthSchemaTable(false), "", db, false, true)) {
-        a->Ask(kAuthCreateVtable, c->name, c->module, db);
+      // Then the UPDATE of the new schema row, compiled with the statement
+      // (the module's xCreate runs later, when it executes).
+      // IF NOT EXISTS on an existing table stops after the first question.
+      if (!AskHead(a, kAuthInsert, AuthSchemaTable(false), "", db, false, true) ||
+          (c->if_not_exists && cat.FindTable(db, c->name) != nullptr)) {
+        return;
+      }
+      if (AskHead(a, kAuthCreateVtable, c->name, c->module, db)) {
+        AskRowUpdate(a, Target{db, EqualsIgnoreCase(db, "temp")});
       }
       return;
     }

@@ -1,6 +1,7 @@
 // CREATE TABLE / INDEX / VIEW / TRIGGER, in the database the statement
 // names (lang_createtable, lang_createindex, lang_createview,
 // lang_createtrigger).
+#include "common/assert.h"
 #include "exec/codegen.h"
 #include "main/authorize.h"
 #include "main/ddl.h"
@@ -146,6 +147,28 @@ Status DdlExecutor::CreateTable(ast::CreateTableStmt* st, Arena* arena) {
   return Status();
 }
 
+namespace {
+
+// The authorizer hook of CREATE TABLE ... AS SELECT's query: the first
+// question (the top SELECT) is answered OK without asking the user's hook;
+// every other one goes to it.
+struct CtasAuth {
+  AuthHook user;
+  bool first = true;
+  static int Hook(void* arg, int action, const char* a1, const char* a2, const char* db,
+                  const char* ctx) {
+    auto* self = static_cast<CtasAuth*>(arg);
+    if (self->first) {
+      self->first = false;
+      BASALT_DCHECK(action == kAuthSelect);
+      if (action == kAuthSelect) return 0;
+    }
+    return self->user.fn(self->user.arg, action, a1, a2, db, ctx);
+  }
+};
+
+}  // namespace
+
 // CREATE TABLE ... AS SELECT: the columns are the query's result columns,
 // with the declared types their affinities give, laid out as SQLite writes
 // them into sqlite_schema.
@@ -161,9 +184,22 @@ Status DdlExecutor::CreateTableAs(ast::CreateTableStmt* st, Arena* arena, BuiltT
   }
   ast::SelectStmt probe;
   probe.select = query;
-  if (dry_run_ && auth_ != nullptr) ctx.auth = *auth_;
+  // SQLite resolves the query (its column reads) before it asks SQLITE_SELECT
+  // for it, then asks about the schema row's UPDATE. The compiler's first
+  // question is always the top SELECT's (Resolver::ResolveSelect asks before
+  // resolving anything), so the hook lets that one through unasked and it
+  // is asked once the query compiled.
+  CtasAuth ctas;
+  if (dry_run_ && auth_ != nullptr && auth_->fn != nullptr) {
+    ctas.user = *auth_;
+    ctx.auth = AuthHook{&CtasAuth::Hook, &ctas};
+  }
   Result<std::unique_ptr<Program>> p = CompileStatement(&probe, &ctx);
   if (p.ok() && dry_run_ && auth_ != nullptr) {
+    Status denied;
+    if (Authorize(*auth_, kAuthSelect, nullptr, nullptr, nullptr, &denied) == AuthResult::kDenied) {
+      return denied;
+    }
     int dbi = 0;
     TRY(TargetDb(st->schema, st->temp, "table", &dbi));
     TRY(AuthorizeSchemaRowUpdate(*auth_, store_->catalog(), dbi == Catalog::kTemp,

@@ -26,6 +26,7 @@ Result<std::unique_ptr<Connection>> Connection::Open(std::string_view filename, 
   c->ddl_.SetOpenDefaults(flags, c->vfs_);
   c->ddl_.SetLimits(&c->limits_);
   c->ddl_.SetAuth(&c->auth_);
+  c->vtabs_.SetAuth(&c->auth_);
   c->funcs_.SetFallback(&SharedBuiltinFunctions(false));
   c->env_.hooks = c.get();
   // Tests switch compiler passes off through the environment (passes.h).

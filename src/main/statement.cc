@@ -1,10 +1,12 @@
 #include "main/statement.h"
 
 #include "exec/codegen.h"
+#include "exec/program.h"
 #include "func/builtins.h"
 #include "main/authorize.h"
 #include "main/connection.h"
 #include "parser/parser.h"
+#include "record/record.h"
 
 namespace basalt {
 
@@ -67,7 +69,8 @@ Status Statement::Compile() {
                                     : std::string());
     }
   }
-  TRY(AuthorizeStatement(conn_->auth(), conn_->dbs().catalog(), ast_));
+  TRY(AuthorizeStatement(conn_->auth(), conn_->dbs().catalog(), ast_, &auth_noop_,
+                         &conn_->vtabs()));
   explain_ = ast_->explain;
   params_.resize(param_names_.size() + 1);
   names_.clear();
@@ -86,6 +89,7 @@ Status Statement::Compile() {
         TRY(conn_->ValidateVacuum(ast_->As<ast::VacuumStmt>(), parsed_text_));
         break;
       default:
+        if (auth_noop_) break;  // an IGNOREd ALTER TABLE: nothing to check or run
         TRY(conn_->ddl().Validate(ast_, parsed_text_, arena_.get(), &conn_->last_error_offset_));
         conn_->ddl().Access(ast_, &read_mask_, &write_mask_);
         break;
@@ -110,6 +114,10 @@ Status Statement::Compile() {
     return prog.status();
   }
   prog_ = std::move(prog).value();
+  // BINARY follows the UTF-16 byte order of a UTF-16 database (program.h).
+  if (const uint8_t enc = conn_->dbs().main()->enc; IsUtf16(enc)) {
+    UseUtf16Binary(prog_.get(), enc == kUtf16be);
+  }
   prog_->n_params = static_cast<int>(param_names_.size());
   ProgramAccess(*prog_, &read_mask_, &write_mask_);
   uses_db_ = prog_->writes || (read_mask_ | write_mask_) != 0;
@@ -415,6 +423,7 @@ int Statement::StepDirect() {
         break;
       }
       default: {
+        if (auth_noop_) break;
         st = conn_->BeginStatement(read_mask_, write_mask_, true, &stmt_savepoint_);
         if (st.code() == kSchema) {
           st = conn_->BeginStatement(read_mask_, write_mask_, true, &stmt_savepoint_);

@@ -95,7 +95,8 @@ class Statement {
   std::vector<std::vector<Value>> rows_;
   size_t row_pos_ = 0;
   bool direct_done_ = false;
-  bool reparse_ = false;  // a direct statement re-parses before running again
+  bool auth_noop_ = false;  // the authorizer's IGNORE made it a no-op (AuthorizeStatement)
+  bool reparse_ = false;    // a direct statement re-parses before running again
 
   std::vector<std::string> param_names_;
   std::vector<Value> params_;  // 1-based; index 0 unused

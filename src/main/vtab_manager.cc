@@ -1,6 +1,7 @@
 #include "main/vtab_manager.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "common/assert.h"
 #include "main/schema_build.h"
@@ -75,6 +76,43 @@ VtabArgs VtabManager::ArgsFor(const Table& t) const {
   return a;
 }
 
+Status VtabManager::AskDeclareNow() {
+  declare_asked_ = true;
+  if (auth_ == nullptr || auth_->fn == nullptr) return Status();
+  Status denied;
+  auto refused = [&](int action, const char* col) {
+    return Authorize(*auth_, action, "sqlite_master", col, "main", &denied) == AuthResult::kDenied;
+  };
+  bool no = false;
+  for (const char* col : {"type", "name", "tbl_name", "rootpage", "sql"}) {
+    if (!no) no = refused(kAuthUpdate, col);
+  }
+  if (!no && refused(kAuthRead, "ROWID")) {
+    no = true;
+    if (denied.code() == kAuth) {
+      bool qualify = store_->catalog().size() > 2;
+      denied = Status(kAuth, std::string("access to ") + (qualify ? "main." : "") +
+                                 "sqlite_master.ROWID is prohibited");
+    }
+  }
+  if (!no) return Status();
+  return denied;
+}
+
+Status VtabManager::CallConstructor(const std::function<Status()>& ctor) {
+  // Constructors may nest (one may connect another table): each has its
+  // own "asked" flag.
+  const bool outer = declare_asked_;
+  declare_asked_ = false;
+  Status st = ctor();
+  const bool asked = declare_asked_;
+  declare_asked_ = outer;
+  if (!st.ok() || asked) return st;
+  Status denied = AskDeclareNow();
+  declare_asked_ = outer;
+  return denied.ok() ? Status() : Status(kDeclareRefused, denied.message());
+}
+
 Table* VtabManager::Eponymous(std::string_view name, Status* st) {
   *st = Status();
   std::string key = LowerAscii(name);
@@ -94,7 +132,9 @@ Table* VtabManager::Eponymous(std::string_view name, Status* st) {
   t->is_virtual = true;
   t->module = std::string(name);
   std::string declared;
-  *st = m->Connect(ArgsFor(*t), &t->vtab, &declared);
+  // A refusal is the error of the statement that used the table.
+  *st = CallConstructor([&] { return m->Connect(ArgsFor(*t), &t->vtab, &declared); });
+  if (st->code() == kDeclareRefused) *st = Status(kError, st->message());
   if (st->ok()) *st = DeclareColumns(t.get(), declared);
   if (!st->ok()) return nullptr;
   Table* raw = t.get();
@@ -108,8 +148,13 @@ Status VtabManager::Connect(Table* t) {
   VtabModule* m = modules_.Find(t->module);
   if (m == nullptr) return Status(kError, "no such module: " + t->module);
   std::string declared;
-  TRY(m->Connect(ArgsFor(*t), &t->vtab, &declared));
-  Status st = DeclareColumns(t, declared);
+  Status st = CallConstructor([&] { return m->Connect(ArgsFor(*t), &t->vtab, &declared); });
+  if (st.code() == kDeclareRefused) {
+    st = Status(kError, st.message());
+  } else {
+    TRY(st);
+  }
+  if (st.ok()) st = DeclareColumns(t, declared);
   if (!st.ok()) t->vtab.reset();
   return st;
 }
@@ -140,8 +185,15 @@ Status VtabManager::Create(const ast::CreateVirtualTableStmt* st, const std::str
   args.table = t->name;
   args.args = t->module_args;
   std::string declared;
-  TRY(m->Create(args, &t->vtab, &declared));
-  Status s = DeclareColumns(t, declared);
+  Status s = CallConstructor([&] { return m->Create(args, &t->vtab, &declared); });
+  if (s.code() != kDeclareRefused) TRY(s);
+  if (!s.ok()) {
+    // As when sqlite3_declare_vtab fails inside xCreate: the table is only
+    // disconnected (what it made is undone with the failed statement).
+    t->vtab.reset();
+    return Status(kError, "vtable constructor failed: " + t->name);
+  }
+  s = DeclareColumns(t, declared);
   if (!s.ok()) {
     (void)t->vtab->Destroy();
     t->vtab.reset();

@@ -23,6 +23,7 @@
 #include "catalog/vtab.h"
 #include "main/schema_store.h"
 #include "parser/ast.h"
+#include "planner/context.h"
 
 namespace basalt {
 
@@ -40,10 +41,22 @@ class VtabManager : public VtabHost, public VtabTxnList {
   // (the pragma_NAME tables): returns null for names it does not know.
   using BuiltinFactory = std::function<std::shared_ptr<VtabModule>(std::string_view name)>;
   void SetBuiltinFactory(BuiltinFactory f) { builtin_ = std::move(f); }
+  // The connection's authorizer (sqlite3_set_authorizer): a module's
+  // declaration is asked about as sqlite3_declare_vtab does (AskDeclare).
+  void SetAuth(const AuthHook* auth) { auth_ = auth; }
 
   // VtabHost
   Table* Eponymous(std::string_view name, Status* st) override;
   Status Connect(Table* t) override;
+
+  // sqlite3_declare_vtab compiles its CREATE TABLE with the authorizer on:
+  // the UPDATE of a schema row (type, name, tbl_name, rootpage, sql) and a
+  // READ of its ROWID, always about main's sqlite_master. Asked when a
+  // module's table is declared (a module of the C API asks from its
+  // sqlite3_declare_vtab, at that point of its xCreate / xConnect; for
+  // others after the constructor returns). Returns the refusal (xCreate
+  // then fails: "vtable constructor failed: NAME").
+  Status AskDeclareNow();
 
   // CREATE VIRTUAL TABLE: xCreate, and the Table it declared (columns,
   // hidden columns), not yet added to any schema.
@@ -71,12 +84,19 @@ class VtabManager : public VtabHost, public VtabTxnList {
 
  private:
   VtabArgs ArgsFor(const Table& t) const;
+  // Runs a module's xCreate / xConnect; when it did not ask the questions
+  // of sqlite3_declare_vtab itself (AskDeclareNow), asks them after it
+  // returned OK. A refusal there is kDeclareRefused with its message.
+  static constexpr int kDeclareRefused = -2;
+  Status CallConstructor(const std::function<Status()>& ctor);
 
   SchemaStore* store_;
   ModuleRegistry modules_;
   std::map<std::string, std::unique_ptr<Table>> eponymous_;  // lower-case names
   std::vector<Vtab*> joined_;
   BuiltinFactory builtin_;
+  const AuthHook* auth_ = nullptr;
+  bool declare_asked_ = false;  // AskDeclareNow ran during the current constructor
 };
 
 }  // namespace basalt

@@ -142,6 +142,17 @@ class VfsFile {
 
   // The wal-index of this (database) file.
   virtual Status OpenShm(std::unique_ptr<Shm>* out) = 0;
+
+  // A file of a VFS the program registered (api/vfs_adapter.cc): its
+  // sqlite3_file object, and sqlite3_file_control operations passed to its
+  // xFileControl (the SQLite result code). Basalt's own files have neither:
+  // null, and 12 (SQLITE_NOTFOUND).
+  virtual void* ForeignFile() { return nullptr; }
+  virtual int FileControl(int op, void* arg) {
+    (void)op;
+    (void)arg;
+    return 12;
+  }
 };
 
 class Vfs {

@@ -386,4 +386,6 @@ Status FilePager::Truncate(Pgno n) {
   return Status();
 }
 
+VfsFile* FilePager::journal_file() const { return wal_ != nullptr ? wal_->file() : jfd_.get(); }
+
 }  // namespace basalt

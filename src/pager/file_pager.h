@@ -77,6 +77,9 @@ class FilePager final : public Pager {
   Status CommitPhaseOne(std::string_view super_journal) override;
   Status CommitPhaseTwo() override;
   std::string journal_path() const override { return journal_path_; }
+  VfsFile* db_file() const override { return db_.get(); }
+  // In WAL mode the -wal file.
+  VfsFile* journal_file() const override;
   Status Rollback() override;
   Status OpenSavepoints(int n) override;
   Status ReleaseSavepoint(int i) override;

@@ -247,12 +247,19 @@ Status FilePager::TryBeginReadUnfixed() {
     if (dbhdr::HasMagic(hdr) && dbhdr::PageSize(hdr) != page_size_) {
       TRY(AdoptPageSize(dbhdr::PageSize(hdr)));
     }
+    bool counted = false;
     if (!version_known_ ||
         std::memcmp(hdr + dbhdr::kFileVersion, file_version_, dbhdr::kFileVersionSize) != 0) {
+      counted = version_known_;
       if (version_known_) ++data_version_;
       ResetCache();
       std::memcpy(file_version_, hdr + dbhdr::kFileVersion, dbhdr::kFileVersionSize);
       version_known_ = true;
+    }
+    // A count SQLite makes at this read (see SetJournalMode): once.
+    if (count_deferred_ && !opening_) {
+      if (!counted) ++data_version_;
+      count_deferred_ = false;
     }
     Pgno physical = Pgno((size + page_size_ - 1) / page_size_);
     TRY(SetPageCount(physical, size >= dbhdr::kSize ? hdr : nullptr));

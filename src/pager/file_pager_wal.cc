@@ -53,9 +53,17 @@ Status FilePager::WalBeginRead() {
   bool changed = false;
   TRY(wal_->BeginRead(&changed));
   Status st = [&]() -> Status {
-    if (changed) {
+    if (changed) ResetCache();
+    // SQLite counts a read that finds the WAL changed -- the first one
+    // always (it starts from no header at all) -- unless that was counted
+    // already when WAL mode was set on an empty database (SetJournalMode).
+    if (wal_open_counted_) {
+      wal_open_counted_ = false;
+    } else if (opening_) {
+      count_deferred_ = count_deferred_ || changed;
+    } else if (changed || count_deferred_) {
       ++data_version_;
-      ResetCache();
+      count_deferred_ = false;
     }
     if (wal_->max_frame() > 0 && wal_->page_size() != page_size_) {
       TRY(AdoptPageSize(wal_->page_size()));
@@ -176,6 +184,15 @@ Status FilePager::SetJournalMode(JournalMode mode, JournalMode* result) {
           journal_mode_ = old;
           return st;
         }
+      } else {
+        // SQLite writes page 1 (saying WAL) now, in a transaction of its
+        // own, and opens the WAL at the next read; Basalt writes page 1
+        // with the first commit. The data-version counters go as SQLite's:
+        // one commit now, one reset at the next read, none when the WAL
+        // opens after the first commit.
+        ++commits_;
+        count_deferred_ = true;
+        wal_open_counted_ = true;
       }
     }
     *result = JournalMode::kWal;

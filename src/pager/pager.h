@@ -33,6 +33,7 @@ namespace basalt {
 using Pgno = uint32_t;
 
 class Pager;
+class VfsFile;
 
 // Bytes readable past the end of every page buffer (zero-filled).
 inline constexpr uint32_t kPageSlack = 32;
@@ -168,6 +169,10 @@ class Pager {
   virtual Status CommitPhaseTwo() { return Commit(); }
   // The rollback journal's path ("" when there is no journal file).
   virtual std::string journal_path() const { return std::string(); }
+  // The database file and the open rollback journal or WAL (null when
+  // none), for sqlite3_file_control.
+  virtual VfsFile* db_file() const { return nullptr; }
+  virtual VfsFile* journal_file() const { return nullptr; }
   // Ends the transaction, undoing all changes of a write transaction.
   virtual Status Rollback() = 0;
 
@@ -194,6 +199,10 @@ class Pager {
   // SQLITE_FCNTL_DATA_VERSION: data_version() counting this pager's own
   // write commits too, as SQLite's pager counter does.
   uint64_t file_data_version() const { return data_version_ + commits_; }
+  // Set around the read transaction that opening a database runs (Btree::
+  // Open): SQLite reads nothing when it opens, so a WAL change that read
+  // sees is counted at the next read transaction instead.
+  void set_opening(bool on) { opening_ = on; }
   // Page-cache counters for sqlite3_db_status (CACHE_HIT, CACHE_MISS,
   // CACHE_WRITE, CACHE_SPILL); the API reads and resets them.
   struct CacheCounters {
@@ -267,7 +276,10 @@ class Pager {
   uint64_t write_stamp_ = kNoWriteStamp;
   uint64_t cache_epoch_ = 0;
   uint64_t data_version_ = 1;
-  uint64_t commits_ = 0;  // write transactions committed (file_data_version)
+  uint64_t commits_ = 0;           // write transactions committed (file_data_version)
+  bool opening_ = false;           // see set_opening
+  bool count_deferred_ = false;    // a change seen while opening, not yet counted
+  bool wal_open_counted_ = false;  // the WAL's first read was counted already
   CacheCounters counters_;
   bool persist_wal_ = false;
   Pgno max_page_count_ = 0xfffffffeu;

@@ -95,6 +95,9 @@ class Wal {
   // out: frames in the log and frames checkpointed (-1 if unknown).
   Status Checkpoint(const CheckpointArgs& args, int* log_frames, int* ckpt_frames);
 
+  // The -wal file (SQLITE_FCNTL_JOURNAL_POINTER in WAL mode).
+  VfsFile* file() const { return wal_.get(); }
+
  private:
   Wal(Vfs* vfs, VfsFile* db, std::string wal_path, std::unique_ptr<VfsFile> wal,
       std::unique_ptr<Shm> shm, bool read_only);

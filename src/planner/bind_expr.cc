@@ -445,6 +445,7 @@ bool Resolver::ResolveTopExpr(Expr* e, Scope* scope) {
                      std::to_string(ctx_->options.max_expr_depth) + ")");
   } else {
     ++expr_nesting_;
+    ++top_exprs_;
     ok = ResolveExpr(e, scope);
     --expr_nesting_;
   }

@@ -329,7 +329,12 @@ bool Resolver::AddTableArgs(Source* s, Scope* scope, Expr** cond) {
     Expr* eq = ctx_->arena->New<Expr>();
     eq->kind = ExprKind::kBinary;
     eq->op = ast::Op::kEq;
+    // SQLite adds these terms without asking the authorizer about the
+    // hidden column.
+    AuthHook saved = ctx_->auth;
+    ctx_->auth = AuthHook();
     eq->left = NewColumnRef(*s, s->table_args[i], {});
+    ctx_->auth = saved;
     eq->right = arg;
     eq->span = arg->span;
     eq->pflags |= kResolvedFlag;
@@ -359,7 +364,12 @@ bool Resolver::AddSources(ast::FromList* from, SelectInfo* info, Scope* outer) {
 }
 
 AuthResult Resolver::AuthorizeRead(const Table* t, int col) {
+  // After a refusal SQLite still asks about the column reads of the
+  // expression being resolved, then nothing more (the statement fails).
   if (ctx_->auth.fn == nullptr) return AuthResult::kOk;
+  if (!ctx_->error.ok() && (read_denied_in_ == 0 || read_denied_in_ != top_exprs_)) {
+    return AuthResult::kOk;
+  }
   int named = col >= 0 ? col : t->rowid_alias;
   std::string column = named >= 0 ? t->columns[static_cast<size_t>(named)].name : "ROWID";
   const std::string& db = ctx_->catalog->name(t->db());
@@ -367,6 +377,7 @@ AuthResult Resolver::AuthorizeRead(const Table* t, int col) {
   AuthResult r =
       Authorize(ctx_->auth, kAuthRead, t->name.c_str(), column.c_str(), db.c_str(), &denied);
   if (r != AuthResult::kDenied) return r;
+  if (ctx_->error.ok()) read_denied_in_ = top_exprs_;
   if (denied.code() == kAuth) {
     // SQLite names the column, with its database when there is a choice.
     std::string what = t->name + "." + column;

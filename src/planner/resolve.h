@@ -160,6 +160,11 @@ class Resolver {
   // passes SQLITE_LIMIT_EXPR_DEPTH. expr_nesting_ is 0 at a top-level
   // expression of the SELECT being resolved.
   int expr_nesting_ = 0;
+  // Top-level expressions begun so far, and the one in which a column read
+  // was refused: as SQLite, further reads are still asked about until that
+  // expression ends, then no more (AuthorizeRead).
+  uint64_t top_exprs_ = 0;
+  uint64_t read_denied_in_ = 0;
   int height_sum_ = 0;
   bool ResolveTopExpr(ast::Expr* e, Scope* scope);
   bool no_flatten_ = false;

@@ -18,6 +18,10 @@ struct Collation {
 const Collation* BinaryCollation();
 const Collation* NocaseCollation();  // ASCII case folding only, like SQLite
 const Collation* RtrimCollation();   // BINARY, ignoring trailing spaces
+// BINARY of a UTF-16 database, comparing UTF-8 values as SQLite compares
+// the UTF-16 bytes it stores (little or big endian): text above U+FFFF
+// sorts before U+E000..U+FFFF, and in little endian by low byte first.
+const Collation* Utf16BinaryCollation(bool big_endian);
 
 // Looks up a built-in collation by case-insensitive name; null if unknown.
 const Collation* FindBuiltinCollation(std::string_view name);

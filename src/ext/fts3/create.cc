@@ -275,14 +275,19 @@ int ParseAndCreate(sqlite3* db, void* aux, int argc, const char* const* argv, bo
     return SQLITE_ERROR;
   }
   t->pending.resize(t->nindex());
-  int rc = sqlite3_declare_vtab(db, DeclareSql(t.get()).c_str());
-  if (rc == SQLITE_OK && create) rc = CreateShadows(t.get());
+  // As SQLite: the shadow tables, the page size, then the declaration
+  // (the authorizer sees their statements in that order).
+  int rc = create ? CreateShadows(t.get()) : SQLITE_OK;
   if (rc != SQLITE_OK) return rc;
-  Stmt ps;
-  std::string psql = "PRAGMA " + QuoteIdent(t->schema) + ".page_size";
-  if (ps.Prepare(db, psql) == SQLITE_OK && sqlite3_step(ps) == SQLITE_ROW) {
-    t->node_size = sqlite3_column_int(ps, 0) - 35;
+  {
+    Stmt ps;
+    std::string psql = "PRAGMA " + QuoteIdent(t->schema) + ".page_size";
+    if (ps.Prepare(db, psql) == SQLITE_OK && sqlite3_step(ps) == SQLITE_ROW) {
+      t->node_size = sqlite3_column_int(ps, 0) - 35;
+    }
   }
+  rc = sqlite3_declare_vtab(db, DeclareSql(t.get()).c_str());
+  if (rc != SQLITE_OK) return rc;
   *out = t.release();
   return SQLITE_OK;
 }
