@@ -34,8 +34,15 @@ files=$(find "$src/tests/sql" -name '*.test' | LC_ALL=C sort |
 for pass in flatten or_to_in const_fold subquery_once coroutine index_lookup covering_index \
             order_by_index; do
   echo "== $pass off"
+  these=$files
+  # select/ephemeral_spill.test runs its IN subqueries over 10,000-row
+  # tables with cache_size=1: without subquery_once each is rebuilt for
+  # every outer row through a spilling temporary B-tree, which takes hours.
+  if [ "$pass" = subquery_once ]; then
+    these=$(echo "$files" | grep -v -e '/select/ephemeral_spill.test$')
+  fi
   # shellcheck disable=SC2086
-  run env BASALT_DISABLE_PASSES=$pass "$runner" --jobs 2 --quiet $files
+  run env BASALT_DISABLE_PASSES=$pass "$runner" --jobs 2 --quiet $these
 done
 if [ -n "$slt" ]; then
   echo "== all passes off: core set"

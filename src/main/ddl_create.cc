@@ -298,10 +298,24 @@ bool HasSubquery(const ast::Expr* e) {
   return false;
 }
 
+// The first parameter (?, ?N, :name...) in e, or null.
+const ast::Expr* FindParam(const ast::Expr* e) {
+  if (e == nullptr) return nullptr;
+  if (e->kind == ast::ExprKind::kParam) return e;
+  if (const ast::Expr* p = FindParam(e->left)) return p;
+  if (const ast::Expr* p = FindParam(e->right)) return p;
+  if (e->list != nullptr) {
+    for (size_t i = 0; i < e->list->size(); ++i) {
+      if (const ast::Expr* p = FindParam((*e->list)[i])) return p;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
-// CHECK constraints must name existing columns and have no subqueries;
-// DEFAULT values must be constant.
+// CHECK constraints must name existing columns and have no subqueries or
+// parameters; DEFAULT values must be constant.
 Status DdlExecutor::CheckTableExprs(ast::CreateTableStmt* st, const Table* t, Arena* arena) {
   auto has = [](ast::Expr* e, auto pred) {
     bool found = false;
@@ -329,9 +343,10 @@ Status DdlExecutor::CheckTableExprs(ast::CreateTableStmt* st, const Table* t, Ar
       if (cc->kind == ast::ConstraintKind::kCheck) checks.push_back(cc->expr);
       if (cc->kind == ast::ConstraintKind::kDefault && cc->expr != nullptr) {
         bool not_const = has(cc->expr, [&](ast::Expr* x) {
-          return is_subquery(x) || (x->kind == ast::ExprKind::kColumn &&
-                                    !(x->table.empty() && (EqualsIgnoreCase(x->text, "true") ||
-                                                           EqualsIgnoreCase(x->text, "false"))));
+          return is_subquery(x) || x->kind == ast::ExprKind::kParam ||
+                 (x->kind == ast::ExprKind::kColumn &&
+                  !(x->table.empty() &&
+                    (EqualsIgnoreCase(x->text, "true") || EqualsIgnoreCase(x->text, "false"))));
         });
         if (not_const) {
           return Status(kError,
@@ -354,6 +369,10 @@ Status DdlExecutor::CheckTableExprs(ast::CreateTableStmt* st, const Table* t, Ar
   scope.sources = &srcs;
   for (ast::Expr* e : checks) {
     if (has(e, is_subquery)) return Status(kError, "subqueries prohibited in CHECK constraints");
+    if (const ast::Expr* p = FindParam(e)) {
+      SetErrorOffset(p->span);
+      return Status(kError, "parameters prohibited in CHECK constraints");
+    }
     if (!resolver.ResolveExpr(e, &scope)) {
       if (dry_run_ && error_offset_ != nullptr) *error_offset_ = ctx.error_offset;
       return ctx.error;
@@ -401,6 +420,18 @@ Status DdlExecutor::CreateIndex(ast::CreateIndexStmt* st, Arena* arena) {
   }
   if (HasSubquery(st->where)) {
     return Status(kError, "subqueries prohibited in partial index WHERE clauses");
+  }
+  if (st->columns != nullptr) {
+    for (size_t i = 0; i < st->columns->size(); ++i) {
+      if (const ast::Expr* p = FindParam((*st->columns)[i])) {
+        SetErrorOffset(p->span);
+        return Status(kError, "parameters prohibited in index expressions");
+      }
+    }
+  }
+  if (const ast::Expr* p = FindParam(st->where)) {
+    SetErrorOffset(p->span);
+    return Status(kError, "parameters prohibited in partial index WHERE clauses");
   }
   if (Reserved(tab->name)) return Status(kError, "table " + tab->name + " may not be indexed");
   if (db->schema.FindIndex(st->name) != nullptr) {
@@ -514,6 +545,8 @@ Status DdlExecutor::CreateTrigger(ast::CreateTriggerStmt* st, Arena* arena) {
   if (!tab->is_view && st->time == ast::TriggerTime::kInsteadOf) {
     return Status(kError, "cannot create INSTEAD OF trigger on table: " + tab->name);
   }
+  // SQLite checks this when the whole trigger is parsed, after the above.
+  if (st->uses_params) return Status(kError, "trigger cannot use variables");
   if (dry_run_) return Status();
   std::unique_ptr<Trigger> trig =
       BuildTrigger(st, "CREATE TRIGGER " + std::string(st->body_text), dbi == Catalog::kTemp);

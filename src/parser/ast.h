@@ -522,6 +522,7 @@ struct CreateTriggerStmt : Stmt {
   bool temp = false, if_not_exists = false;
   std::string_view schema, name;
   std::string_view name_text;               // the name's token as written (quotes kept)
+  bool uses_params = false;                 // a parameter anywhere in the statement
   TriggerTime time = TriggerTime::kBefore;  // default when omitted: BEFORE
   TriggerEvent event = TriggerEvent::kInsert;
   IdList* update_columns = nullptr;  // UPDATE OF a, b

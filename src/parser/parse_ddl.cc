@@ -82,6 +82,8 @@ ast::Stmt* Parser::Impl::ParseCreateView(bool temp) {
   if (!s->select) return nullptr;
   // Up to the ';' or the end, trailing whitespace trimmed.
   s->body_text = SpanToCurrent(name_tok.z);
+  // As SQLite, once the statement parses (no position given).
+  if (params_.count > 0) Defer("parameters are not allowed in views");
   return s;
 }
 
@@ -157,6 +159,7 @@ ast::Stmt* Parser::Impl::ParseCreateTrigger(bool temp) {
   in_trigger_ = false;
   Advance();  // END
   s->body_text = std::string_view(name_tok.z, static_cast<size_t>(prev_end_ - name_tok.z));
+  s->uses_params = params_.count > 0;
   return s;
 }
 
