@@ -8,7 +8,6 @@
 // structures Basalt does not have (lookaside, the page-cache buffer of
 // SQLITE_CONFIG_PAGECACHE, scratch memory, the parser stack) are 0, as
 // SQLite reports them when those are not configured.
-#include "api/config.h"
 #include "api/guard.h"
 #include "api/handles.h"
 #include "common/mem.h"
